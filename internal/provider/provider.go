@@ -4,26 +4,69 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
 // RegistryAddress is the provider's address in the Terraform Registry.
 const RegistryAddress = "registry.terraform.io/integration-service/service"
+
+// registryDocsURL is the provider's documentation page, named in the User-Agent.
+const registryDocsURL = "https://registry.terraform.io/providers/integration-service/service"
+
+// Environment variables read by the provider.
+const (
+	EnvAPIKey                = "SERVICE_API_KEY"
+	EnvBaseURL               = "SERVICE_BASE_URL"
+	EnvToolkitVersionPrefix  = "SERVICE_TOOLKIT_VERSION_"
+	defaultBaseURL           = "https://backend.composio.dev"
+	defaultRequestTimeoutStr = "30s"
+)
 
 // ServiceProvider is the provider implementation.
 type ServiceProvider struct {
 	version string
 }
 
-var _ provider.Provider = (*ServiceProvider)(nil)
+var (
+	_ provider.Provider                       = (*ServiceProvider)(nil)
+	_ provider.ProviderWithConfigValidators   = (*ServiceProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*ServiceProvider)(nil)
+)
 
 // New returns a constructor for the provider at the given version.
 func New(version string) func() provider.Provider {
 	return func() provider.Provider { return &ServiceProvider{version: version} }
+}
+
+// providerModel maps the provider block.
+type providerModel struct {
+	APIKey                types.String `tfsdk:"api_key"`
+	BaseURL               types.String `tfsdk:"base_url"`
+	ToolkitVersions       types.Map    `tfsdk:"toolkit_versions"`
+	ToolkitVersion        types.String `tfsdk:"toolkit_version"`
+	DefaultHeaders        types.Map    `tfsdk:"default_headers"`
+	RequestTimeout        types.String `tfsdk:"request_timeout"`
+	MaxRetries            types.Int64  `tfsdk:"max_retries"`
+	MaxConcurrentRequests types.Int64  `tfsdk:"max_concurrent_requests"`
+	AllowInsecureHTTP     types.Bool   `tfsdk:"allow_insecure_http"`
 }
 
 // Metadata names the provider.
@@ -34,19 +77,305 @@ func (p *ServiceProvider) Metadata(_ context.Context, _ provider.MetadataRequest
 
 // Schema describes the provider configuration.
 func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
-	resp.Schema = schema.Schema{}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The `service` provider manages auth configs, connected accounts and trigger instances " +
+			"of the integration service, and reads its toolkit catalog. Every argument is optional: the API key " +
+			"and base URL can come from the environment (`" + EnvAPIKey + "`, `" + EnvBaseURL + "`).",
+		Attributes: map[string]schema.Attribute{
+			"api_key": schema.StringAttribute{
+				MarkdownDescription: "API key of the project, sent as the `x-api-key` header. Falls back to the `" +
+					EnvAPIKey + "` environment variable. One of the two is required.",
+				Optional:  true,
+				Sensitive: true,
+			},
+			"base_url": schema.StringAttribute{
+				MarkdownDescription: "Base address of the service: an absolute `https://` (or `http://`) URL made of " +
+					"the origin and an optional path prefix, without query or fragment; the provider appends `/api/v3.1`. " +
+					"Falls back to the `" + EnvBaseURL + "` environment variable, then to `" + defaultBaseURL + "`. " +
+					"A plain `http://` URL is only accepted for loopback hosts (`localhost`, `*.localhost`, `127.0.0.0/8`, " +
+					"`[::1]`) unless `allow_insecure_http` is true.",
+				Optional:   true,
+				Validators: []validator.String{baseURLValidator{}},
+			},
+			"toolkit_versions": schema.MapAttribute{
+				MarkdownDescription: "Toolkit versions by toolkit slug, e.g. `{ github = \"20251015_00\" }`. Each value is " +
+					"`YYYYMMDD_NN` (a calendar date, underscore, two digits) or `latest`. Per-toolkit values take " +
+					"precedence over the `" + EnvToolkitVersionPrefix + "<NAME>` environment variables (`<NAME>` is the " +
+					"upper-case toolkit slug), which take precedence over `toolkit_version`. The versions decide which " +
+					"trigger configuration schemas and auth fields apply. Pinning versions is recommended for production.",
+				Optional:    true,
+				ElementType: types.StringType,
+				Validators: []validator.Map{
+					mapvalidator.KeysAre(toolkitSlugValidator{}),
+					mapvalidator.ValueStringsAre(toolkitVersionValidator{}),
+				},
+			},
+			"toolkit_version": schema.StringAttribute{
+				MarkdownDescription: "One version (`YYYYMMDD_NN` or `latest`) for every toolkit without a more specific " +
+					"version in `toolkit_versions` or a `" + EnvToolkitVersionPrefix + "<NAME>` environment variable. " +
+					"When unset, the service's latest versions are used.",
+				Optional:   true,
+				Validators: []validator.String{toolkitVersionValidator{}},
+			},
+			"default_headers": schema.MapAttribute{
+				MarkdownDescription: "Extra HTTP headers sent with every request. `x-api-key` and `content-type` " +
+					"cannot be overridden.",
+				Optional:    true,
+				ElementType: types.StringType,
+				Validators: []validator.Map{
+					mapvalidator.KeysAre(headerNameValidator{}),
+					mapvalidator.ValueStringsAre(headerValueValidator{}),
+				},
+			},
+			"request_timeout": schema.StringAttribute{
+				MarkdownDescription: "Time limit of each HTTP attempt, as a Go duration string such as `30s` or `2m`. " +
+					"Defaults to `" + defaultRequestTimeoutStr + "`.",
+				Optional:   true,
+				Validators: []validator.String{durationValidator{}},
+			},
+			"max_retries": schema.Int64Attribute{
+				MarkdownDescription: "Number of retries after the first attempt for rate-limited (429), unavailable " +
+					"(502, 503, 504) and failed connections, with exponential backoff honouring `Retry-After`. Writes are " +
+					"only retried when the service cannot have applied them. `0` disables retries. Defaults to `4`.",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AtLeast(0)},
+			},
+			"max_concurrent_requests": schema.Int64Attribute{
+				MarkdownDescription: "Upper bound on HTTP requests in flight at once from this provider. Defaults to `8`.",
+				Optional:            true,
+				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+			},
+			"allow_insecure_http": schema.BoolAttribute{
+				MarkdownDescription: "Allow a plain `http://` `base_url` to a host other than loopback. The API key " +
+					"would travel unencrypted, so this is off by default.",
+				Optional: true,
+			},
+		},
+	}
 }
 
-// Configure builds the API client.
-func (p *ServiceProvider) Configure(_ context.Context, _ provider.ConfigureRequest, _ *provider.ConfigureResponse) {
+// ConfigValidators checks combinations of provider arguments at validate time.
+func (p *ServiceProvider) ConfigValidators(_ context.Context) []provider.ConfigValidator {
+	return []provider.ConfigValidator{insecureBaseURLConfigValidator{}}
 }
 
-// Resources lists the managed resource types.
+// Configure builds the API client and hands *ProviderData to every resource,
+// data source and ephemeral resource.
+func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	settings, diags := resolveSettings(cfg, envLookup{getenv: os.Getenv, environ: os.Environ}, p.version, req.TerraformVersion)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if settings.unknown {
+		// A value depends on something not yet known (for example an API key
+		// produced by another resource). Do not fail the plan: defer when
+		// Terraform allows it, otherwise leave the provider data unset so
+		// resources skip remote plan-time checks and keep their prior state.
+		tflog.Debug(ctx, "provider configuration has unknown values; deferring client creation")
+		if req.ClientCapabilities.DeferralAllowed {
+			resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
+		}
+		return
+	}
+
+	c, err := client.New(settings.clientConfig)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Unable to create API client",
+			"The provider could not build its HTTP client: "+err.Error())
+		return
+	}
+	tflog.Debug(ctx, "configured service API client", map[string]any{
+		"base_url":    settings.clientConfig.BaseURL,
+		"user_agent":  settings.clientConfig.UserAgent,
+		"timeout":     settings.clientConfig.Timeout.String(),
+		"max_retries": cfg.MaxRetries.ValueInt64(),
+	})
+
+	data := &ProviderData{
+		Client:          c,
+		ToolkitVersions: settings.versions,
+		Cache:           NewSchemaCache(c, settings.versions),
+	}
+	resp.ResourceData = data
+	resp.DataSourceData = data
+	resp.EphemeralResourceData = data
+	resp.ActionData = data
+	resp.ListResourceData = data
+}
+
+// Resources lists the managed resource types. Add one constructor per line.
 func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resource {
-	return nil
+	return []func() resource.Resource{}
 }
 
-// DataSources lists the data source types.
+// DataSources lists the data source types. Add one constructor per line.
 func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return nil
+	return []func() datasource.DataSource{
+		NewToolkitCategoriesDataSource,
+	}
+}
+
+// EphemeralResources lists the ephemeral resource types.
+func (p *ServiceProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{}
+}
+
+// envLookup abstracts the process environment for tests.
+type envLookup struct {
+	getenv  func(string) string
+	environ func() []string
+}
+
+// settings is the outcome of resolving the provider block against the environment.
+type settings struct {
+	clientConfig client.Config
+	versions     client.ToolkitVersions
+	// unknown is true when a value needed to build the client is not yet known.
+	unknown bool
+}
+
+// userAgent builds the User-Agent header value.
+func userAgent(providerVersion, terraformVersion string) string {
+	if providerVersion == "" {
+		providerVersion = "dev"
+	}
+	ua := fmt.Sprintf("terraform-provider-service/%s (+%s)", providerVersion, registryDocsURL)
+	if terraformVersion != "" {
+		ua += " Terraform/" + terraformVersion
+	}
+	return ua
+}
+
+// resolveSettings turns the provider block and the environment into the
+// client configuration. It is a pure function of its inputs so that it can be
+// unit tested without Terraform.
+func resolveSettings(cfg providerModel, env envLookup, providerVersion, terraformVersion string) (settings, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	var s settings
+
+	for _, v := range []interface{ IsUnknown() bool }{
+		cfg.APIKey, cfg.BaseURL, cfg.ToolkitVersions, cfg.ToolkitVersion, cfg.DefaultHeaders,
+		cfg.RequestTimeout, cfg.MaxRetries, cfg.MaxConcurrentRequests, cfg.AllowInsecureHTTP,
+	} {
+		if v.IsUnknown() {
+			s.unknown = true
+		}
+	}
+
+	// API key: config, then environment.
+	apiKey := cfg.APIKey.ValueString()
+	if cfg.APIKey.IsNull() {
+		apiKey = strings.TrimSpace(env.getenv(EnvAPIKey))
+	}
+	if apiKey == "" && !cfg.APIKey.IsUnknown() {
+		diags.AddAttributeError(path.Root("api_key"), "Missing API key",
+			"The provider needs an API key to call the service. Set `api_key` in the provider block "+
+				"(for example from a variable marked sensitive) or set the "+EnvAPIKey+" environment variable.")
+	}
+
+	// Base URL: config, then environment, then the public service.
+	baseURL := cfg.BaseURL.ValueString()
+	baseURLSource := "base_url"
+	if cfg.BaseURL.IsNull() {
+		if e := strings.TrimSpace(env.getenv(EnvBaseURL)); e != "" {
+			baseURL, baseURLSource = e, EnvBaseURL+" environment variable"
+		} else {
+			baseURL = defaultBaseURL
+		}
+	}
+	if !cfg.BaseURL.IsUnknown() {
+		normalized, err := normalizeBaseURL(baseURL)
+		if err != nil {
+			diags.AddAttributeError(path.Root("base_url"), "Invalid base URL",
+				fmt.Sprintf("The %s value %q is not usable: %s.", baseURLSource, baseURL, err))
+		} else {
+			baseURL = normalized
+			if !cfg.AllowInsecureHTTP.IsUnknown() && !cfg.AllowInsecureHTTP.ValueBool() {
+				if err := checkTransportSecurity(baseURL); err != nil {
+					diags.AddAttributeError(path.Root("base_url"), "Insecure base URL",
+						fmt.Sprintf("The %s value %q %s.", baseURLSource, baseURL, err))
+				}
+			}
+		}
+	}
+
+	// Toolkit versions.
+	if !cfg.ToolkitVersions.IsUnknown() && !cfg.ToolkitVersion.IsUnknown() {
+		versions, vd := resolveToolkitVersions(cfg, env.environ())
+		diags.Append(vd...)
+		s.versions = versions
+	}
+
+	// Headers.
+	headers := map[string]string{}
+	if !cfg.DefaultHeaders.IsNull() && !cfg.DefaultHeaders.IsUnknown() {
+		for k, v := range cfg.DefaultHeaders.Elements() {
+			sv, ok := v.(types.String)
+			if !ok || sv.IsNull() {
+				continue
+			}
+			if sv.IsUnknown() {
+				s.unknown = true
+				continue
+			}
+			if err := checkHeaderName(k); err != nil {
+				diags.AddAttributeError(path.Root("default_headers").AtMapKey(k), "Invalid default header",
+					fmt.Sprintf("default_headers[%q]: %s.", k, err))
+				continue
+			}
+			headers[k] = sv.ValueString()
+		}
+	}
+
+	// Timeout.
+	timeout := time.Duration(0)
+	if !cfg.RequestTimeout.IsNull() && !cfg.RequestTimeout.IsUnknown() {
+		d, err := parsePositiveDuration(cfg.RequestTimeout.ValueString())
+		if err != nil {
+			diags.AddAttributeError(path.Root("request_timeout"), "Invalid request timeout",
+				fmt.Sprintf("Attribute request_timeout: %q %s.", cfg.RequestTimeout.ValueString(), err))
+		}
+		timeout = d
+	}
+
+	// Retries: the client treats 0 as "default" and negative as "none".
+	maxRetries := 0
+	if !cfg.MaxRetries.IsNull() && !cfg.MaxRetries.IsUnknown() {
+		switch n := cfg.MaxRetries.ValueInt64(); {
+		case n < 0:
+			diags.AddAttributeError(path.Root("max_retries"), "Invalid max_retries",
+				fmt.Sprintf("Attribute max_retries must be 0 or more, got %d.", n))
+		case n == 0:
+			maxRetries = -1
+		default:
+			maxRetries = int(n)
+		}
+	}
+	maxInFlight := 0
+	if !cfg.MaxConcurrentRequests.IsNull() && !cfg.MaxConcurrentRequests.IsUnknown() {
+		n := cfg.MaxConcurrentRequests.ValueInt64()
+		if n < 1 {
+			diags.AddAttributeError(path.Root("max_concurrent_requests"), "Invalid max_concurrent_requests",
+				fmt.Sprintf("Attribute max_concurrent_requests must be 1 or more, got %d.", n))
+		}
+		maxInFlight = int(n)
+	}
+
+	s.clientConfig = client.Config{
+		BaseURL:        baseURL,
+		APIKey:         apiKey,
+		UserAgent:      userAgent(providerVersion, terraformVersion),
+		DefaultHeaders: headers,
+		Timeout:        timeout,
+		MaxRetries:     maxRetries,
+		MaxInFlight:    maxInFlight,
+	}
+	return s, diags
 }

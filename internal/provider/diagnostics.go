@@ -1,0 +1,128 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// addAPIError adds an error diagnostic for a failed service call.
+//
+//	operation:    a verb in -ing form: "creating", "reading", "updating", "deleting", "importing", "enabling", ...
+//	resourceType: the Terraform type name, e.g. "service_auth_config"
+//	id:           the object id or slug ("" when not known yet, e.g. on create)
+//
+// Summary: "Error creating service_auth_config" / "Error reading service_auth_config ac_123".
+// Detail: the service message, HTTP status, error code, request id and the
+// suggested fix, taken from *client.APIError when err wraps one. The client
+// never puts credentials in its errors, and neither does this function.
+func addAPIError(diags *diag.Diagnostics, operation, resourceType, id string, err error) {
+	summary, detail := apiErrorText(operation, resourceType, id, err)
+	diags.AddError(summary, detail)
+}
+
+// addAPIErrorAt is addAPIError attached to an attribute (for example a
+// plan-time lookup of the toolkit named by `toolkit`).
+func addAPIErrorAt(diags *diag.Diagnostics, attr path.Path, operation, resourceType, id string, err error) {
+	summary, detail := apiErrorText(operation, resourceType, id, err)
+	diags.AddAttributeError(attr, summary, detail)
+}
+
+func apiErrorText(operation, resourceType, id string, err error) (string, string) {
+	subject := strings.TrimSpace(resourceType + " " + id)
+	summary := strings.TrimSpace("Error " + operation + " " + subject)
+
+	var b strings.Builder
+	var apiErr *client.APIError
+	switch {
+	case errors.As(err, &apiErr):
+		msg := apiErr.Message
+		if msg == "" {
+			msg = http.StatusText(apiErr.StatusCode)
+		}
+		fmt.Fprintf(&b, "The service rejected the request while %s %s: %s\n", operation, subject, ensurePeriod(msg))
+		for _, e := range apiErr.Errors {
+			fmt.Fprintf(&b, "  - %s\n", e)
+		}
+		b.WriteString("\n")
+		status := fmt.Sprintf("%d", apiErr.StatusCode)
+		if t := http.StatusText(apiErr.StatusCode); t != "" {
+			status += " " + t
+		}
+		fmt.Fprintf(&b, "HTTP status: %s\n", status)
+		if apiErr.Method != "" || apiErr.Path != "" {
+			fmt.Fprintf(&b, "Request: %s\n", strings.TrimSpace(apiErr.Method+" "+apiErr.Path))
+		}
+		if apiErr.Code != 0 || apiErr.Slug != "" {
+			code := ""
+			if apiErr.Code != 0 {
+				code = fmt.Sprintf("%d", apiErr.Code)
+			}
+			if apiErr.Slug != "" {
+				code = strings.TrimSpace(code + " (" + apiErr.Slug + ")")
+			}
+			fmt.Fprintf(&b, "Error code: %s\n", code)
+		}
+		if apiErr.RequestID != "" {
+			fmt.Fprintf(&b, "Request ID: %s\n", apiErr.RequestID)
+		}
+		fix := apiErr.SuggestedFix
+		if fix == "" {
+			fix = defaultFix(apiErr.StatusCode)
+		}
+		if fix != "" {
+			fmt.Fprintf(&b, "Suggested fix: %s\n", fix)
+		}
+	case errors.Is(err, context.DeadlineExceeded):
+		fmt.Fprintf(&b, "The request timed out while %s %s: %s\n\n", operation, subject, err)
+		b.WriteString("Suggested fix: check connectivity to the service, or raise request_timeout (provider) or the resource's timeouts.\n")
+	case errors.Is(err, client.ErrWaitTimeout):
+		fmt.Fprintf(&b, "Timed out while %s %s: %s\n\n", operation, subject, err)
+		b.WriteString("Suggested fix: complete the connection (open its redirect_url), or raise the create timeout.\n")
+	case errors.Is(err, client.ErrConnectionFailed):
+		fmt.Fprintf(&b, "The connection did not succeed while %s %s: %s\n", operation, subject, err)
+	default:
+		fmt.Fprintf(&b, "An error occurred while %s %s: %s\n", operation, subject, err)
+	}
+	return summary, strings.TrimRight(b.String(), "\n")
+}
+
+func ensurePeriod(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
+		return s
+	}
+	return s + "."
+}
+
+func defaultFix(status int) string {
+	switch status {
+	case http.StatusUnauthorized:
+		return "check the API key (api_key in the provider block or " + EnvAPIKey + ")."
+	case http.StatusForbidden:
+		return "check that the API key's project may access this object."
+	case http.StatusTooManyRequests:
+		return "the service is rate limiting; retry later, raise max_retries, or lower -parallelism / max_concurrent_requests."
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		return "the service is unavailable; retry later."
+	}
+	return ""
+}
+
+// addRemovedFromStateWarning adds the warning shown when Read finds that an
+// object no longer exists (404, or a DELETED status) and the resource is
+// removed from state. Call resp.State.RemoveResource(ctx) as well.
+func addRemovedFromStateWarning(diags *diag.Diagnostics, resourceType, id string) {
+	diags.AddWarning(
+		fmt.Sprintf("%s %s no longer exists", resourceType, id),
+		fmt.Sprintf("The %s with id %q was not found on the service; it was probably deleted outside Terraform. "+
+			"It has been removed from the Terraform state, and the next apply will create it again if it is still "+
+			"in the configuration.", resourceType, id))
+}

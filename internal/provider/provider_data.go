@@ -1,0 +1,73 @@
+package provider
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// ProviderData is what the provider's Configure hands to every resource, data
+// source and ephemeral resource.
+type ProviderData struct {
+	// Client is the configured API client.
+	Client *client.Client
+	// ToolkitVersions are the resolved toolkit versions (provider block,
+	// SERVICE_TOOLKIT_VERSION_<NAME>, toolkit_version).
+	ToolkitVersions client.ToolkitVersions
+	// Cache fetches toolkits and trigger types at most once per provider run.
+	Cache *SchemaCache
+}
+
+// Configured reports whether d carries a usable client. It is nil-safe: the
+// framework calls Configure on resources before the provider is configured
+// (validation) and, when the provider configuration is unknown during plan,
+// the provider leaves its data unset.
+//
+// Use it to skip remote plan-time checks (ValidateConfig/ModifyPlan) and, in
+// Read, to keep the prior state unchanged instead of failing.
+func (d *ProviderData) Configured() bool { return d != nil && d.Client != nil }
+
+// VersionFor returns the toolkit version the provider uses for slug: the
+// per-toolkit pin, else toolkit_version, else "latest".
+func (d *ProviderData) VersionFor(slug string) string {
+	if d == nil {
+		return latestVersion
+	}
+	return toolkitVersionFor(d.ToolkitVersions, slug)
+}
+
+// providerDataFrom converts the ProviderData of a Configure request of a
+// resource, data source or ephemeral resource. It returns nil without a
+// diagnostic when providerData is nil (provider not configured yet), and nil
+// with an error diagnostic when it has an unexpected type. Typical use:
+//
+//	func (r *fooResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+//		r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+//	}
+func providerDataFrom(providerData any, diags *diag.Diagnostics) *ProviderData {
+	if providerData == nil {
+		return nil
+	}
+	d, ok := providerData.(*ProviderData)
+	if !ok {
+		diags.AddError("Unexpected provider data type",
+			fmt.Sprintf("Expected *provider.ProviderData, got %T. This is a bug in the provider; please report it.", providerData))
+		return nil
+	}
+	return d
+}
+
+// requireClient adds an error and returns false when d has no client. Use it
+// at the top of Create, Update, Delete, ImportState and data source Read,
+// where the provider configuration is always known.
+func requireClient(d *ProviderData, diags *diag.Diagnostics) bool {
+	if d.Configured() {
+		return true
+	}
+	diags.AddError("Provider not configured",
+		"The service provider has not been configured with an API client: its configuration may depend on "+
+			"values that are not known yet. Apply the resources the provider configuration depends on first.")
+	return false
+}

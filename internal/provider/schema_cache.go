@@ -1,0 +1,108 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"sync"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// SchemaCache fetches toolkits and trigger types at most once per provider
+// process (per slug and toolkit version), for plan-time checks. It is safe for
+// concurrent use: concurrent callers for the same key share one request.
+// Successful results and NotFound errors are cached; other errors are not, so
+// a later call retries.
+type SchemaCache struct {
+	versions client.ToolkitVersions
+
+	fetchToolkit     func(ctx context.Context, slug, version string) (*client.Toolkit, error)
+	fetchTriggerType func(ctx context.Context, slug string, versions *client.ToolkitVersions) (*client.TriggerType, error)
+
+	mu           sync.Mutex
+	toolkits     map[string]*cacheEntry[client.Toolkit]
+	triggerTypes map[string]*cacheEntry[client.TriggerType]
+}
+
+type cacheEntry[T any] struct {
+	done chan struct{}
+	val  *T
+	err  error
+}
+
+// NewSchemaCache returns a cache reading through c at the given versions.
+func NewSchemaCache(c *client.Client, versions client.ToolkitVersions) *SchemaCache {
+	sc := newSchemaCache(versions)
+	sc.fetchToolkit = c.GetToolkit
+	sc.fetchTriggerType = c.GetTriggerType
+	return sc
+}
+
+func newSchemaCache(versions client.ToolkitVersions) *SchemaCache {
+	return &SchemaCache{
+		versions:     versions,
+		toolkits:     map[string]*cacheEntry[client.Toolkit]{},
+		triggerTypes: map[string]*cacheEntry[client.TriggerType]{},
+	}
+}
+
+// Toolkit returns the toolkit slug at the provider's configured version for
+// it. The error is the client's (use client.IsNotFound to detect an unknown
+// slug). Callers must not modify the returned value.
+func (c *SchemaCache) Toolkit(ctx context.Context, slug string) (*client.Toolkit, error) {
+	slug = strings.ToLower(strings.TrimSpace(slug))
+	version := toolkitVersionFor(c.versions, slug)
+	wire := version
+	if wire == latestVersion {
+		wire = "" // the service's default is its latest version
+	}
+	return lookup(ctx, &c.mu, c.toolkits, slug+"@"+version, func(ctx context.Context) (*client.Toolkit, error) {
+		return c.fetchToolkit(ctx, slug, wire)
+	})
+}
+
+// TriggerType returns the trigger type slug read at the provider's configured
+// toolkit versions (the service picks the version for the trigger's toolkit).
+// Callers must not modify the returned value.
+func (c *SchemaCache) TriggerType(ctx context.Context, slug string) (*client.TriggerType, error) {
+	slug = strings.TrimSpace(slug)
+	versions := c.versions
+	var vp *client.ToolkitVersions
+	if versions.Global != "" || len(versions.PerToolkit) > 0 {
+		vp = &versions
+	}
+	return lookup(ctx, &c.mu, c.triggerTypes, strings.ToUpper(slug), func(ctx context.Context) (*client.TriggerType, error) {
+		return c.fetchTriggerType(ctx, slug, vp)
+	})
+}
+
+// lookup implements single-flight caching over m, guarded by mu.
+func lookup[T any](ctx context.Context, mu *sync.Mutex, m map[string]*cacheEntry[T], key string, fetch func(context.Context) (*T, error)) (*T, error) {
+	mu.Lock()
+	e, ok := m[key]
+	if !ok {
+		e = &cacheEntry[T]{done: make(chan struct{})}
+		m[key] = e
+		mu.Unlock()
+
+		e.val, e.err = fetch(ctx)
+		if e.err != nil && !client.IsNotFound(e.err) {
+			// Do not remember transient failures (or this caller's cancelled context).
+			mu.Lock()
+			if m[key] == e {
+				delete(m, key)
+			}
+			mu.Unlock()
+		}
+		close(e.done)
+		return e.val, e.err
+	}
+	mu.Unlock()
+
+	select {
+	case <-e.done:
+		return e.val, e.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}

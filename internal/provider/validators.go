@@ -1,0 +1,283 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// toolkitVersionValidator accepts `YYYYMMDD_NN` (with a real calendar date)
+// or `latest`. Reusable on any string attribute (use
+// mapvalidator.ValueStringsAre(toolkitVersionValidator{}) on maps); the
+// diagnostic names the attribute path.
+type toolkitVersionValidator struct{}
+
+var _ validator.String = toolkitVersionValidator{}
+
+func (toolkitVersionValidator) Description(_ context.Context) string {
+	return "value must be a toolkit version YYYYMMDD_NN (a real date) or \"latest\""
+}
+
+func (v toolkitVersionValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (toolkitVersionValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := client.ValidateVersion(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid toolkit version",
+			fmt.Sprintf("Attribute %s: %s.", req.Path, err))
+	}
+}
+
+var toolkitSlugRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+// toolkitSlugValidator checks that a map key looks like a toolkit slug.
+type toolkitSlugValidator struct{}
+
+var _ validator.String = toolkitSlugValidator{}
+
+func (toolkitSlugValidator) Description(_ context.Context) string {
+	return "value must be a toolkit slug (letters, digits, underscore, hyphen)"
+}
+
+func (v toolkitSlugValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (toolkitSlugValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if !toolkitSlugRe.MatchString(req.ConfigValue.ValueString()) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid toolkit slug",
+			fmt.Sprintf("Attribute %s: %q is not a toolkit slug (letters, digits, underscore and hyphen only).",
+				req.Path, req.ConfigValue.ValueString()))
+	}
+}
+
+// baseURLValidator checks the shape of base_url at validate time.
+type baseURLValidator struct{}
+
+var _ validator.String = baseURLValidator{}
+
+func (baseURLValidator) Description(_ context.Context) string {
+	return "value must be an absolute http(s) URL: origin plus optional path prefix, no query or fragment"
+}
+
+func (v baseURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (baseURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := normalizeBaseURL(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid base URL",
+			fmt.Sprintf("Attribute %s: %q is not usable: %s.", req.Path, req.ConfigValue.ValueString(), err))
+	}
+}
+
+// normalizeBaseURL validates a base URL and returns it without a trailing slash.
+// Accepted: http or https, a host, an optional path prefix; no user info,
+// query or fragment, and not the API path itself (the client appends /api/v3.1).
+func normalizeBaseURL(raw string) (string, error) {
+	raw = strings.TrimSpace(raw)
+	if raw == "" {
+		return "", errors.New("it is empty")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("it cannot be parsed as a URL (%s)", strings.TrimPrefix(err.Error(), "parse "))
+	}
+	switch {
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "", errors.New("it must be an absolute URL starting with https:// (or http://)")
+	case u.Host == "" || u.Hostname() == "":
+		return "", errors.New("it has no host")
+	case u.User != nil:
+		return "", errors.New("it must not contain user information; set the API key with api_key")
+	case u.RawQuery != "" || u.ForceQuery:
+		return "", errors.New("it must not contain a query string")
+	case u.Fragment != "" || strings.Contains(raw, "#"):
+		return "", errors.New("it must not contain a fragment")
+	}
+	if p := u.Port(); p != "" {
+		if _, err := net.LookupPort("tcp", p); err != nil {
+			return "", fmt.Errorf("port %q is not valid", p)
+		}
+	}
+	trimmed := strings.TrimRight(u.Path, "/")
+	for _, suffix := range []string{"/api/v3", "/api/v3.1"} {
+		if strings.HasSuffix(trimmed, suffix) {
+			return "", fmt.Errorf("it must not end with %s: give the origin (and any proxy path prefix) only, the provider appends /api/v3.1", suffix)
+		}
+	}
+	u.Path = trimmed
+	u.RawPath = ""
+	return u.String(), nil
+}
+
+// isLoopbackHost reports localhost, *.localhost, 127.0.0.0/8 and ::1.
+func isLoopbackHost(host string) bool {
+	h := strings.ToLower(strings.TrimSuffix(host, "."))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(h, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// checkTransportSecurity refuses plain http to non-loopback hosts.
+func checkTransportSecurity(normalizedURL string) error {
+	u, err := url.Parse(normalizedURL)
+	if err != nil {
+		return err
+	}
+	if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
+		return fmt.Errorf("uses plain http to the non-loopback host %q, which would send the API key unencrypted; "+
+			"use https, or set allow_insecure_http = true to accept the risk", u.Hostname())
+	}
+	return nil
+}
+
+// insecureBaseURLConfigValidator refuses an http base_url in the
+// configuration unless allow_insecure_http is true (validate time).
+type insecureBaseURLConfigValidator struct{}
+
+var _ provider.ConfigValidator = insecureBaseURLConfigValidator{}
+
+func (insecureBaseURLConfigValidator) Description(_ context.Context) string {
+	return "a plain http base_url to a non-loopback host requires allow_insecure_http = true"
+}
+
+func (v insecureBaseURLConfigValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (insecureBaseURLConfigValidator) ValidateProvider(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
+	var baseURL types.String
+	var allow types.Bool
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("base_url"), &baseURL)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("allow_insecure_http"), &allow)...)
+	if resp.Diagnostics.HasError() || baseURL.IsNull() || baseURL.IsUnknown() || allow.IsUnknown() || allow.ValueBool() {
+		return
+	}
+	normalized, err := normalizeBaseURL(baseURL.ValueString())
+	if err != nil {
+		return // reported by the attribute validator
+	}
+	if err := checkTransportSecurity(normalized); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Insecure base URL",
+			fmt.Sprintf("Attribute base_url %q %s.", baseURL.ValueString(), err))
+	}
+}
+
+// reservedHeaders cannot be set through default_headers.
+var reservedHeaders = map[string]string{
+	"x-api-key":    "set the API key with api_key or " + EnvAPIKey,
+	"content-type": "the provider always sends JSON",
+}
+
+var headerTokenRe = regexp.MustCompile("^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+$")
+
+func checkHeaderName(name string) error {
+	if !headerTokenRe.MatchString(name) {
+		return fmt.Errorf("%q is not a valid HTTP header name", name)
+	}
+	if why, ok := reservedHeaders[strings.ToLower(name)]; ok {
+		return fmt.Errorf("header %q cannot be overridden (%s)", name, why)
+	}
+	return nil
+}
+
+// headerNameValidator validates default_headers keys.
+type headerNameValidator struct{}
+
+var _ validator.String = headerNameValidator{}
+
+func (headerNameValidator) Description(_ context.Context) string {
+	return "value must be a valid HTTP header name other than x-api-key and content-type"
+}
+
+func (v headerNameValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (headerNameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if err := checkHeaderName(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid default header",
+			fmt.Sprintf("Attribute %s: %s.", req.Path, err))
+	}
+}
+
+// headerValueValidator refuses control characters in header values.
+type headerValueValidator struct{}
+
+var _ validator.String = headerValueValidator{}
+
+func (headerValueValidator) Description(_ context.Context) string {
+	return "value must not contain control characters such as CR or LF"
+}
+
+func (v headerValueValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (headerValueValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if strings.ContainsFunc(req.ConfigValue.ValueString(), func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid default header",
+			fmt.Sprintf("Attribute %s: header values must not contain control characters such as CR or LF.", req.Path))
+	}
+}
+
+// durationValidator accepts positive Go duration strings ("30s", "2m").
+type durationValidator struct{}
+
+var _ validator.String = durationValidator{}
+
+func (durationValidator) Description(_ context.Context) string {
+	return "value must be a positive duration such as \"30s\" or \"2m\""
+}
+
+func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (durationValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := parsePositiveDuration(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
+			fmt.Sprintf("Attribute %s: %q %s.", req.Path, req.ConfigValue.ValueString(), err))
+	}
+}
+
+func parsePositiveDuration(s string) (time.Duration, error) {
+	d, err := time.ParseDuration(strings.TrimSpace(s))
+	if err != nil {
+		return 0, errors.New("is not a duration; use a number with a unit such as \"30s\", \"1m30s\" or \"2m\"")
+	}
+	if d <= 0 {
+		return 0, errors.New("must be greater than zero")
+	}
+	return d, nil
+}
