@@ -1,0 +1,308 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Auth config create types (wire `auth_config.type`).
+const (
+	AuthConfigTypeManaged = "use_composio_managed_auth"
+	AuthConfigTypeCustom  = "use_custom_auth"
+)
+
+// Auth config update types (wire `type` of PATCH /auth_configs/{id}).
+const (
+	AuthConfigUpdateCustom  = "custom"
+	AuthConfigUpdateDefault = "default"
+)
+
+// Auth config statuses.
+const (
+	AuthConfigStatusEnabled  = "ENABLED"
+	AuthConfigStatusDisabled = "DISABLED"
+)
+
+// ToolkitRef names a toolkit inside another object.
+type ToolkitRef struct {
+	Slug string `json:"slug"`
+	Name string `json:"name,omitempty"`
+	Logo string `json:"logo,omitempty"`
+}
+
+// ToolAccessConfig restricts which tools an auth config may use.
+type ToolAccessConfig struct {
+	ToolsForConnectedAccountCreation []string `json:"tools_for_connected_account_creation,omitempty"`
+	ToolsAvailableForExecution       []string `json:"tools_available_for_execution,omitempty"`
+}
+
+// ProxyConfig routes a custom auth config's calls through a proxy.
+type ProxyConfig struct {
+	ProxyURL     string `json:"proxy_url"`
+	ProxyAuthKey string `json:"proxy_auth_key,omitempty"`
+}
+
+// AuthConfig is an auth config as returned by get and list.
+type AuthConfig struct {
+	ID                     string           `json:"id"`
+	UUID                   string           `json:"uuid"`
+	Type                   string           `json:"type"` // "default" | "custom"
+	Name                   string           `json:"name"`
+	AuthScheme             string           `json:"auth_scheme"`
+	Status                 string           `json:"status"`
+	CreatedAt              string           `json:"created_at"`
+	LastUpdatedAt          string           `json:"last_updated_at"`
+	Toolkit                ToolkitRef       `json:"toolkit"`
+	IsComposioManaged      bool             `json:"is_composio_managed"`
+	IsEnabledForToolRouter bool             `json:"is_enabled_for_tool_router"`
+	Credentials            map[string]any   `json:"credentials"`
+	ToolAccessConfig       ToolAccessConfig `json:"tool_access_config"`
+	NoOfConnections        int              `json:"no_of_connections"`
+	// Scopes is credentials.scopes normalised to a list (the wire has a
+	// comma/space separated string or a list).
+	Scopes []string `json:"-"`
+}
+
+// UnmarshalJSON decodes an auth config and fills Scopes.
+func (a *AuthConfig) UnmarshalJSON(b []byte) error {
+	type plain AuthConfig
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*a = AuthConfig(p)
+	if a.Credentials != nil {
+		a.Scopes = normalizeScopes(a.Credentials["scopes"])
+	}
+	return nil
+}
+
+// normalizeScopes turns a scopes value (string with comma/space separators,
+// or a list) into a list.
+func normalizeScopes(v any) []string {
+	switch t := v.(type) {
+	case string:
+		f := strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ' ' || r == '\n' || r == '\t' })
+		if len(f) == 0 {
+			return nil
+		}
+		return f
+	case []any:
+		out := make([]string, 0, len(t))
+		for _, e := range t {
+			if s, ok := e.(string); ok && s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	case []string:
+		return t
+	}
+	return nil
+}
+
+// AuthConfigListParams filters ListAuthConfigs. Limit is the page size (0 =
+// server default); all pages are always read.
+type AuthConfigListParams struct {
+	ToolkitSlug       string
+	IsComposioManaged *bool
+	ShowDisabled      bool
+	Search            string
+	Limit             int
+}
+
+func (p AuthConfigListParams) query() url.Values {
+	q := url.Values{}
+	if p.ToolkitSlug != "" {
+		q.Set("toolkit_slug", p.ToolkitSlug)
+	}
+	if p.IsComposioManaged != nil {
+		q.Set("is_composio_managed", strconv.FormatBool(*p.IsComposioManaged))
+	}
+	if p.ShowDisabled {
+		q.Set("show_disabled", "true")
+	}
+	if p.Search != "" {
+		q.Set("search", p.Search)
+	}
+	setLimit(q, p.Limit)
+	return q
+}
+
+// AuthConfigsIter iterates over all auth configs matching p.
+func (c *Client) AuthConfigsIter(ctx context.Context, p AuthConfigListParams) iter.Seq2[AuthConfig, error] {
+	return paginate[AuthConfig](ctx, c, "/auth_configs", p.query())
+}
+
+// ListAuthConfigs returns all auth configs matching p (every page).
+func (c *Client) ListAuthConfigs(ctx context.Context, p AuthConfigListParams) ([]AuthConfig, error) {
+	return collect(c.AuthConfigsIter(ctx, p))
+}
+
+// GetAuthConfig fetches one auth config.
+func (c *Client) GetAuthConfig(ctx context.Context, id string) (*AuthConfig, error) {
+	var out AuthConfig
+	if err := c.do(ctx, http.MethodGet, "/auth_configs/"+escape(id), nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// CreateAuthConfigRequest creates a managed (Type AuthConfigTypeManaged) or
+// custom (AuthConfigTypeCustom, AuthScheme required) auth config.
+type CreateAuthConfigRequest struct {
+	ToolkitSlug            string
+	Type                   string
+	Name                   string
+	AuthScheme             string
+	Credentials            map[string]any
+	ToolAccessConfig       *ToolAccessConfig
+	IsEnabledForToolRouter *bool
+	ProxyConfig            *ProxyConfig
+}
+
+type createAuthConfigBody struct {
+	Toolkit    slugRef              `json:"toolkit"`
+	AuthConfig createAuthConfigWire `json:"auth_config"`
+}
+
+type slugRef struct {
+	Slug string `json:"slug"`
+}
+
+type createAuthConfigWire struct {
+	Type                   string            `json:"type"`
+	Name                   string            `json:"name,omitempty"`
+	AuthScheme             string            `json:"authScheme,omitempty"` // camelCase on the wire
+	Credentials            map[string]any    `json:"credentials,omitempty"`
+	ProxyConfig            *ProxyConfig      `json:"proxy_config,omitempty"`
+	ToolAccessConfig       *ToolAccessConfig `json:"tool_access_config,omitempty"`
+	IsEnabledForToolRouter *bool             `json:"is_enabled_for_tool_router,omitempty"`
+}
+
+// CreatedAuthConfig is the create response.
+type CreatedAuthConfig struct {
+	ID                string
+	AuthScheme        string
+	IsComposioManaged bool
+	ToolkitSlug       string
+}
+
+// CreateAuthConfig creates an auth config (POST /auth_configs).
+func (c *Client) CreateAuthConfig(ctx context.Context, r CreateAuthConfigRequest) (*CreatedAuthConfig, error) {
+	typ := r.Type
+	if typ == "" {
+		typ = AuthConfigTypeManaged
+	}
+	body := createAuthConfigBody{
+		Toolkit: slugRef{Slug: r.ToolkitSlug},
+		AuthConfig: createAuthConfigWire{
+			Type:                   typ,
+			Name:                   r.Name,
+			Credentials:            r.Credentials,
+			ToolAccessConfig:       r.ToolAccessConfig,
+			IsEnabledForToolRouter: r.IsEnabledForToolRouter,
+		},
+	}
+	if typ == AuthConfigTypeCustom {
+		body.AuthConfig.AuthScheme = r.AuthScheme
+		body.AuthConfig.ProxyConfig = r.ProxyConfig
+		if body.AuthConfig.Credentials == nil {
+			body.AuthConfig.Credentials = map[string]any{}
+		}
+	}
+	var out struct {
+		Toolkit    slugRef `json:"toolkit"`
+		AuthConfig struct {
+			ID                string `json:"id"`
+			AuthScheme        string `json:"auth_scheme"`
+			IsComposioManaged bool   `json:"is_composio_managed"`
+		} `json:"auth_config"`
+	}
+	if err := c.do(ctx, http.MethodPost, "/auth_configs", nil, body, &out); err != nil {
+		return nil, err
+	}
+	return &CreatedAuthConfig{
+		ID:                out.AuthConfig.ID,
+		AuthScheme:        out.AuthConfig.AuthScheme,
+		IsComposioManaged: out.AuthConfig.IsComposioManaged,
+		ToolkitSlug:       out.Toolkit.Slug,
+	}, nil
+}
+
+// UpdateAuthConfigRequest updates an auth config. Type is "custom" (for
+// custom auth configs: Credentials; Scopes are merged into
+// credentials.scopes) or "default" (managed: Scopes sent as `scopes`).
+type UpdateAuthConfigRequest struct {
+	Type                   string
+	Name                   *string
+	Credentials            map[string]any
+	Scopes                 []string
+	IsEnabledForToolRouter *bool
+	ToolAccessConfig       *ToolAccessConfig
+}
+
+type updateAuthConfigWire struct {
+	Type                   string            `json:"type"`
+	Name                   *string           `json:"name,omitempty"`
+	Credentials            map[string]any    `json:"credentials,omitempty"`
+	Scopes                 []string          `json:"scopes,omitempty"`
+	IsEnabledForToolRouter *bool             `json:"is_enabled_for_tool_router,omitempty"`
+	ToolAccessConfig       *ToolAccessConfig `json:"tool_access_config,omitempty"`
+}
+
+// UpdateAuthConfig patches an auth config (PATCH /auth_configs/{id}).
+func (c *Client) UpdateAuthConfig(ctx context.Context, id string, r UpdateAuthConfigRequest) error {
+	typ := r.Type
+	if typ == "" {
+		typ = AuthConfigUpdateDefault
+	}
+	body := updateAuthConfigWire{
+		Type:                   typ,
+		Name:                   r.Name,
+		IsEnabledForToolRouter: r.IsEnabledForToolRouter,
+		ToolAccessConfig:       r.ToolAccessConfig,
+	}
+	if typ == AuthConfigUpdateCustom {
+		creds := make(map[string]any, len(r.Credentials)+1)
+		for k, v := range r.Credentials {
+			creds[k] = v
+		}
+		if _, ok := creds["scopes"]; !ok && r.Scopes != nil {
+			creds["scopes"] = r.Scopes
+		}
+		body.Credentials = creds
+	} else {
+		body.Scopes = r.Scopes
+		if len(r.Credentials) > 0 {
+			body.Credentials = r.Credentials
+		}
+	}
+	return c.do(ctx, http.MethodPatch, "/auth_configs/"+escape(id), nil, body, nil)
+}
+
+// DeleteAuthConfig deletes an auth config.
+func (c *Client) DeleteAuthConfig(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodDelete, "/auth_configs/"+escape(id), nil, nil, nil)
+}
+
+// EnableAuthConfig sets status ENABLED.
+func (c *Client) EnableAuthConfig(ctx context.Context, id string) error {
+	return c.UpdateAuthConfigStatus(ctx, AuthConfigStatusEnabled, id)
+}
+
+// DisableAuthConfig sets status DISABLED.
+func (c *Client) DisableAuthConfig(ctx context.Context, id string) error {
+	return c.UpdateAuthConfigStatus(ctx, AuthConfigStatusDisabled, id)
+}
+
+// UpdateAuthConfigStatus sets status (ENABLED or DISABLED) with
+// PATCH /auth_configs/{id}/{status} (no body). Argument order follows the SDK.
+func (c *Client) UpdateAuthConfigStatus(ctx context.Context, status, id string) error {
+	return c.do(ctx, http.MethodPatch, "/auth_configs/"+escape(id)+"/"+escape(strings.ToUpper(status)), nil, nil, nil)
+}

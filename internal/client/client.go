@@ -1,0 +1,164 @@
+// Package client is a typed Go client for the integration service's REST
+// wire protocol (paths under /api/v3.1, header x-api-key, JSON bodies).
+//
+// It knows nothing about Terraform; terraform-plugin-log is used for
+// request/response logging only.
+package client
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// DefaultBaseURL is the public service origin.
+const DefaultBaseURL = "https://backend.composio.dev"
+
+// APIPrefix is appended to Config.BaseURL for every request.
+const APIPrefix = "/api/v3.1"
+
+// DefaultUserAgent is sent when Config.UserAgent is empty.
+const DefaultUserAgent = "terraform-provider-service"
+
+// Defaults applied by New for zero-valued Config fields.
+const (
+	DefaultTimeout      = 30 * time.Second
+	DefaultMaxRetries   = 4
+	DefaultMaxInFlight  = 8
+	DefaultRetryWaitMin = 500 * time.Millisecond
+	DefaultRetryWaitMax = 8 * time.Second
+	DefaultPollInterval = time.Second
+	DefaultWaitTimeout  = 60 * time.Second
+)
+
+// Config configures a Client. Zero values select the documented defaults.
+type Config struct {
+	// BaseURL is the service origin, e.g. https://backend.composio.dev; the
+	// client appends /api/v3.1. A trailing /api/v3 or /api/v3.1 is tolerated.
+	BaseURL string
+	// APIKey is sent as the x-api-key header. It is never logged or put in errors.
+	APIKey string
+	// UserAgent, e.g. "terraform-provider-service/1.2.3"; default DefaultUserAgent.
+	UserAgent string
+	// DefaultHeaders are added to every request (they cannot override x-api-key).
+	DefaultHeaders map[string]string
+	// Timeout bounds each attempt (not the whole call); default 30s.
+	Timeout time.Duration
+	// MaxRetries is the number of retries after the first attempt; 0 selects
+	// the default (4), a negative value disables retries.
+	MaxRetries int
+	// MaxInFlight bounds the number of concurrent HTTP requests; default 8.
+	MaxInFlight int
+	// RetryWaitMin and RetryWaitMax bound the exponential backoff; defaults 500ms and 8s.
+	RetryWaitMin, RetryWaitMax time.Duration
+	// HTTPClient is used for requests; default a dedicated client with a cloned
+	// default transport.
+	HTTPClient *http.Client
+	// PollInterval is the WaitForConnection polling interval; default 1s.
+	PollInterval time.Duration
+}
+
+// Client talks to the service. It is safe for concurrent use.
+type Client struct {
+	cfg       Config
+	base      string // origin + APIPrefix, no trailing slash
+	http      *http.Client
+	sem       chan struct{}
+	userAgent string
+	headers   http.Header
+}
+
+// New validates cfg, applies defaults and returns a Client.
+func New(cfg Config) (*Client, error) {
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	base, err := normalizeBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	switch {
+	case cfg.MaxRetries == 0:
+		cfg.MaxRetries = DefaultMaxRetries
+	case cfg.MaxRetries < 0:
+		cfg.MaxRetries = 0
+	}
+	if cfg.MaxInFlight <= 0 {
+		cfg.MaxInFlight = DefaultMaxInFlight
+	}
+	if cfg.RetryWaitMin <= 0 {
+		cfg.RetryWaitMin = DefaultRetryWaitMin
+	}
+	if cfg.RetryWaitMax <= 0 {
+		cfg.RetryWaitMax = DefaultRetryWaitMax
+	}
+	if cfg.RetryWaitMax < cfg.RetryWaitMin {
+		cfg.RetryWaitMax = cfg.RetryWaitMin
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = DefaultPollInterval
+	}
+	hc := cfg.HTTPClient
+	if hc == nil {
+		tr, ok := http.DefaultTransport.(*http.Transport)
+		if ok {
+			tr = tr.Clone()
+			tr.MaxIdleConnsPerHost = cfg.MaxInFlight
+			hc = &http.Client{Transport: tr}
+		} else {
+			hc = &http.Client{}
+		}
+	}
+	ua := cfg.UserAgent
+	if ua == "" {
+		ua = DefaultUserAgent
+	}
+	h := make(http.Header, len(cfg.DefaultHeaders)+4)
+	for k, v := range cfg.DefaultHeaders {
+		h.Set(k, v)
+	}
+	h.Set("Accept", "application/json")
+	h.Set("User-Agent", ua)
+	h.Del("X-Api-Key")
+	return &Client{
+		cfg:       cfg,
+		base:      base,
+		http:      hc,
+		sem:       make(chan struct{}, cfg.MaxInFlight),
+		userAgent: ua,
+		headers:   h,
+	}, nil
+}
+
+// BaseURL returns the API root the client sends requests to (origin + /api/v3.1).
+func (c *Client) BaseURL() string { return c.base }
+
+func normalizeBaseURL(raw string) (string, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil {
+		return "", fmt.Errorf("invalid base URL: %w", err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return "", errors.New("invalid base URL: scheme must be http or https")
+	}
+	if u.Host == "" {
+		return "", errors.New("invalid base URL: missing host")
+	}
+	if u.User != nil {
+		return "", errors.New("invalid base URL: credentials in the URL are not allowed")
+	}
+	p := strings.TrimRight(u.Path, "/")
+	for _, suffix := range []string{"/api/v3.1", "/api/v3"} {
+		if strings.HasSuffix(p, suffix) {
+			p = strings.TrimSuffix(p, suffix)
+			break
+		}
+	}
+	return u.Scheme + "://" + u.Host + p + APIPrefix, nil
+}

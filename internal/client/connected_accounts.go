@@ -1,0 +1,313 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Connected account statuses.
+const (
+	StatusInitializing = "INITIALIZING"
+	StatusInitiated    = "INITIATED"
+	StatusActive       = "ACTIVE"
+	StatusFailed       = "FAILED"
+	StatusExpired      = "EXPIRED"
+	StatusInactive     = "INACTIVE"
+	StatusRevoked      = "REVOKED"
+)
+
+// ConnectionState is the wire `{"authScheme": ..., "val": {...}}` object used
+// for initiation state and an account's state.
+type ConnectionState struct {
+	AuthScheme string         `json:"authScheme"`
+	Val        map[string]any `json:"val"`
+}
+
+// ConnectedAccountAuthConfig is the auth config summary inside an account.
+type ConnectedAccountAuthConfig struct {
+	ID                string `json:"id"`
+	AuthScheme        string `json:"auth_scheme"`
+	IsComposioManaged bool   `json:"is_composio_managed"`
+	IsDisabled        bool   `json:"is_disabled"`
+}
+
+// ConnectedAccount is an account as returned by get and list.
+type ConnectedAccount struct {
+	ID           string                     `json:"id"`
+	UserID       string                     `json:"user_id"`
+	Status       string                     `json:"status"`
+	StatusReason string                     `json:"status_reason"`
+	CreatedAt    string                     `json:"created_at"`
+	UpdatedAt    string                     `json:"updated_at"`
+	IsDisabled   bool                       `json:"is_disabled"`
+	Toolkit      ToolkitRef                 `json:"toolkit"`
+	AuthConfig   ConnectedAccountAuthConfig `json:"auth_config"`
+	State        *ConnectionState           `json:"state"`
+}
+
+// ConnectedAccountListParams filters ListConnectedAccounts. Limit is the page
+// size; all pages are read.
+type ConnectedAccountListParams struct {
+	UserIDs        []string
+	ToolkitSlugs   []string
+	AuthConfigIDs  []string
+	Statuses       []string
+	OrderBy        string
+	OrderDirection string
+	Limit          int
+}
+
+func (p ConnectedAccountListParams) query() url.Values {
+	q := url.Values{}
+	setList(q, "user_ids", p.UserIDs)
+	setList(q, "toolkit_slugs", p.ToolkitSlugs)
+	setList(q, "auth_config_ids", p.AuthConfigIDs)
+	setList(q, "statuses", p.Statuses)
+	if p.OrderBy != "" {
+		q.Set("order_by", p.OrderBy)
+	}
+	if p.OrderDirection != "" {
+		q.Set("order_direction", p.OrderDirection)
+	}
+	setLimit(q, p.Limit)
+	return q
+}
+
+// setList sets an array parameter the way the service expects: one key,
+// values comma-joined (user_ids=a,b).
+func setList(q url.Values, key string, vals []string) {
+	if len(vals) > 0 {
+		q.Set(key, strings.Join(vals, ","))
+	}
+}
+
+// ConnectedAccountsIter iterates over all accounts matching p.
+func (c *Client) ConnectedAccountsIter(ctx context.Context, p ConnectedAccountListParams) iter.Seq2[ConnectedAccount, error] {
+	return paginate[ConnectedAccount](ctx, c, "/connected_accounts", p.query())
+}
+
+// ListConnectedAccounts returns all accounts matching p.
+func (c *Client) ListConnectedAccounts(ctx context.Context, p ConnectedAccountListParams) ([]ConnectedAccount, error) {
+	return collect(c.ConnectedAccountsIter(ctx, p))
+}
+
+// GetConnectedAccount fetches one account.
+func (c *Client) GetConnectedAccount(ctx context.Context, id string) (*ConnectedAccount, error) {
+	var out ConnectedAccount
+	if err := c.do(ctx, http.MethodGet, "/connected_accounts/"+escape(id), nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// InitiateConnectedAccountRequest creates an account. State carries
+// pre-filled credentials (e.g. {AuthScheme:"API_KEY", Val:{"status":"ACTIVE","api_key":...}});
+// nil starts a redirect (OAuth) flow.
+type InitiateConnectedAccountRequest struct {
+	AuthConfigID string
+	UserID       string
+	CallbackURL  string
+	State        *ConnectionState
+}
+
+// ConnectionRequest is the initiate response.
+type ConnectionRequest struct {
+	ID          string
+	Status      string
+	RedirectURL string
+}
+
+type initiateWire struct {
+	AuthConfig struct {
+		ID string `json:"id"`
+	} `json:"auth_config"`
+	Connection struct {
+		UserID      string           `json:"user_id,omitempty"`
+		CallbackURL string           `json:"callback_url,omitempty"`
+		State       *ConnectionState `json:"state,omitempty"`
+	} `json:"connection"`
+}
+
+// InitiateConnectedAccount creates a connected account (POST /connected_accounts).
+func (c *Client) InitiateConnectedAccount(ctx context.Context, r InitiateConnectedAccountRequest) (*ConnectionRequest, error) {
+	var body initiateWire
+	body.AuthConfig.ID = r.AuthConfigID
+	body.Connection.UserID = r.UserID
+	body.Connection.CallbackURL = r.CallbackURL
+	body.Connection.State = r.State
+	var out struct {
+		ID             string `json:"id"`
+		Status         string `json:"status"`
+		RedirectURL    string `json:"redirect_url"`
+		RedirectURI    string `json:"redirect_uri"`
+		ConnectionData *struct {
+			Val map[string]any `json:"val"`
+		} `json:"connectionData"`
+	}
+	if err := c.do(ctx, http.MethodPost, "/connected_accounts", nil, body, &out); err != nil {
+		return nil, err
+	}
+	cr := &ConnectionRequest{ID: out.ID, Status: out.Status, RedirectURL: out.RedirectURL}
+	if out.ConnectionData != nil && out.ConnectionData.Val != nil {
+		if s, ok := out.ConnectionData.Val["status"].(string); ok && s != "" {
+			cr.Status = s
+		}
+		if s, ok := out.ConnectionData.Val["redirectUrl"].(string); ok && s != "" && cr.RedirectURL == "" {
+			cr.RedirectURL = s
+		}
+	}
+	if cr.RedirectURL == "" {
+		cr.RedirectURL = out.RedirectURI
+	}
+	return cr, nil
+}
+
+// LinkRequest creates a hosted authentication link.
+type LinkRequest struct {
+	AuthConfigID string `json:"auth_config_id"`
+	UserID       string `json:"user_id"`
+	CallbackURL  string `json:"callback_url,omitempty"`
+}
+
+// LinkResponse is the link response.
+type LinkResponse struct {
+	LinkToken          string `json:"link_token"`
+	RedirectURL        string `json:"redirect_url"`
+	ExpiresAt          string `json:"expires_at"`
+	ConnectedAccountID string `json:"connected_account_id"`
+}
+
+// CreateConnectedAccountLink creates a hosted link (POST /connected_accounts/link).
+func (c *Client) CreateConnectedAccountLink(ctx context.Context, r LinkRequest) (*LinkResponse, error) {
+	var out LinkResponse
+	if err := c.do(ctx, http.MethodPost, "/connected_accounts/link", nil, r, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// RefreshParams controls RefreshConnectedAccount.
+type RefreshParams struct {
+	RedirectURL         string
+	ValidateCredentials bool
+}
+
+// RefreshResponse is the refresh response.
+type RefreshResponse struct {
+	ID          string `json:"id"`
+	Status      string `json:"status"`
+	RedirectURL string `json:"redirect_url"`
+}
+
+// RefreshConnectedAccount re-authorizes an account
+// (POST /connected_accounts/{id}/refresh; redirect_url in the query and body).
+func (c *Client) RefreshConnectedAccount(ctx context.Context, id string, p RefreshParams) (*RefreshResponse, error) {
+	q := url.Values{}
+	body := map[string]any{}
+	if p.RedirectURL != "" {
+		q.Set("redirect_url", p.RedirectURL)
+		body["redirect_url"] = p.RedirectURL
+	}
+	if p.ValidateCredentials {
+		body["validate_credentials"] = true
+	}
+	var out RefreshResponse
+	if err := c.do(ctx, http.MethodPost, "/connected_accounts/"+escape(id)+"/refresh", q, body, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// EnableConnectedAccount enables an account.
+func (c *Client) EnableConnectedAccount(ctx context.Context, id string) error {
+	return c.UpdateConnectedAccountStatus(ctx, id, true, "")
+}
+
+// DisableConnectedAccount disables an account.
+func (c *Client) DisableConnectedAccount(ctx context.Context, id string) error {
+	return c.UpdateConnectedAccountStatus(ctx, id, false, "")
+}
+
+// UpdateConnectedAccountStatus sends PATCH /connected_accounts/{id}/status
+// with {"enabled":b,"reason":r} (reason omitted when empty).
+func (c *Client) UpdateConnectedAccountStatus(ctx context.Context, id string, enabled bool, reason string) error {
+	body := struct {
+		Enabled bool   `json:"enabled"`
+		Reason  string `json:"reason,omitempty"`
+	}{enabled, reason}
+	return c.do(ctx, http.MethodPatch, "/connected_accounts/"+escape(id)+"/status", nil, body, nil)
+}
+
+// DeleteConnectedAccount deletes an account.
+func (c *Client) DeleteConnectedAccount(ctx context.Context, id string) error {
+	return c.do(ctx, http.MethodDelete, "/connected_accounts/"+escape(id), nil, nil, nil)
+}
+
+// IsTerminalFailure reports FAILED, EXPIRED and REVOKED.
+func IsTerminalFailure(status string) bool {
+	switch strings.ToUpper(status) {
+	case StatusFailed, StatusExpired, StatusRevoked:
+		return true
+	}
+	return false
+}
+
+// WaitForConnection polls GET /connected_accounts/{id} (once at once, then
+// every Config.PollInterval) until the account is ACTIVE. FAILED, EXPIRED and
+// REVOKED fail fast with an error wrapping ErrConnectionFailed (including
+// status_reason). The deadline is the earlier of ctx's and timeout (<=0 ⇒
+// 60s); reaching it yields an error wrapping ErrWaitTimeout. Other API errors
+// (e.g. 404) are returned as they are.
+func (c *Client) WaitForConnection(ctx context.Context, id string, timeout time.Duration) (*ConnectedAccount, error) {
+	if timeout <= 0 {
+		timeout = DefaultWaitTimeout
+	}
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	lastStatus := ""
+	timedOut := func(err error) error {
+		if errors.Is(parent.Err(), context.Canceled) {
+			return err
+		}
+		if lastStatus == "" {
+			return fmt.Errorf("%w: connected account %s did not become ACTIVE within %s", ErrWaitTimeout, id, timeout)
+		}
+		return fmt.Errorf("%w: connected account %s is still %s after %s", ErrWaitTimeout, id, lastStatus, timeout)
+	}
+	t := time.NewTimer(0)
+	defer t.Stop()
+	<-t.C
+	for {
+		acct, err := c.GetConnectedAccount(ctx, id)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, timedOut(err)
+			}
+			return nil, err
+		}
+		lastStatus = acct.Status
+		switch {
+		case strings.EqualFold(acct.Status, StatusActive):
+			return acct, nil
+		case IsTerminalFailure(acct.Status):
+			msg := fmt.Sprintf("connected account %s is %s", id, acct.Status)
+			if acct.StatusReason != "" {
+				msg += ": " + acct.StatusReason
+			}
+			return acct, fmt.Errorf("%w: %s", ErrConnectionFailed, msg)
+		}
+		t.Reset(c.cfg.PollInterval)
+		select {
+		case <-ctx.Done():
+			return nil, timedOut(ctx.Err())
+		case <-t.C:
+		}
+	}
+}

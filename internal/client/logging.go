@@ -1,0 +1,160 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+)
+
+// masked replaces secret values in logs.
+const masked = "***"
+
+// sensitiveFieldKeys are log field keys whose values tflog masks.
+var sensitiveFieldKeys = []string{"x-api-key", "X-Api-Key", "api_key", "authorization", "Authorization"}
+
+// secretKeyParts: a JSON object key containing any of these (case-insensitive)
+// has its value masked in logged bodies.
+var secretKeyParts = []string{
+	"api_key", "apikey", "x-api-key", "secret", "password", "passwd", "token",
+	"authorization", "private_key", "credentials_json", "basic_encoded",
+	"session_id_token", "cookie", "proxy_auth_key", "code_verifier",
+}
+
+// containerKeys: every scalar value below these keys is masked (credential
+// maps whose field names are toolkit specific).
+var containerKeys = map[string]bool{"credentials": true, "val": true, "custom_auth_params": true, "shared_credentials": true}
+
+// unmaskedInContainers stay readable inside containerKeys (not secrets, useful
+// when debugging).
+var unmaskedInContainers = map[string]bool{"status": true, "scopes": true, "user_scopes": true, "client_id": true, "redirectUrl": true, "authScheme": true}
+
+func (c *Client) logContext(ctx context.Context) context.Context {
+	ctx = tflog.SetField(ctx, "service_client", true)
+	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, sensitiveFieldKeys...)
+	if c.cfg.APIKey != "" {
+		ctx = tflog.MaskAllFieldValuesStrings(ctx, c.cfg.APIKey)
+		ctx = tflog.MaskMessageStrings(ctx, c.cfg.APIKey)
+	}
+	return ctx
+}
+
+func (c *Client) logRequest(ctx context.Context, method, u string, payload []byte, attempt int) {
+	tflog.Debug(ctx, "service API request", map[string]any{
+		"http_method": method, "http_url": u, "attempt": attempt + 1,
+	})
+	if tflog.IsTrace(ctx) {
+		h := c.headers.Clone()
+		if c.cfg.APIKey != "" {
+			h.Set("X-Api-Key", c.cfg.APIKey)
+		}
+		tflog.Trace(ctx, "service API request detail", map[string]any{
+			"http_method": method, "http_url": u,
+			"http_request_headers": maskHeaders(h), "http_request_body": maskBody(payload),
+		})
+	}
+}
+
+func (c *Client) logResponse(ctx context.Context, method, u string, res *response, d time.Duration) {
+	tflog.Debug(ctx, "service API response", map[string]any{
+		"http_method": method, "http_url": u, "http_status": res.status,
+		"duration_ms": d.Milliseconds(), "request_id": res.header.Get("X-Request-Id"),
+	})
+	if tflog.IsTrace(ctx) {
+		tflog.Trace(ctx, "service API response detail", map[string]any{
+			"http_method": method, "http_url": u, "http_status": res.status,
+			"http_response_headers": maskHeaders(res.header), "http_response_body": c.redact(maskBody(res.body)),
+		})
+	}
+}
+
+func (c *Client) logRetry(ctx context.Context, method, u string, attempt int, wait time.Duration, reason string) {
+	tflog.Debug(ctx, "service API request will be retried", map[string]any{
+		"http_method": method, "http_url": u, "attempt": attempt + 1,
+		"retry_in_ms": wait.Milliseconds(), "reason": reason,
+	})
+}
+
+func maskHeaders(h http.Header) map[string]string {
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		lk := strings.ToLower(k)
+		if lk == "x-api-key" || lk == "authorization" || lk == "cookie" || lk == "set-cookie" || lk == "x-org-api-key" || lk == "x-user-api-key" {
+			out[k] = masked
+			continue
+		}
+		out[k] = strings.Join(v, ", ")
+	}
+	return out
+}
+
+// maskBody renders a JSON body with secret values replaced; non-JSON bodies
+// are summarised, never printed.
+func maskBody(b []byte) string {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return ""
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Sprintf("[non-JSON body, %d bytes]", len(b))
+	}
+	out, err := json.Marshal(maskValue(v, false))
+	if err != nil {
+		return fmt.Sprintf("[unprintable body, %d bytes]", len(b))
+	}
+	return string(out)
+}
+
+func maskValue(v any, inContainer bool) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, val := range t {
+			switch {
+			case isSecretKey(k):
+				t[k] = maskScalar(val)
+			case containerKeys[k]:
+				t[k] = maskValue(val, true)
+			case inContainer && unmaskedInContainers[k]:
+				t[k] = maskValue(val, false)
+			default:
+				t[k] = maskValue(val, inContainer)
+			}
+		}
+		return t
+	case []any:
+		for i := range t {
+			t[i] = maskValue(t[i], inContainer)
+		}
+		return t
+	default:
+		if inContainer {
+			return maskScalar(v)
+		}
+		return v
+	}
+}
+
+func maskScalar(v any) any {
+	if v == nil {
+		return nil
+	}
+	return masked
+}
+
+func isSecretKey(k string) bool {
+	lk := strings.ToLower(k)
+	for _, p := range secretKeyParts {
+		if strings.Contains(lk, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,223 @@
+package client
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Category is a toolkit category. The list endpoint returns {id, name}, the
+// toolkit's meta returns {slug, name}; the client fills ID and Slug from
+// whichever is present.
+type Category struct {
+	ID   string `json:"id"`
+	Slug string `json:"slug"`
+	Name string `json:"name"`
+}
+
+// UnmarshalJSON fills ID and Slug from each other.
+func (c *Category) UnmarshalJSON(b []byte) error {
+	type plain Category
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*c = Category(p)
+	if c.ID == "" {
+		c.ID = c.Slug
+	}
+	if c.Slug == "" {
+		c.Slug = c.ID
+	}
+	return nil
+}
+
+// Field is one input field of an auth scheme.
+type Field struct {
+	Name        string  `json:"name"`
+	DisplayName string  `json:"displayName"` // camelCase on the wire
+	Type        string  `json:"type"`
+	Description string  `json:"description"`
+	Required    bool    `json:"required"`
+	Default     *string `json:"default"`
+	IsSecret    bool    `json:"is_secret"`
+}
+
+// UnmarshalJSON tolerates non-string defaults (numbers, booleans).
+func (f *Field) UnmarshalJSON(b []byte) error {
+	type plain Field
+	var p struct {
+		plain
+		Default json.RawMessage `json:"default"`
+	}
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*f = Field(p.plain)
+	f.Default = nil
+	if len(p.Default) > 0 && string(p.Default) != "null" {
+		var s string
+		if json.Unmarshal(p.Default, &s) != nil {
+			s = string(p.Default)
+		}
+		f.Default = &s
+	}
+	return nil
+}
+
+// FieldGroup holds required and optional fields.
+type FieldGroup struct {
+	Required []Field `json:"required"`
+	Optional []Field `json:"optional"`
+}
+
+// AuthFields groups the fields for auth-config creation and account initiation.
+type AuthFields struct {
+	AuthConfigCreation         FieldGroup `json:"auth_config_creation"`
+	ConnectedAccountInitiation FieldGroup `json:"connected_account_initiation"`
+}
+
+// AuthConfigDetail describes one auth scheme a toolkit supports.
+type AuthConfigDetail struct {
+	Mode   string     `json:"mode"`
+	Name   string     `json:"name"`
+	Fields AuthFields `json:"fields"`
+}
+
+// ToolkitMeta is the toolkit's meta object.
+type ToolkitMeta struct {
+	Description       string     `json:"description"`
+	Logo              string     `json:"logo"`
+	Version           string     `json:"version"`
+	Categories        []Category `json:"categories"`
+	AvailableVersions []string   `json:"available_versions"`
+	ToolsCount        int        `json:"tools_count"`
+	TriggersCount     int        `json:"triggers_count"`
+}
+
+// Toolkit is the get-toolkit response.
+type Toolkit struct {
+	Slug                       string             `json:"slug"`
+	Name                       string             `json:"name"`
+	Enabled                    bool               `json:"enabled"`
+	IsLocalToolkit             bool               `json:"is_local_toolkit"`
+	IsDeprecated               bool               `json:"is_deprecated"`
+	ComposioManagedAuthSchemes []string           `json:"composio_managed_auth_schemes"`
+	AuthConfigDetails          []AuthConfigDetail `json:"auth_config_details"`
+	Meta                       ToolkitMeta        `json:"meta"`
+}
+
+// AuthDetail returns the auth config detail for scheme (case-insensitive).
+func (t *Toolkit) AuthDetail(scheme string) (*AuthConfigDetail, bool) {
+	if t == nil {
+		return nil, false
+	}
+	for i := range t.AuthConfigDetails {
+		if strings.EqualFold(t.AuthConfigDetails[i].Mode, scheme) {
+			return &t.AuthConfigDetails[i], true
+		}
+	}
+	return nil, false
+}
+
+// SupportsManagedAuth reports whether scheme (or, if empty, any scheme) is
+// service-managed for this toolkit.
+func (t *Toolkit) SupportsManagedAuth(scheme string) bool {
+	for _, s := range t.ComposioManagedAuthSchemes {
+		if scheme == "" || strings.EqualFold(s, scheme) {
+			return true
+		}
+	}
+	return false
+}
+
+// GetToolkit fetches one toolkit; version "" sends none (server default).
+func (c *Client) GetToolkit(ctx context.Context, slug, version string) (*Toolkit, error) {
+	var q url.Values
+	if version != "" {
+		q = url.Values{"version": {version}}
+	}
+	var out Toolkit
+	if err := c.do(ctx, http.MethodGet, "/toolkits/"+escape(slug), q, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ToolkitSummary is one item of the toolkit list.
+type ToolkitSummary struct {
+	Slug                       string      `json:"slug"`
+	Name                       string      `json:"name"`
+	AuthSchemes                []string    `json:"auth_schemes"`
+	ComposioManagedAuthSchemes []string    `json:"composio_managed_auth_schemes"`
+	IsLocalToolkit             bool        `json:"is_local_toolkit"`
+	NoAuth                     bool        `json:"no_auth"`
+	Meta                       ToolkitMeta `json:"meta"`
+}
+
+// ToolkitListParams filters ListToolkits. Limit is the page size.
+type ToolkitListParams struct {
+	Category  string
+	ManagedBy string // composio | all | project
+	SortBy    string // usage | alphabetically
+	Limit     int
+}
+
+func (p ToolkitListParams) query() url.Values {
+	q := url.Values{}
+	if p.Category != "" {
+		q.Set("category", p.Category)
+	}
+	if p.ManagedBy != "" {
+		q.Set("managed_by", p.ManagedBy)
+	}
+	if p.SortBy != "" {
+		q.Set("sort_by", p.SortBy)
+	}
+	setLimit(q, p.Limit)
+	return q
+}
+
+// ToolkitsIter iterates over all toolkits matching p.
+func (c *Client) ToolkitsIter(ctx context.Context, p ToolkitListParams) iter.Seq2[ToolkitSummary, error] {
+	return paginate[ToolkitSummary](ctx, c, "/toolkits", p.query())
+}
+
+// ListToolkits returns all toolkits matching p.
+func (c *Client) ListToolkits(ctx context.Context, p ToolkitListParams) ([]ToolkitSummary, error) {
+	return collect(c.ToolkitsIter(ctx, p))
+}
+
+// ListToolkitCategories returns every toolkit category. It accepts a page
+// envelope (following next_cursor) or a bare JSON array.
+func (c *Client) ListToolkitCategories(ctx context.Context) ([]Category, error) {
+	const path = "/toolkits/categories"
+	var raw json.RawMessage
+	if err := c.do(ctx, http.MethodGet, path, nil, nil, &raw); err != nil {
+		return nil, err
+	}
+	var arr []Category
+	if json.Unmarshal(raw, &arr) == nil {
+		return arr, nil
+	}
+	var p page[Category]
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return nil, fmt.Errorf("GET %s: decoding response: %w", APIPrefix+path, err)
+	}
+	out := p.Items
+	if out == nil {
+		out = []Category{}
+	}
+	if p.NextCursor != nil && *p.NextCursor != "" {
+		rest, err := collect(paginateFrom[Category](ctx, c, path, nil, *p.NextCursor))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rest...)
+	}
+	return out, nil
+}
