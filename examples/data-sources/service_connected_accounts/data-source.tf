@@ -1,0 +1,10 @@
+# The ACTIVE accounts of one user on two toolkits.
+data "service_connected_accounts" "user_42" {
+  user_ids      = ["user-42"]
+  toolkit_slugs = ["github", "stripe"]
+  statuses      = ["ACTIVE"]
+}
+
+output "active_account_ids" {
+  value = data.service_connected_accounts.user_42.connected_accounts[*].id
+}

@@ -1,0 +1,5 @@
+data "service_toolkit_categories" "all" {}
+
+output "category_names" {
+  value = data.service_toolkit_categories.all.categories[*].name
+}

@@ -1,0 +1,40 @@
+# Service-managed OAuth: the service owns the OAuth app, nothing secret here.
+resource "service_auth_config" "github" {
+  toolkit = "github"
+  name    = "GitHub (managed)"
+}
+
+# Your own OAuth app. The client secret is write-only: Terraform sends it to
+# the service but never stores it in state or in saved plans. Bump
+# credentials_wo_version to send new values (for example after a rotation).
+variable "slack_client_secret" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+
+resource "service_auth_config" "slack" {
+  toolkit     = "slack"
+  type        = "use_custom_auth"
+  auth_scheme = "OAUTH2"
+  name        = "Slack (our OAuth app)"
+  scopes      = ["channels:read", "chat:write"]
+
+  credentials_wo = {
+    client_id     = "1234567890.0987654321"
+    client_secret = var.slack_client_secret
+  }
+  credentials_wo_version = 1
+
+  is_enabled_for_tool_router = true
+}
+
+# API-key toolkits need no app credentials: each connected account brings its
+# own key. `enabled = false` keeps the auth config but refuses new connections.
+resource "service_auth_config" "stripe" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = "Stripe"
+  enabled     = true
+}

@@ -1,0 +1,231 @@
+// Package examples_test checks every Terraform example under examples/: it is
+// formatted (`terraform fmt -check`), valid against the provider built from
+// this tree (`terraform validate` with dev_overrides, no registry access), and
+// every resource and data source of the provider has its examples.
+package examples_test
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/integration-service/terraform-provider-service/test/testutil"
+)
+
+// providerSchema is the part of `terraform providers schema -json` read here.
+type providerSchema struct {
+	ProviderSchemas map[string]struct {
+		ResourceSchemas          map[string]json.RawMessage `json:"resource_schemas"`
+		DataSourceSchemas        map[string]json.RawMessage `json:"data_source_schemas"`
+		EphemeralResourceSchemas map[string]json.RawMessage `json:"ephemeral_resource_schemas"`
+	} `json:"provider_schemas"`
+}
+
+const requiredProviders = `terraform {
+  required_providers {
+    service = { source = "` + testutil.ProviderSource + `" }
+  }
+}
+`
+
+type typeNames struct {
+	resources, dataSources, ephemeral map[string]bool
+}
+
+// setup builds the provider once per test binary run.
+func setup(t *testing.T) (root string, env []string, types typeNames) {
+	t.Helper()
+	testutil.RequireTerraform(t)
+	root = testutil.RepoRoot(t)
+	providerDir := testutil.BuildProvider(t)
+	env = testutil.TerraformEnv(testutil.DevOverridesConfig(t, providerDir))
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(requiredProviders), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := testutil.MustTerraform(t, dir, env, "providers", "schema", "-json")
+	var ps providerSchema
+	if err := json.Unmarshal([]byte(jsonPart(out)), &ps); err != nil {
+		t.Fatalf("decode provider schema: %v\n%s", err, out)
+	}
+	s, ok := ps.ProviderSchemas["registry.terraform.io/"+testutil.ProviderSource]
+	if !ok {
+		t.Fatalf("provider schema not found in:\n%s", out)
+	}
+	types = typeNames{resources: keys(s.ResourceSchemas), dataSources: keys(s.DataSourceSchemas), ephemeral: keys(s.EphemeralResourceSchemas)}
+	return root, env, types
+}
+
+// jsonPart drops anything terraform printed before the JSON document.
+func jsonPart(out string) string {
+	if i := strings.Index(out, "{"); i >= 0 {
+		return out[i:]
+	}
+	return out
+}
+
+func keys(m map[string]json.RawMessage) map[string]bool {
+	s := make(map[string]bool, len(m))
+	for k := range m {
+		s[k] = true
+	}
+	return s
+}
+
+func sorted(m map[string]bool) []string {
+	var s []string
+	for k := range m {
+		s = append(s, k)
+	}
+	sort.Strings(s)
+	return s
+}
+
+// exampleDirs lists every directory under examples/ that holds .tf files.
+func exampleDirs(t *testing.T, root string) []string {
+	t.Helper()
+	var dirs []string
+	err := filepath.WalkDir(filepath.Join(root, "examples"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".terraform") {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".tf") {
+			dir := filepath.Dir(p)
+			if !slices.Contains(dirs, dir) {
+				dirs = append(dirs, dir)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(dirs)
+	return dirs
+}
+
+var blockRE = regexp.MustCompile(`(?m)^\s*(resource|data|ephemeral)\s+"(service_[a-z0-9_]+)"`)
+
+// TestExamples runs `terraform fmt -check` and `terraform validate` in every
+// example directory.
+func TestExamples(t *testing.T) {
+	root, env, types := setup(t)
+	t.Run("every type has examples", func(t *testing.T) { checkCoverage(t, root, types) })
+	for _, dir := range exampleDirs(t, root) {
+		rel, _ := filepath.Rel(root, dir)
+		t.Run(filepath.ToSlash(rel), func(t *testing.T) {
+			t.Parallel()
+			// Name the types the example uses that the provider lacks: a clear
+			// message beats terraform's "unsupported resource type".
+			var missing []string
+			for _, f := range tfFiles(t, dir) {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, m := range blockRE.FindAllStringSubmatch(string(b), -1) {
+					known := map[string]map[string]bool{"resource": types.resources, "data": types.dataSources, "ephemeral": types.ephemeral}[m[1]]
+					if !known[m[2]] && !slices.Contains(missing, m[1]+" "+m[2]) {
+						missing = append(missing, m[1]+" "+m[2])
+					}
+				}
+			}
+			if len(missing) > 0 {
+				// TODO(release): Fatalf once every resource and data source has landed.
+				t.Skipf("the provider has no %s yet", strings.Join(missing, ", "))
+			}
+
+			if out, code := testutil.Terraform(t, dir, env, "fmt", "-check", "-diff", "-no-color"); code != 0 {
+				t.Errorf("terraform fmt -check: not formatted (run `make fmt`):\n%s", out)
+			}
+
+			// Validate a copy so that nothing is written into examples/. Docs
+			// examples leave required_providers out (Terraform would then look
+			// for hashicorp/service): add it to the copy.
+			work := t.TempDir()
+			declared := false
+			for _, f := range tfFiles(t, dir) {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				declared = declared || strings.Contains(string(b), "required_providers")
+				if err := os.WriteFile(filepath.Join(work, filepath.Base(f)), b, 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !declared {
+				if err := os.WriteFile(filepath.Join(work, "zz_required_providers.tf"), []byte(requiredProviders), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out, code := testutil.Terraform(t, work, env, "validate", "-no-color")
+			if code != 0 {
+				t.Errorf("terraform validate failed:\n%s", out)
+			}
+		})
+	}
+}
+
+func tfFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// checkCoverage checks the tfplugindocs conventional example paths:
+// each resource has resource.tf, import-by-string-id.tf and import.sh, each
+// data source data-source.tf, each ephemeral resource ephemeral-resource.tf;
+// and no example directory names a type the provider does not have.
+func checkCoverage(t *testing.T, root string, types typeNames) {
+	ex := filepath.Join(root, "examples")
+	want := map[string][]string{}
+	for _, r := range sorted(types.resources) {
+		want[filepath.Join("resources", r)] = []string{"resource.tf", "import-by-string-id.tf", "import.sh"}
+	}
+	for _, d := range sorted(types.dataSources) {
+		want[filepath.Join("data-sources", d)] = []string{"data-source.tf"}
+	}
+	for _, e := range sorted(types.ephemeral) {
+		want[filepath.Join("ephemeral-resources", e)] = []string{"ephemeral-resource.tf"}
+	}
+	for dir, files := range want {
+		for _, f := range files {
+			if _, err := os.Stat(filepath.Join(ex, dir, f)); err != nil {
+				t.Errorf("missing example examples/%s/%s", filepath.ToSlash(dir), f)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(ex, "provider", "provider.tf")); err != nil {
+		t.Errorf("missing examples/provider/provider.tf")
+	}
+	var unknown []string
+	for _, kind := range []string{"resources", "data-sources", "ephemeral-resources"} {
+		entries, err := os.ReadDir(filepath.Join(ex, kind))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if _, ok := want[filepath.Join(kind, e.Name())]; !ok {
+				unknown = append(unknown, "examples/"+kind+"/"+e.Name())
+			}
+		}
+	}
+	if len(unknown) > 0 {
+		// TODO(release): Errorf once every resource and data source has landed.
+		t.Skipf("example directories for types the provider does not have (yet): %s", strings.Join(unknown, ", "))
+	}
+}
