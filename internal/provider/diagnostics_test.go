@@ -1,0 +1,59 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+func TestAddAPIError(t *testing.T) {
+	t.Parallel()
+	var diags diag.Diagnostics
+	err := fmt.Errorf("wrapped: %w", &client.APIError{
+		StatusCode: 400, Code: 1234, Slug: "ValidationError", Message: "Missing client_secret",
+		RequestID: "req_42", SuggestedFix: "Provide client_secret.", Errors: []string{"client_secret is required"},
+		Method: "POST", Path: "/api/v3.1/auth_configs",
+	})
+	addAPIError(&diags, "creating", "service_auth_config", "", err)
+	if len(diags) != 1 || diags[0].Summary() != "Error creating service_auth_config" {
+		t.Fatalf("summary: %v", diags)
+	}
+	detail := diags[0].Detail()
+	for _, want := range []string{"Missing client_secret.", "client_secret is required", "HTTP status: 400 Bad Request",
+		"Error code: 1234 (ValidationError)", "Request ID: req_42", "Suggested fix: Provide client_secret.", "POST /api/v3.1/auth_configs"} {
+		if !strings.Contains(detail, want) {
+			t.Errorf("detail lacks %q:\n%s", want, detail)
+		}
+	}
+
+	diags = nil
+	addAPIErrorAt(&diags, path.Root("toolkit"), "reading", "service_auth_config", "ac_1", &client.APIError{StatusCode: 401})
+	if diags[0].Summary() != "Error reading service_auth_config ac_1" || !strings.Contains(diags[0].Detail(), "Unauthorized") ||
+		!strings.Contains(diags[0].Detail(), EnvAPIKey) {
+		t.Fatalf("401: %v", diags)
+	}
+
+	for _, e := range []error{context.DeadlineExceeded, fmt.Errorf("x: %w", client.ErrWaitTimeout), client.ErrConnectionFailed, errors.New("boom")} {
+		diags = nil
+		addAPIError(&diags, "deleting", "service_trigger_instance", "ti_1", e)
+		if !diags.HasError() || !strings.Contains(diags[0].Detail(), "deleting service_trigger_instance ti_1") {
+			t.Errorf("%v: %v", e, diags)
+		}
+	}
+}
+
+func TestAddRemovedFromStateWarning(t *testing.T) {
+	t.Parallel()
+	var diags diag.Diagnostics
+	addRemovedFromStateWarning(&diags, "service_connected_account", "ca_1")
+	if diags.HasError() || len(diags.Warnings()) != 1 || !strings.Contains(diags[0].Detail(), "removed from the Terraform state") {
+		t.Fatalf("got %v", diags)
+	}
+}

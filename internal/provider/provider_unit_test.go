@@ -1,0 +1,338 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+func fakeEnv(vars map[string]string) envLookup {
+	return envLookup{
+		getenv: func(k string) string { return vars[k] },
+		environ: func() []string {
+			out := make([]string, 0, len(vars))
+			for k, v := range vars {
+				out = append(out, k+"="+v)
+			}
+			return out
+		},
+	}
+}
+
+func diagsContain(diags diag.Diagnostics, substr string) bool {
+	for _, d := range diags {
+		if strings.Contains(d.Summary(), substr) || strings.Contains(d.Detail(), substr) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestResolveSettingsEnvFallbacks(t *testing.T) {
+	t.Parallel()
+	s, diags := resolveSettings(nullModel(), fakeEnv(map[string]string{
+		EnvAPIKey:                         "env-key",
+		EnvBaseURL:                        "http://127.0.0.1:8080/",
+		"SERVICE_TOOLKIT_VERSION_GITHUB": "20250901_00",
+	}), "1.2.3", "1.11.4")
+	if diags.HasError() {
+		t.Fatalf("unexpected diagnostics: %v", diags)
+	}
+	c := s.clientConfig
+	if c.APIKey != "env-key" || c.BaseURL != "http://127.0.0.1:8080" {
+		t.Errorf("env fallbacks not applied: key=%q url=%q", c.APIKey, c.BaseURL)
+	}
+	if s.versions.PerToolkit["github"] != "20250901_00" {
+		t.Errorf("env toolkit version not applied: %+v", s.versions)
+	}
+	want := "terraform-provider-service/1.2.3 (+https://registry.terraform.io/providers/integration-service/service) Terraform/1.11.4"
+	if c.UserAgent != want {
+		t.Errorf("user agent %q, want %q", c.UserAgent, want)
+	}
+	if c.MaxRetries != 0 || c.Timeout != 0 || c.MaxInFlight != 0 {
+		t.Errorf("unset knobs must leave client defaults: %+v", c)
+	}
+}
+
+func TestResolveSettingsConfigWinsOverEnv(t *testing.T) {
+	t.Parallel()
+	cfg := nullModel()
+	cfg.APIKey = types.StringValue("cfg-key")
+	cfg.BaseURL = types.StringValue("https://proxy.example.com/service/")
+	cfg.RequestTimeout = types.StringValue("2m")
+	cfg.MaxRetries = types.Int64Value(0)
+	cfg.MaxConcurrentRequests = types.Int64Value(3)
+	cfg.DefaultHeaders = stringMap(t, map[string]string{"X-Team": "infra"})
+	s, diags := resolveSettings(cfg, fakeEnv(map[string]string{EnvAPIKey: "env-key", EnvBaseURL: "https://other.example.com"}), "", "")
+	if diags.HasError() {
+		t.Fatalf("unexpected diagnostics: %v", diags)
+	}
+	c := s.clientConfig
+	if c.APIKey != "cfg-key" || c.BaseURL != "https://proxy.example.com/service" {
+		t.Errorf("config not preferred: key=%q url=%q", c.APIKey, c.BaseURL)
+	}
+	if c.Timeout != 2*time.Minute || c.MaxRetries != -1 || c.MaxInFlight != 3 || c.DefaultHeaders["X-Team"] != "infra" {
+		t.Errorf("knobs not applied: %+v", c)
+	}
+	if !strings.HasPrefix(c.UserAgent, "terraform-provider-service/dev ") {
+		t.Errorf("user agent %q", c.UserAgent)
+	}
+}
+
+func TestResolveSettingsDefaultBaseURL(t *testing.T) {
+	t.Parallel()
+	cfg := nullModel()
+	cfg.APIKey = types.StringValue("k")
+	s, diags := resolveSettings(cfg, fakeEnv(nil), "1", "1")
+	if diags.HasError() || s.clientConfig.BaseURL != "https://backend.composio.dev" {
+		t.Fatalf("got %q, %v", s.clientConfig.BaseURL, diags)
+	}
+}
+
+func TestResolveSettingsErrors(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name   string
+		mutate func(*providerModel)
+		env    map[string]string
+		want   []string
+	}{
+		{
+			name: "missing key",
+			want: []string{"Missing API key", "api_key", EnvAPIKey},
+		},
+		{
+			name:   "empty key in config",
+			mutate: func(m *providerModel) { m.APIKey = types.StringValue("") },
+			want:   []string{"Missing API key"},
+		},
+		{
+			name:   "http to remote host",
+			mutate: func(m *providerModel) { m.BaseURL = types.StringValue("http://api.example.com") },
+			want:   []string{"Insecure base URL", "base_url", "allow_insecure_http"},
+		},
+		{
+			name: "http to remote host from env names the variable",
+			env:  map[string]string{EnvBaseURL: "http://api.example.com"},
+			want: []string{"Insecure base URL", EnvBaseURL},
+		},
+		{
+			name:   "bad base url",
+			mutate: func(m *providerModel) { m.BaseURL = types.StringValue("backend.composio.dev") },
+			want:   []string{"Invalid base URL", "base_url"},
+		},
+		{
+			name:   "bad timeout",
+			mutate: func(m *providerModel) { m.RequestTimeout = types.StringValue("30") },
+			want:   []string{"Attribute request_timeout"},
+		},
+		{
+			name:   "reserved header",
+			mutate: func(m *providerModel) { m.DefaultHeaders = stringMap(t, map[string]string{"X-API-Key": "x"}) },
+			want:   []string{"default_headers", "cannot be overridden"},
+		},
+		{
+			name: "bad env toolkit version",
+			env:  map[string]string{"SERVICE_TOOLKIT_VERSION_GITHUB": "2025"},
+			want: []string{"SERVICE_TOOLKIT_VERSION_GITHUB"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := nullModel()
+			env := map[string]string{EnvAPIKey: "k"}
+			if tc.name == "missing key" || tc.name == "empty key in config" {
+				env = map[string]string{}
+			}
+			for k, v := range tc.env {
+				env[k] = v
+			}
+			if tc.mutate != nil {
+				tc.mutate(&cfg)
+			}
+			_, diags := resolveSettings(cfg, fakeEnv(env), "1", "1")
+			if !diags.HasError() {
+				t.Fatal("want an error")
+			}
+			for _, w := range tc.want {
+				if !diagsContain(diags, w) {
+					t.Errorf("diagnostics do not mention %q: %v", w, diags)
+				}
+			}
+		})
+	}
+}
+
+func TestResolveSettingsInsecureOptIn(t *testing.T) {
+	t.Parallel()
+	cfg := nullModel()
+	cfg.APIKey = types.StringValue("k")
+	cfg.BaseURL = types.StringValue("http://api.example.com")
+	cfg.AllowInsecureHTTP = types.BoolValue(true)
+	if _, diags := resolveSettings(cfg, fakeEnv(nil), "1", "1"); diags.HasError() {
+		t.Fatalf("opt-in refused: %v", diags)
+	}
+}
+
+func TestResolveSettingsUnknownDefers(t *testing.T) {
+	t.Parallel()
+	cfg := nullModel()
+	cfg.APIKey = types.StringUnknown()
+	s, diags := resolveSettings(cfg, fakeEnv(nil), "1", "1")
+	if diags.HasError() {
+		t.Fatalf("unknown api_key must not error: %v", diags)
+	}
+	if !s.unknown {
+		t.Fatal("want unknown = true")
+	}
+}
+
+func TestNormalizeBaseURL(t *testing.T) {
+	t.Parallel()
+	ok := map[string]string{
+		"https://backend.composio.dev":        "https://backend.composio.dev",
+		"https://backend.composio.dev/":       "https://backend.composio.dev",
+		"https://proxy.example.com/svc/":      "https://proxy.example.com/svc",
+		"http://localhost:8080":               "http://localhost:8080",
+		"http://[::1]:9000":                   "http://[::1]:9000",
+		" https://backend.composio.dev ":      "https://backend.composio.dev",
+		"HTTPS://Backend.Composio.Dev/prefix": "https://Backend.Composio.Dev/prefix",
+	}
+	for in, want := range ok {
+		got, err := normalizeBaseURL(in)
+		if err != nil || got != want {
+			t.Errorf("normalizeBaseURL(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	bad := []string{
+		"", "backend.composio.dev", "ftp://x.example.com", "https://", "https://u:p@x.example.com",
+		"https://x.example.com/?a=b", "https://x.example.com/#frag", "https://x.example.com/api/v3.1",
+		"https://x.example.com:99999", "/relative",
+	}
+	for _, in := range bad {
+		if got, err := normalizeBaseURL(in); err == nil {
+			t.Errorf("normalizeBaseURL(%q) = %q, want an error", in, got)
+		}
+	}
+}
+
+func TestIsLoopbackHost(t *testing.T) {
+	t.Parallel()
+	for _, h := range []string{"localhost", "LOCALHOST", "api.localhost", "127.0.0.1", "127.8.9.10", "::1", "[::1]"} {
+		if !isLoopbackHost(h) {
+			t.Errorf("%q should be loopback", h)
+		}
+	}
+	for _, h := range []string{"example.com", "localhost.example.com", "10.0.0.1", "128.0.0.1", "::2", "mylocalhost"} {
+		if isLoopbackHost(h) {
+			t.Errorf("%q should not be loopback", h)
+		}
+	}
+}
+
+// configValue builds a provider configuration from attribute values; unset
+// attributes are null.
+func configValue(t *testing.T, attrs map[string]tftypes.Value) tfsdk.Config {
+	t.Helper()
+	ctx := context.Background()
+	var sresp provider.SchemaResponse
+	New("test")().Schema(ctx, provider.SchemaRequest{}, &sresp)
+	objType, ok := sresp.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	if !ok {
+		t.Fatal("schema type is not an object")
+	}
+	vals := map[string]tftypes.Value{}
+	for name, typ := range objType.AttributeTypes {
+		if v, ok := attrs[name]; ok {
+			vals[name] = v
+		} else {
+			vals[name] = tftypes.NewValue(typ, nil)
+		}
+	}
+	return tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(objType, vals)}
+}
+
+func TestConfigureSetsProviderData(t *testing.T) {
+	t.Setenv(EnvAPIKey, "")
+	t.Setenv(EnvBaseURL, "")
+	p := New("test")()
+	var resp provider.ConfigureResponse
+	p.Configure(context.Background(), provider.ConfigureRequest{
+		TerraformVersion: "1.11.4",
+		Config: configValue(t, map[string]tftypes.Value{
+			"api_key":         tftypes.NewValue(tftypes.String, "k"),
+			"base_url":        tftypes.NewValue(tftypes.String, "http://127.0.0.1:1"),
+			"toolkit_version": tftypes.NewValue(tftypes.String, "20250901_00"),
+		}),
+	}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("unexpected diagnostics: %v", resp.Diagnostics)
+	}
+	for name, d := range map[string]any{"resource": resp.ResourceData, "data source": resp.DataSourceData, "ephemeral": resp.EphemeralResourceData} {
+		pd, ok := d.(*ProviderData)
+		if !ok || !pd.Configured() || pd.Cache == nil || pd.ToolkitVersions.Global != "20250901_00" {
+			t.Errorf("%s data: %#v", name, d)
+		}
+	}
+}
+
+func TestConfigureUnknownAPIKeyDefers(t *testing.T) {
+	t.Setenv(EnvAPIKey, "")
+	p := New("test")()
+	var resp provider.ConfigureResponse
+	p.Configure(context.Background(), provider.ConfigureRequest{
+		Config: configValue(t, map[string]tftypes.Value{
+			"api_key": tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		}),
+	}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatalf("unknown api_key must not error: %v", resp.Diagnostics)
+	}
+	if resp.ResourceData != nil {
+		t.Fatalf("no client expected while the configuration is unknown, got %#v", resp.ResourceData)
+	}
+
+	resp = provider.ConfigureResponse{}
+	p.Configure(context.Background(), provider.ConfigureRequest{
+		ClientCapabilities: provider.ConfigureProviderClientCapabilities{DeferralAllowed: true},
+		Config: configValue(t, map[string]tftypes.Value{
+			"api_key": tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		}),
+	}, &resp)
+	if resp.Deferred == nil || resp.Deferred.Reason != provider.DeferredReasonProviderConfigUnknown {
+		t.Fatalf("want a deferral, got %#v", resp.Deferred)
+	}
+}
+
+func TestConfigureMissingKey(t *testing.T) {
+	t.Setenv(EnvAPIKey, "")
+	p := New("test")()
+	var resp provider.ConfigureResponse
+	p.Configure(context.Background(), provider.ConfigureRequest{Config: configValue(t, nil)}, &resp)
+	if !diagsContain(resp.Diagnostics, "Missing API key") || !diagsContain(resp.Diagnostics, EnvAPIKey) {
+		t.Fatalf("want the missing key error, got %v", resp.Diagnostics)
+	}
+}
+
+func TestProviderDataFrom(t *testing.T) {
+	t.Parallel()
+	var diags diag.Diagnostics
+	if d := providerDataFrom(nil, &diags); d != nil || diags.HasError() {
+		t.Fatalf("nil: %v %v", d, diags)
+	}
+	if d := providerDataFrom("nope", &diags); d != nil || !diagsContain(diags, "Unexpected provider data type") {
+		t.Fatalf("wrong type: %v %v", d, diags)
+	}
+	diags = nil
+	if requireClient(nil, &diags) || !diagsContain(diags, "Provider not configured") {
+		t.Fatalf("requireClient(nil): %v", diags)
+	}
+}

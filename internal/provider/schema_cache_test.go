@@ -1,0 +1,124 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+func TestSchemaCacheFetchesOnce(t *testing.T) {
+	t.Parallel()
+	sc := newSchemaCache(client.ToolkitVersions{PerToolkit: map[string]string{"github": "20250901_00"}})
+	var calls atomic.Int32
+	var gotVersion atomic.Value
+	release := make(chan struct{})
+	sc.fetchToolkit = func(_ context.Context, slug, version string) (*client.Toolkit, error) {
+		calls.Add(1)
+		gotVersion.Store(version)
+		<-release
+		return &client.Toolkit{Slug: slug}, nil
+	}
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tk, err := sc.Toolkit(context.Background(), "GitHub")
+			if err != nil || tk.Slug != "github" {
+				t.Errorf("got %v, %v", tk, err)
+			}
+		}()
+	}
+	time.Sleep(20 * time.Millisecond)
+	close(release)
+	wg.Wait()
+	if _, err := sc.Toolkit(context.Background(), "github"); err != nil {
+		t.Fatal(err)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("fetched %d times, want 1", n)
+	}
+	if v := gotVersion.Load(); v != "20250901_00" {
+		t.Fatalf("fetched at version %v", v)
+	}
+}
+
+func TestSchemaCacheLatestSendsNoVersion(t *testing.T) {
+	t.Parallel()
+	sc := newSchemaCache(client.ToolkitVersions{})
+	sc.fetchToolkit = func(_ context.Context, _, version string) (*client.Toolkit, error) {
+		if version != "" {
+			t.Errorf("version %q sent for latest", version)
+		}
+		return &client.Toolkit{}, nil
+	}
+	if _, err := sc.Toolkit(context.Background(), "slack"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSchemaCacheErrors(t *testing.T) {
+	t.Parallel()
+	sc := newSchemaCache(client.ToolkitVersions{Global: "20251015_00"})
+	var calls atomic.Int32
+	sc.fetchTriggerType = func(_ context.Context, slug string, v *client.ToolkitVersions) (*client.TriggerType, error) {
+		calls.Add(1)
+		if v == nil || v.Global != "20251015_00" {
+			t.Errorf("versions not passed: %+v", v)
+		}
+		switch slug {
+		case "NOPE":
+			return nil, &client.APIError{StatusCode: http.StatusNotFound, Message: "not found"}
+		case "FLAKY":
+			return nil, errors.New("connection reset")
+		}
+		return &client.TriggerType{Slug: slug}, nil
+	}
+	ctx := context.Background()
+	for range 3 {
+		if _, err := sc.TriggerType(ctx, "NOPE"); !client.IsNotFound(err) {
+			t.Fatalf("want NotFound, got %v", err)
+		}
+	}
+	if n := calls.Load(); n != 1 {
+		t.Fatalf("NotFound must be cached: %d calls", n)
+	}
+	for range 3 {
+		if _, err := sc.TriggerType(ctx, "FLAKY"); err == nil {
+			t.Fatal("want an error")
+		}
+	}
+	if n := calls.Load(); n != 4 {
+		t.Fatalf("transient errors must not be cached: %d calls", n)
+	}
+	tt, err := sc.TriggerType(ctx, "GITHUB_COMMIT_EVENT")
+	if err != nil || tt.Slug != "GITHUB_COMMIT_EVENT" {
+		t.Fatalf("got %v %v", tt, err)
+	}
+}
+
+func TestSchemaCacheWaiterHonoursContext(t *testing.T) {
+	t.Parallel()
+	sc := newSchemaCache(client.ToolkitVersions{})
+	release := make(chan struct{})
+	started := make(chan struct{})
+	sc.fetchToolkit = func(_ context.Context, _, _ string) (*client.Toolkit, error) {
+		close(started)
+		<-release
+		return &client.Toolkit{}, nil
+	}
+	go func() { _, _ = sc.Toolkit(context.Background(), "x") }()
+	<-started
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := sc.Toolkit(ctx, "x"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("want context.Canceled, got %v", err)
+	}
+	close(release)
+}
