@@ -38,8 +38,8 @@ func diagsContain(diags diag.Diagnostics, substr string) bool {
 func TestResolveSettingsEnvFallbacks(t *testing.T) {
 	t.Parallel()
 	s, diags := resolveSettings(nullModel(), fakeEnv(map[string]string{
-		EnvAPIKey:                         "env-key",
-		EnvBaseURL:                        "http://127.0.0.1:8080/",
+		EnvAPIKey:                        "env-key",
+		EnvBaseURL:                       "http://127.0.0.1:8080/",
 		"SERVICE_TOOLKIT_VERSION_GITHUB": "20250901_00",
 	}), "1.2.3", "1.11.4")
 	if diags.HasError() {
