@@ -281,9 +281,9 @@ func (c *Client) WaitForConnection(ctx context.Context, id string, timeout time.
 		}
 		return fmt.Errorf("%w: connected account %s is still %s after %s", ErrWaitTimeout, id, lastStatus, timeout)
 	}
-	t := time.NewTimer(0)
+	t := time.NewTimer(c.cfg.PollInterval)
+	t.Stop()
 	defer t.Stop()
-	<-t.C
 	for {
 		acct, err := c.GetConnectedAccount(ctx, id)
 		if err != nil {

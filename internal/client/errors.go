@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -232,8 +231,4 @@ func snippet(s string) string {
 // notFound builds the APIError used when a lookup by filter finds nothing.
 func notFound(method, path, msg string) *APIError {
 	return &APIError{StatusCode: http.StatusNotFound, Method: method, Path: path, Message: msg}
-}
-
-func wrapf(err error, format string, args ...any) error {
-	return fmt.Errorf(format+": %w", append(args, err)...)
 }
