@@ -1,0 +1,137 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestAPIErrorEnvelope(t *testing.T) {
+	c, _ := newTestClient(t, replyJSON(404, `{"error":{"message":"Auth config not found","code":201,"status":404,"request_id":"req_123","suggested_fix":"Check the id.","errors":["id: unknown"],"slug":"AuthConfig_NotFound"}}`))
+	_, err := c.GetAuthConfig(context.Background(), "ac_x")
+	var ae *APIError
+	if !errors.As(err, &ae) {
+		t.Fatalf("err %T %v is not *APIError", err, err)
+	}
+	want := APIError{StatusCode: 404, Code: 201, Slug: "AuthConfig_NotFound", Message: "Auth config not found", RequestID: "req_123", SuggestedFix: "Check the id.", Errors: []string{"id: unknown"}, Method: "GET", Path: "/api/v3.1/auth_configs/ac_x"}
+	if fmt.Sprint(*ae) != fmt.Sprint(want) {
+		t.Errorf("got  %+v\nwant %+v", *ae, want)
+	}
+	wantMsg := "GET /api/v3.1/auth_configs/ac_x: 404 Not Found: Auth config not found (code 201, AuthConfig_NotFound, request id req_123). Details: id: unknown. Suggested fix: Check the id."
+	if ae.Error() != wantMsg {
+		t.Errorf("Error() = %q\nwant      %q", ae.Error(), wantMsg)
+	}
+	if !IsNotFound(err) || IsConflict(err) || !IsStatus(err, 404) {
+		t.Error("helpers disagree with status 404")
+	}
+}
+
+func TestAPIErrorFormatMinimal(t *testing.T) {
+	e := &APIError{StatusCode: 404, Code: 201, Message: "Auth config not found", RequestID: "req_123", SuggestedFix: "Use an existing id.", Method: "GET", Path: "/api/v3.1/auth_configs/ac_x"}
+	want := "GET /api/v3.1/auth_configs/ac_x: 404 Not Found: Auth config not found (code 201, request id req_123). Suggested fix: Use an existing id."
+	if e.Error() != want {
+		t.Errorf("Error() = %q, want %q", e.Error(), want)
+	}
+	if got := (&APIError{StatusCode: 500}).Error(); got != "500 Internal Server Error." {
+		t.Errorf("bare error = %q", got)
+	}
+}
+
+func TestAPIErrorDecoding(t *testing.T) {
+	cases := []struct {
+		name   string
+		status int
+		body   string
+		header map[string]string
+		check  func(t *testing.T, e *APIError)
+	}{
+		{"string numeric code", 400, `{"error":{"message":"bad","code":"1803","request_id":"r1"}}`, nil, func(t *testing.T, e *APIError) {
+			if e.Code != 1803 || e.Message != "bad" || e.RequestID != "r1" {
+				t.Errorf("%+v", e)
+			}
+		}},
+		{"string slug code", 400, `{"error":{"message":"bad","code":"VALIDATION_ERROR"}}`, nil, func(t *testing.T, e *APIError) {
+			if e.Code != 0 || e.Slug != "VALIDATION_ERROR" {
+				t.Errorf("%+v", e)
+			}
+		}},
+		{"float code", 409, `{"error":{"message":"exists","code":1201.0}}`, nil, func(t *testing.T, e *APIError) {
+			if e.Code != 1201 || !IsConflict(e) {
+				t.Errorf("%+v", e)
+			}
+		}},
+		{"top-level message fallback", 429, `{"message":"Rate limit exceeded. Limit: 10000 requests per 1 minutes","request_id":"top_req"}`, nil, func(t *testing.T, e *APIError) {
+			if e.Message != "Rate limit exceeded. Limit: 10000 requests per 1 minutes" || e.RequestID != "top_req" {
+				t.Errorf("%+v", e)
+			}
+		}},
+		{"error as string", 400, `{"error":"plain failure"}`, nil, func(t *testing.T, e *APIError) {
+			if e.Message != "plain failure" {
+				t.Errorf("%+v", e)
+			}
+		}},
+		{"request id header fallback", 500, `{"error":{"message":"boom"}}`, map[string]string{"X-Request-Id": "hdr_req"}, func(t *testing.T, e *APIError) {
+			if e.RequestID != "hdr_req" || e.StatusCode != 500 {
+				t.Errorf("%+v", e)
+			}
+		}},
+		{"non-JSON body", 502, "<html><body>Bad gateway from nginx</body></html>", map[string]string{"Content-Type": "text/html"}, func(t *testing.T, e *APIError) {
+			if !strings.Contains(e.Message, "Bad gateway from nginx") || e.Code != 0 {
+				t.Errorf("%+v", e)
+			}
+			if !strings.HasPrefix(e.Error(), "DELETE /api/v3.1/auth_configs/ac_1: 502 Bad Gateway: <html>") {
+				t.Errorf("Error() = %q", e.Error())
+			}
+		}},
+		{"empty body", 403, "", nil, func(t *testing.T, e *APIError) {
+			if e.Message != "" || e.Error() != "DELETE /api/v3.1/auth_configs/ac_1: 403 Forbidden." {
+				t.Errorf("%q", e.Error())
+			}
+		}},
+		{"long body truncated", 400, strings.Repeat("x", 5000), nil, func(t *testing.T, e *APIError) {
+			if len(e.Message) > maxErrorSnippet+4 {
+				t.Errorf("message length %d", len(e.Message))
+			}
+		}},
+		{"key echoed by server is redacted", 401, `{"error":{"message":"invalid key ` + testAPIKey + `"}}`, nil, func(t *testing.T, e *APIError) {
+			if strings.Contains(e.Error(), testAPIKey) {
+				t.Errorf("error leaks the API key: %q", e.Error())
+			}
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			h := func(w http.ResponseWriter, _ *http.Request) {
+				for k, v := range tc.header {
+					w.Header().Set(k, v)
+				}
+				w.WriteHeader(tc.status)
+				_, _ = w.Write([]byte(tc.body))
+			}
+			c, _ := newTestClient(t, h, func(cfg *Config) { cfg.MaxRetries = -1 })
+			err := c.DeleteAuthConfig(context.Background(), "ac_1")
+			var ae *APIError
+			if !errors.As(err, &ae) {
+				t.Fatalf("err = %v", err)
+			}
+			tc.check(t, ae)
+		})
+	}
+}
+
+func TestErrorHelpersWrapped(t *testing.T) {
+	base := &APIError{StatusCode: 409}
+	err := fmt.Errorf("creating: %w", base)
+	if !IsConflict(err) || IsNotFound(err) || !IsStatus(err, 409) || IsStatus(err, 400) {
+		t.Error("wrapped 409 misclassified")
+	}
+	if !IsNotFound(&APIError{StatusCode: 410}) {
+		t.Error("410 Gone should count as not found")
+	}
+	if IsNotFound(errors.New("404")) || IsStatus(nil, 404) {
+		t.Error("non-API errors must not match")
+	}
+}
