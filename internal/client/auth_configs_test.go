@@ -1,0 +1,149 @@
+package client
+
+import (
+	"context"
+	"reflect"
+	"testing"
+)
+
+const authConfigJSON = `{"id":"ac_1","uuid":"u-1","type":"custom","toolkit":{"slug":"linear","logo":"https://l/logo.png"},"name":"Linear","auth_scheme":"OAUTH2","is_composio_managed":false,"credentials":{"client_id":"cid","client_secret":"********","scopes":"read,write issues"},"status":"ENABLED","created_at":"2026-01-01T00:00:00Z","last_updated_at":"2026-01-02T00:00:00Z","no_of_connections":3,"tool_access_config":{"tools_for_connected_account_creation":["A"],"tools_available_for_execution":["B","C"]},"is_enabled_for_tool_router":true}`
+
+func TestAuthConfigOperations(t *testing.T) {
+	runOpCases(t, []opCase{
+		{
+			name: "list with filters",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListAuthConfigs(ctx, AuthConfigListParams{ToolkitSlug: "linear", IsComposioManaged: ptr(false), ShowDisabled: true, Search: "lin", Limit: 50})
+			},
+			reply:  `{"items":[` + authConfigJSON + `],"next_cursor":null,"total_pages":1,"current_page":1,"total_items":1}`,
+			method: "GET", path: "/api/v3.1/auth_configs",
+			query: map[string]string{"toolkit_slug": "linear", "is_composio_managed": "false", "show_disabled": "true", "search": "lin", "limit": "50"},
+			checkResp: func(t *testing.T, got any) {
+				l := got.([]AuthConfig)
+				if len(l) != 1 || l[0].ID != "ac_1" {
+					t.Errorf("%+v", l)
+				}
+			},
+		},
+		{
+			name:   "list without filters sends no query",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListAuthConfigs(ctx, AuthConfigListParams{}) },
+			reply:  `{"items":[]}`,
+			method: "GET", path: "/api/v3.1/auth_configs",
+		},
+		{
+			name:   "get",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetAuthConfig(ctx, "ac_1") },
+			reply:  authConfigJSON,
+			method: "GET", path: "/api/v3.1/auth_configs/ac_1",
+			checkResp: func(t *testing.T, got any) {
+				a := got.(*AuthConfig)
+				want := AuthConfig{ID: "ac_1", UUID: "u-1", Type: "custom", Name: "Linear", AuthScheme: "OAUTH2", Status: "ENABLED",
+					CreatedAt: "2026-01-01T00:00:00Z", LastUpdatedAt: "2026-01-02T00:00:00Z", Toolkit: ToolkitRef{Slug: "linear", Logo: "https://l/logo.png"},
+					IsEnabledForToolRouter: true, Credentials: map[string]any{"client_id": "cid", "client_secret": "********", "scopes": "read,write issues"},
+					ToolAccessConfig: ToolAccessConfig{ToolsForConnectedAccountCreation: []string{"A"}, ToolsAvailableForExecution: []string{"B", "C"}},
+					NoOfConnections: 3, Scopes: []string{"read", "write", "issues"}}
+				if !reflect.DeepEqual(*a, want) {
+					t.Errorf("got  %+v\nwant %+v", *a, want)
+				}
+			},
+		},
+		{
+			name: "create managed",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateAuthConfig(ctx, CreateAuthConfigRequest{ToolkitSlug: "github", Type: AuthConfigTypeManaged, Name: "gh",
+					Credentials: map[string]any{"scopes": []string{"repo"}}, ToolAccessConfig: &ToolAccessConfig{ToolsForConnectedAccountCreation: []string{"GITHUB_X"}}, IsEnabledForToolRouter: ptr(true)})
+			},
+			status: 201,
+			reply:  `{"toolkit":{"slug":"github"},"auth_config":{"id":"ac_2","auth_scheme":"OAUTH2","is_composio_managed":true}}`,
+			method: "POST", path: "/api/v3.1/auth_configs",
+			body: `{"toolkit":{"slug":"github"},"auth_config":{"type":"use_composio_managed_auth","name":"gh","credentials":{"scopes":["repo"]},"tool_access_config":{"tools_for_connected_account_creation":["GITHUB_X"]},"is_enabled_for_tool_router":true}}`,
+			checkResp: func(t *testing.T, got any) {
+				if *got.(*CreatedAuthConfig) != (CreatedAuthConfig{ID: "ac_2", AuthScheme: "OAUTH2", IsComposioManaged: true, ToolkitSlug: "github"}) {
+					t.Errorf("%+v", got)
+				}
+			},
+		},
+		{
+			name: "create managed default type",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateAuthConfig(ctx, CreateAuthConfigRequest{ToolkitSlug: "github", AuthScheme: "ignored-for-managed"})
+			},
+			status: 201, reply: `{"toolkit":{"slug":"github"},"auth_config":{"id":"ac_3"}}`,
+			method: "POST", path: "/api/v3.1/auth_configs",
+			body: `{"toolkit":{"slug":"github"},"auth_config":{"type":"use_composio_managed_auth"}}`,
+		},
+		{
+			name: "create custom",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateAuthConfig(ctx, CreateAuthConfigRequest{ToolkitSlug: "linear", Type: AuthConfigTypeCustom, AuthScheme: "OAUTH2", Name: "mine",
+					Credentials: map[string]any{"client_id": "cid", "client_secret": "cs"}, ProxyConfig: &ProxyConfig{ProxyURL: "https://proxy"}})
+			},
+			status: 201, reply: `{"toolkit":{"slug":"linear"},"auth_config":{"id":"ac_4","auth_scheme":"OAUTH2","is_composio_managed":false}}`,
+			method: "POST", path: "/api/v3.1/auth_configs",
+			body: `{"toolkit":{"slug":"linear"},"auth_config":{"type":"use_custom_auth","authScheme":"OAUTH2","name":"mine","credentials":{"client_id":"cid","client_secret":"cs"},"proxy_config":{"proxy_url":"https://proxy"}}}`,
+		},
+		{
+			name: "update custom merges scopes into credentials",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateAuthConfig(ctx, "ac_1", UpdateAuthConfigRequest{Type: AuthConfigUpdateCustom, Name: ptr("new"),
+					Credentials: map[string]any{"client_id": "cid"}, Scopes: []string{"a", "b"}, IsEnabledForToolRouter: ptr(false),
+					ToolAccessConfig: &ToolAccessConfig{ToolsAvailableForExecution: []string{"X"}}})
+			},
+			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1",
+			body: `{"type":"custom","name":"new","credentials":{"client_id":"cid","scopes":["a","b"]},"is_enabled_for_tool_router":false,"tool_access_config":{"tools_available_for_execution":["X"]}}`,
+		},
+		{
+			name: "update default sends scopes",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateAuthConfig(ctx, "ac_1", UpdateAuthConfigRequest{Type: AuthConfigUpdateDefault, Scopes: []string{"repo"}})
+			},
+			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1",
+			body: `{"type":"default","scopes":["repo"]}`,
+		},
+		{
+			name:   "delete",
+			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteAuthConfig(ctx, "ac_1") },
+			method: "DELETE", path: "/api/v3.1/auth_configs/ac_1",
+		},
+		{
+			name:   "enable",
+			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.EnableAuthConfig(ctx, "ac_1") },
+			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1/ENABLED",
+		},
+		{
+			name:   "disable",
+			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.DisableAuthConfig(ctx, "ac_1") },
+			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1/DISABLED",
+		},
+		{
+			name:   "update status",
+			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.UpdateAuthConfigStatus(ctx, "disabled", "ac_1") },
+			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1/DISABLED",
+		},
+		{
+			name:   "path segments are escaped",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetAuthConfig(ctx, "ac/../x") },
+			reply:  `{}`,
+			method: "GET", path: "/api/v3.1/auth_configs/ac/../x",
+		},
+	})
+}
+
+func TestAuthConfigScopesNormalization(t *testing.T) {
+	for in, want := range map[string][]string{
+		`{"credentials":{"scopes":["a","b"]}}`: {"a", "b"},
+		`{"credentials":{"scopes":"a b,c"}}`:   {"a", "b", "c"},
+		`{"credentials":{"scopes":""}}`:        nil,
+		`{"credentials":{}}`:                   nil,
+		`{}`:                                   nil,
+	} {
+		var a AuthConfig
+		if err := a.UnmarshalJSON([]byte(in)); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(a.Scopes, want) {
+			t.Errorf("%s: scopes %q, want %q", in, a.Scopes, want)
+		}
+	}
+}

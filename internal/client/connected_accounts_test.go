@@ -1,0 +1,217 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"reflect"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const connectedAccountJSON = `{"id":"ca_1","user_id":"u1","status":"ACTIVE","status_reason":null,"is_disabled":false,"created_at":"c","updated_at":"u","toolkit":{"slug":"stripe"},"auth_config":{"id":"ac_1","auth_scheme":"API_KEY","is_composio_managed":false,"is_disabled":false},"state":{"authScheme":"API_KEY","val":{"status":"ACTIVE","api_key":"***"}},"data":{}}`
+
+func TestConnectedAccountOperations(t *testing.T) {
+	runOpCases(t, []opCase{
+		{
+			name: "list with comma-joined filters",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListConnectedAccounts(ctx, ConnectedAccountListParams{UserIDs: []string{"a", "b"}, ToolkitSlugs: []string{"github"}, AuthConfigIDs: []string{"ac_1", "ac_2"}, Statuses: []string{"ACTIVE", "INITIATED"}, OrderBy: "created_at", OrderDirection: "asc", Limit: 20})
+			},
+			reply:  `{"items":[` + connectedAccountJSON + `],"next_cursor":null}`,
+			method: "GET", path: "/api/v3.1/connected_accounts",
+			query: map[string]string{"user_ids": "a,b", "toolkit_slugs": "github", "auth_config_ids": "ac_1,ac_2", "statuses": "ACTIVE,INITIATED", "order_by": "created_at", "order_direction": "asc", "limit": "20"},
+		},
+		{
+			name:   "get",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetConnectedAccount(ctx, "ca_1") },
+			reply:  connectedAccountJSON,
+			method: "GET", path: "/api/v3.1/connected_accounts/ca_1",
+			checkResp: func(t *testing.T, got any) {
+				want := ConnectedAccount{ID: "ca_1", UserID: "u1", Status: "ACTIVE", CreatedAt: "c", UpdatedAt: "u", Toolkit: ToolkitRef{Slug: "stripe"},
+					AuthConfig: ConnectedAccountAuthConfig{ID: "ac_1", AuthScheme: "API_KEY"},
+					State:      &ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"status": "ACTIVE", "api_key": "***"}}}
+				if !reflect.DeepEqual(*got.(*ConnectedAccount), want) {
+					t.Errorf("got  %+v\nwant %+v", got, want)
+				}
+			},
+		},
+		{
+			name: "initiate with credentials",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.InitiateConnectedAccount(ctx, InitiateConnectedAccountRequest{AuthConfigID: "ac_1", UserID: "u1",
+					State: &ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"status": "ACTIVE", "api_key": "k"}}})
+			},
+			status: 201, reply: `{"id":"ca_2","connectionData":{"authScheme":"API_KEY","val":{"status":"ACTIVE"}},"status":"ACTIVE","redirect_url":null}`,
+			method: "POST", path: "/api/v3.1/connected_accounts",
+			body: `{"auth_config":{"id":"ac_1"},"connection":{"user_id":"u1","state":{"authScheme":"API_KEY","val":{"status":"ACTIVE","api_key":"k"}}}}`,
+			checkResp: func(t *testing.T, got any) {
+				if *got.(*ConnectionRequest) != (ConnectionRequest{ID: "ca_2", Status: "ACTIVE"}) {
+					t.Errorf("%+v", got)
+				}
+			},
+		},
+		{
+			name: "initiate OAuth reads redirect",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.InitiateConnectedAccount(ctx, InitiateConnectedAccountRequest{AuthConfigID: "ac_1", UserID: "u1", CallbackURL: "https://cb"})
+			},
+			status: 201, reply: `{"id":"ca_3","connectionData":{"authScheme":"OAUTH2","val":{"status":"INITIATED","redirectUrl":"https://consent"}},"status":"INITIATED"}`,
+			method: "POST", path: "/api/v3.1/connected_accounts",
+			body: `{"auth_config":{"id":"ac_1"},"connection":{"user_id":"u1","callback_url":"https://cb"}}`,
+			checkResp: func(t *testing.T, got any) {
+				if *got.(*ConnectionRequest) != (ConnectionRequest{ID: "ca_3", Status: "INITIATED", RedirectURL: "https://consent"}) {
+					t.Errorf("%+v", got)
+				}
+			},
+		},
+		{
+			name: "link",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateConnectedAccountLink(ctx, LinkRequest{AuthConfigID: "ac_1", UserID: "u1", CallbackURL: "https://cb"})
+			},
+			status: 201, reply: `{"link_token":"lt_1","redirect_url":"https://link","expires_at":"2026-01-01T00:00:00Z","connected_account_id":"ca_4"}`,
+			method: "POST", path: "/api/v3.1/connected_accounts/link",
+			body: `{"auth_config_id":"ac_1","user_id":"u1","callback_url":"https://cb"}`,
+			checkResp: func(t *testing.T, got any) {
+				if *got.(*LinkResponse) != (LinkResponse{LinkToken: "lt_1", RedirectURL: "https://link", ExpiresAt: "2026-01-01T00:00:00Z", ConnectedAccountID: "ca_4"}) {
+					t.Errorf("%+v", got)
+				}
+			},
+		},
+		{
+			name: "refresh",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.RefreshConnectedAccount(ctx, "ca_1", RefreshParams{RedirectURL: "https://back", ValidateCredentials: true})
+			},
+			reply:  `{"id":"ca_1","status":"INITIATED","redirect_url":"https://consent"}`,
+			method: "POST", path: "/api/v3.1/connected_accounts/ca_1/refresh",
+			query: map[string]string{"redirect_url": "https://back"},
+			body:  `{"redirect_url":"https://back","validate_credentials":true}`,
+			checkResp: func(t *testing.T, got any) {
+				if *got.(*RefreshResponse) != (RefreshResponse{ID: "ca_1", Status: "INITIATED", RedirectURL: "https://consent"}) {
+					t.Errorf("%+v", got)
+				}
+			},
+		},
+		{
+			name:   "refresh minimal",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.RefreshConnectedAccount(ctx, "ca_1", RefreshParams{}) },
+			method: "POST", path: "/api/v3.1/connected_accounts/ca_1/refresh", body: `{}`,
+		},
+		{
+			name:   "enable",
+			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.EnableConnectedAccount(ctx, "ca_1") },
+			method: "PATCH", path: "/api/v3.1/connected_accounts/ca_1/status", body: `{"enabled":true}`,
+		},
+		{
+			name:   "disable",
+			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.DisableConnectedAccount(ctx, "ca_1") },
+			method: "PATCH", path: "/api/v3.1/connected_accounts/ca_1/status", body: `{"enabled":false}`,
+		},
+		{
+			name: "update status with reason",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateConnectedAccountStatus(ctx, "ca_1", false, "offboarding")
+			},
+			method: "PATCH", path: "/api/v3.1/connected_accounts/ca_1/status", body: `{"enabled":false,"reason":"offboarding"}`,
+		},
+		{
+			name:   "delete",
+			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteConnectedAccount(ctx, "ca_1") },
+			reply:  `{"success":true}`,
+			method: "DELETE", path: "/api/v3.1/connected_accounts/ca_1",
+		},
+	})
+}
+
+// statusSeries answers GET /connected_accounts/{id} with the given statuses in order (last repeats).
+func statusSeries(statuses ...string) (http.HandlerFunc, *atomic.Int32) {
+	var n atomic.Int32
+	return func(w http.ResponseWriter, _ *http.Request) {
+		i := int(n.Add(1)) - 1
+		if i >= len(statuses) {
+			i = len(statuses) - 1
+		}
+		writeJSON(w, 200, map[string]any{"id": "ca_1", "status": statuses[i], "status_reason": "provider said no"})
+	}, &n
+}
+
+func TestWaitForConnectionSuccess(t *testing.T) {
+	h, n := statusSeries("INITIATED", "INITIATED", "ACTIVE")
+	c, rec := newTestClient(t, h)
+	start := time.Now()
+	acct, err := c.WaitForConnection(context.Background(), "ca_1", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if acct.Status != "ACTIVE" || n.Load() != 3 {
+		t.Errorf("status %s after %d GETs", acct.Status, n.Load())
+	}
+	if el := time.Since(start); el < 20*time.Millisecond {
+		t.Errorf("polled too fast: %v for 3 GETs at 10ms interval", el)
+	}
+	for _, r := range rec.all() {
+		if r.Method != "GET" || r.Path != "/api/v3.1/connected_accounts/ca_1" {
+			t.Errorf("unexpected request %s %s", r.Method, r.Path)
+		}
+	}
+	// Already active: exactly one GET, no sleep.
+	h, n = statusSeries("ACTIVE")
+	c, _ = newTestClient(t, h, func(cfg *Config) { cfg.PollInterval = time.Hour })
+	if _, err := c.WaitForConnection(context.Background(), "ca_1", time.Second); err != nil || n.Load() != 1 {
+		t.Errorf("err %v after %d GETs", err, n.Load())
+	}
+}
+
+func TestWaitForConnectionFailsFast(t *testing.T) {
+	for _, st := range []string{"FAILED", "EXPIRED", "REVOKED"} {
+		h, n := statusSeries("INITIATED", st)
+		c, _ := newTestClient(t, h)
+		acct, err := c.WaitForConnection(context.Background(), "ca_1", time.Minute)
+		if !errors.Is(err, ErrConnectionFailed) || errors.Is(err, ErrWaitTimeout) {
+			t.Fatalf("%s: err = %v", st, err)
+		}
+		if !strings.Contains(err.Error(), st) || !strings.Contains(err.Error(), "provider said no") {
+			t.Errorf("error lacks status/reason: %v", err)
+		}
+		if acct == nil || acct.Status != st || n.Load() != 2 {
+			t.Errorf("%s: acct %+v after %d GETs", st, acct, n.Load())
+		}
+	}
+}
+
+func TestWaitForConnectionTimeout(t *testing.T) {
+	h, _ := statusSeries("INITIATED")
+	c, _ := newTestClient(t, h)
+	start := time.Now()
+	_, err := c.WaitForConnection(context.Background(), "ca_1", 80*time.Millisecond)
+	if !errors.Is(err, ErrWaitTimeout) || !strings.Contains(err.Error(), "INITIATED") {
+		t.Fatalf("err = %v", err)
+	}
+	if el := time.Since(start); el < 70*time.Millisecond || el > 2*time.Second {
+		t.Errorf("timed out after %v", el)
+	}
+	// Deadline from the context.
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Millisecond)
+	defer cancel()
+	if _, err := c.WaitForConnection(ctx, "ca_1", time.Hour); !errors.Is(err, ErrWaitTimeout) {
+		t.Fatalf("ctx deadline: err = %v", err)
+	}
+	// Cancellation is not a timeout.
+	ctx, cancel = context.WithCancel(context.Background())
+	go func() { time.Sleep(30 * time.Millisecond); cancel() }()
+	if _, err := c.WaitForConnection(ctx, "ca_1", time.Hour); errors.Is(err, ErrWaitTimeout) || err == nil {
+		t.Fatalf("cancel: err = %v", err)
+	}
+}
+
+func TestWaitForConnectionNotFound(t *testing.T) {
+	c, rec := newTestClient(t, replyJSON(404, `{"error":{"message":"Connected account not found","code":1803}}`))
+	_, err := c.WaitForConnection(context.Background(), "ca_x", time.Minute)
+	if !IsNotFound(err) || rec.count() != 1 {
+		t.Errorf("err = %v after %d requests", err, rec.count())
+	}
+}
