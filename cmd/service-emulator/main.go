@@ -1,0 +1,122 @@
+// Command service-emulator runs the local emulator of the integration service.
+//
+//	service-emulator [--listen 127.0.0.1:8080] [--data PATH] [--api-key K | --api-key PROJECT=K]...
+//	                 [--faults SPEC] [--webhook-url U --webhook-secret S]
+//
+// The first line on stdout is exactly "listening on http://HOST:PORT". Logs
+// are structured (log/slog, text) on stderr at the level of SERVICE_LOG_LEVEL
+// (debug, info, warn, error; default info). SIGTERM and SIGINT shut down cleanly.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/integration-service/terraform-provider-service/internal/emulator"
+)
+
+type keyFlags []string
+
+func (k *keyFlags) String() string     { return strings.Join(*k, ",") }
+func (k *keyFlags) Set(v string) error { *k = append(*k, v); return nil }
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "service-emulator:", err)
+		os.Exit(1)
+	}
+}
+
+func logLevel() slog.Level {
+	var lvl slog.Level
+	if err := lvl.UnmarshalText([]byte(os.Getenv("SERVICE_LOG_LEVEL"))); err != nil {
+		return slog.LevelInfo
+	}
+	return lvl
+}
+
+// parseKeys turns --api-key values into key -> project. "PROJECT=KEY" names
+// the project; a bare KEY gets its own project named after the key.
+func parseKeys(vals []string) (map[string]string, error) {
+	keys := map[string]string{}
+	for _, v := range vals {
+		project, key, ok := strings.Cut(v, "=")
+		if !ok {
+			project, key = v, v
+		}
+		if key == "" || project == "" {
+			return nil, fmt.Errorf("invalid --api-key %q (want KEY or PROJECT=KEY)", v)
+		}
+		keys[key] = project
+	}
+	return keys, nil
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("service-emulator", flag.ContinueOnError)
+	listen := fs.String("listen", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
+	data := fs.String("data", "", "bbolt data file (in-memory when empty)")
+	faults := fs.String("faults", "", "fault spec, e.g. status=429:0.1,status=503:0.1,latency=20ms,reset=0.02")
+	webhookURL := fs.String("webhook-url", "", "URL receiving signed V3 webhooks of fired triggers")
+	webhookSecret := fs.String("webhook-secret", "", "webhook signing secret")
+	var apiKeys keyFlags
+	fs.Var(&apiKeys, "api-key", "API key (repeatable; KEY or PROJECT=KEY); default one project with key emulator-key")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel()}))
+	keys, err := parseKeys(apiKeys)
+	if err != nil {
+		return err
+	}
+	srv, err := emulator.New(emulator.Options{
+		DataPath: *data, APIKeys: keys, Faults: *faults,
+		WebhookURL: *webhookURL, WebhookSecret: *webhookSecret, Logger: log,
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		_ = srv.Close()
+		return err
+	}
+	origin := "http://" + ln.Addr().String()
+	srv.SetBaseURL(origin)
+	httpSrv := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintln(os.Stdout, "listening on "+origin)
+	log.Info("emulator started", "addr", origin, "data", *data, "projects", len(keys))
+
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	errCh := make(chan error, 1)
+	go func() { errCh <- httpSrv.Serve(ln) }()
+	select {
+	case err := <-errCh:
+		_ = srv.Close()
+		if errors.Is(err, http.ErrServerClosed) {
+			return nil
+		}
+		return err
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	shutCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err = httpSrv.Shutdown(shutCtx)
+	if cerr := srv.Close(); err == nil {
+		err = cerr
+	}
+	log.Info("stopped")
+	return err
+}

@@ -1,0 +1,264 @@
+package emulator
+
+import (
+	"net/http"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Toolkit versions known to the catalog. Every toolkit has both; "latest"
+// resolves to VersionLatest.
+const (
+	VersionOld    = "20250901_00"
+	VersionLatest = "20251015_00"
+)
+
+var catalogVersions = []string{VersionLatest, VersionOld} // newest first
+
+// Categories (slug -> display name), in list order.
+var categoryList = []struct{ Slug, Name string }{
+	{"developer-tools", "Developer Tools"},
+	{"communication", "Communication"},
+	{"productivity", "Productivity"},
+	{"crm", "CRM"},
+	{"marketing", "Marketing"},
+	{"finance", "Finance"},
+}
+
+func categoryName(slug string) string {
+	for _, c := range categoryList {
+		if c.Slug == slug {
+			return c.Name
+		}
+	}
+	return slug
+}
+
+type fieldDef struct {
+	Name        string
+	DisplayName string
+	Type        string
+	Description string
+	Default     *string
+	Secret      bool
+}
+
+type schemeDef struct {
+	Mode             string
+	Name             string
+	Managed          bool // service-managed credentials available
+	CreationRequired []fieldDef
+	CreationOptional []fieldDef
+	InitRequired     []fieldDef
+	InitOptional     []fieldDef
+}
+
+type toolkitDef struct {
+	Slug        string
+	Name        string
+	Description string
+	AppURL      string
+	BaseURL     string
+	Categories  []string
+	Schemes     []schemeDef
+	Popularity  int
+	Triggers    []*triggerDef
+	Tools       []*toolDef
+	CreatedAt   string
+}
+
+type triggerDef struct {
+	Slug         string
+	Name         string
+	Description  string
+	Instructions string
+	Type         string                    // webhook | poll
+	Config       map[string]map[string]any // version -> JSON Schema
+	Payload      map[string]any
+	toolkit      *toolkitDef
+}
+
+type toolDef struct {
+	Slug        string
+	Name        string
+	Description string
+	Input       map[string]any
+	Output      map[string]any
+	Tags        []string
+	Scopes      []string
+	toolkit     *toolkitDef
+}
+
+type catalog struct {
+	toolkits []*toolkitDef
+	bySlug   map[string]*toolkitDef
+	triggers map[string]*triggerDef
+	tools    map[string]*toolDef
+}
+
+func builtinCatalog() *catalog {
+	c := &catalog{bySlug: map[string]*toolkitDef{}, triggers: map[string]*triggerDef{}, tools: map[string]*toolDef{}}
+	for _, tk := range catalogToolkits() {
+		c.toolkits = append(c.toolkits, tk)
+		c.bySlug[tk.Slug] = tk
+		for _, t := range catalogTriggers(tk.Slug) {
+			t.toolkit = tk
+			tk.Triggers = append(tk.Triggers, t)
+			c.triggers[t.Slug] = t
+		}
+		for _, t := range catalogTools(tk) {
+			t.toolkit = tk
+			tk.Tools = append(tk.Tools, t)
+			c.tools[t.Slug] = t
+		}
+	}
+	return c
+}
+
+func (c *catalog) toolkit(slug string) (*toolkitDef, *apiError) {
+	tk, ok := c.bySlug[strings.ToLower(slug)]
+	if !ok {
+		return nil, errNotFound(CodeToolkitNotFound, "Toolkit_NotFound", "toolkit", slug).
+			fix("List toolkits with GET /toolkits to see the available slugs.")
+	}
+	return tk, nil
+}
+
+func (tk *toolkitDef) scheme(mode string) (*schemeDef, bool) {
+	for i := range tk.Schemes {
+		if tk.Schemes[i].Mode == mode {
+			return &tk.Schemes[i], true
+		}
+	}
+	return nil, false
+}
+
+func (tk *toolkitDef) schemeModes() []string {
+	out := make([]string, 0, len(tk.Schemes))
+	for _, s := range tk.Schemes {
+		out = append(out, s.Mode)
+	}
+	return out
+}
+
+func (tk *toolkitDef) managedModes() []string {
+	out := []string{}
+	for _, s := range tk.Schemes {
+		if s.Managed {
+			out = append(out, s.Mode)
+		}
+	}
+	return out
+}
+
+func (tk *toolkitDef) logo() string { return "https://logos.composio.dev/api/" + tk.Slug }
+
+var versionRE = regexp.MustCompile(`^(\d{8})_(\d{2})$`)
+
+// validateVersion accepts YYYYMMDD_NN with a real date, or "latest".
+func validateVersion(field, v string) *apiError {
+	if v == "latest" {
+		return nil
+	}
+	m := versionRE.FindStringSubmatch(v)
+	if m != nil {
+		if _, err := time.Parse("20060102", m[1]); err == nil {
+			return nil
+		}
+	}
+	return newErr(http.StatusBadRequest, CodeInvalidVersion, "InvalidToolkitVersion",
+		"%s: invalid toolkit version %q: expected YYYYMMDD_NN (e.g. %s) or \"latest\"", field, v, VersionLatest).
+		with(field + ": invalid toolkit version " + v)
+}
+
+// resolveVersion maps "", "latest" or an explicit version to a catalog version.
+func (tk *toolkitDef) resolveVersion(field, v string) (string, *apiError) {
+	if v == "" || v == "latest" {
+		return VersionLatest, nil
+	}
+	if e := validateVersion(field, v); e != nil {
+		return "", e
+	}
+	if !contains(catalogVersions, v) {
+		return "", newErr(http.StatusBadRequest, CodeUnknownVersion, "ToolkitVersionNotFound",
+			"toolkit %s has no version %s; available versions: %s", tk.Slug, v, strings.Join(catalogVersions, ", ")).
+			with(field + ": unknown version " + v)
+	}
+	return v, nil
+}
+
+// toolkitVersions is a parsed toolkit_versions value: a global version and
+// per-toolkit overrides.
+type toolkitVersions struct {
+	global     string
+	perToolkit map[string]string
+}
+
+func (tv toolkitVersions) forToolkit(slug string) string {
+	if v, ok := tv.perToolkit[strings.ToLower(slug)]; ok {
+		return v
+	}
+	return tv.global
+}
+
+// versionsFromQuery parses toolkit_versions=latest|VER (repeated or comma
+// separated; last wins) and toolkit_versions[slug]=VER; also the singular
+// "version" parameter as global.
+func versionsFromQuery(r *http.Request) (toolkitVersions, *apiError) {
+	tv := toolkitVersions{perToolkit: map[string]string{}}
+	q := r.URL.Query()
+	for _, v := range append(listParam(r, "version"), listParam(r, "toolkit_versions")...) {
+		if e := validateVersion("toolkit_versions", v); e != nil {
+			return tv, e
+		}
+		tv.global = v
+	}
+	keys := make([]string, 0)
+	for k := range q {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !strings.HasPrefix(k, "toolkit_versions[") || !strings.HasSuffix(k, "]") || k == "toolkit_versions[]" {
+			continue
+		}
+		slug := strings.ToLower(k[len("toolkit_versions[") : len(k)-1])
+		v := q.Get(k)
+		if e := validateVersion(k, v); e != nil {
+			return tv, e
+		}
+		tv.perToolkit[slug] = v
+	}
+	return tv, nil
+}
+
+// versionsFromBody parses the upsert body's toolkit_versions (string, object or null).
+func versionsFromBody(v any) (toolkitVersions, *apiError) {
+	tv := toolkitVersions{perToolkit: map[string]string{}}
+	switch x := v.(type) {
+	case nil:
+	case string:
+		if x != "" {
+			if e := validateVersion("toolkit_versions", x); e != nil {
+				return tv, e
+			}
+			tv.global = x
+		}
+	case map[string]any:
+		for k, val := range x {
+			s, ok := val.(string)
+			if !ok {
+				return tv, errValidation("toolkit_versions."+k, "version must be a string")
+			}
+			if e := validateVersion("toolkit_versions."+k, s); e != nil {
+				return tv, e
+			}
+			tv.perToolkit[strings.ToLower(k)] = s
+		}
+	default:
+		return tv, errValidation("toolkit_versions", "toolkit_versions must be a string or an object of toolkit slug to version")
+	}
+	return tv, nil
+}

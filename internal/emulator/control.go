@@ -1,0 +1,196 @@
+package emulator
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+)
+
+func (s *Server) registerControlRoutes() {
+	s.control("POST", "/connected_accounts/{id}/complete", s.controlAccount(StatusActive))
+	s.control("POST", "/connected_accounts/{id}/fail", s.controlAccount(StatusFailed))
+	s.control("POST", "/connected_accounts/{id}/expire", s.controlAccount(StatusExpired))
+	s.control("POST", "/trigger_instances/{id}/fire", s.fireTrigger)
+	s.control("GET", "/stats", s.stats)
+	s.control("DELETE", "/stats", s.resetStats)
+	s.control("PUT", "/faults", s.putFaults)
+	s.control("GET", "/faults", func(c *call) (int, any, *apiError) {
+		return 200, map[string]any{"faults": s.faults.get().raw}, nil
+	})
+	s.control("PUT", "/webhook", s.putWebhook)
+}
+
+// controlAccount moves an account to ACTIVE (complete), FAILED (fail) or
+// EXPIRED (expire). Optional body {"reason": "..."} sets status_reason.
+func (s *Server) controlAccount(target string) handlerFunc {
+	return func(c *call) (int, any, *apiError) {
+		var body struct {
+			Reason string `json:"reason"`
+		}
+		if e := c.decode(&body); e != nil {
+			return 0, nil, e
+		}
+		s.st.mu.Lock()
+		defer s.st.mu.Unlock()
+		old, e := c.account(c.r.PathValue("id"))
+		if e != nil {
+			return 0, nil, e
+		}
+		if target == StatusActive && old.AuthConfigDeleted {
+			return 0, nil, unusable(old, "complete")
+		}
+		a := s.transition(old, target, body.Reason)
+		if err := s.st.commit(put(bucketAccounts, a.ID, a)); err != nil {
+			return 0, nil, internalErr(err)
+		}
+		return 200, s.renderAccount(a, s.origin(c.r), true), nil
+	}
+}
+
+// transition returns a copy of old in the target status; callers hold st.mu.
+func (s *Server) transition(old *ConnectedAccount, target, reason string) *ConnectedAccount {
+	a := *old
+	a.Val = cloneMap(old.Val)
+	if a.Val == nil {
+		a.Val = map[string]any{}
+	}
+	a.Status = target
+	a.ConsentToken = ""
+	switch target {
+	case StatusActive:
+		a.StatusReason = nil
+		if a.AuthScheme == "OAUTH2" || a.AuthScheme == "OAUTH1" || a.AuthScheme == "DCR_OAUTH" {
+			a.Val["access_token"] = "emu_at_" + randString(24)
+			a.Val["refresh_token"] = "emu_rt_" + randString(24)
+			a.Val["token_type"] = "Bearer"
+			a.Val["expires_in"] = 3600
+		}
+	case StatusFailed:
+		if reason == "" {
+			reason = "connection failed"
+		}
+		a.StatusReason = &reason
+	case StatusExpired:
+		if reason == "" {
+			reason = "credentials expired"
+		}
+		a.StatusReason = &reason
+	}
+	a.UpdatedAt = s.st.stamp()
+	return &a
+}
+
+func (s *Server) fireTrigger(c *call) (int, any, *apiError) {
+	var data map[string]any
+	if e := c.decode(&data); e != nil {
+		return 0, nil, e
+	}
+	s.st.mu.RLock()
+	t, e := c.trigger(c.r.PathValue("id"))
+	if e != nil {
+		s.st.mu.RUnlock()
+		return 0, nil, e
+	}
+	a := s.st.accounts[t.ConnectedAccountID]
+	s.st.mu.RUnlock()
+	if t.DisabledAt != nil {
+		return 0, nil, newErr(http.StatusConflict, CodeTriggerAlreadyInState, "TriggerInstance_Disabled",
+			"trigger instance %s is disabled; enable it before firing", t.ID)
+	}
+	if a == nil || a.Status != StatusActive || a.IsDisabled || a.AuthConfigDeleted {
+		return 0, nil, newErr(http.StatusConflict, CodeTriggerAccountInvalid, "TriggerInstance_AccountNotActive",
+			"the connected account of trigger instance %s is not ACTIVE", t.ID)
+	}
+	msgID := newID("msg")
+	logID := newID("log")
+	payload := map[string]any{
+		"id":        msgID,
+		"timestamp": time.Now().UTC().Format("2006-01-02T15:04:05.000Z"),
+		"type":      "composio.trigger.message",
+		"metadata": map[string]any{
+			"log_id": logID, "trigger_slug": t.TriggerName, "trigger_id": t.ID,
+			"connected_account_id": t.ConnectedAccountID, "auth_config_id": t.AuthConfigID, "user_id": t.UserID,
+		},
+		"data": data,
+	}
+	body, err := json.Marshal(payload)
+	if err != nil {
+		return 0, nil, internalErr(err)
+	}
+	queued := s.hooks.enqueue(msgID, body)
+	return 200, map[string]any{"webhook_id": msgID, "log_id": logID, "queued": queued, "payload": payload}, nil
+}
+
+func (s *Server) stats(c *call) (int, any, *apiError) {
+	s.statsMu.Lock()
+	req := make(map[string]int64, len(s.requests))
+	for k, v := range s.requests {
+		req[k] = v
+	}
+	writes := s.writes
+	s.statsMu.Unlock()
+	return 200, map[string]any{
+		"requests": req, "writes": writes,
+		"webhooks": map[string]any{
+			"delivered": s.hooks.delivered.Load(), "failed": s.hooks.failed.Load(), "attempts": s.hooks.attempts.Load(),
+		},
+	}, nil
+}
+
+func (s *Server) resetStats(c *call) (int, any, *apiError) {
+	s.statsMu.Lock()
+	s.requests = map[string]int64{}
+	s.writes = 0
+	s.statsMu.Unlock()
+	return 200, map[string]any{"requests": map[string]int64{}, "writes": 0}, nil
+}
+
+// putFaults replaces the fault spec. The body is the spec as plain text, or
+// JSON {"spec": "..."} / a JSON string; empty clears all faults.
+func (s *Server) putFaults(c *call) (int, any, *apiError) {
+	raw, err := io.ReadAll(io.LimitReader(c.r.Body, 64<<10))
+	if err != nil {
+		return 0, nil, errBadRequest("reading body: %v", err)
+	}
+	spec := strings.TrimSpace(string(raw))
+	if strings.HasPrefix(spec, "{") {
+		var obj struct {
+			Spec   *string `json:"spec"`
+			Faults *string `json:"faults"`
+		}
+		if err := json.Unmarshal([]byte(spec), &obj); err != nil {
+			return 0, nil, errBadRequest("fault body: %v", err)
+		}
+		spec = ""
+		if obj.Spec != nil {
+			spec = *obj.Spec
+		} else if obj.Faults != nil {
+			spec = *obj.Faults
+		}
+	} else if strings.HasPrefix(spec, `"`) {
+		if err := json.Unmarshal([]byte(spec), &spec); err != nil {
+			return 0, nil, errBadRequest("fault body: %v", err)
+		}
+	}
+	fs, err := parseFaults(spec)
+	if err != nil {
+		return 0, nil, errValidation("faults", "%v", err)
+	}
+	s.faults.set(fs)
+	s.log.Info("faults set", "spec", fs.raw)
+	return 200, map[string]any{"faults": fs.raw}, nil
+}
+
+func (s *Server) putWebhook(c *call) (int, any, *apiError) {
+	var body struct {
+		URL    string `json:"url"`
+		Secret string `json:"secret"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	s.hooks.configure(body.URL, body.Secret)
+	return 200, map[string]any{"url": body.URL}, nil
+}

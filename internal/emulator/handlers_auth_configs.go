@@ -1,0 +1,523 @@
+package emulator
+
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+)
+
+const masked = "********"
+
+var knownSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BILLCOM_AUTH", "BEARER_TOKEN", "GOOGLE_SERVICE_ACCOUNT",
+	"NO_AUTH", "BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "S2S_OAUTH2"}
+
+func (s *Server) registerAuthConfigRoutes() {
+	s.api("GET", "/auth_configs", s.listAuthConfigs)
+	s.api("POST", "/auth_configs", s.createAuthConfig)
+	s.api("GET", "/auth_configs/{nanoid}", s.getAuthConfig)
+	s.api("PATCH", "/auth_configs/{nanoid}", s.updateAuthConfig)
+	s.api("DELETE", "/auth_configs/{nanoid}", s.deleteAuthConfig)
+	s.api("PATCH", "/auth_configs/{nanoid}/{status}", s.setAuthConfigStatus)
+}
+
+// authConfig returns the caller's auth config or a 404; callers hold st.mu.
+func (c *call) authConfig(id string) (*AuthConfig, *apiError) {
+	ac, ok := c.s.st.authConfigs[id]
+	if !ok || ac.Project != c.project {
+		return nil, errNotFound(CodeAuthConfigNotFound, "AuthConfig_NotFound", "auth config", id)
+	}
+	return ac, nil
+}
+
+func (s *Server) connectionCounts(project string) map[string]int {
+	counts := map[string]int{}
+	for _, a := range s.st.accounts {
+		if a.Project == project {
+			counts[a.AuthConfigID]++
+		}
+	}
+	return counts
+}
+
+func (s *Server) renderAuthConfig(ac *AuthConfig, counts map[string]int) map[string]any {
+	tk := s.cat.bySlug[ac.ToolkitSlug]
+	creds := map[string]any{}
+	var secret map[string]bool
+	if tk != nil {
+		if sc, ok := tk.scheme(ac.AuthScheme); ok {
+			secret = secretFields(sc.CreationRequired, sc.CreationOptional)
+		}
+	}
+	for k, v := range ac.Credentials {
+		if secret[k] {
+			creds[k] = masked
+		} else {
+			creds[k] = v
+		}
+	}
+	var proxy any
+	if ac.ProxyConfig != nil {
+		p := cloneMap(ac.ProxyConfig)
+		if _, ok := p["proxy_auth_key"]; ok {
+			p["proxy_auth_key"] = masked
+		}
+		proxy = p
+	}
+	return map[string]any{
+		"id":   ac.ID,
+		"uuid": ac.UUID,
+		"type": ac.Type,
+		"toolkit": map[string]any{
+			"slug":           ac.ToolkitSlug,
+			"logo":           "https://logos.composio.dev/api/" + ac.ToolkitSlug,
+			"auth_guide_url": nil,
+			"auth_hint_url":  nil,
+		},
+		"name":                        ac.Name,
+		"auth_scheme":                 ac.AuthScheme,
+		"is_composio_managed":         ac.IsComposioManaged,
+		"credentials":                 creds,
+		"proxy_config":                proxy,
+		"status":                      ac.Status,
+		"created_by":                  "emulator",
+		"created_at":                  ac.CreatedAt,
+		"last_updated_at":             ac.LastUpdatedAt,
+		"no_of_connections":           counts[ac.ID],
+		"expected_input_fields":       []any{},
+		"restrict_to_following_tools": nonNil(ac.ToolsForExecution),
+		"tool_access_config": map[string]any{
+			"tools_for_connected_account_creation": nonNil(ac.ToolsForCreation),
+			"tools_available_for_execution":        nonNil(ac.ToolsForExecution),
+		},
+		"shared_credentials":         map[string]any{},
+		"is_enabled_for_tool_router": ac.IsEnabledForToolRouter,
+		"deprecated_params": map[string]any{
+			"default_connector_id":  ac.UUID,
+			"member_uuid":           nil,
+			"toolkit_id":            nil,
+			"expected_input_fields": []any{},
+		},
+	}
+}
+
+func secretFields(groups ...[]fieldDef) map[string]bool {
+	out := map[string]bool{}
+	for _, g := range groups {
+		for _, f := range g {
+			if f.Secret {
+				out[f.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+func (s *Server) listAuthConfigs(c *call) (int, any, *apiError) {
+	r := c.r
+	slugs := listParam(r, "toolkit_slug", "toolkit_slugs")
+	showDisabled, e := boolParam(r, false, "show_disabled", "showDisabled")
+	if e != nil {
+		return 0, nil, e
+	}
+	var managed *bool
+	if r.URL.Query().Has("is_composio_managed") {
+		b, e := boolParam(r, false, "is_composio_managed")
+		if e != nil {
+			return 0, nil, e
+		}
+		managed = &b
+	}
+	search := strings.ToLower(r.URL.Query().Get("search"))
+	s.st.mu.RLock()
+	defer s.st.mu.RUnlock()
+	var items []*AuthConfig
+	for _, ac := range s.st.authConfigs {
+		if ac.Project != c.project {
+			continue
+		}
+		if len(slugs) > 0 && !containsFold(slugs, ac.ToolkitSlug) {
+			continue
+		}
+		if managed != nil && ac.IsComposioManaged != *managed {
+			continue
+		}
+		if !showDisabled && ac.Status == "DISABLED" {
+			continue
+		}
+		if search != "" && !strings.Contains(strings.ToLower(ac.Name), search) &&
+			!strings.Contains(strings.ToLower(ac.ID), search) && !strings.Contains(ac.ToolkitSlug, search) {
+			continue
+		}
+		items = append(items, ac)
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].Seq > items[j].Seq })
+	counts := s.connectionCounts(c.project)
+	page, e := paginate(r, items, maxLimitSmall, func(ac *AuthConfig) any { return s.renderAuthConfig(ac, counts) })
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, page, nil
+}
+
+type toolAccessBody struct {
+	ForCreation  *[]string `json:"tools_for_connected_account_creation"`
+	ForExecution *[]string `json:"tools_available_for_execution"`
+}
+
+type authConfigBody struct {
+	Type                     string          `json:"type"`
+	Name                     *string         `json:"name"`
+	AuthScheme               string          `json:"authScheme"`
+	AuthSchemeSnake          string          `json:"auth_scheme"`
+	Credentials              map[string]any  `json:"credentials"`
+	ProxyConfig              map[string]any  `json:"proxy_config"`
+	ToolAccessConfig         *toolAccessBody `json:"tool_access_config"`
+	RestrictToFollowingTools *[]string       `json:"restrict_to_following_tools"`
+	IsEnabledForToolRouter   *bool           `json:"is_enabled_for_tool_router"`
+	Scopes                   any             `json:"scopes"`
+	UserScopes               any             `json:"user_scopes"`
+}
+
+func (s *Server) createAuthConfig(c *call) (int, any, *apiError) {
+	var body struct {
+		Toolkit    *struct{ Slug string } `json:"toolkit"`
+		AuthConfig *authConfigBody        `json:"auth_config"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	if body.Toolkit == nil || body.Toolkit.Slug == "" {
+		return 0, nil, errValidation("toolkit.slug", "toolkit.slug is required")
+	}
+	tk, e := s.cat.toolkit(body.Toolkit.Slug)
+	if e != nil {
+		return 0, nil, e
+	}
+	b := body.AuthConfig
+	if b == nil {
+		b = &authConfigBody{Type: "use_composio_managed_auth"}
+	}
+	if b.AuthScheme == "" {
+		b.AuthScheme = b.AuthSchemeSnake
+	}
+	ac := &AuthConfig{
+		ID: newID("ac"), UUID: newUUID(), Project: c.project, ToolkitSlug: tk.Slug, Status: "ENABLED",
+		Credentials: map[string]any{}, ToolsForCreation: []string{}, ToolsForExecution: []string{},
+	}
+	switch b.Type {
+	case "use_composio_managed_auth", "":
+		modes := tk.managedModes()
+		if len(modes) == 0 {
+			return 0, nil, newErr(http.StatusBadRequest, CodeAuthConfigManagedAuth, "AuthConfig_ManagedAuthUnavailable",
+				"toolkit %s has no service-managed auth scheme; create a custom auth config (use_custom_auth) with one of: %s",
+				tk.Slug, strings.Join(tk.schemeModes(), ", ")).with("auth_config.type: managed auth unavailable for " + tk.Slug).
+				fix("Use type use_custom_auth with your own credentials.")
+		}
+		ac.Type, ac.IsComposioManaged, ac.AuthScheme = "default", true, modes[0]
+		if b.AuthScheme != "" {
+			if !contains(modes, b.AuthScheme) {
+				return 0, nil, newErr(http.StatusBadRequest, CodeAuthConfigManagedAuth, "AuthConfig_ManagedAuthUnavailable",
+					"toolkit %s has no service-managed %s scheme (managed: %s)", tk.Slug, b.AuthScheme, strings.Join(modes, ", ")).
+					with("auth_config.authScheme: " + b.AuthScheme)
+			}
+			ac.AuthScheme = b.AuthScheme
+		}
+		for k, v := range b.Credentials {
+			if k != "scopes" && k != "user_scopes" {
+				return 0, nil, newErr(http.StatusBadRequest, CodeAuthConfigCredentials, "AuthConfig_InvalidCredentials",
+					"credentials.%s: service-managed auth configs accept only scopes and user_scopes", k).with("credentials." + k + ": unknown field")
+			}
+			if e := checkScopes("credentials."+k, v); e != nil {
+				return 0, nil, e
+			}
+			ac.Credentials[k] = v
+		}
+	case "use_custom_auth":
+		if b.AuthScheme == "" {
+			return 0, nil, errValidation("auth_config.authScheme", "authScheme is required for use_custom_auth (one of %s)", strings.Join(tk.schemeModes(), ", "))
+		}
+		sc, e := schemeFor(tk, b.AuthScheme, "auth_config.authScheme")
+		if e != nil {
+			return 0, nil, e
+		}
+		if e := checkFields("credentials", b.Credentials, sc.CreationRequired, sc.CreationOptional, CodeAuthConfigCredentials, "AuthConfig_InvalidCredentials", sc.Mode); e != nil {
+			return 0, nil, e
+		}
+		ac.Type, ac.IsComposioManaged, ac.AuthScheme = "custom", false, sc.Mode
+		ac.Credentials = cloneMap(b.Credentials)
+		if ac.Credentials == nil {
+			ac.Credentials = map[string]any{}
+		}
+		if b.ProxyConfig != nil {
+			if u, _ := b.ProxyConfig["proxy_url"].(string); u == "" {
+				return 0, nil, errValidation("auth_config.proxy_config.proxy_url", "proxy_url is required in proxy_config")
+			}
+			ac.ProxyConfig = cloneMap(b.ProxyConfig)
+		}
+	default:
+		return 0, nil, errValidation("auth_config.type", "type must be use_composio_managed_auth or use_custom_auth, got %q", b.Type)
+	}
+	applyToolAccess(ac, b)
+	if b.IsEnabledForToolRouter != nil {
+		ac.IsEnabledForToolRouter = *b.IsEnabledForToolRouter
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	if b.Name != nil && strings.TrimSpace(*b.Name) != "" {
+		ac.Name = *b.Name
+	} else {
+		ac.Name = s.uniqueName(c.project, tk.Name+" Auth Config")
+	}
+	ac.Seq = s.st.nextSeq()
+	ac.CreatedAt = s.st.stamp()
+	ac.LastUpdatedAt = ac.CreatedAt
+	if err := s.st.commit(put(bucketAuthConfigs, ac.ID, ac)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	s.log.Info("auth config created", "id", ac.ID, "toolkit", tk.Slug, "scheme", ac.AuthScheme, "project", c.project)
+	return http.StatusCreated, map[string]any{
+		"toolkit": map[string]any{"slug": tk.Slug},
+		"auth_config": map[string]any{
+			"id": ac.ID, "auth_scheme": ac.AuthScheme, "is_composio_managed": ac.IsComposioManaged,
+			"restrict_to_following_tools": nonNil(ac.ToolsForExecution),
+		},
+	}, nil
+}
+
+func internalErr(err error) *apiError {
+	return newErr(http.StatusInternalServerError, CodeInternal, "InternalError", "internal error: %v", err)
+}
+
+// uniqueName returns base, or base + " N" when the project already has that name.
+func (s *Server) uniqueName(project, base string) string {
+	taken := map[string]bool{}
+	for _, ac := range s.st.authConfigs {
+		if ac.Project == project {
+			taken[ac.Name] = true
+		}
+	}
+	name := base
+	for i := 2; taken[name]; i++ {
+		name = fmt.Sprintf("%s %d", base, i)
+	}
+	return name
+}
+
+func applyToolAccess(ac *AuthConfig, b *authConfigBody) {
+	if b.RestrictToFollowingTools != nil {
+		ac.ToolsForExecution = nonNil(*b.RestrictToFollowingTools)
+	}
+	if t := b.ToolAccessConfig; t != nil {
+		if t.ForCreation != nil {
+			ac.ToolsForCreation = nonNil(*t.ForCreation)
+		}
+		if t.ForExecution != nil {
+			ac.ToolsForExecution = nonNil(*t.ForExecution)
+		}
+	}
+}
+
+func schemeFor(tk *toolkitDef, mode, field string) (*schemeDef, *apiError) {
+	if !contains(knownSchemes, mode) {
+		return nil, errValidation(field, "unknown auth scheme %q (one of %s)", mode, strings.Join(knownSchemes, ", "))
+	}
+	sc, ok := tk.scheme(mode)
+	if !ok {
+		return nil, newErr(http.StatusBadRequest, CodeAuthConfigScheme, "AuthConfig_SchemeNotSupported",
+			"toolkit %s does not support auth scheme %s (supported: %s)", tk.Slug, mode, strings.Join(tk.schemeModes(), ", ")).
+			with(field + ": unsupported scheme " + mode)
+	}
+	return sc, nil
+}
+
+// checkFields validates a credential map against required/optional fields.
+func checkFields(prefix string, got map[string]any, required, optional []fieldDef, code int, slug, mode string) *apiError {
+	known := map[string]bool{}
+	for _, f := range append(append([]fieldDef{}, required...), optional...) {
+		known[f.Name] = true
+	}
+	for _, f := range required {
+		v, ok := got[f.Name]
+		if !ok || v == nil || v == "" {
+			return newErr(http.StatusBadRequest, code, slug, "%s.%s is required for %s", prefix, f.Name, mode).
+				with(prefix + "." + f.Name + ": missing required field")
+		}
+	}
+	keys := make([]string, 0, len(got))
+	for k := range got {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !known[k] {
+			names := make([]string, 0, len(known))
+			for n := range known {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			return newErr(http.StatusBadRequest, code, slug, "%s.%s is not a field of %s (accepted: %s)", prefix, k, mode, strings.Join(names, ", ")).
+				with(prefix + "." + k + ": unknown field")
+		}
+		switch v := got[k].(type) {
+		case string, bool, nil:
+		case []any:
+			if k != "scopes" && k != "user_scopes" {
+				return errValidation(prefix+"."+k, "must be a string, number or boolean")
+			}
+			if e := checkScopes(prefix+"."+k, v); e != nil {
+				return e
+			}
+		default:
+			if _, isNum := toFloat(v); !isNum {
+				return errValidation(prefix+"."+k, "must be a string, number or boolean")
+			}
+		}
+	}
+	return nil
+}
+
+func checkScopes(field string, v any) *apiError {
+	switch x := v.(type) {
+	case string, nil:
+		return nil
+	case []any:
+		for _, e := range x {
+			if _, ok := e.(string); !ok {
+				return errValidation(field, "scopes must be a string or a list of strings")
+			}
+		}
+		return nil
+	case []string:
+		return nil
+	}
+	return errValidation(field, "scopes must be a string or a list of strings")
+}
+
+func (s *Server) getAuthConfig(c *call) (int, any, *apiError) {
+	s.st.mu.RLock()
+	defer s.st.mu.RUnlock()
+	ac, e := c.authConfig(c.r.PathValue("nanoid"))
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, s.renderAuthConfig(ac, s.connectionCounts(c.project)), nil
+}
+
+func (s *Server) updateAuthConfig(c *call) (int, any, *apiError) {
+	var b authConfigBody
+	if e := c.decode(&b); e != nil {
+		return 0, nil, e
+	}
+	if b.Type != "custom" && b.Type != "default" {
+		return 0, nil, errValidation("type", "type must be \"custom\" or \"default\", got %q", b.Type)
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	old, e := c.authConfig(c.r.PathValue("nanoid"))
+	if e != nil {
+		return 0, nil, e
+	}
+	ac := *old
+	ac.Credentials = cloneMap(old.Credentials)
+	tk := s.cat.bySlug[ac.ToolkitSlug]
+	if b.Type == "custom" && b.Credentials != nil {
+		if ac.IsComposioManaged {
+			for k, v := range b.Credentials {
+				if k != "scopes" && k != "user_scopes" {
+					return 0, nil, newErr(http.StatusBadRequest, CodeAuthConfigCredentials, "AuthConfig_InvalidCredentials",
+						"credentials.%s: service-managed auth configs accept only scopes and user_scopes", k).with("credentials." + k + ": unknown field")
+				}
+				if e := checkScopes("credentials."+k, v); e != nil {
+					return 0, nil, e
+				}
+			}
+		} else if sc, ok := tk.scheme(ac.AuthScheme); ok {
+			if e := checkFields("credentials", b.Credentials, sc.CreationRequired, sc.CreationOptional, CodeAuthConfigCredentials, "AuthConfig_InvalidCredentials", sc.Mode); e != nil {
+				return 0, nil, e
+			}
+		}
+		ac.Credentials = cloneMap(b.Credentials)
+	}
+	if b.Scopes != nil {
+		if e := checkScopes("scopes", b.Scopes); e != nil {
+			return 0, nil, e
+		}
+		ac.Credentials["scopes"] = b.Scopes
+	}
+	if b.UserScopes != nil {
+		if e := checkScopes("user_scopes", b.UserScopes); e != nil {
+			return 0, nil, e
+		}
+		ac.Credentials["user_scopes"] = b.UserScopes
+	}
+	if b.Name != nil {
+		if strings.TrimSpace(*b.Name) == "" {
+			return 0, nil, errValidation("name", "name must not be empty")
+		}
+		ac.Name = *b.Name
+	}
+	if b.ProxyConfig != nil {
+		ac.ProxyConfig = cloneMap(b.ProxyConfig)
+	}
+	applyToolAccess(&ac, &b)
+	if b.IsEnabledForToolRouter != nil {
+		ac.IsEnabledForToolRouter = *b.IsEnabledForToolRouter
+	}
+	ac.LastUpdatedAt = s.st.stamp()
+	if err := s.st.commit(put(bucketAuthConfigs, ac.ID, &ac)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, map[string]any{}, nil
+}
+
+func (s *Server) setAuthConfigStatus(c *call) (int, any, *apiError) {
+	status := strings.ToUpper(c.r.PathValue("status"))
+	if status != "ENABLED" && status != "DISABLED" {
+		return 0, nil, errValidation("status", "status must be ENABLED or DISABLED, got %q", c.r.PathValue("status"))
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	old, e := c.authConfig(c.r.PathValue("nanoid"))
+	if e != nil {
+		return 0, nil, e
+	}
+	ac := *old
+	ac.Status = status
+	ac.LastUpdatedAt = s.st.stamp()
+	if err := s.st.commit(put(bucketAuthConfigs, ac.ID, &ac)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, map[string]any{}, nil
+}
+
+// deleteAuthConfig removes the auth config; its connected accounts stay
+// readable but stop working: status INACTIVE, status_reason
+// "auth config <id> was deleted", auth_config.is_disabled true, and they
+// refuse refresh, enable, new triggers and tool execution.
+func (s *Server) deleteAuthConfig(c *call) (int, any, *apiError) {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	ac, e := c.authConfig(c.r.PathValue("nanoid"))
+	if e != nil {
+		return 0, nil, e
+	}
+	changes := []change{del(bucketAuthConfigs, ac.ID)}
+	reason := "auth config " + ac.ID + " was deleted"
+	for _, a := range s.st.accounts {
+		if a.Project != c.project || a.AuthConfigID != ac.ID {
+			continue
+		}
+		na := *a
+		na.Status = StatusInactive
+		na.StatusReason = &reason
+		na.AuthConfigDeleted = true
+		na.UpdatedAt = s.st.stamp()
+		changes = append(changes, put(bucketAccounts, na.ID, &na))
+	}
+	if err := s.st.commit(changes...); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	s.log.Info("auth config deleted", "id", ac.ID, "accounts_deactivated", len(changes)-1)
+	return 200, map[string]any{}, nil
+}

@@ -1,0 +1,536 @@
+package emulator
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+)
+
+func (s *Server) registerConnectedAccountRoutes() {
+	s.api("GET", "/connected_accounts", s.listAccounts)
+	s.api("POST", "/connected_accounts", s.initiateAccount)
+	s.api("POST", "/connected_accounts/link", s.linkAccount)
+	s.api("GET", "/connected_accounts/{nanoid}", s.getAccount)
+	s.api("PATCH", "/connected_accounts/{nanoid}", s.patchAccount)
+	s.api("DELETE", "/connected_accounts/{nanoid}", s.deleteAccount)
+	s.api("POST", "/connected_accounts/{nanoid}/refresh", s.refreshAccount)
+	s.api("PATCH", "/connected_accounts/{nanoid}/status", s.setAccountStatus)
+}
+
+// account returns the caller's connected account or a 404; callers hold st.mu.
+func (c *call) account(id string) (*ConnectedAccount, *apiError) {
+	a, ok := c.s.st.accounts[id]
+	if !ok || a.Project != c.project {
+		return nil, errNotFound(CodeConnectedAccountNotFound, "ConnectedAccount_NotFound", "connected account", id)
+	}
+	return a, nil
+}
+
+func (s *Server) accountSecretFields(a *ConnectedAccount) map[string]bool {
+	if tk := s.cat.bySlug[a.ToolkitSlug]; tk != nil {
+		if sc, ok := tk.scheme(a.AuthScheme); ok {
+			return secretFields(sc.InitRequired, sc.InitOptional)
+		}
+	}
+	return nil
+}
+
+func (s *Server) stateVal(a *ConnectedAccount, origin string) map[string]any {
+	secret := s.accountSecretFields(a)
+	val := map[string]any{}
+	for k, v := range a.Val {
+		if secret[k] {
+			val[k] = masked
+		} else {
+			val[k] = v
+		}
+	}
+	val["status"] = a.Status
+	if a.Status == StatusInitiated && a.ConsentToken != "" {
+		val["redirectUrl"] = s.consentURL(origin, a)
+	}
+	if a.CallbackURL != "" {
+		val["callback_url"] = a.CallbackURL
+	}
+	return val
+}
+
+func (s *Server) consentURL(origin string, a *ConnectedAccount) string {
+	if a.LinkToken != "" && a.LinkToken == a.ConsentToken {
+		return origin + "/link/" + a.LinkToken
+	}
+	return origin + "/oauth/consent/" + a.ConsentToken
+}
+
+func (s *Server) authConfigDisabled(a *ConnectedAccount) bool {
+	if a.AuthConfigDeleted {
+		return true
+	}
+	ac, ok := s.st.authConfigs[a.AuthConfigID]
+	return !ok || ac.Status == "DISABLED"
+}
+
+func (s *Server) renderAccount(a *ConnectedAccount, origin string, withParams bool) map[string]any {
+	val := s.stateVal(a, origin)
+	out := map[string]any{
+		"id":      a.ID,
+		"uuid":    a.UUID,
+		"user_id": a.UserID,
+		"toolkit": map[string]any{"slug": a.ToolkitSlug},
+		"auth_config": map[string]any{
+			"id": a.AuthConfigID, "auth_scheme": a.AuthScheme, "is_composio_managed": a.IsComposioManaged,
+			"is_disabled": s.authConfigDisabled(a), "deprecated": map[string]any{"uuid": a.AuthConfigUUID},
+		},
+		"status":                a.Status,
+		"status_reason":         a.StatusReason,
+		"is_disabled":           a.IsDisabled,
+		"alias":                 a.Alias,
+		"word_id":               nil,
+		"state":                 map[string]any{"authScheme": a.AuthScheme, "val": val},
+		"data":                  val,
+		"created_at":            a.CreatedAt,
+		"updated_at":            a.UpdatedAt,
+		"test_request_endpoint": "",
+		"deprecated":            map[string]any{"labels": []string{}, "uuid": a.UUID},
+	}
+	if withParams {
+		out["params"] = val
+	}
+	return out
+}
+
+func (s *Server) listAccounts(c *call) (int, any, *apiError) {
+	r := c.r
+	users := listParam(r, "user_ids", "userIds")
+	slugs := listParam(r, "toolkit_slugs", "toolkitSlugs")
+	acIDs := listParam(r, "auth_config_ids", "authConfigIds")
+	statuses := listParam(r, "statuses")
+	ids := listParam(r, "connected_account_ids", "connectedAccountIds")
+	for _, st := range statuses {
+		if !contains(accountStatuses, st) {
+			return 0, nil, errValidation("statuses", "unknown status %q (one of %s)", st, strings.Join(accountStatuses, ", "))
+		}
+	}
+	orderBy := r.URL.Query().Get("order_by")
+	if orderBy == "" {
+		orderBy = "created_at"
+	}
+	if orderBy != "created_at" && orderBy != "updated_at" {
+		return 0, nil, errValidation("order_by", "order_by must be created_at or updated_at, got %q", orderBy)
+	}
+	dir := strings.ToLower(r.URL.Query().Get("order_direction"))
+	if dir == "" {
+		dir = "desc"
+	}
+	if dir != "asc" && dir != "desc" {
+		return 0, nil, errValidation("order_direction", "order_direction must be asc or desc, got %q", dir)
+	}
+	s.st.mu.RLock()
+	defer s.st.mu.RUnlock()
+	var items []*ConnectedAccount
+	for _, a := range s.st.accounts {
+		if a.Project != c.project ||
+			(len(users) > 0 && !contains(users, a.UserID)) ||
+			(len(slugs) > 0 && !containsFold(slugs, a.ToolkitSlug)) ||
+			(len(acIDs) > 0 && !contains(acIDs, a.AuthConfigID)) ||
+			(len(statuses) > 0 && !contains(statuses, a.Status)) ||
+			(len(ids) > 0 && !contains(ids, a.ID)) {
+			continue
+		}
+		items = append(items, a)
+	}
+	sort.Slice(items, func(i, j int) bool {
+		ki, kj := items[i].CreatedAt, items[j].CreatedAt
+		if orderBy == "updated_at" {
+			ki, kj = items[i].UpdatedAt, items[j].UpdatedAt
+		}
+		if ki == kj {
+			ki, kj = "", ""
+			if dir == "asc" {
+				return items[i].Seq < items[j].Seq
+			}
+			return items[i].Seq > items[j].Seq
+		}
+		if dir == "asc" {
+			return ki < kj
+		}
+		return ki > kj
+	})
+	origin := s.origin(r)
+	page, e := paginate(r, items, maxLimit, func(a *ConnectedAccount) any { return s.renderAccount(a, origin, false) })
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, page, nil
+}
+
+type connectionBody struct {
+	UserID      string         `json:"user_id"`
+	EntityID    string         `json:"entity_id"`
+	CallbackURL string         `json:"callback_url"`
+	RedirectURI string         `json:"redirect_uri"`
+	State       *stateBody     `json:"state"`
+	Data        map[string]any `json:"data"`
+	Alias       *string        `json:"alias"`
+}
+
+type stateBody struct {
+	AuthScheme      string         `json:"authScheme"`
+	AuthSchemeSnake string         `json:"auth_scheme"`
+	Val             map[string]any `json:"val"`
+}
+
+// credentialsFromState validates state.val against the scheme's initiation
+// fields and returns the credential map (without status) and the resulting status.
+func credentialsFromState(tk *toolkitDef, ac *AuthConfig, st *stateBody, prefix string) (map[string]any, string, *apiError) {
+	sc, ok := tk.scheme(ac.AuthScheme)
+	if !ok {
+		return nil, "", internalErr(errString("auth config scheme not in catalog"))
+	}
+	creds := map[string]any{}
+	if st != nil {
+		scheme := st.AuthScheme
+		if scheme == "" {
+			scheme = st.AuthSchemeSnake
+		}
+		if scheme != "" && scheme != ac.AuthScheme {
+			return nil, "", newErr(http.StatusBadRequest, CodeConnectedAccountCreds, "ConnectedAccount_InvalidCredentials",
+				"%s.authScheme is %s but auth config %s uses %s", prefix, scheme, ac.ID, ac.AuthScheme).
+				with(prefix + ".authScheme: must be " + ac.AuthScheme)
+		}
+		for k, v := range st.Val {
+			if k != "status" {
+				creds[k] = v
+			}
+		}
+	}
+	if sc.Mode == "OAUTH2" || sc.Mode == "OAUTH1" || sc.Mode == "DCR_OAUTH" {
+		if tok, _ := creds["access_token"].(string); tok != "" {
+			return creds, StatusActive, nil
+		}
+		for _, f := range sc.InitRequired {
+			if _, ok := creds[f.Name]; !ok {
+				return nil, "", newErr(http.StatusBadRequest, CodeConnectedAccountCreds, "ConnectedAccount_InvalidCredentials",
+					"%s.val.%s is required for %s", prefix, f.Name, sc.Mode).with(prefix + ".val." + f.Name + ": missing required field")
+			}
+		}
+		return creds, StatusInitiated, nil
+	}
+	if e := checkFields(prefix+".val", creds, sc.InitRequired, sc.InitOptional, CodeConnectedAccountCreds, "ConnectedAccount_InvalidCredentials", sc.Mode); e != nil {
+		return nil, "", e
+	}
+	return creds, StatusActive, nil
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }
+
+// usableAuthConfig returns the caller's auth config if new connections may use it.
+func (c *call) usableAuthConfig(id, field string) (*AuthConfig, *toolkitDef, *apiError) {
+	if id == "" {
+		return nil, nil, errValidation(field, "%s is required", field)
+	}
+	ac, e := c.authConfig(id)
+	if e != nil {
+		return nil, nil, e
+	}
+	if ac.Status == "DISABLED" {
+		return nil, nil, newErr(http.StatusBadRequest, CodeAuthConfigDisabled, "AuthConfig_Disabled",
+			"auth config %s is disabled; enable it before connecting accounts", ac.ID).with(field + ": auth config disabled")
+	}
+	tk, e := c.s.cat.toolkit(ac.ToolkitSlug)
+	if e != nil {
+		return nil, nil, e
+	}
+	return ac, tk, nil
+}
+
+func (s *Server) newAccount(c *call, ac *AuthConfig, userID string) *ConnectedAccount {
+	now := s.st.stamp()
+	return &ConnectedAccount{
+		ID: newID("ca"), UUID: newUUID(), Project: c.project, Seq: s.st.nextSeq(), UserID: userID,
+		ToolkitSlug: ac.ToolkitSlug, AuthConfigID: ac.ID, AuthConfigUUID: ac.UUID, AuthScheme: ac.AuthScheme,
+		IsComposioManaged: ac.IsComposioManaged, Val: map[string]any{}, CreatedAt: now, UpdatedAt: now,
+	}
+}
+
+func (s *Server) initiateAccount(c *call) (int, any, *apiError) {
+	var body struct {
+		AuthConfig *struct {
+			ID string `json:"id"`
+		} `json:"auth_config"`
+		Connection *connectionBody `json:"connection"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	acID := ""
+	if body.AuthConfig != nil {
+		acID = body.AuthConfig.ID
+	}
+	conn := body.Connection
+	if conn == nil {
+		conn = &connectionBody{}
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	ac, tk, e := c.usableAuthConfig(acID, "auth_config.id")
+	if e != nil {
+		return 0, nil, e
+	}
+	state := conn.State
+	if state == nil && conn.Data != nil {
+		state = &stateBody{Val: conn.Data}
+	}
+	creds, status, e := credentialsFromState(tk, ac, state, "connection.state")
+	if e != nil {
+		return 0, nil, e
+	}
+	userID := conn.UserID
+	if userID == "" {
+		userID = conn.EntityID
+	}
+	if userID == "" {
+		userID = "default"
+	}
+	a := s.newAccount(c, ac, userID)
+	a.Val, a.Status, a.Alias = creds, status, conn.Alias
+	a.CallbackURL = conn.CallbackURL
+	if a.CallbackURL == "" {
+		a.CallbackURL = conn.RedirectURI
+	}
+	origin := s.origin(c.r)
+	var redirect any
+	if status == StatusInitiated {
+		a.ConsentToken = randString(24)
+		redirect = s.consentURL(origin, a)
+	}
+	if err := s.st.commit(put(bucketAccounts, a.ID, a)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	s.log.Info("connected account created", "id", a.ID, "auth_config", ac.ID, "status", a.Status, "project", c.project)
+	val := s.stateVal(a, origin)
+	return http.StatusCreated, map[string]any{
+		"id":             a.ID,
+		"connectionData": map[string]any{"authScheme": a.AuthScheme, "val": val},
+		"status":         a.Status,
+		"redirect_url":   redirect,
+		"redirect_uri":   redirect,
+		"deprecated":     map[string]any{"uuid": a.UUID, "authConfigUuid": ac.UUID},
+	}, nil
+}
+
+func (s *Server) linkAccount(c *call) (int, any, *apiError) {
+	var body struct {
+		AuthConfigID   string         `json:"auth_config_id"`
+		UserID         string         `json:"user_id"`
+		CallbackURL    string         `json:"callback_url"`
+		ConnectionData map[string]any `json:"connection_data"`
+		Alias          *string        `json:"alias"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	if body.UserID == "" {
+		return 0, nil, errValidation("user_id", "user_id is required")
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	ac, _, e := c.usableAuthConfig(body.AuthConfigID, "auth_config_id")
+	if e != nil {
+		return 0, nil, e
+	}
+	a := s.newAccount(c, ac, body.UserID)
+	a.Status, a.CallbackURL, a.Alias = StatusInitiated, body.CallbackURL, body.Alias
+	for k, v := range body.ConnectionData {
+		if k != "status" {
+			a.Val[k] = v
+		}
+	}
+	a.LinkToken = newID("lt")
+	a.ConsentToken = a.LinkToken
+	a.LinkExpiresAt = time.Now().UTC().Add(10 * time.Minute).Format("2006-01-02T15:04:05.000Z")
+	if err := s.st.commit(put(bucketAccounts, a.ID, a)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return http.StatusCreated, map[string]any{
+		"link_token":           a.LinkToken,
+		"redirect_url":         s.consentURL(s.origin(c.r), a),
+		"expires_at":           a.LinkExpiresAt,
+		"connected_account_id": a.ID,
+	}, nil
+}
+
+func (s *Server) getAccount(c *call) (int, any, *apiError) {
+	s.st.mu.RLock()
+	defer s.st.mu.RUnlock()
+	a, e := c.account(c.r.PathValue("nanoid"))
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, s.renderAccount(a, s.origin(c.r), true), nil
+}
+
+// deleteAccount removes the account and its trigger instances.
+func (s *Server) deleteAccount(c *call) (int, any, *apiError) {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	a, e := c.account(c.r.PathValue("nanoid"))
+	if e != nil {
+		return 0, nil, e
+	}
+	changes := []change{del(bucketAccounts, a.ID)}
+	for _, t := range s.st.triggers {
+		if t.ConnectedAccountID == a.ID {
+			changes = append(changes, del(bucketTriggers, t.ID))
+		}
+	}
+	if err := s.st.commit(changes...); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, map[string]any{"success": true}, nil
+}
+
+func unusable(a *ConnectedAccount, what string) *apiError {
+	return newErr(http.StatusBadRequest, CodeConnectedAccountUnusable, "ConnectedAccount_Unusable",
+		"cannot %s connected account %s: its auth config %s was deleted", what, a.ID, a.AuthConfigID).
+		fix("Create a new auth config and connect the account again.")
+}
+
+// refreshAccount: OAuth accounts that are ACTIVE get a fresh access token;
+// other OAuth accounts restart consent (INITIATED + redirect_url); accounts
+// with stored credentials become ACTIVE again.
+func (s *Server) refreshAccount(c *call) (int, any, *apiError) {
+	var body struct {
+		RedirectURL         string `json:"redirect_url"`
+		ValidateCredentials bool   `json:"validate_credentials"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	if q := c.r.URL.Query().Get("redirect_url"); q != "" {
+		body.RedirectURL = q
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	old, e := c.account(c.r.PathValue("nanoid"))
+	if e != nil {
+		return 0, nil, e
+	}
+	if old.AuthConfigDeleted {
+		return 0, nil, unusable(old, "refresh")
+	}
+	a := *old
+	a.Val = cloneMap(old.Val)
+	var redirect any
+	if a.AuthScheme == "OAUTH2" || a.AuthScheme == "OAUTH1" {
+		if a.Status == StatusActive {
+			a.Val["access_token"] = "emu_at_" + randString(24)
+			a.Val["expires_in"] = 3600
+		} else {
+			a.Status = StatusInitiated
+			a.StatusReason = nil
+			a.ConsentToken = randString(24)
+			a.LinkToken = ""
+			if body.RedirectURL != "" {
+				a.CallbackURL = body.RedirectURL
+			}
+			redirect = s.consentURL(s.origin(c.r), &a)
+		}
+	} else if len(a.Val) > 0 {
+		a.Status = StatusActive
+		a.StatusReason = nil
+	}
+	a.UpdatedAt = s.st.stamp()
+	if err := s.st.commit(put(bucketAccounts, a.ID, &a)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, map[string]any{"id": a.ID, "status": a.Status, "redirect_url": redirect}, nil
+}
+
+func (s *Server) setAccountStatus(c *call) (int, any, *apiError) {
+	var body struct {
+		Enabled *bool   `json:"enabled"`
+		Reason  *string `json:"reason"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	if body.Enabled == nil {
+		return 0, nil, errValidation("enabled", "enabled (boolean) is required")
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	old, e := c.account(c.r.PathValue("nanoid"))
+	if e != nil {
+		return 0, nil, e
+	}
+	if old.AuthConfigDeleted && *body.Enabled {
+		return 0, nil, unusable(old, "enable")
+	}
+	a := *old
+	a.IsDisabled = !*body.Enabled
+	if a.IsDisabled {
+		if body.Reason != nil && *body.Reason != "" {
+			r := *body.Reason
+			a.StatusReason = &r
+		}
+	} else if !a.AuthConfigDeleted && old.IsDisabled {
+		a.StatusReason = nil
+	}
+	a.UpdatedAt = s.st.stamp()
+	if err := s.st.commit(put(bucketAccounts, a.ID, &a)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, map[string]any{"success": true}, nil
+}
+
+// patchAccount (v3.1) replaces the account's credentials and/or alias.
+func (s *Server) patchAccount(c *call) (int, any, *apiError) {
+	var body struct {
+		Alias      *string `json:"alias"`
+		Connection *struct {
+			State *stateBody `json:"state"`
+		} `json:"connection"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	old, e := c.account(c.r.PathValue("nanoid"))
+	if e != nil {
+		return 0, nil, e
+	}
+	if old.AuthConfigDeleted {
+		return 0, nil, unusable(old, "update")
+	}
+	a := *old
+	if body.Alias != nil {
+		a.Alias = body.Alias
+	}
+	if body.Connection != nil && body.Connection.State != nil {
+		ac, e := c.authConfig(a.AuthConfigID)
+		if e != nil {
+			return 0, nil, e
+		}
+		tk, e := s.cat.toolkit(ac.ToolkitSlug)
+		if e != nil {
+			return 0, nil, e
+		}
+		creds, status, e := credentialsFromState(tk, ac, body.Connection.State, "connection.state")
+		if e != nil {
+			return 0, nil, e
+		}
+		if status == StatusActive {
+			a.Val, a.Status, a.StatusReason = creds, StatusActive, nil
+		}
+	}
+	a.UpdatedAt = s.st.stamp()
+	if err := s.st.commit(put(bucketAccounts, a.ID, &a)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, map[string]any{"id": a.ID, "status": a.Status, "success": true}, nil
+}

@@ -1,0 +1,233 @@
+package emulator
+
+import (
+	"sort"
+	"strings"
+)
+
+const catalogCreatedAt = "2024-06-01T00:00:00.000Z"
+
+func (s *Server) registerToolkitRoutes() {
+	s.api("GET", "/toolkits", s.listToolkits)
+	s.api("POST", "/toolkits/multi", s.multiToolkits)
+	s.api("GET", "/toolkits/categories", s.listCategories)
+	s.api("GET", "/toolkits/{slug}", s.getToolkit)
+}
+
+func renderField(f fieldDef, required bool) map[string]any {
+	var def any
+	if f.Default != nil {
+		def = *f.Default
+	}
+	return map[string]any{
+		"name": f.Name, "displayName": f.DisplayName, "type": f.Type, "description": f.Description,
+		"required": required, "default": def, "is_secret": f.Secret,
+	}
+}
+
+func renderFields(fs []fieldDef, required bool) []any {
+	out := make([]any, 0, len(fs))
+	for _, f := range fs {
+		out = append(out, renderField(f, required))
+	}
+	return out
+}
+
+func (tk *toolkitDef) categoriesFor(list bool) []any {
+	out := make([]any, 0, len(tk.Categories))
+	for _, c := range tk.Categories {
+		// both id (list shape) and slug (get shape) are sent
+		out = append(out, map[string]any{"id": c, "slug": c, "name": categoryName(c)})
+	}
+	_ = list
+	return out
+}
+
+func (s *Server) renderToolkitMeta(tk *toolkitDef, version string, withVersions bool) map[string]any {
+	m := map[string]any{
+		"created_at": catalogCreatedAt, "updated_at": catalogCreatedAt,
+		"description": tk.Description, "logo": tk.logo(), "app_url": tk.AppURL,
+		"categories": tk.categoriesFor(!withVersions), "triggers_count": len(tk.Triggers), "tools_count": len(tk.Tools),
+		"version": version,
+	}
+	if withVersions {
+		m["available_versions"] = catalogVersions
+	}
+	return m
+}
+
+func (s *Server) renderToolkitSummary(tk *toolkitDef) map[string]any {
+	return map[string]any{
+		"slug": tk.Slug, "name": tk.Name, "type": "native",
+		"auth_schemes": tk.schemeModes(), "composio_managed_auth_schemes": tk.managedModes(),
+		"is_local_toolkit": false, "no_auth": len(tk.Schemes) == 0, "auth_guide_url": nil,
+		"deprecated": map[string]any{"toolkitId": tk.Slug},
+		"meta":       s.renderToolkitMeta(tk, VersionLatest, false),
+	}
+}
+
+func (s *Server) renderToolkit(tk *toolkitDef, version string) map[string]any {
+	details := make([]any, 0, len(tk.Schemes))
+	managed := make([]any, 0)
+	for _, sc := range tk.Schemes {
+		details = append(details, map[string]any{
+			"mode": sc.Mode, "name": sc.Name, "auth_hint_url": nil,
+			"proxy": map[string]any{"base_url": tk.BaseURL},
+			"fields": map[string]any{
+				"auth_config_creation": map[string]any{
+					"required": renderFields(sc.CreationRequired, true), "optional": renderFields(sc.CreationOptional, false),
+				},
+				"connected_account_initiation": map[string]any{
+					"required": renderFields(sc.InitRequired, true), "optional": renderFields(sc.InitOptional, false),
+				},
+			},
+		})
+		if sc.Managed {
+			var scopes []string
+			for _, f := range sc.CreationOptional {
+				if f.Name == "scopes" && f.Default != nil && *f.Default != "" {
+					scopes = strings.Split(*f.Default, ",")
+				}
+			}
+			managed = append(managed, map[string]any{"mode": sc.Mode, "scopes": map[string]any{"available": nonNil(scopes)}})
+		}
+	}
+	return map[string]any{
+		"slug": tk.Slug, "name": tk.Name, "type": "native", "enabled": true, "is_local_toolkit": false,
+		"composio_managed_auth_schemes": tk.managedModes(), "composio_managed_auth": managed,
+		"auth_config_details": details, "base_url": tk.BaseURL, "auth_guide_url": nil,
+		"get_current_user_endpoint": nil,
+		"meta":                      s.renderToolkitMeta(tk, version, true),
+		"deprecated":                map[string]any{"toolkitId": tk.Slug, "rawProxyInfoByAuthSchemes": []any{}},
+	}
+}
+
+func (s *Server) filterToolkits(c *call, category, managedBy, sortBy, search string, only []string) ([]*toolkitDef, *apiError) {
+	switch managedBy {
+	case "", "all", "composio", "project":
+	default:
+		return nil, errValidation("managed_by", "managed_by must be all, composio or project, got %q", managedBy)
+	}
+	switch sortBy {
+	case "", "usage", "alphabetically":
+	default:
+		return nil, errValidation("sort_by", "sort_by must be usage or alphabetically, got %q", sortBy)
+	}
+	if category != "" {
+		known := false
+		for _, cat := range categoryList {
+			known = known || cat.Slug == category
+		}
+		if !known {
+			return nil, errValidation("category", "unknown category %q", category)
+		}
+	}
+	projectToolkits := map[string]bool{}
+	if managedBy == "project" {
+		s.st.mu.RLock()
+		for _, ac := range s.st.authConfigs {
+			if ac.Project == c.project {
+				projectToolkits[ac.ToolkitSlug] = true
+			}
+		}
+		s.st.mu.RUnlock()
+	}
+	var out []*toolkitDef
+	for _, tk := range s.cat.toolkits {
+		if category != "" && !contains(tk.Categories, category) {
+			continue
+		}
+		if managedBy == "composio" && len(tk.managedModes()) == 0 {
+			continue
+		}
+		if managedBy == "project" && !projectToolkits[tk.Slug] {
+			continue
+		}
+		if search != "" && !strings.Contains(tk.Slug, strings.ToLower(search)) && !strings.Contains(strings.ToLower(tk.Name), strings.ToLower(search)) {
+			continue
+		}
+		if len(only) > 0 && !containsFold(only, tk.Slug) {
+			continue
+		}
+		out = append(out, tk)
+	}
+	if sortBy == "alphabetically" {
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	} else {
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Popularity > out[j].Popularity })
+	}
+	return out, nil
+}
+
+func (s *Server) listToolkits(c *call) (int, any, *apiError) {
+	q := c.r.URL.Query()
+	if _, e := boolParam(c.r, false, "include_deprecated"); e != nil {
+		return 0, nil, e
+	}
+	items, e := s.filterToolkits(c, q.Get("category"), q.Get("managed_by"), q.Get("sort_by"), q.Get("search"), nil)
+	if e != nil {
+		return 0, nil, e
+	}
+	page, e := paginate(c.r, items, maxLimit, func(tk *toolkitDef) any { return s.renderToolkitSummary(tk) })
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, page, nil
+}
+
+func (s *Server) multiToolkits(c *call) (int, any, *apiError) {
+	var body struct {
+		Toolkits  []string `json:"toolkits"`
+		Category  string   `json:"category"`
+		ManagedBy string   `json:"managed_by"`
+		SortBy    string   `json:"sort_by"`
+		Limit     *int     `json:"limit"`
+		Cursor    string   `json:"cursor"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	items, e := s.filterToolkits(c, body.Category, body.ManagedBy, body.SortBy, "", body.Toolkits)
+	if e != nil {
+		return 0, nil, e
+	}
+	q := c.r.URL.Query()
+	if body.Limit != nil {
+		q.Set("limit", itoa(*body.Limit))
+	}
+	if body.Cursor != "" {
+		q.Set("cursor", body.Cursor)
+	}
+	c.r.URL.RawQuery = q.Encode()
+	page, e := paginate(c.r, items, maxLimit, func(tk *toolkitDef) any { return s.renderToolkitSummary(tk) })
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, page, nil
+}
+
+func (s *Server) listCategories(c *call) (int, any, *apiError) {
+	page, e := paginate(c.r, categoryList, maxLimit, func(cat struct{ Slug, Name string }) any {
+		return map[string]any{"id": cat.Slug, "slug": cat.Slug, "name": cat.Name}
+	})
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, page, nil
+}
+
+func (s *Server) getToolkit(c *call) (int, any, *apiError) {
+	tk, e := s.cat.toolkit(c.r.PathValue("slug"))
+	if e != nil {
+		return 0, nil, e
+	}
+	tv, e := versionsFromQuery(c.r)
+	if e != nil {
+		return 0, nil, e
+	}
+	version, e := tk.resolveVersion("version", tv.forToolkit(tk.Slug))
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, s.renderToolkit(tk, version), nil
+}

@@ -1,0 +1,178 @@
+package emulator
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+)
+
+func (s *Server) registerToolRoutes() {
+	s.api("GET", "/tools", s.listTools)
+	s.api("GET", "/tools/enum", s.toolEnum)
+	s.api("GET", "/tools/{tool_slug}", s.getTool)
+	s.api("POST", "/tools/execute/{tool_slug}", s.executeTool)
+}
+
+func renderTool(t *toolDef, version string) map[string]any {
+	tk := map[string]any{"slug": t.toolkit.Slug, "name": t.toolkit.Name, "logo": t.toolkit.logo()}
+	return map[string]any{
+		"slug": t.Slug, "name": t.Name, "description": t.Description, "human_description": t.Description,
+		"toolkit": tk, "input_parameters": t.Input, "output_parameters": t.Output, "no_auth": false,
+		"available_versions": catalogVersions, "version": version, "scopes": t.Scopes, "scope_requirements": nil,
+		"tags": t.Tags, "is_deprecated": false,
+		"deprecated": map[string]any{
+			"displayName": t.Name, "version": version, "available_versions": catalogVersions, "is_deprecated": false,
+			"toolkit": map[string]any{"logo": t.toolkit.logo()},
+		},
+	}
+}
+
+func (s *Server) tool(slug string) (*toolDef, *apiError) {
+	t, ok := s.cat.tools[strings.ToUpper(slug)]
+	if !ok {
+		return nil, errNotFound(CodeToolNotFound, "Tool_NotFound", "tool", slug)
+	}
+	return t, nil
+}
+
+type versionedTool struct {
+	t       *toolDef
+	version string
+}
+
+func (s *Server) listTools(c *call) (int, any, *apiError) {
+	slugs := listParam(c.r, "toolkit_slug", "toolkit_slugs")
+	toolSlugs := listParam(c.r, "tool_slugs")
+	tags := listParam(c.r, "tags")
+	search := strings.ToLower(c.r.URL.Query().Get("query") + c.r.URL.Query().Get("search"))
+	for _, sl := range slugs {
+		if _, e := s.cat.toolkit(sl); e != nil {
+			return 0, nil, e
+		}
+	}
+	tv, e := versionsFromQuery(c.r)
+	if e != nil {
+		return 0, nil, e
+	}
+	var items []versionedTool
+	for _, tk := range s.cat.toolkits {
+		if len(slugs) > 0 && !containsFold(slugs, tk.Slug) {
+			continue
+		}
+		version, e := tk.resolveVersion("toolkit_versions", tv.forToolkit(tk.Slug))
+		if e != nil {
+			return 0, nil, e
+		}
+		for _, t := range tk.Tools {
+			if len(toolSlugs) > 0 && !containsFold(toolSlugs, t.Slug) {
+				continue
+			}
+			if len(tags) > 0 && !anyTag(t.Tags, tags) {
+				continue
+			}
+			if search != "" && !strings.Contains(strings.ToLower(t.Slug+" "+t.Name+" "+t.Description), search) {
+				continue
+			}
+			items = append(items, versionedTool{t, version})
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].t.Slug < items[j].t.Slug })
+	page, e := paginate(c.r, items, 10000, func(v versionedTool) any { return renderTool(v.t, v.version) })
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, page, nil
+}
+
+func anyTag(have, want []string) bool {
+	for _, w := range want {
+		if contains(have, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Server) toolEnum(c *call) (int, any, *apiError) {
+	out := make([]string, 0, len(s.cat.tools))
+	for slug := range s.cat.tools {
+		out = append(out, slug)
+	}
+	sort.Strings(out)
+	return 200, out, nil
+}
+
+func (s *Server) getTool(c *call) (int, any, *apiError) {
+	t, e := s.tool(c.r.PathValue("tool_slug"))
+	if e != nil {
+		return 0, nil, e
+	}
+	tv, e := versionsFromQuery(c.r)
+	if e != nil {
+		return 0, nil, e
+	}
+	version, e := t.toolkit.resolveVersion("version", tv.forToolkit(t.toolkit.Slug))
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, renderTool(t, version), nil
+}
+
+// executeTool validates arguments and the connected account and answers a
+// canned successful result echoing the arguments.
+func (s *Server) executeTool(c *call) (int, any, *apiError) {
+	var body struct {
+		ConnectedAccountID string         `json:"connected_account_id"`
+		UserID             string         `json:"user_id"`
+		Version            string         `json:"version"`
+		Arguments          map[string]any `json:"arguments"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	t, e := s.tool(c.r.PathValue("tool_slug"))
+	if e != nil {
+		return 0, nil, e
+	}
+	version, e := t.toolkit.resolveVersion("version", body.Version)
+	if e != nil {
+		return 0, nil, e
+	}
+	args := body.Arguments
+	if args == nil {
+		args = map[string]any{}
+	}
+	if path, msg, ok := validateSchema(map[string]any{"type": "object", "properties": t.Input["properties"], "required": t.Input["required"]}, args, ""); !ok {
+		return 200, map[string]any{"data": map[string]any{}, "error": "arguments." + path + " " + msg, "successful": false, "log_id": newID("log")}, nil
+	}
+	s.st.mu.RLock()
+	defer s.st.mu.RUnlock()
+	var acct *ConnectedAccount
+	if body.ConnectedAccountID != "" {
+		a, e := c.account(body.ConnectedAccountID)
+		if e != nil {
+			return 0, nil, e
+		}
+		acct = a
+	} else {
+		for _, a := range s.st.accounts {
+			if a.Project == c.project && a.UserID == body.UserID && a.ToolkitSlug == t.toolkit.Slug && a.Status == StatusActive && !a.IsDisabled {
+				acct = a
+				break
+			}
+		}
+		if acct == nil {
+			return 0, nil, newErr(http.StatusBadRequest, CodeConnectedAccountNotFound, "ConnectedAccount_NotFound",
+				"no ACTIVE connected account for user %q on toolkit %s", body.UserID, t.toolkit.Slug)
+		}
+	}
+	if acct.Status != StatusActive || acct.IsDisabled || acct.AuthConfigDeleted {
+		return 200, map[string]any{"data": map[string]any{}, "error": "connected account " + acct.ID + " is not ACTIVE", "successful": false, "log_id": newID("log")}, nil
+	}
+	return 200, map[string]any{
+		"data":       map[string]any{"tool": t.Slug, "version": version, "arguments": args, "emulated": true},
+		"error":      nil,
+		"successful": true,
+		"log_id":     newID("log"),
+	}, nil
+}

@@ -1,0 +1,330 @@
+package emulator
+
+import (
+	"net/http"
+	"sort"
+	"strings"
+)
+
+func (s *Server) registerTriggerRoutes() {
+	s.api("GET", "/triggers_types", s.listTriggerTypes)
+	s.api("GET", "/triggers_types/list/enum", s.triggerTypeEnum)
+	s.api("GET", "/triggers_types/{slug}", s.getTriggerType)
+	s.api("GET", "/trigger_instances/active", s.listTriggerInstances)
+	s.api("POST", "/trigger_instances/{slug}/upsert", s.upsertTrigger)
+	s.api("PATCH", "/trigger_instances/manage/{triggerId}", s.manageTrigger)
+	s.api("DELETE", "/trigger_instances/manage/{triggerId}", s.deleteTrigger)
+}
+
+func (s *Server) triggerType(slug string) (*triggerDef, *apiError) {
+	t, ok := s.cat.triggers[strings.ToUpper(slug)]
+	if !ok {
+		return nil, errNotFound(CodeTriggerTypeNotFound, "TriggerType_NotFound", "trigger type", slug).
+			fix("List trigger types with GET /triggers_types.")
+	}
+	return t, nil
+}
+
+func renderTriggerType(t *triggerDef, version string) map[string]any {
+	return map[string]any{
+		"slug": t.Slug, "name": t.Name, "description": t.Description, "instructions": t.Instructions, "type": t.Type,
+		"toolkit": map[string]any{"slug": t.toolkit.Slug, "name": t.toolkit.Name, "logo": t.toolkit.logo()},
+		"config":  t.Config[version], "payload": t.Payload, "version": version,
+		"requires_webhook_endpoint_setup": false,
+	}
+}
+
+type versionedTrigger struct {
+	t       *triggerDef
+	version string
+}
+
+func (s *Server) listTriggerTypes(c *call) (int, any, *apiError) {
+	slugs := listParam(c.r, "toolkit_slugs", "toolkit_slug")
+	for _, sl := range slugs {
+		if _, e := s.cat.toolkit(sl); e != nil {
+			return 0, nil, e
+		}
+	}
+	tv, e := versionsFromQuery(c.r)
+	if e != nil {
+		return 0, nil, e
+	}
+	var items []versionedTrigger
+	for _, tk := range s.cat.toolkits {
+		if len(slugs) > 0 && !containsFold(slugs, tk.Slug) {
+			continue
+		}
+		version, e := tk.resolveVersion("toolkit_versions", tv.forToolkit(tk.Slug))
+		if e != nil {
+			return 0, nil, e
+		}
+		for _, t := range tk.Triggers {
+			items = append(items, versionedTrigger{t, version})
+		}
+	}
+	page, e := paginate(c.r, items, maxLimit, func(v versionedTrigger) any { return renderTriggerType(v.t, v.version) })
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, page, nil
+}
+
+func (s *Server) triggerTypeEnum(c *call) (int, any, *apiError) {
+	out := make([]string, 0, len(s.cat.triggers))
+	for slug := range s.cat.triggers {
+		out = append(out, slug)
+	}
+	sort.Strings(out)
+	return 200, out, nil
+}
+
+func (s *Server) getTriggerType(c *call) (int, any, *apiError) {
+	t, e := s.triggerType(c.r.PathValue("slug"))
+	if e != nil {
+		return 0, nil, e
+	}
+	tv, e := versionsFromQuery(c.r)
+	if e != nil {
+		return 0, nil, e
+	}
+	version, e := t.toolkit.resolveVersion("toolkit_versions", tv.forToolkit(t.toolkit.Slug))
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, renderTriggerType(t, version), nil
+}
+
+// trigger returns the caller's trigger instance or a 404; callers hold st.mu.
+func (c *call) trigger(id string) (*TriggerInstance, *apiError) {
+	t, ok := c.s.st.triggers[id]
+	if !ok || t.Project != c.project {
+		return nil, errNotFound(CodeTriggerNotFound, "TriggerInstance_NotFound", "trigger instance", id)
+	}
+	return t, nil
+}
+
+func renderTriggerInstance(t *TriggerInstance) map[string]any {
+	cfg := t.Config
+	if cfg == nil {
+		cfg = map[string]any{}
+	}
+	return map[string]any{
+		"id": t.ID, "uuid": t.UUID, "connected_account_id": t.ConnectedAccountID,
+		"connected_account_uuid": t.ConnectedAccountUUID, "auth_config_id": t.AuthConfigID, "user_id": t.UserID,
+		"trigger_name": t.TriggerName, "trigger_config": cfg, "trigger_data": "", "state": map[string]any{},
+		"updated_at": t.UpdatedAt, "disabled_at": t.DisabledAt, "version": t.Version,
+		"toolkit":            map[string]any{"slug": t.ToolkitSlug},
+		"connectedAccountId": t.ConnectedAccountID, "triggerName": t.TriggerName, "triggerConfig": cfg,
+		"updatedAt": t.UpdatedAt, "disabledAt": t.DisabledAt,
+		"deprecated": map[string]any{"createdAt": t.CreatedAt},
+	}
+}
+
+func (s *Server) listTriggerInstances(c *call) (int, any, *apiError) {
+	r := c.r
+	acIDs := listParam(r, "auth_config_ids", "authConfigIds")
+	caIDs := listParam(r, "connected_account_ids", "connectedAccountIds")
+	ids := listParam(r, "trigger_ids", "triggerIds")
+	names := listParam(r, "trigger_names", "triggerNames")
+	users := listParam(r, "user_ids", "userIds")
+	showDisabled, e := boolParam(r, false, "show_disabled", "showDisabled")
+	if e != nil {
+		return 0, nil, e
+	}
+	s.st.mu.RLock()
+	defer s.st.mu.RUnlock()
+	var items []*TriggerInstance
+	for _, t := range s.st.triggers {
+		if t.Project != c.project ||
+			(!showDisabled && t.DisabledAt != nil) ||
+			(len(acIDs) > 0 && !contains(acIDs, t.AuthConfigID)) ||
+			(len(caIDs) > 0 && !contains(caIDs, t.ConnectedAccountID)) ||
+			(len(ids) > 0 && !contains(ids, t.ID)) ||
+			(len(names) > 0 && !containsFold(names, t.TriggerName)) ||
+			(len(users) > 0 && !contains(users, t.UserID)) {
+			continue
+		}
+		items = append(items, t)
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].Seq > items[j].Seq })
+	page, e := paginate(r, items, maxLimitSmall, renderTriggerInstanceAny)
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, page, nil
+}
+
+func renderTriggerInstanceAny(t *TriggerInstance) any { return renderTriggerInstance(t) }
+
+// upsertTrigger creates a trigger instance, or returns the existing one when
+// the same account already has an instance of this type with an identical
+// trigger_config (then only its version is refreshed). New instances answer
+// 201, existing ones 200.
+func (s *Server) upsertTrigger(c *call) (int, any, *apiError) {
+	var body struct {
+		ConnectedAccountID string         `json:"connected_account_id"`
+		ConnectedAuthID    string         `json:"connectedAuthId"`
+		UserID             string         `json:"user_id"`
+		TriggerConfig      map[string]any `json:"trigger_config"`
+		TriggerConfigCamel map[string]any `json:"triggerConfig"`
+		ToolkitVersions    any            `json:"toolkit_versions"`
+		Version            string         `json:"version"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	tt, e := s.triggerType(c.r.PathValue("slug"))
+	if e != nil {
+		return 0, nil, e
+	}
+	tv, e := versionsFromBody(body.ToolkitVersions)
+	if e != nil {
+		return 0, nil, e
+	}
+	if tv.global == "" && len(tv.perToolkit) == 0 && body.Version != "" {
+		if e := validateVersion("version", body.Version); e != nil {
+			return 0, nil, e
+		}
+		tv.global = body.Version
+	}
+	version, e := tt.toolkit.resolveVersion("toolkit_versions", tv.forToolkit(tt.toolkit.Slug))
+	if e != nil {
+		return 0, nil, e
+	}
+	cfg := body.TriggerConfig
+	if cfg == nil {
+		cfg = body.TriggerConfigCamel
+	}
+	if cfg == nil {
+		cfg = map[string]any{}
+	}
+	if path, msg, ok := validateSchema(tt.Config[version], cfg, ""); !ok {
+		field := "trigger_config"
+		if path != "" {
+			field += "." + path
+		}
+		return 0, nil, newErr(http.StatusBadRequest, CodeTriggerConfigInvalid, "TriggerInstance_InvalidConfig",
+			"%s %s (trigger %s, toolkit version %s)", field, msg, tt.Slug, version).with(field + ": " + msg).
+			fix("Read the trigger type's config schema with GET /triggers_types/" + tt.Slug + " for the same toolkit version.")
+	}
+	if body.ConnectedAccountID == "" {
+		body.ConnectedAccountID = body.ConnectedAuthID
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	a, e := s.triggerAccount(c, tt, body.ConnectedAccountID, body.UserID)
+	if e != nil {
+		return 0, nil, e
+	}
+	for _, t := range s.st.triggers {
+		if t.Project == c.project && t.ConnectedAccountID == a.ID && t.TriggerName == tt.Slug && jsonEqual(t.Config, cfg) {
+			nt := *t
+			nt.Version = version
+			nt.UpdatedAt = s.st.stamp()
+			if err := s.st.commit(put(bucketTriggers, nt.ID, &nt)); err != nil {
+				return 0, nil, internalErr(err)
+			}
+			return 200, map[string]any{"trigger_id": nt.ID, "deprecated": map[string]any{"uuid": nt.UUID}}, nil
+		}
+	}
+	now := s.st.stamp()
+	t := &TriggerInstance{
+		ID: newID("ti"), UUID: newUUID(), Project: c.project, Seq: s.st.nextSeq(), TriggerName: tt.Slug,
+		ToolkitSlug: tt.toolkit.Slug, ConnectedAccountID: a.ID, ConnectedAccountUUID: a.UUID, AuthConfigID: a.AuthConfigID,
+		UserID: a.UserID, Config: cfg, Version: version, CreatedAt: now, UpdatedAt: now,
+	}
+	if err := s.st.commit(put(bucketTriggers, t.ID, t)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	s.log.Info("trigger created", "id", t.ID, "trigger", tt.Slug, "account", a.ID, "version", version)
+	return http.StatusCreated, map[string]any{"trigger_id": t.ID, "deprecated": map[string]any{"uuid": t.UUID}}, nil
+}
+
+// triggerAccount resolves the connected account of an upsert; callers hold st.mu.
+func (s *Server) triggerAccount(c *call, tt *triggerDef, accountID, userID string) (*ConnectedAccount, *apiError) {
+	var a *ConnectedAccount
+	switch {
+	case accountID != "":
+		var e *apiError
+		if a, e = c.account(accountID); e != nil {
+			return nil, e
+		}
+	case userID != "":
+		for _, x := range s.st.accounts {
+			if x.Project == c.project && x.UserID == userID && x.ToolkitSlug == tt.toolkit.Slug && x.Status == StatusActive &&
+				!x.IsDisabled && (a == nil || x.Seq > a.Seq) {
+				a = x
+			}
+		}
+		if a == nil {
+			return nil, newErr(http.StatusBadRequest, CodeTriggerAccountInvalid, "TriggerInstance_NoConnectedAccount",
+				"user %s has no ACTIVE connected account on toolkit %s", userID, tt.toolkit.Slug).with("user_id: no active connected account")
+		}
+	default:
+		return nil, errValidation("connected_account_id", "connected_account_id or user_id is required")
+	}
+	if a.ToolkitSlug != tt.toolkit.Slug {
+		return nil, newErr(http.StatusBadRequest, CodeTriggerAccountInvalid, "TriggerInstance_AccountToolkitMismatch",
+			"connected account %s is on toolkit %s but trigger %s belongs to %s", a.ID, a.ToolkitSlug, tt.Slug, tt.toolkit.Slug).
+			with("connected_account_id: toolkit mismatch")
+	}
+	if a.Status != StatusActive || a.IsDisabled || a.AuthConfigDeleted {
+		return nil, newErr(http.StatusBadRequest, CodeTriggerAccountInvalid, "TriggerInstance_AccountNotActive",
+			"connected account %s is not usable for triggers (status %s, disabled %t)", a.ID, a.Status, a.IsDisabled).
+			with("connected_account_id: account not ACTIVE")
+	}
+	return a, nil
+}
+
+func (s *Server) manageTrigger(c *call) (int, any, *apiError) {
+	var body struct {
+		Status string `json:"status"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	if body.Status != "enable" && body.Status != "disable" {
+		return 0, nil, errValidation("status", "status must be \"enable\" or \"disable\", got %q", body.Status)
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	old, e := c.trigger(c.r.PathValue("triggerId"))
+	if e != nil {
+		return 0, nil, e
+	}
+	disabled := old.DisabledAt != nil
+	if (body.Status == "disable") == disabled {
+		state := "enabled"
+		if disabled {
+			state = "disabled"
+		}
+		return 0, nil, newErr(http.StatusConflict, CodeTriggerAlreadyInState, "TriggerInstance_AlreadyInState",
+			"trigger instance %s is already %s", old.ID, state)
+	}
+	t := *old
+	t.UpdatedAt = s.st.stamp()
+	if body.Status == "disable" {
+		at := t.UpdatedAt
+		t.DisabledAt = &at
+	} else {
+		t.DisabledAt = nil
+	}
+	if err := s.st.commit(put(bucketTriggers, t.ID, &t)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, map[string]any{"status": "success"}, nil
+}
+
+func (s *Server) deleteTrigger(c *call) (int, any, *apiError) {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	t, e := c.trigger(c.r.PathValue("triggerId"))
+	if e != nil {
+		return 0, nil, e
+	}
+	if err := s.st.commit(del(bucketTriggers, t.ID)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, map[string]any{"trigger_id": t.ID}, nil
+}

@@ -1,0 +1,149 @@
+package emulator
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+// Default and maximum page sizes.
+const (
+	defaultLimit  = 20
+	maxLimit      = 1000
+	maxLimitSmall = 50 // auth configs and trigger instances, as in the real API
+)
+
+type cursorState struct {
+	Page  int `json:"page"`
+	Limit int `json:"limit"`
+}
+
+// pageParams reads limit and cursor. The cursor is an opaque base64 string of
+// {"page":n,"limit":l}; an explicit limit wins over the cursor's.
+func pageParams(r *http.Request, max int) (page, limit int, e *apiError) {
+	q := r.URL.Query()
+	page, limit = 1, defaultLimit
+	if cur := q.Get("cursor"); cur != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(cur, "="))
+		var cs cursorState
+		if err != nil || json.Unmarshal(raw, &cs) != nil || cs.Page < 1 || cs.Limit < 1 {
+			return 0, 0, newErr(http.StatusBadRequest, CodeInvalidCursor, "InvalidCursor", "cursor %q is not a cursor returned by this API", cur).
+				fix("Pass next_cursor from the previous page unchanged, or omit cursor for the first page.")
+		}
+		page, limit = cs.Page, cs.Limit
+	}
+	if l := q.Get("limit"); l != "" {
+		n, err := strconv.ParseFloat(l, 64)
+		if err != nil || n < 0 || n != float64(int(n)) {
+			return 0, 0, errValidation("limit", "limit must be a non-negative integer, got %q", l)
+		}
+		if n > 0 {
+			limit = int(n)
+		}
+	}
+	if limit > max {
+		limit = max
+	}
+	return page, limit, nil
+}
+
+func encodeCursor(page, limit int) string {
+	b, _ := json.Marshal(cursorState{Page: page, Limit: limit})
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// paginate slices items and renders the page envelope.
+func paginate[T any](r *http.Request, items []T, max int, render func(T) any) (map[string]any, *apiError) {
+	page, limit, e := pageParams(r, max)
+	if e != nil {
+		return nil, e
+	}
+	total := len(items)
+	pages := (total + limit - 1) / limit
+	if pages < 1 {
+		pages = 1
+	}
+	start := (page - 1) * limit
+	if start > total {
+		start = total
+	}
+	end := start + limit
+	if end > total {
+		end = total
+	}
+	out := make([]any, 0, end-start)
+	for _, it := range items[start:end] {
+		out = append(out, render(it))
+	}
+	var next any
+	if end < total {
+		next = encodeCursor(page+1, limit)
+	}
+	return map[string]any{
+		"items":        out,
+		"next_cursor":  next,
+		"total_pages":  pages,
+		"current_page": page,
+		"total_items":  total,
+	}, nil
+}
+
+// listParam returns the values of a list query parameter, accepting both
+// comma-joined (a,b) and repeated (k=a&k=b) forms, plus the k[] form. Extra
+// names are aliases (e.g. camelCase duplicates).
+func listParam(r *http.Request, names ...string) []string {
+	q := r.URL.Query()
+	var out []string
+	for _, name := range names {
+		for _, key := range []string{name, name + "[]"} {
+			for _, v := range q[key] {
+				for _, part := range strings.Split(v, ",") {
+					if p := strings.TrimSpace(part); p != "" {
+						out = append(out, p)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// boolParam parses a boolean query parameter; absent means def.
+func boolParam(r *http.Request, def bool, names ...string) (bool, *apiError) {
+	q := r.URL.Query()
+	for _, name := range names {
+		if !q.Has(name) {
+			continue
+		}
+		v := strings.ToLower(q.Get(name))
+		switch v {
+		case "true", "1", "yes":
+			return true, nil
+		case "false", "0", "no", "":
+			return false, nil
+		default:
+			return false, errValidation(name, "%s must be true or false, got %q", name, v)
+		}
+	}
+	return def, nil
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func containsFold(list []string, v string) bool {
+	for _, x := range list {
+		if strings.EqualFold(x, v) {
+			return true
+		}
+	}
+	return false
+}
