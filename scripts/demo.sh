@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# End-to-end demo: runs examples/quickstart against a local emulator with the
+# provider built from this tree. `make demo` builds both binaries first.
+#
+#   scripts/demo.sh                 # uses bin/terraform-provider-service, bin/service-emulator
+#   DEMO_PAUSE=1 scripts/demo.sh    # waits for you to approve the OAuth account in a browser
+#   DEMO_KEEP=1 scripts/demo.sh     # keeps the working directory (state, logs)
+#
+# Needs only terraform on PATH: no registry access, no account on the service.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+PROVIDER_BIN="${PROVIDER_BIN:-$ROOT/bin/terraform-provider-service}"
+EMULATOR_BIN="${EMULATOR_BIN:-$ROOT/bin/service-emulator}"
+API_KEY="emulator-key"
+START=$SECONDS
+
+step() { printf '==> %s\n' "$*"; }
+info() { printf '    %s\n' "$*"; }
+die() { printf 'demo: %s\n' "$*" >&2; exit 1; }
+
+command -v terraform >/dev/null || die "terraform is not on PATH (Terraform 1.11 or later is needed)"
+[[ -x "$PROVIDER_BIN" ]] || die "$PROVIDER_BIN is missing: run 'make build' (or 'make demo')"
+[[ -x "$EMULATOR_BIN" ]] || die "$EMULATOR_BIN is missing: run 'make build' (or 'make demo')"
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/service-demo.XXXXXX")"
+LOG="$WORK/terraform.log"
+TF_DIR="$WORK/quickstart"
+EMU_PID=""
+APPLIED=0
+DESTROYED=0
+
+cleanup() {
+	local rc=$?
+	set +e
+	if [[ $rc -ne 0 ]]; then
+		printf '\ndemo: FAILED (exit %d). Last lines of %s:\n' "$rc" "$LOG" >&2
+		tail -n 60 "$LOG" >&2 2>/dev/null
+		if [[ -s "$WORK/emulator.log" ]]; then
+			printf '\ndemo: last lines of the emulator log:\n' >&2
+			tail -n 20 "$WORK/emulator.log" >&2
+		fi
+		if [[ $APPLIED -eq 1 && $DESTROYED -eq 0 && -n "$EMU_PID" ]]; then
+			terraform -chdir="$TF_DIR" destroy -auto-approve -no-color >>"$LOG" 2>&1
+		fi
+	fi
+	if [[ -n "$EMU_PID" ]] && kill -0 "$EMU_PID" 2>/dev/null; then
+		kill -TERM "$EMU_PID" 2>/dev/null
+		wait "$EMU_PID" 2>/dev/null
+	fi
+	if [[ $rc -ne 0 || -n "${DEMO_KEEP:-}" ]]; then
+		printf 'demo: working directory kept: %s\n' "$WORK" >&2
+	else
+		rm -rf "$WORK"
+	fi
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# tf ARGS...: runs terraform in the quickstart copy, output to the log file.
+tf() {
+	printf '\n$ terraform %s\n' "$*" >>"$LOG"
+	terraform -chdir="$TF_DIR" "$@" >>"$LOG" 2>&1
+}
+
+# ---------------------------------------------------------------- emulator
+step "Starting emulator"
+"$EMULATOR_BIN" --listen 127.0.0.1:0 --data "$WORK/emulator.db" \
+	>"$WORK/emulator.out" 2>"$WORK/emulator.log" &
+EMU_PID=$!
+BASE_URL=""
+for _ in $(seq 1 150); do
+	if line="$(head -n 1 "$WORK/emulator.out" 2>/dev/null)" && [[ "$line" == "listening on http://"* ]]; then
+		BASE_URL="${line#listening on }"
+		break
+	fi
+	kill -0 "$EMU_PID" 2>/dev/null || die "the emulator exited: $(tail -n 5 "$WORK/emulator.log")"
+	sleep 0.1
+done
+[[ -n "$BASE_URL" ]] || die "the emulator did not report its address within 15s"
+info "listening on $BASE_URL (data file $WORK/emulator.db)"
+
+# ---------------------------------------------------------------- terraform
+step "Configuring Terraform to use the local provider build (dev_overrides, no registry)"
+# dev_overrides serves the provider straight from bin/. `terraform init` is
+# not needed for it, but init still resolves providers: a plugin directory
+# holding the same binary lets it succeed offline.
+PLATFORM="$(terraform version -json 2>/dev/null | sed -n 's/.*"platform": *"\([^"]*\)".*/\1/p')"
+[[ -n "$PLATFORM" ]] || die "could not read the platform from 'terraform version -json'"
+PLUGINS="$WORK/plugins/registry.terraform.io/integration-service/service/0.0.1/$PLATFORM"
+mkdir -p "$PLUGINS"
+ln -s "$PROVIDER_BIN" "$PLUGINS/terraform-provider-service"
+cat >"$WORK/terraform.rc" <<EOF
+provider_installation {
+  dev_overrides {
+    "integration-service/service" = "$(dirname "$PROVIDER_BIN")"
+  }
+  direct {
+    exclude = ["registry.terraform.io/*/*"]
+  }
+}
+EOF
+export TF_CLI_CONFIG_FILE="$WORK/terraform.rc"
+export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1 TF_INPUT=0
+export SERVICE_BASE_URL="$BASE_URL" SERVICE_API_KEY="$API_KEY"
+unset TF_LOG TF_LOG_PROVIDER TF_LOG_PATH TF_CLI_ARGS TF_DATA_DIR
+unset $(env | awk -F= '/^SERVICE_TOOLKIT_VERSION_/ {print $1}') 2>/dev/null || true
+
+mkdir -p "$TF_DIR"
+cp "$ROOT"/examples/quickstart/*.tf "$TF_DIR"/
+info "working copy of examples/quickstart in $TF_DIR"
+
+step "terraform init"
+tf init -input=false -no-color -plugin-dir="$WORK/plugins"
+info "ok (terraform output is in $LOG)"
+
+step "terraform apply (3 auth configs, 2 connected accounts, 1 trigger instance, 4 data sources)"
+APPLIED=1
+tf apply -auto-approve -input=false -no-color
+info "$(grep -E '^Apply complete!' "$LOG" | tail -n 1)"
+
+step "Outputs"
+terraform -chdir="$TF_DIR" output -no-color | sed 's/^/    /'
+
+GITHUB_URL="$(terraform -chdir="$TF_DIR" output -raw github_connect_url)"
+GITHUB_ID="$(terraform -chdir="$TF_DIR" output -raw github_account_id)"
+
+step "Approving the OAuth connection"
+info "The GitHub account is INITIATED: the user approves it in a browser at"
+info "  $GITHUB_URL"
+info "(on the emulator that page is a consent screen with Approve and Deny buttons)."
+if [[ -n "${DEMO_PAUSE:-}" ]]; then
+	read -r -p "    Open the URL, click Approve, then press Enter to continue... " _
+else
+	info "Approving it the way the consent page does (set DEMO_PAUSE=1 to click it yourself):"
+	info "  POST $BASE_URL/_emulator/connected_accounts/$GITHUB_ID/complete"
+	curl -fsS -o /dev/null -X POST -H "x-api-key: $API_KEY" \
+		"$BASE_URL/_emulator/connected_accounts/$GITHUB_ID/complete" ||
+		die "could not approve the connected account $GITHUB_ID"
+fi
+
+step "Second plan: refreshes every object and expects no changes"
+set +e
+tf plan -detailed-exitcode -input=false -no-color
+PLAN_RC=$?
+set -e
+case $PLAN_RC in
+0) info "No changes: the state matches the service (exit code 0)." ;;
+2) die "the second plan is not empty (exit code 2)" ;;
+*) die "terraform plan failed (exit code $PLAN_RC)" ;;
+esac
+tf apply -refresh-only -auto-approve -input=false -no-color
+info "github_account_status after refresh: $(terraform -chdir="$TF_DIR" output -raw github_account_status)"
+
+step "terraform destroy"
+tf destroy -auto-approve -input=false -no-color
+DESTROYED=1
+info "$(grep -E '^Destroy complete!' "$LOG" | tail -n 1)"
+[[ -z "$(terraform -chdir="$TF_DIR" state list 2>/dev/null)" ]] || die "the state is not empty after destroy"
+
+step "Stopping emulator"
+kill -TERM "$EMU_PID"
+wait "$EMU_PID" 2>/dev/null || true
+EMU_PID=""
+
+step "Demo finished in $((SECONDS - START))s"

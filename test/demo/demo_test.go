@@ -1,0 +1,94 @@
+// Package demo_test runs scripts/demo.sh (what `make demo` runs after `make
+// build`) with binaries built from this tree, and checks that it succeeds,
+// stays readable and finishes within the three minutes promised to users.
+package demo_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/integration-service/terraform-provider-service/test/testutil"
+)
+
+func TestDemo(t *testing.T) {
+	testutil.RequireTerraform(t)
+	if _, err := exec.LookPath("curl"); err != nil {
+		t.Skip("curl is not on PATH")
+	}
+	root := testutil.RepoRoot(t)
+
+	// The same binaries `make build` produces, built into a temporary bin/
+	// so that the test neither needs nor overwrites the developer's bin/.
+	start := time.Now()
+	bin := t.TempDir()
+	provider := testutil.GoBuild(t, bin, "terraform-provider-service", ".")
+	emulator := testutil.GoBuild(t, bin, "service-emulator", "./cmd/service-emulator")
+	built := time.Since(start)
+
+	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(root, "scripts", "demo.sh"))
+	cmd.Dir = root
+	tmp := t.TempDir()
+	cmd.Env = append(testutil.TerraformEnv(filepath.Join(t.TempDir(), "unused.rc")),
+		"PROVIDER_BIN="+provider,
+		"EMULATOR_BIN="+emulator,
+		"TMPDIR="+tmp,
+	)
+	cmd.WaitDelay = 10 * time.Second
+	ran := time.Now()
+	out, err := cmd.CombinedOutput()
+	elapsed := time.Since(ran)
+	t.Logf("demo output (%s; binaries built in %s):\n%s", elapsed.Round(time.Millisecond), built.Round(time.Millisecond), out)
+	if err != nil {
+		t.Fatalf("demo failed: %v", err)
+	}
+	if total := built + elapsed; total > 3*time.Minute {
+		t.Errorf("build + demo took %s, want under 3 minutes", total)
+	}
+
+	text := string(out)
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`(?m)^==> Starting emulator$`),
+		regexp.MustCompile(`(?m)^    listening on http://127\.0\.0\.1:\d+ `),
+		regexp.MustCompile(`(?m)^==> terraform apply `),
+		regexp.MustCompile(`(?m)^    Apply complete! Resources: 6 added, 0 changed, 0 destroyed\.$`),
+		regexp.MustCompile(`(?m)^    stripe_account_status = "ACTIVE"$`),
+		regexp.MustCompile(`(?m)^    github_account_status = "INITIATED"$`),
+		regexp.MustCompile(`(?m)^    github_connect_url = "http://127\.0\.0\.1:\d+/`),
+		regexp.MustCompile(`(?m)^    No changes: the state matches the service \(exit code 0\)\.$`),
+		regexp.MustCompile(`(?m)^    github_account_status after refresh: ACTIVE$`),
+		regexp.MustCompile(`(?m)^    Destroy complete! Resources: 6 destroyed\.$`),
+		regexp.MustCompile(`(?m)^==> Stopping emulator$`),
+		regexp.MustCompile(`(?m)^==> Demo finished in \d+s$`),
+	} {
+		if !want.MatchString(text) {
+			t.Errorf("demo output lacks a line matching %s", want)
+		}
+	}
+
+	// Readable: progress lines, no wall of logs.
+	if n := strings.Count(text, "\n"); n > 60 {
+		t.Errorf("demo printed %d lines, want a short summary (at most 60)", n)
+	}
+	for _, noise := range []string{"Warning:", "[DEBUG]", "[TRACE]", "level=", "\x1b["} {
+		if strings.Contains(text, noise) {
+			t.Errorf("demo output contains %q: terraform and emulator logs belong in the log files", noise)
+		}
+	}
+
+	// The emulator is stopped and the temporary directory removed.
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("demo left %s behind in TMPDIR", e.Name())
+	}
+}
