@@ -46,3 +46,8 @@ output "stripe_trigger_id" {
   description = "Id of the trigger instance listening for Stripe charges."
   value       = service_trigger_instance.stripe_charges.id
 }
+
+output "github_account_id" {
+  description = "Id of the OAuth connected account (the emulator's control routes take it)."
+  value       = service_connected_account.github.id
+}
