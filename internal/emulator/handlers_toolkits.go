@@ -96,9 +96,9 @@ func (s *Server) renderToolkit(tk *toolkitDef, version string) map[string]any {
 		"slug": tk.Slug, "name": tk.Name, "type": "native", "enabled": true, "is_local_toolkit": false,
 		"composio_managed_auth_schemes": tk.managedModes(), "composio_managed_auth": managed,
 		"auth_config_details": details, "base_url": tk.BaseURL, "auth_guide_url": nil,
-		"get_current_user_endpoint": nil,
-		"meta":                      s.renderToolkitMeta(tk, version, true),
-		"deprecated":                map[string]any{"toolkitId": tk.Slug, "rawProxyInfoByAuthSchemes": []any{}},
+		// get_current_user_endpoint is omitted, not null: @composio/core's schema types it as an optional string.
+		"meta":       s.renderToolkitMeta(tk, version, true),
+		"deprecated": map[string]any{"toolkitId": tk.Slug, "rawProxyInfoByAuthSchemes": []any{}},
 	}
 }
 
