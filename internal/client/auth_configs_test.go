@@ -26,8 +26,10 @@ func TestAuthConfigOperations(t *testing.T) {
 			},
 		},
 		{
-			name:   "list without filters sends no query",
-			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListAuthConfigs(ctx, AuthConfigListParams{}) },
+			name: "list without filters sends no query",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListAuthConfigs(ctx, AuthConfigListParams{})
+			},
 			reply:  `{"items":[]}`,
 			method: "GET", path: "/api/v3.1/auth_configs",
 		},
@@ -42,7 +44,7 @@ func TestAuthConfigOperations(t *testing.T) {
 					CreatedAt: "2026-01-01T00:00:00Z", LastUpdatedAt: "2026-01-02T00:00:00Z", Toolkit: ToolkitRef{Slug: "linear", Logo: "https://l/logo.png"},
 					IsEnabledForToolRouter: true, Credentials: map[string]any{"client_id": "cid", "client_secret": "********", "scopes": "read,write issues"},
 					ToolAccessConfig: ToolAccessConfig{ToolsForConnectedAccountCreation: []string{"A"}, ToolsAvailableForExecution: []string{"B", "C"}},
-					NoOfConnections: 3, Scopes: []string{"read", "write", "issues"}}
+					NoOfConnections:  3, Scopes: []string{"read", "write", "issues"}}
 				if !reflect.DeepEqual(*a, want) {
 					t.Errorf("got  %+v\nwant %+v", *a, want)
 				}
@@ -117,8 +119,10 @@ func TestAuthConfigOperations(t *testing.T) {
 			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1/DISABLED",
 		},
 		{
-			name:   "update status",
-			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.UpdateAuthConfigStatus(ctx, "disabled", "ac_1") },
+			name: "update status",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateAuthConfigStatus(ctx, "disabled", "ac_1")
+			},
 			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1/DISABLED",
 		},
 		{

@@ -97,8 +97,10 @@ func TestConnectedAccountOperations(t *testing.T) {
 			},
 		},
 		{
-			name:   "refresh minimal",
-			call:   func(ctx context.Context, c *Client) (any, error) { return c.RefreshConnectedAccount(ctx, "ca_1", RefreshParams{}) },
+			name: "refresh minimal",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.RefreshConnectedAccount(ctx, "ca_1", RefreshParams{})
+			},
 			method: "POST", path: "/api/v3.1/connected_accounts/ca_1/refresh", body: `{}`,
 		},
 		{

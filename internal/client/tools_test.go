@@ -23,8 +23,10 @@ func TestToolOperations(t *testing.T) {
 			},
 		},
 		{
-			name:   "list default version latest",
-			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListTools(ctx, ToolListParams{ToolkitSlug: "slack"}) },
+			name: "list default version latest",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListTools(ctx, ToolListParams{ToolkitSlug: "slack"})
+			},
 			reply:  `{"items":[]}`,
 			method: "GET", path: "/api/v3.1/tools",
 			query: map[string]string{"toolkit_slug": "slack", "toolkit_versions": "latest"},

@@ -273,7 +273,7 @@ func TestConnectionFailureRetriedForWrites(t *testing.T) {
 }
 
 func TestConnectionRefusedExhaustsRetries(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,8 +103,10 @@ func TestTriggerOperations(t *testing.T) {
 			},
 		},
 		{
-			name:   "list types default latest",
-			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListTriggerTypes(ctx, TriggerTypeListParams{}) },
+			name: "list types default latest",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListTriggerTypes(ctx, TriggerTypeListParams{})
+			},
 			reply:  `{"items":[]}`,
 			method: "GET", path: "/api/v3.1/triggers_types",
 			query: map[string]string{"toolkit_versions": "latest"},
@@ -125,8 +127,10 @@ func TestTriggerOperations(t *testing.T) {
 			},
 		},
 		{
-			name:   "get type global string",
-			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetTriggerType(ctx, "X_Y", &ToolkitVersions{Global: "20250901_00"}) },
+			name: "get type global string",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.GetTriggerType(ctx, "X_Y", &ToolkitVersions{Global: "20250901_00"})
+			},
 			method: "GET", path: "/api/v3.1/triggers_types/X_Y",
 			query: map[string]string{"toolkit_versions": "20250901_00"},
 		},
