@@ -222,14 +222,18 @@ func startEmulator(t *testing.T, args ...string) *emulatorProc {
 		t.Fatalf("go toolchain not on PATH: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "service-emulator")
-	build := exec.Command(goBin, "build", "-o", bin, "./cmd/service-emulator")
+	buildCtx, cancelBuild := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancelBuild()
+	build := exec.CommandContext(buildCtx, goBin, "build", "-o", bin, "./cmd/service-emulator")
 	build.Dir = moduleRoot(t)
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build ./cmd/service-emulator: %v\n%s", err, out)
 	}
 
 	emu := &emulatorProc{}
-	cmd := exec.Command(bin, args...)
+	// The process lives until t.Cleanup sends SIGTERM; the context is only a backstop.
+	runCtx, cancelRun := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(runCtx, bin, args...)
 	cmd.Env = append(os.Environ(), "SERVICE_LOG_LEVEL=info")
 	cmd.Stderr = emu
 	stdout, err := cmd.StdoutPipe()
@@ -245,9 +249,10 @@ func startEmulator(t *testing.T, args ...string) *emulatorProc {
 		select {
 		case <-exited:
 		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
+			cancelRun() // kills the process
 			<-exited
 		}
+		cancelRun()
 	})
 
 	first := make(chan string, 1)
