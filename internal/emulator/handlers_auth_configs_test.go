@@ -1,0 +1,181 @@
+package emulator
+
+import (
+	"testing"
+	"time"
+)
+
+func TestAuthConfigManagedAndCustom(t *testing.T) {
+	e := newEnv(t, Options{})
+	r := e.must(201, "POST", v+"/auth_configs", map[string]any{"toolkit": map[string]any{"slug": "github"}})
+	if r.str("toolkit", "slug") != "github" || r.get("auth_config", "is_composio_managed") != true || r.str("auth_config", "auth_scheme") != "OAUTH2" {
+		t.Fatalf("managed create: %s", r.raw)
+	}
+	managed := r.str("auth_config", "id")
+	g := e.must(200, "GET", v+"/auth_configs/"+managed, nil)
+	if g.str("type") != "default" || g.str("name") != "GitHub Auth Config" || g.str("status") != "ENABLED" || g.str("uuid") == "" {
+		t.Fatalf("managed get: %s", g.raw)
+	}
+	// second default name is unique-ish
+	second := e.createManagedAC("github")
+	if n := e.must(200, "GET", v+"/auth_configs/"+second, nil).str("name"); n != "GitHub Auth Config 2" {
+		t.Fatalf("second name %q", n)
+	}
+
+	custom := e.must(201, "POST", v+"/auth_configs", map[string]any{
+		"toolkit": map[string]any{"slug": "linear"},
+		"auth_config": map[string]any{"type": "use_custom_auth", "authScheme": "OAUTH2", "name": "mine",
+			"credentials":                map[string]any{"client_id": "cid", "client_secret": "shh", "scopes": []any{"read", "write"}},
+			"tool_access_config":         map[string]any{"tools_for_connected_account_creation": []any{"LINEAR_LIST_ITEMS"}},
+			"is_enabled_for_tool_router": true},
+	}).str("auth_config", "id")
+	g = e.must(200, "GET", v+"/auth_configs/"+custom, nil)
+	if g.str("type") != "custom" || g.str("name") != "mine" || g.str("credentials", "client_id") != "cid" ||
+		g.str("credentials", "client_secret") != "********" || g.get("is_enabled_for_tool_router") != true {
+		t.Fatalf("custom get: %s", g.raw)
+	}
+	if sc, _ := g.get("credentials", "scopes").([]any); len(sc) != 2 {
+		t.Fatalf("scopes: %s", g.raw)
+	}
+	tac, _ := g.get("tool_access_config").(map[string]any)
+	if _, ok := tac["tools_available_for_execution"]; !ok || len(tac["tools_for_connected_account_creation"].([]any)) != 1 {
+		t.Fatalf("tool_access_config: %s", g.raw)
+	}
+	if _, err := time.Parse(time.RFC3339, g.str("created_at")); err != nil {
+		t.Fatalf("created_at: %v", err)
+	}
+}
+
+func TestAuthConfigValidation(t *testing.T) {
+	e := newEnv(t, Options{})
+	create := func(tk string, ac map[string]any) resp {
+		return e.do("POST", v+"/auth_configs", map[string]any{"toolkit": map[string]any{"slug": tk}, "auth_config": ac})
+	}
+	checkErr(t, create("nope", nil), 404, "toolkit \"nope\" not found")
+	checkErr(t, e.do("POST", v+"/auth_configs", map[string]any{}), 400, "toolkit.slug")
+	checkErr(t, create("stripe", map[string]any{"type": "use_composio_managed_auth"}), 400, "no service-managed auth scheme")
+	checkErr(t, create("github", map[string]any{"type": "use_custom_auth", "authScheme": "OAUTH2",
+		"credentials": map[string]any{"client_id": "x"}}), 400, "credentials.client_secret is required")
+	checkErr(t, create("github", map[string]any{"type": "use_custom_auth", "authScheme": "OAUTH2",
+		"credentials": map[string]any{"client_id": "x", "client_secret": "y", "colour": "blue"}}), 400, "credentials.colour is not a field")
+	checkErr(t, create("github", map[string]any{"type": "use_custom_auth", "authScheme": "API_KEY"}), 400, "does not support auth scheme API_KEY")
+	checkErr(t, create("github", map[string]any{"type": "use_custom_auth", "authScheme": "MAGIC"}), 400, "unknown auth scheme")
+	checkErr(t, create("github", map[string]any{"type": "use_custom_auth"}), 400, "authScheme is required")
+	checkErr(t, create("github", map[string]any{"type": "weird"}), 400, "type must be")
+	checkErr(t, create("github", map[string]any{"type": "use_composio_managed_auth", "credentials": map[string]any{"client_id": "x"}}), 400, "credentials.client_id")
+	r := create("github", map[string]any{"type": "use_custom_auth", "authScheme": "OAUTH2",
+		"credentials": map[string]any{"client_id": "x"}})
+	if errs, _ := r.get("error", "errors").([]any); len(errs) == 0 {
+		t.Fatalf("errors[] missing: %s", r.raw)
+	}
+	// API_KEY custom config needs nothing; BASIC on jira needs nothing at creation
+	e.createCustomAC("stripe", "API_KEY", nil)
+	e.createCustomAC("jira", "BASIC", map[string]any{})
+	e.createCustomAC("slack", "BEARER_TOKEN", map[string]any{})
+}
+
+func TestAuthConfigUpdateStatusDelete(t *testing.T) {
+	e := newEnv(t, Options{})
+	id := e.createCustomAC("github", "OAUTH2", map[string]any{"client_id": "a", "client_secret": "b"})
+	before := e.must(200, "GET", v+"/auth_configs/"+id, nil).str("last_updated_at")
+	e.must(200, "PATCH", v+"/auth_configs/"+id, map[string]any{"type": "custom", "name": "renamed",
+		"credentials":                map[string]any{"client_id": "a2", "client_secret": "b2", "scopes": "repo"},
+		"is_enabled_for_tool_router": true,
+		"tool_access_config":         map[string]any{"tools_available_for_execution": []any{"GITHUB_GET_A_REPOSITORY"}}})
+	g := e.must(200, "GET", v+"/auth_configs/"+id, nil)
+	if g.str("name") != "renamed" || g.str("credentials", "client_id") != "a2" || g.str("credentials", "scopes") != "repo" ||
+		g.get("is_enabled_for_tool_router") != true || g.str("last_updated_at") <= before {
+		t.Fatalf("after update: %s (before %s)", g.raw, before)
+	}
+	if l := g.get("tool_access_config", "tools_available_for_execution").([]any); len(l) != 1 {
+		t.Fatalf("tools: %s", g.raw)
+	}
+	e.mustErr(400, "credentials.client_secret is required", "PATCH", v+"/auth_configs/"+id,
+		map[string]any{"type": "custom", "credentials": map[string]any{"client_id": "only"}})
+	e.mustErr(400, "type must be", "PATCH", v+"/auth_configs/"+id, map[string]any{"name": "x"})
+
+	m := e.createManagedAC("slack")
+	e.must(200, "PATCH", v+"/auth_configs/"+m, map[string]any{"type": "default", "scopes": []any{"chat:write"}})
+	if sc := e.must(200, "GET", v+"/auth_configs/"+m, nil).get("credentials", "scopes").([]any); sc[0] != "chat:write" {
+		t.Fatalf("default scopes: %v", sc)
+	}
+
+	// status
+	e.must(200, "PATCH", v+"/auth_configs/"+id+"/DISABLED", nil)
+	if g := e.must(200, "GET", v+"/auth_configs/"+id, nil); g.str("status") != "DISABLED" {
+		t.Fatal(g.raw)
+	}
+	e.mustErr(400, "status must be", "PATCH", v+"/auth_configs/"+id+"/PAUSED", nil)
+	if n := len(e.must(200, "GET", v+"/auth_configs", nil).items()); n != 1 {
+		t.Fatalf("disabled config listed without show_disabled: %d", n)
+	}
+	if n := len(e.must(200, "GET", v+"/auth_configs?show_disabled=true", nil).items()); n != 2 {
+		t.Fatalf("show_disabled: %d", n)
+	}
+	e.mustErr(400, "is disabled", "POST", v+"/connected_accounts", map[string]any{"auth_config": map[string]any{"id": id}})
+	e.must(200, "PATCH", v+"/auth_configs/"+id+"/ENABLED", nil)
+
+	// delete makes accounts stop working
+	acct, _ := e.oauthAccount(id, "u1", "")
+	e.must(200, "POST", "/_emulator/connected_accounts/"+acct+"/complete", nil)
+	e.must(200, "DELETE", v+"/auth_configs/"+id, nil)
+	e.mustErr(404, "not found", "GET", v+"/auth_configs/"+id, nil)
+	a := e.must(200, "GET", v+"/connected_accounts/"+acct, nil)
+	if a.str("status") != "INACTIVE" || a.str("status_reason") != "auth config "+id+" was deleted" || a.get("auth_config", "is_disabled") != true {
+		t.Fatalf("account after auth config delete: %s", a.raw)
+	}
+	e.mustErr(400, "was deleted", "POST", v+"/connected_accounts/"+acct+"/refresh", nil)
+	e.mustErr(400, "was deleted", "PATCH", v+"/connected_accounts/"+acct+"/status", map[string]any{"enabled": true})
+	e.mustErr(404, "not found", "POST", v+"/connected_accounts", map[string]any{"auth_config": map[string]any{"id": id}})
+	e.mustErr(404, "not found", "DELETE", v+"/auth_configs/"+id, nil)
+}
+
+func TestAuthConfigListFiltersAndPagination(t *testing.T) {
+	e := newEnv(t, Options{})
+	for i := 0; i < 5; i++ {
+		e.createManagedAC("github")
+	}
+	e.createCustomAC("stripe", "API_KEY", nil)
+	e.createCustomAC("linear", "API_KEY", nil)
+	if n := len(e.must(200, "GET", v+"/auth_configs?toolkit_slug=stripe,linear", nil).items()); n != 2 {
+		t.Fatalf("comma filter %d", n)
+	}
+	if n := len(e.must(200, "GET", v+"/auth_configs?toolkit_slug=stripe&toolkit_slug=linear", nil).items()); n != 2 {
+		t.Fatalf("repeated filter %d", n)
+	}
+	if n := len(e.must(200, "GET", v+"/auth_configs?is_composio_managed=true", nil).items()); n != 5 {
+		t.Fatalf("managed filter %d", n)
+	}
+	if n := len(e.must(200, "GET", v+"/auth_configs?search=stripe", nil).items()); n != 1 {
+		t.Fatalf("search %d", n)
+	}
+	seen := map[string]bool{}
+	cursor := ""
+	pages := 0
+	for {
+		path := v + "/auth_configs?limit=3"
+		if cursor != "" {
+			path += "&cursor=" + cursor
+		}
+		r := e.must(200, "GET", path, nil)
+		pages++
+		if r.get("total_items").(float64) != 7 || r.get("total_pages").(float64) != 3 || int(r.get("current_page").(float64)) != pages {
+			t.Fatalf("page meta: %s", r.raw)
+		}
+		for _, it := range r.items() {
+			seen[it["id"].(string)] = true
+		}
+		if r.get("next_cursor") == nil {
+			break
+		}
+		cursor = r.str("next_cursor")
+	}
+	if len(seen) != 7 || pages != 3 {
+		t.Fatalf("pagination saw %d items in %d pages", len(seen), pages)
+	}
+	e.mustErr(400, "cursor", "GET", v+"/auth_configs?cursor=garbage!", nil)
+	e.mustErr(400, "limit", "GET", v+"/auth_configs?limit=-1", nil)
+	if r := e.must(200, "GET", v+"/auth_configs?limit=500", nil); len(r.items()) != 7 {
+		t.Fatal(r.raw)
+	}
+}

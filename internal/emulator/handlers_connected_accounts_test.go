@@ -1,0 +1,167 @@
+package emulator
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestConnectedAccountCredentialSchemes(t *testing.T) {
+	e := newEnv(t, Options{})
+	stripe := e.createCustomAC("stripe", "API_KEY", nil)
+	id := e.apiKeyAccount(stripe, "alice")
+	a := e.must(200, "GET", v+"/connected_accounts/"+id, nil)
+	if a.str("status") != "ACTIVE" || a.str("user_id") != "alice" || a.str("toolkit", "slug") != "stripe" ||
+		a.str("state", "authScheme") != "API_KEY" || a.str("state", "val", "api_key") != "********" ||
+		a.str("auth_config", "id") != stripe || a.get("is_disabled") != false || a.get("params") == nil {
+		t.Fatalf("api key account: %s", a.raw)
+	}
+	post := func(ac string, state map[string]any) resp {
+		return e.do("POST", v+"/connected_accounts", map[string]any{"auth_config": map[string]any{"id": ac},
+			"connection": map[string]any{"user_id": "u", "state": state}})
+	}
+	checkErr(t, post(stripe, map[string]any{"authScheme": "API_KEY", "val": map[string]any{"status": "ACTIVE"}}), 400, "connection.state.val.api_key is required")
+	checkErr(t, post(stripe, map[string]any{"authScheme": "API_KEY", "val": map[string]any{"api_key": "k", "pin": "1"}}), 400, "connection.state.val.pin is not a field")
+	checkErr(t, post(stripe, map[string]any{"authScheme": "BASIC", "val": map[string]any{"api_key": "k"}}), 400, "authScheme is BASIC")
+	checkErr(t, post("", nil), 400, "auth_config.id is required")
+
+	jira := e.createCustomAC("jira", "BASIC", nil)
+	checkErr(t, post(jira, map[string]any{"authScheme": "BASIC", "val": map[string]any{"username": "u"}}), 400, "password is required")
+	r := post(jira, map[string]any{"authScheme": "BASIC", "val": map[string]any{"username": "u", "password": "p", "subdomain": "acme"}})
+	if r.status != 201 || r.str("status") != "ACTIVE" || r.str("connectionData", "val", "status") != "ACTIVE" || r.get("redirect_url") != nil {
+		t.Fatalf("basic: %s", r.raw)
+	}
+	slack := e.createCustomAC("slack", "BEARER_TOKEN", nil)
+	checkErr(t, post(slack, map[string]any{"authScheme": "BEARER_TOKEN", "val": map[string]any{}}), 400, "token is required")
+	if r := post(slack, map[string]any{"authScheme": "BEARER_TOKEN", "val": map[string]any{"token": "xoxb"}}); r.status != 201 || r.str("status") != "ACTIVE" {
+		t.Fatalf("bearer: %s", r.raw)
+	}
+}
+
+func TestConnectedAccountOAuthAndControl(t *testing.T) {
+	e := newEnv(t, Options{})
+	ac := e.createManagedAC("github")
+	r := e.must(201, "POST", v+"/connected_accounts", map[string]any{"auth_config": map[string]any{"id": ac},
+		"connection": map[string]any{"user_id": "bob", "callback_url": "https://app.example/cb"}})
+	id := r.str("id")
+	if r.str("status") != "INITIATED" || !strings.HasPrefix(r.str("redirect_url"), e.ts.URL+"/oauth/consent/") ||
+		r.str("connectionData", "val", "redirectUrl") != r.str("redirect_url") || !strings.HasPrefix(id, "ca_") {
+		t.Fatalf("oauth initiate: %s", r.raw)
+	}
+	a := e.must(200, "GET", v+"/connected_accounts/"+id, nil)
+	created := a.str("updated_at")
+	c := e.must(200, "POST", "/_emulator/connected_accounts/"+id+"/complete", nil)
+	if c.str("status") != "ACTIVE" || !strings.HasPrefix(c.str("state", "val", "access_token"), "emu_at_") ||
+		c.str("state", "val", "token_type") != "Bearer" || c.str("updated_at") <= created {
+		t.Fatalf("complete: %s", c.raw)
+	}
+	x := e.must(200, "POST", "/_emulator/connected_accounts/"+id+"/expire", nil)
+	if x.str("status") != "EXPIRED" || x.str("status_reason") == "" {
+		t.Fatalf("expire: %s", x.raw)
+	}
+	// refresh an expired OAuth account restarts consent
+	rf := e.must(200, "POST", v+"/connected_accounts/"+id+"/refresh?redirect_url=https://app.example/again", map[string]any{})
+	if rf.str("status") != "INITIATED" || !strings.Contains(rf.str("redirect_url"), "/oauth/consent/") {
+		t.Fatalf("refresh expired: %s", rf.raw)
+	}
+	f := e.must(200, "POST", "/_emulator/connected_accounts/"+id+"/fail", map[string]any{"reason": "user closed window"})
+	if f.str("status") != "FAILED" || f.str("status_reason") != "user closed window" {
+		t.Fatalf("fail: %s", f.raw)
+	}
+	e.must(200, "POST", "/_emulator/connected_accounts/"+id+"/complete", nil)
+	rf = e.must(200, "POST", v+"/connected_accounts/"+id+"/refresh", nil)
+	if rf.str("status") != "ACTIVE" || rf.get("redirect_url") != nil {
+		t.Fatalf("refresh active: %s", rf.raw)
+	}
+	e.mustErr(404, "not found", "POST", "/_emulator/connected_accounts/ca_missing/complete", nil)
+
+	// OAuth with an access token is ACTIVE at once
+	r = e.must(201, "POST", v+"/connected_accounts", map[string]any{"auth_config": map[string]any{"id": ac},
+		"connection": map[string]any{"user_id": "carol", "state": map[string]any{"authScheme": "OAUTH2", "val": map[string]any{"status": "ACTIVE", "access_token": "t"}}}})
+	if r.str("status") != "ACTIVE" {
+		t.Fatalf("oauth with token: %s", r.raw)
+	}
+}
+
+func TestConnectedAccountLinkStatusDelete(t *testing.T) {
+	e := newEnv(t, Options{})
+	ac := e.createCustomAC("stripe", "API_KEY", nil)
+	l := e.must(201, "POST", v+"/connected_accounts/link", map[string]any{"auth_config_id": ac, "user_id": "dana", "callback_url": "https://x/cb"})
+	if !strings.HasPrefix(l.str("link_token"), "lt_") || l.str("redirect_url") != e.ts.URL+"/link/"+l.str("link_token") ||
+		l.str("expires_at") == "" || l.str("connected_account_id") == "" {
+		t.Fatalf("link: %s", l.raw)
+	}
+	if a := e.must(200, "GET", v+"/connected_accounts/"+l.str("connected_account_id"), nil); a.str("status") != "INITIATED" {
+		t.Fatalf("link account: %s", a.raw)
+	}
+	e.mustErr(400, "user_id is required", "POST", v+"/connected_accounts/link", map[string]any{"auth_config_id": ac})
+	e.mustErr(404, "not found", "POST", v+"/connected_accounts/link", map[string]any{"auth_config_id": "ac_nope", "user_id": "x"})
+
+	id := e.apiKeyAccount(ac, "erin")
+	before := e.must(200, "GET", v+"/connected_accounts/"+id, nil).str("updated_at")
+	if r := e.must(200, "PATCH", v+"/connected_accounts/"+id+"/status", map[string]any{"enabled": false, "reason": "offboarded"}); r.get("success") != true {
+		t.Fatal(r.raw)
+	}
+	a := e.must(200, "GET", v+"/connected_accounts/"+id, nil)
+	if a.get("is_disabled") != true || a.str("status_reason") != "offboarded" || a.str("updated_at") <= before {
+		t.Fatalf("disabled: %s", a.raw)
+	}
+	e.must(200, "PATCH", v+"/connected_accounts/"+id+"/status", map[string]any{"enabled": true})
+	if a := e.must(200, "GET", v+"/connected_accounts/"+id, nil); a.get("is_disabled") != false || a.get("status_reason") != nil {
+		t.Fatalf("enabled: %s", a.raw)
+	}
+	e.mustErr(400, "enabled", "PATCH", v+"/connected_accounts/"+id+"/status", map[string]any{})
+	// v3.1 PATCH replaces credentials
+	p := e.must(200, "PATCH", v+"/connected_accounts/"+id, map[string]any{"alias": "work",
+		"connection": map[string]any{"state": map[string]any{"authScheme": "API_KEY", "val": map[string]any{"api_key": "new"}}}})
+	if p.get("success") != true {
+		t.Fatal(p.raw)
+	}
+	// delete cascades trigger instances
+	ti := e.must(201, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": id}).str("trigger_id")
+	if r := e.must(200, "DELETE", v+"/connected_accounts/"+id, nil); r.get("success") != true {
+		t.Fatal(r.raw)
+	}
+	e.mustErr(404, "not found", "GET", v+"/connected_accounts/"+id, nil)
+	e.mustErr(404, "not found", "PATCH", v+"/trigger_instances/manage/"+ti, map[string]any{"status": "disable"})
+	e.mustErr(404, "not found", "DELETE", v+"/connected_accounts/"+id, nil)
+}
+
+func TestConnectedAccountListFilters(t *testing.T) {
+	e := newEnv(t, Options{})
+	stripe := e.createCustomAC("stripe", "API_KEY", nil)
+	gh := e.createManagedAC("github")
+	a1 := e.apiKeyAccount(stripe, "u1")
+	a2 := e.apiKeyAccount(stripe, "u2")
+	g1, _ := e.oauthAccount(gh, "u1", "")
+	count := func(q string) int { return len(e.must(200, "GET", v+"/connected_accounts"+q, nil).items()) }
+	cases := map[string]int{
+		"":                             3,
+		"?user_ids=u1":                 2,
+		"?user_ids=u1,u2":              3,
+		"?user_ids=u1&user_ids=u2":     3,
+		"?toolkit_slugs=github":        1,
+		"?auth_config_ids=" + stripe:   2,
+		"?statuses=ACTIVE":             2,
+		"?statuses=INITIATED,ACTIVE":   3,
+		"?connected_account_ids=" + a2: 1,
+		"?user_ids=u1&statuses=ACTIVE": 1,
+		"?limit=1":                     1,
+		"?order_by=updated_at":         3,
+		"?order_direction=asc":         3,
+	}
+	for q, want := range cases {
+		if got := count(q); got != want {
+			t.Errorf("%q: %d items, want %d", q, got, want)
+		}
+	}
+	items := e.must(200, "GET", v+"/connected_accounts?order_direction=asc", nil).items()
+	if items[0]["id"] != a1 || items[2]["id"] != g1 {
+		t.Fatalf("asc order: %v %v", items[0]["id"], items[2]["id"])
+	}
+	items = e.must(200, "GET", v+"/connected_accounts", nil).items()
+	if items[0]["id"] != g1 {
+		t.Fatalf("default order newest first: %v", items[0]["id"])
+	}
+	e.mustErr(400, "unknown status", "GET", v+"/connected_accounts?statuses=HAPPY", nil)
+	e.mustErr(400, "order_by", "GET", v+"/connected_accounts?order_by=name", nil)
+}

@@ -1,0 +1,161 @@
+package emulator
+
+import (
+	"strings"
+	"testing"
+)
+
+func props(r resp) map[string]any {
+	p, _ := r.get("config", "properties").(map[string]any)
+	return p
+}
+
+func TestTriggerTypesVersions(t *testing.T) {
+	e := newEnv(t, Options{})
+	latest := e.must(200, "GET", v+"/triggers_types/GITHUB_COMMIT_EVENT", nil)
+	if latest.str("version") != VersionLatest || props(latest)["branch"] == nil || latest.str("toolkit", "slug") != "github" ||
+		latest.get("payload") == nil || latest.str("type") != "webhook" {
+		t.Fatalf("latest: %s", latest.raw)
+	}
+	for _, q := range []string{"?toolkit_versions=20250901_00", "?toolkit_versions[github]=20250901_00", "?toolkit_versions%5Bgithub%5D=20250901_00"} {
+		old := e.must(200, "GET", v+"/triggers_types/GITHUB_COMMIT_EVENT"+q, nil)
+		if old.str("version") != VersionOld || props(old)["branch"] != nil || props(old)["owner"] == nil {
+			t.Fatalf("%s: %s", q, old.raw)
+		}
+	}
+	if r := e.must(200, "GET", v+"/triggers_types/GITHUB_COMMIT_EVENT?toolkit_versions[slack]=20250901_00", nil); r.str("version") != VersionLatest {
+		t.Fatalf("other toolkit's pin applied: %s", r.raw)
+	}
+	e.mustErr(400, "invalid toolkit version", "GET", v+"/triggers_types/GITHUB_COMMIT_EVENT?toolkit_versions=v2", nil)
+	e.mustErr(400, "invalid toolkit version", "GET", v+"/triggers_types/GITHUB_COMMIT_EVENT?toolkit_versions=20251345_00", nil)
+	e.mustErr(400, "has no version", "GET", v+"/triggers_types/GITHUB_COMMIT_EVENT?toolkit_versions=20240101_00", nil)
+	e.mustErr(404, "not found", "GET", v+"/triggers_types/NOPE_TRIGGER", nil)
+
+	list := e.must(200, "GET", v+"/triggers_types?toolkit_slugs=github,stripe&toolkit_versions[github]=20250901_00", nil)
+	if n := len(list.items()); n != 5 {
+		t.Fatalf("list github+stripe: %d", n)
+	}
+	for _, it := range list.items() {
+		tk := it["toolkit"].(map[string]any)["slug"]
+		want := VersionLatest
+		if tk == "github" {
+			want = VersionOld
+		}
+		if it["version"] != want {
+			t.Fatalf("%v version %v want %s", it["slug"], it["version"], want)
+		}
+	}
+	if n := len(e.must(200, "GET", v+"/triggers_types?toolkit_slugs=github&toolkit_slugs=stripe", nil).items()); n != 5 {
+		t.Fatalf("repeated: %d", n)
+	}
+	all := e.must(200, "GET", v+"/triggers_types?limit=1000", nil)
+	if all.get("total_items").(float64) < 15 {
+		t.Fatalf("catalog triggers: %v", all.get("total_items"))
+	}
+	e.mustErr(404, "not found", "GET", v+"/triggers_types?toolkit_slugs=nope", nil)
+	enum := e.must(200, "GET", v+"/triggers_types/list/enum", nil)
+	if len(enum.list) < 15 {
+		t.Fatalf("enum: %s", enum.raw)
+	}
+}
+
+func TestTriggerUpsertValidation(t *testing.T) {
+	e := newEnv(t, Options{})
+	gh := e.createManagedAC("github")
+	ca, _ := e.oauthAccount(gh, "u1", "")
+	up := func(slug string, body map[string]any) resp {
+		return e.do("POST", v+"/trigger_instances/"+slug+"/upsert", body)
+	}
+	cfg := map[string]any{"owner": "octo", "repo": "hello"}
+	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"connected_account_id": ca, "trigger_config": cfg}), 400, "not usable for triggers")
+	e.must(200, "POST", "/_emulator/connected_accounts/"+ca+"/complete", nil)
+
+	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"connected_account_id": ca, "trigger_config": map[string]any{"owner": "o"}}), 400, "trigger_config.repo is required")
+	withBranch := map[string]any{"owner": "o", "repo": "r", "branch": "main"}
+	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"connected_account_id": ca, "trigger_config": withBranch,
+		"toolkit_versions": map[string]any{"github": VersionOld}}), 400, "trigger_config.branch is not a known property")
+	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"connected_account_id": ca, "trigger_config": map[string]any{"owner": 1, "repo": "r"}}), 400, "trigger_config.owner must be of type string")
+	checkErr(t, up("GITHUB_PULL_REQUEST_EVENT", map[string]any{"connected_account_id": ca, "trigger_config": map[string]any{"owner": "o", "repo": "r", "action": "merged"}}), 400, "trigger_config.action must be one of")
+	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"connected_account_id": ca, "trigger_config": cfg, "toolkit_versions": "2025"}), 400, "invalid toolkit version")
+	checkErr(t, up("NOPE", map[string]any{"connected_account_id": ca}), 404, "not found")
+	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"connected_account_id": "ca_missing", "trigger_config": cfg}), 404, "not found")
+	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"trigger_config": cfg}), 400, "connected_account_id or user_id is required")
+	checkErr(t, up("SLACK_RECEIVE_MESSAGE", map[string]any{"connected_account_id": ca}), 400, "belongs to slack")
+
+	r := e.must(201, "POST", v+"/trigger_instances/GITHUB_COMMIT_EVENT/upsert", map[string]any{"connected_account_id": ca, "trigger_config": withBranch, "toolkit_versions": "latest"})
+	id := r.str("trigger_id")
+	if !strings.HasPrefix(id, "ti_") {
+		t.Fatal(r.raw)
+	}
+	// identical upsert returns the same instance; user_id resolves the account
+	again := e.must(200, "POST", v+"/trigger_instances/GITHUB_COMMIT_EVENT/upsert", map[string]any{"user_id": "u1", "trigger_config": withBranch})
+	if again.str("trigger_id") != id {
+		t.Fatalf("upsert not idempotent: %s vs %s", again.str("trigger_id"), id)
+	}
+	old := e.must(201, "POST", v+"/trigger_instances/GITHUB_COMMIT_EVENT/upsert", map[string]any{"connected_account_id": ca, "trigger_config": cfg,
+		"toolkit_versions": map[string]any{"github": VersionOld}})
+	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"user_id": "nobody", "trigger_config": cfg}), 400, "no ACTIVE connected account")
+
+	stripe := e.createCustomAC("stripe", "API_KEY", nil)
+	sa := e.apiKeyAccount(stripe, "u2")
+	checkErr(t, up("STRIPE_CHARGE_SUCCEEDED_TRIGGER", map[string]any{"connected_account_id": sa, "trigger_config": map[string]any{"min_amount": -5}}), 400, "trigger_config.min_amount must be >= 0")
+	checkErr(t, up("STRIPE_CHARGE_SUCCEEDED_TRIGGER", map[string]any{"connected_account_id": sa, "trigger_config": map[string]any{"min_amount": 1.5}}), 400, "must be of type integer")
+	e.must(201, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": sa, "trigger_config": map[string]any{"min_amount": 100}})
+
+	hs := e.createCustomAC("hubspot", "API_KEY", nil)
+	ha := e.apiKeyAccount(hs, "u3")
+	checkErr(t, up("HUBSPOT_CONTACT_CREATED_TRIGGER", map[string]any{"connected_account_id": ha, "trigger_config": map[string]any{"properties": []any{"email", 3}}}), 400, "trigger_config.properties[1] must be of type string")
+
+	list := e.must(200, "GET", v+"/trigger_instances/active?trigger_ids="+id+"&show_disabled=true", nil)
+	items := list.items()
+	if len(items) != 1 || items[0]["trigger_name"] != "GITHUB_COMMIT_EVENT" || items[0]["connected_account_id"] != ca ||
+		items[0]["version"] != VersionLatest || items[0]["user_id"] != "u1" || items[0]["disabled_at"] != nil ||
+		items[0]["triggerName"] != "GITHUB_COMMIT_EVENT" || items[0]["trigger_config"].(map[string]any)["branch"] != "main" {
+		t.Fatalf("instance: %s", list.raw)
+	}
+	if it := e.must(200, "GET", v+"/trigger_instances/active?trigger_ids="+old.str("trigger_id"), nil).items(); it[0]["version"] != VersionOld {
+		t.Fatalf("old version instance: %v", it[0])
+	}
+}
+
+func TestTriggerManageAndList(t *testing.T) {
+	e := newEnv(t, Options{})
+	ac := e.createCustomAC("stripe", "API_KEY", nil)
+	ca := e.apiKeyAccount(ac, "u1")
+	ca2 := e.apiKeyAccount(ac, "u2")
+	t1 := e.must(201, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": ca}).str("trigger_id")
+	t2 := e.must(201, "POST", v+"/trigger_instances/STRIPE_PAYMENT_FAILED_TRIGGER/upsert", map[string]any{"connected_account_id": ca2}).str("trigger_id")
+	manage := v + "/trigger_instances/manage/"
+	e.mustErr(409, "already enabled", "PATCH", manage+t1, map[string]any{"status": "enable"})
+	if r := e.must(200, "PATCH", manage+t1, map[string]any{"status": "disable"}); r.str("status") != "success" {
+		t.Fatal(r.raw)
+	}
+	e.mustErr(409, "already disabled", "PATCH", manage+t1, map[string]any{"status": "disable"})
+	e.mustErr(400, "status must be", "PATCH", manage+t1, map[string]any{"status": "pause"})
+	count := func(q string) int { return len(e.must(200, "GET", v+"/trigger_instances/active"+q, nil).items()) }
+	cases := map[string]int{
+		"":                    1,
+		"?show_disabled=true": 2,
+		"?showDisabled=true":  2,
+		"?show_disabled=true&connected_account_ids=" + ca:                 1,
+		"?show_disabled=true&auth_config_ids=" + ac:                       2,
+		"?show_disabled=true&trigger_names=STRIPE_PAYMENT_FAILED_TRIGGER": 1,
+		"?show_disabled=true&user_ids=u1,u2":                              2,
+		"?show_disabled=true&trigger_ids=" + t1 + "," + t2:                2,
+		"?show_disabled=true&limit=1":                                     1,
+	}
+	for q, want := range cases {
+		if got := count(q); got != want {
+			t.Errorf("%q: %d, want %d", q, got, want)
+		}
+	}
+	d := e.must(200, "GET", v+"/trigger_instances/active?show_disabled=true&trigger_ids="+t1, nil).items()[0]
+	if d["disabled_at"] == nil || d["disabledAt"] == nil {
+		t.Fatalf("disabled_at: %v", d)
+	}
+	e.must(200, "PATCH", manage+t1, map[string]any{"status": "enable"})
+	if r := e.must(200, "DELETE", manage+t1, nil); r.str("trigger_id") != t1 {
+		t.Fatal(r.raw)
+	}
+	e.mustErr(404, "not found", "DELETE", manage+t1, nil)
+}
