@@ -13,6 +13,12 @@
 //   SDKC_GO_VECTORS      JSON file of signatures produced by Go's client.SignWebhook (SDK must accept/reject)
 //   SDKC_NODE_VECTORS    output JSON file of signatures produced here, for Go's client.VerifyWebhook
 //
+// SDK options: {disableVersionCheck: true, allowTracking: false} plus env NODE_ENV=test and
+// TELEMETRY_DISABLED=true (set by the Go test) keep the SDK off registry.npmjs.org and
+// telemetry.composio.dev, which are unreachable offline and cannot be pointed at the emulator.
+// SDK 0.5.3 quirks worked around here (SDK bugs, not emulator deviations):
+//   - toolkits.get(slug) maps a 404 to ComposioToolkitFetchError (it checks openai's APIError class).
+//
 // Every SDK call goes through `op()`, which fails the test when the SDK logged an error while
 // handling the response: SDK 0.5.3 validates responses with zod but only *logs* a mismatch, so
 // a silent log line is the only trace of an emulator response that deviates from the SDK schema.
@@ -107,6 +113,16 @@ async function control(method, path, body) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const run = `${Date.now().toString(36)}${crypto.randomBytes(3).toString('hex')}`;
 const uid = (s) => `sdkc-${s}-${run}`;
+
+// ---------------------------------------------------------------------------------------------
+describe('transport', () => {
+  test('a wrong API key gets 401', async () => {
+    const other = new Composio({ apiKey: 'not-a-key', baseURL: BASE_URL, disableVersionCheck: true, allowTracking: false });
+    await opRejects('authConfigs.list(wrong key)', () => other.authConfigs.list(), (err) =>
+      assert.equal(statusOf(err), 401, `${err.name}: ${err.message}`),
+    );
+  });
+});
 
 // ---------------------------------------------------------------------------------------------
 describe('toolkits', () => {

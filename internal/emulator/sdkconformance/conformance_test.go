@@ -105,6 +105,9 @@ func TestSDKConformance(t *testing.T) {
 		if d.VerifyErr != "" {
 			t.Errorf("client.VerifyWebhook rejected the emulator's delivery %s: %s", d.ID, d.VerifyErr)
 		}
+		if !strings.HasPrefix(d.ContentType, "application/json") {
+			t.Errorf("webhook %s content-type = %q, want application/json", d.ID, d.ContentType)
+		}
 	}
 
 	verifyNodeVectors(t, nodeVectors)
