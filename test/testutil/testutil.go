@@ -156,7 +156,7 @@ type Emulator struct {
 	// APIKey is the key of its default project.
 	APIKey string
 	cmd    *exec.Cmd
-	done   chan error
+	done   chan struct{} // closed when the process has exited
 }
 
 // StartEmulator runs the emulator binary at bin on a free loopback port with
@@ -165,20 +165,25 @@ func StartEmulator(tb testing.TB, bin string) *Emulator {
 	tb.Helper()
 	data := filepath.Join(tb.TempDir(), "emulator.db")
 	cmd := exec.Command(bin, "--listen", "127.0.0.1:0", "--data", data) //nolint:noctx // stopped with SIGTERM in Cleanup
-	stdout, err := cmd.StdoutPipe()
+	// An os.Pipe rather than StdoutPipe: the reader may outlive cmd.Wait.
+	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
 		tb.Fatal(err)
 	}
+	cmd.Stdout = stdoutW
 	logPath := filepath.Join(tb.TempDir(), "emulator.log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	cmd.Stderr = logFile
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	_ = stdoutW.Close()
+	if err != nil {
+		_ = stdout.Close()
 		tb.Fatalf("start emulator: %v", err)
 	}
-	e := &Emulator{APIKey: "emulator-key", cmd: cmd, done: make(chan error, 1)}
+	e := &Emulator{APIKey: "emulator-key", cmd: cmd, done: make(chan struct{})}
 
 	lines := make(chan string, 1)
 	go func() {
@@ -193,8 +198,12 @@ func StartEmulator(tb testing.TB, bin string) *Emulator {
 		if first {
 			close(lines)
 		}
+		_ = stdout.Close()
 	}()
-	go func() { e.done <- cmd.Wait() }()
+	go func() {
+		_ = cmd.Wait()
+		close(e.done)
+	}()
 
 	tb.Cleanup(func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
