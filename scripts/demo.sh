@@ -105,7 +105,8 @@ export TF_CLI_CONFIG_FILE="$WORK/terraform.rc"
 export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1 TF_INPUT=0
 export SERVICE_BASE_URL="$BASE_URL" SERVICE_API_KEY="$API_KEY"
 unset TF_LOG TF_LOG_PROVIDER TF_LOG_PATH TF_CLI_ARGS TF_DATA_DIR
-unset $(env | awk -F= '/^SERVICE_TOOLKIT_VERSION_/ {print $1}') 2>/dev/null || true
+# The quickstart pins its own toolkit versions.
+while read -r name; do unset "$name"; done < <(compgen -e | grep '^SERVICE_TOOLKIT_VERSION_' || true)
 
 mkdir -p "$TF_DIR"
 cp "$ROOT"/examples/quickstart/*.tf "$TF_DIR"/
