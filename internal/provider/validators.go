@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -116,7 +117,7 @@ func normalizeBaseURL(raw string) (string, error) {
 		return "", errors.New("it must not contain a fragment")
 	}
 	if p := u.Port(); p != "" {
-		if _, err := net.LookupPort("tcp", p); err != nil {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
 			return "", fmt.Errorf("port %q is not valid", p)
 		}
 	}

@@ -1,0 +1,242 @@
+package provider
+
+// Acceptance-test harness shared by every test in this package.
+//
+// Tests run against an in-process emulator started once per test binary,
+// unless SERVICE_BASE_URL and SERVICE_API_KEY are both set in the environment
+// when the first test asks for it: then they run against that endpoint.
+// Control-route helpers skip the calling test against a real endpoint.
+//
+// Typical use:
+//
+//	func TestAccFoo_basic(t *testing.T) {
+//		resource.Test(t, resource.TestCase{
+//			PreCheck:                 func() { testAccPreCheck(t) },
+//			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+//			Steps: []resource.TestStep{{Config: `resource "service_foo" "x" { ... }`}},
+//		})
+//	}
+//
+// Test configurations never contain required_providers or (usually) a
+// provider block: the provider reads SERVICE_BASE_URL / SERVICE_API_KEY,
+// which testAccPreCheck sets.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/emulator"
+)
+
+// testAccAPIKey is the emulator's API key in acceptance tests.
+const testAccAPIKey = "emulator-key"
+
+// testAccProtoV6ProviderFactories serves the provider in-process to
+// terraform-plugin-testing under the name "service".
+var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"service": providerserver.NewProtocol6WithError(New("test")()),
+}
+
+// testAccEndpoint describes where acceptance tests send requests.
+type testAccEndpoint struct {
+	BaseURL  string
+	APIKey   string
+	Emulated bool // false when running against a real endpoint
+	err      error
+}
+
+var (
+	testAccOnce sync.Once
+	testAccEP   testAccEndpoint
+	// Read when the test binary starts, before any test changes them.
+	testAccRealBaseURL = os.Getenv(EnvBaseURL)
+	testAccRealAPIKey  = os.Getenv(EnvAPIKey)
+)
+
+// testAccEnvironment returns the shared endpoint, starting the in-process
+// emulator on first use unless SERVICE_BASE_URL and SERVICE_API_KEY are set.
+func testAccEnvironment(t *testing.T) testAccEndpoint {
+	t.Helper()
+	testAccOnce.Do(func() {
+		baseURL, key := testAccRealBaseURL, testAccRealAPIKey
+		if baseURL != "" && key != "" {
+			testAccEP = testAccEndpoint{BaseURL: baseURL, APIKey: key}
+			return
+		}
+		srv, err := emulator.New(emulator.Options{APIKeys: map[string]string{testAccAPIKey: "default"}})
+		if err != nil {
+			testAccEP.err = fmt.Errorf("starting the emulator: %w", err)
+			return
+		}
+		// Never closed: it lives as long as the test binary.
+		ts := httptest.NewServer(srv.Handler())
+		srv.SetBaseURL(ts.URL)
+		testAccEP = testAccEndpoint{BaseURL: ts.URL, APIKey: testAccAPIKey, Emulated: true}
+	})
+	if testAccEP.err != nil {
+		t.Fatal(testAccEP.err)
+	}
+	return testAccEP
+}
+
+// testAccPreCheck makes sure the endpoint is up and points the provider at it
+// through SERVICE_BASE_URL and SERVICE_API_KEY. It re-applies the variables on
+// every call, so tests that change them with t.Setenv do not leak.
+func testAccPreCheck(t *testing.T) {
+	t.Helper()
+	ep := testAccEnvironment(t)
+	// os.Setenv, not t.Setenv: the values are process-wide on purpose and
+	// t.Setenv cannot be used in parallel tests.
+	if err := os.Setenv(EnvBaseURL, ep.BaseURL); err != nil { //nolint:usetesting // process-wide on purpose
+		t.Fatal(err)
+	}
+	if err := os.Setenv(EnvAPIKey, ep.APIKey); err != nil { //nolint:usetesting // process-wide on purpose
+		t.Fatal(err)
+	}
+}
+
+// testAccRequireEmulator skips the test when running against a real endpoint.
+// Call it first in tests that use the emulator's control routes.
+func testAccRequireEmulator(t *testing.T) testAccEndpoint {
+	t.Helper()
+	ep := testAccEnvironment(t)
+	if !ep.Emulated {
+		t.Skip("needs the in-process emulator's control routes; running against a real endpoint (" + EnvBaseURL + ")")
+	}
+	return ep
+}
+
+// testAccClient returns an API client for out-of-band changes (drift tests,
+// CheckDestroy) against the shared endpoint.
+func testAccClient(t *testing.T) *client.Client {
+	t.Helper()
+	ep := testAccEnvironment(t)
+	c, err := client.New(client.Config{BaseURL: ep.BaseURL, APIKey: ep.APIKey, UserAgent: "terraform-provider-service-acctest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// testAccEmulatorPost calls a control route with an empty body, e.g.
+// testAccEmulatorPost(t, "/_emulator/connected_accounts/"+id+"/complete").
+// The "/_emulator" prefix is optional. It skips the test on a real endpoint.
+func testAccEmulatorPost(t *testing.T, path string) {
+	t.Helper()
+	testAccEmulatorDo(t, http.MethodPost, path, nil, nil)
+}
+
+// testAccEmulatorPostJSON calls a control route with a JSON body, e.g. firing
+// a trigger: testAccEmulatorPostJSON(t, "/_emulator/trigger_instances/"+id+"/fire", map[string]any{"k": "v"}).
+func testAccEmulatorPostJSON(t *testing.T, path string, body any) {
+	t.Helper()
+	testAccEmulatorDo(t, http.MethodPost, path, body, nil)
+}
+
+// testAccEmulatorSetFaults sets the emulator's fault spec (e.g.
+// "status=429:0.5") and clears it when the test ends. Faults are global:
+// only use it in tests that do not call t.Parallel.
+func testAccEmulatorSetFaults(t *testing.T, spec string) {
+	t.Helper()
+	testAccEmulatorDo(t, http.MethodPut, "/_emulator/faults", rawBody(spec), nil)
+	t.Cleanup(func() { testAccEmulatorDo(t, http.MethodPut, "/_emulator/faults", rawBody(""), nil) })
+}
+
+// testAccEmulatorStats is GET /_emulator/stats.
+type testAccEmulatorStats struct {
+	Requests map[string]int `json:"requests"`
+	Writes   int            `json:"writes"`
+}
+
+// testAccEmulatorStatsNow reads the emulator's request counters.
+func testAccEmulatorStatsNow(t *testing.T) testAccEmulatorStats {
+	t.Helper()
+	var s testAccEmulatorStats
+	testAccEmulatorDo(t, http.MethodGet, "/_emulator/stats", nil, &s)
+	return s
+}
+
+// testAccEmulatorWrites returns the number of successful writes (POST, PATCH,
+// PUT, DELETE on API routes) the emulator has served so far. Counters are
+// process-wide: tests comparing them must not call t.Parallel (sequential
+// tests never overlap parallel ones). Pattern for "no writes at plan time":
+//
+//	testAccRequireEmulator(t)
+//	before := testAccEmulatorWrites(t)
+//	resource.Test(t, ...ExpectError plan steps...)
+//	testAccAssertNoWritesSince(t, before)
+func testAccEmulatorWrites(t *testing.T) int {
+	t.Helper()
+	return testAccEmulatorStatsNow(t).Writes
+}
+
+// testAccAssertNoWritesSince fails the test when writes happened since before.
+func testAccAssertNoWritesSince(t *testing.T, before int) {
+	t.Helper()
+	if after := testAccEmulatorWrites(t); after != before {
+		t.Errorf("expected no write requests, the emulator counted %d", after-before)
+	}
+}
+
+type rawBody string
+
+func testAccEmulatorDo(t *testing.T, method, path string, body, out any) {
+	t.Helper()
+	ep := testAccRequireEmulator(t)
+	if !strings.HasPrefix(path, "/_emulator/") {
+		path = "/_emulator/" + strings.TrimPrefix(path, "/")
+	}
+	var r io.Reader
+	contentType := ""
+	switch b := body.(type) {
+	case nil:
+	case rawBody:
+		r = strings.NewReader(string(b))
+		contentType = "text/plain"
+	default:
+		buf, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = bytes.NewReader(buf)
+		contentType = "application/json"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(ep.BaseURL, "/")+path, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("x-api-key", ep.APIKey)
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("%s %s: %s: %s", method, path, resp.Status, data)
+	}
+	if out != nil {
+		if err := json.Unmarshal(data, out); err != nil {
+			t.Fatalf("%s %s: decoding %q: %v", method, path, data, err)
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+)
+
+// Provider configuration tests. They plan a configuration that reads the
+// service_toolkit_categories data source, which makes Terraform configure the
+// provider. They change the environment, so they never call t.Parallel.
+
+const testAccCategoriesConfig = `
+data "service_toolkit_categories" "all" {}
+`
+
+func testAccProviderBlock(body string) string {
+	return fmt.Sprintf("provider \"service\" {\n%s\n}\n%s", body, testAccCategoriesConfig)
+}
+
+// testAccUnsetProviderEnv points the provider's environment at nothing, so
+// that each test sets exactly what it checks.
+func testAccUnsetProviderEnv(t *testing.T) {
+	t.Helper()
+	t.Setenv(EnvAPIKey, "")
+	t.Setenv(EnvBaseURL, "")
+	t.Setenv("SERVICE_TOOLKIT_VERSION_GITHUB", "")
+}
+
+func TestAccProvider_envFallbacks(t *testing.T) {
+	ep := testAccEnvironment(t)
+	testAccUnsetProviderEnv(t)
+	t.Setenv(EnvAPIKey, ep.APIKey)
+	t.Setenv(EnvBaseURL, ep.BaseURL)
+	t.Setenv("SERVICE_TOOLKIT_VERSION_GITHUB", "20250901_00")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: testAccCategoriesConfig,
+			Check:  resource.TestCheckResourceAttrSet("data.service_toolkit_categories.all", "categories.0.slug"),
+		}},
+	})
+}
+
+func TestAccProvider_configOverridesEnv(t *testing.T) {
+	ep := testAccEnvironment(t)
+	testAccUnsetProviderEnv(t)
+	t.Setenv(EnvAPIKey, "wrong-key-from-env")
+	t.Setenv(EnvBaseURL, "https://unused.invalid")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: testAccProviderBlock(fmt.Sprintf(`
+  api_key          = %q
+  base_url         = %q
+  toolkit_version  = "latest"
+  toolkit_versions = { github = "20251015_00", slack = "latest" }
+  request_timeout  = "10s"
+  max_retries      = 2
+  default_headers  = { "X-Team" = "platform" }
+`, ep.APIKey, ep.BaseURL)),
+			Check: resource.TestCheckResourceAttrSet("data.service_toolkit_categories.all", "categories.0.name"),
+		}},
+	})
+}
+
+func TestAccProvider_missingAPIKey(t *testing.T) {
+	ep := testAccEnvironment(t)
+	testAccUnsetProviderEnv(t)
+	t.Setenv(EnvBaseURL, ep.BaseURL)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      testAccCategoriesConfig,
+			ExpectError: regexp.MustCompile(`(?s)Missing API key.*api_key.*SERVICE_API_KEY`),
+		}},
+	})
+}
+
+func TestAccProvider_validationNamesAttribute(t *testing.T) {
+	ep := testAccEnvironment(t)
+	testAccUnsetProviderEnv(t)
+	t.Setenv(EnvAPIKey, ep.APIKey)
+	t.Setenv(EnvBaseURL, ep.BaseURL)
+	cases := []struct {
+		name string
+		body string
+		want string
+	}{
+		{"toolkit_version", `toolkit_version = "2025-10-15"`, `(?s)Invalid toolkit version.*toolkit_version`},
+		{"toolkit_version impossible date", `toolkit_version = "20250231_00"`, `(?s)toolkit_version.*not a valid date`},
+		{"toolkit_versions value", `toolkit_versions = { github = "v2" }`, `(?s)Invalid toolkit version.*toolkit_versions\["github"\]`},
+		{"request_timeout", `request_timeout = "thirty"`, `(?s)Invalid duration.*request_timeout`},
+		{"max_retries", `max_retries = -1`, `(?s)max_retries`},
+		{"base_url", `base_url = "backend.composio.dev"`, `(?s)Invalid base URL.*base_url`},
+		{"base_url query", `base_url = "https://backend.composio.dev/?x=1"`, `(?s)base_url.*query`},
+		{"http non-loopback", `base_url = "http://api.example.com"`, `(?s)Insecure base URL.*allow_insecure_http`},
+		{"reserved header", `default_headers = { "X-API-Key" = "k" }`, `(?s)default_headers.*cannot\s+be\s+overridden`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resource.UnitTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []resource.TestStep{{
+					Config:      testAccProviderBlock(tc.body),
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
+}
+
+func TestAccProvider_envValidation(t *testing.T) {
+	ep := testAccEnvironment(t)
+	testAccUnsetProviderEnv(t)
+	t.Setenv(EnvAPIKey, ep.APIKey)
+	t.Setenv(EnvBaseURL, ep.BaseURL)
+	t.Setenv("SERVICE_TOOLKIT_VERSION_GITHUB", "20251015")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      testAccCategoriesConfig,
+			ExpectError: regexp.MustCompile(`SERVICE_TOOLKIT_VERSION_GITHUB`),
+		}},
+	})
+}
+
+func TestAccProvider_insecureFromEnvRefused(t *testing.T) {
+	testAccUnsetProviderEnv(t)
+	t.Setenv(EnvAPIKey, "k")
+	t.Setenv(EnvBaseURL, "http://api.example.com")
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config:      testAccCategoriesConfig,
+			ExpectError: regexp.MustCompile(`(?s)Insecure base URL.*SERVICE_BASE_URL`),
+		}},
+	})
+}
+
+func TestAccProvider_insecureOptIn(t *testing.T) {
+	testAccUnsetProviderEnv(t)
+	// 192.0.2.1 (TEST-NET-1) is not loopback and never answers: getting as far
+	// as a request error proves the configuration was accepted.
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: testAccProviderBlock(`
+  api_key             = "k"
+  base_url            = "http://192.0.2.1"
+  allow_insecure_http = true
+  request_timeout     = "1s"
+  max_retries         = 0
+`),
+			ExpectError: regexp.MustCompile(`Error reading service_toolkit_categories`),
+		}},
+	})
+}
