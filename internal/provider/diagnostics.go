@@ -126,3 +126,24 @@ func addRemovedFromStateWarning(diags *diag.Diagnostics, resourceType, id string
 			"It has been removed from the Terraform state, and the next apply will create it again if it is still "+
 			"in the configuration.", resourceType, id))
 }
+
+// addLookupError reports a failed plan-time lookup of a catalog object named
+// by an attribute, e.g. the toolkit of `toolkit` or the trigger type of
+// `slug`. kind is "toolkit" or "trigger type"; version is the toolkit version
+// the lookup used (ProviderData.VersionFor). A NotFound becomes
+// "Unknown <kind>" naming the attribute and value; other errors go through
+// addAPIErrorAt with operation "reading <kind>".
+func addLookupError(diags *diag.Diagnostics, attr path.Path, kind, name, version string, err error) {
+	if client.IsNotFound(err) {
+		at := ""
+		if version != "" {
+			at = " at toolkit version " + version
+		}
+		diags.AddAttributeError(attr, "Unknown "+kind,
+			fmt.Sprintf("Attribute %s: the service has no %s %q%s. Check the spelling (the service_toolkits and "+
+				"service_trigger_types data sources list what exists) and the provider's toolkit versions.",
+				attr, kind, name, at))
+		return
+	}
+	addAPIErrorAt(diags, attr, "reading "+kind, "", name, err)
+}

@@ -57,3 +57,17 @@ func TestAddRemovedFromStateWarning(t *testing.T) {
 		t.Fatalf("got %v", diags)
 	}
 }
+
+func TestAddLookupError(t *testing.T) {
+	t.Parallel()
+	var diags diag.Diagnostics
+	addLookupError(&diags, path.Root("slug"), "trigger type", "NOPE", "20250901_00", &client.APIError{StatusCode: 404})
+	if diags[0].Summary() != "Unknown trigger type" || !strings.Contains(diags[0].Detail(), `Attribute slug: the service has no trigger type "NOPE" at toolkit version 20250901_00`) {
+		t.Fatalf("not found: %v", diags)
+	}
+	diags = nil
+	addLookupError(&diags, path.Root("toolkit"), "toolkit", "github", "", &client.APIError{StatusCode: 500, Message: "boom"})
+	if diags[0].Summary() != "Error reading toolkit github" || !strings.Contains(diags[0].Detail(), "boom") {
+		t.Fatalf("other error: %v", diags)
+	}
+}
