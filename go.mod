@@ -3,6 +3,7 @@ module github.com/integration-service/terraform-provider-service
 go 1.26.8
 
 require (
+	github.com/gorilla/websocket v1.5.3
 	github.com/hashicorp/terraform-plugin-framework v1.19.0
 	github.com/hashicorp/terraform-plugin-framework-jsontypes v0.2.0
 	github.com/hashicorp/terraform-plugin-framework-validators v0.19.0
