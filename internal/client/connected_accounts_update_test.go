@@ -1,0 +1,39 @@
+package client
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestUpdateConnectedAccountCredentials(t *testing.T) {
+	runOpCases(t, []opCase{{
+		name: "patch state",
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return nil, c.UpdateConnectedAccountCredentials(ctx, "ca_1", ConnectionState{AuthScheme: "API_KEY",
+				Val: map[string]any{"status": "ACTIVE", "api_key": "k2"}})
+		},
+		reply:  `{"id":"ca_1","status":"ACTIVE","success":true}`,
+		method: "PATCH", path: "/api/v3.1/connected_accounts/ca_1",
+		body: `{"connection":{"state":{"authScheme":"API_KEY","val":{"status":"ACTIVE","api_key":"k2"}}}}`,
+	}, {
+		name: "nil val sends an empty object",
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return nil, c.UpdateConnectedAccountCredentials(ctx, "ca_2", ConnectionState{AuthScheme: "NO_AUTH"})
+		},
+		method: "PATCH", path: "/api/v3.1/connected_accounts/ca_2",
+		body: `{"connection":{"state":{"authScheme":"NO_AUTH","val":{}}}}`,
+	}})
+}
+
+func TestUpdateConnectedAccountCredentialsErrorHasNoSecret(t *testing.T) {
+	c, _ := newTestClient(t, replyJSON(400, `{"error":{"message":"connection.state.val.api_key is required","code":605,"status":400}}`))
+	err := c.UpdateConnectedAccountCredentials(context.Background(), "ca_1", ConnectionState{AuthScheme: "API_KEY",
+		Val: map[string]any{"status": "ACTIVE", "apikey": "super-secret-value"}})
+	if err == nil || !IsStatus(err, 400) {
+		t.Fatalf("want a 400 APIError, got %v", err)
+	}
+	if strings.Contains(err.Error(), "super-secret-value") {
+		t.Fatalf("error leaks the credential: %v", err)
+	}
+}
