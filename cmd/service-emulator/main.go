@@ -86,7 +86,7 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", *listen)
 	if err != nil {
 		_ = srv.Close()
 		return err

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -63,7 +64,7 @@ func benchServer(b *testing.B, dataPath string) (*Server, string) {
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	body := `{"toolkit":{"slug":"stripe"},"auth_config":{"type":"use_custom_auth","authScheme":"API_KEY"}}`
-	req, _ := http.NewRequest("POST", ts.URL+v+"/auth_configs", strings.NewReader(body))
+	req, _ := http.NewRequestWithContext(context.Background(), "POST", ts.URL+v+"/auth_configs", strings.NewReader(body))
 	req.Header.Set("x-api-key", testKey)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -81,7 +82,7 @@ func benchServer(b *testing.B, dataPath string) (*Server, string) {
 
 func getReq(path string) func() *http.Request {
 	return func() *http.Request {
-		req, _ := http.NewRequest("GET", "http://x"+path, nil)
+		req, _ := http.NewRequestWithContext(context.Background(), "GET", "http://x"+path, nil)
 		req.Header.Set("x-api-key", testKey)
 		return req
 	}
@@ -90,7 +91,7 @@ func getReq(path string) func() *http.Request {
 func postAccountReq(acID string) func() *http.Request {
 	body := []byte(`{"auth_config":{"id":"` + acID + `"},"connection":{"user_id":"bench","state":{"authScheme":"API_KEY","val":{"status":"ACTIVE","api_key":"sk_bench"}}}}`)
 	return func() *http.Request {
-		req, _ := http.NewRequest("POST", "http://x"+v+"/connected_accounts", bytes.NewReader(body))
+		req, _ := http.NewRequestWithContext(context.Background(), "POST", "http://x"+v+"/connected_accounts", bytes.NewReader(body))
 		req.Header.Set("x-api-key", testKey)
 		req.Header.Set("Content-Type", "application/json")
 		return req
@@ -188,7 +189,7 @@ func BenchmarkFootprint10kAccounts(b *testing.B) {
 		heap := float64(ms.HeapAlloc-min(ms.HeapAlloc, base.HeapAlloc)) / (1 << 20)
 		// a list over all of them still answers
 		ts := httptest.NewServer(srv.Handler())
-		req, _ := http.NewRequest("GET", ts.URL+v+"/connected_accounts?limit=1000&user_ids=user-09999", nil)
+		req, _ := http.NewRequestWithContext(context.Background(), "GET", ts.URL+v+"/connected_accounts?limit=1000&user_ids=user-09999", nil)
 		req.Header.Set("x-api-key", testKey)
 		res, err := http.DefaultClient.Do(req)
 		if err != nil || res.StatusCode != 200 {

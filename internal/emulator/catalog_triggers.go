@@ -9,12 +9,6 @@ func obj(required []string, props map[string]any) map[string]any {
 	return map[string]any{"type": "object", "properties": props, "required": required, "additionalProperties": false}
 }
 
-func openObj(required []string, props map[string]any) map[string]any {
-	o := obj(required, props)
-	o["additionalProperties"] = true
-	return o
-}
-
 func str(title, desc string) map[string]any {
 	return map[string]any{"type": "string", "title": title, "description": desc}
 }

@@ -28,7 +28,10 @@ type cdp struct {
 }
 
 func dialCDP(ctx context.Context, wsURL string) (*cdp, error) {
-	conn, _, err := websocket.DefaultDialer.DialContext(ctx, wsURL, nil)
+	conn, res, err := websocket.DefaultDialer.DialContext(ctx, wsURL, nil)
+	if res != nil && res.Body != nil {
+		_ = res.Body.Close()
+	}
 	if err != nil {
 		return nil, err
 	}

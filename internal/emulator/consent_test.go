@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -30,6 +31,17 @@ func newCallback(t *testing.T) (*callbackRecorder, *httptest.Server) {
 	return rec, ts
 }
 
+func httpDo(c *http.Client, method, u, contentType, body string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(context.Background(), method, u, strings.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	return c.Do(req)
+}
+
 func noRedirectClient() *http.Client {
 	return &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
@@ -38,7 +50,7 @@ func TestConsentPageApproveDenyHTTP(t *testing.T) {
 	e := newEnv(t, Options{})
 	ac := e.createManagedAC("github")
 	id, redirect := e.oauthAccount(ac, "u1", "https://app.example/cb?x=1")
-	res, err := http.Get(redirect)
+	res, err := httpDo(http.DefaultClient, "GET", redirect, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +60,7 @@ func TestConsentPageApproveDenyHTTP(t *testing.T) {
 		!strings.Contains(string(page), `id="approve"`) || !strings.Contains(string(page), `id="deny"`) || !strings.Contains(string(page), "GitHub") {
 		t.Fatalf("consent page %d: %s", res.StatusCode, page)
 	}
-	res, err = noRedirectClient().Post(redirect+"/approve", "application/x-www-form-urlencoded", strings.NewReader("decision=approve"))
+	res, err = httpDo(noRedirectClient(), "POST", redirect+"/approve", "application/x-www-form-urlencoded", "decision=approve")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,14 +75,14 @@ func TestConsentPageApproveDenyHTTP(t *testing.T) {
 		t.Fatal(a.raw)
 	}
 	// the link is single-use
-	res, _ = http.Get(redirect)
+	res, _ = httpDo(http.DefaultClient, "GET", redirect, "", "")
 	res.Body.Close()
 	if res.StatusCode != 404 {
 		t.Fatalf("reused link: %d", res.StatusCode)
 	}
 
 	id2, redirect2 := e.oauthAccount(ac, "u2", "")
-	res, err = http.Post(redirect2+"/deny", "application/x-www-form-urlencoded", nil)
+	res, err = httpDo(http.DefaultClient, "POST", redirect2+"/deny", "application/x-www-form-urlencoded", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +94,7 @@ func TestConsentPageApproveDenyHTTP(t *testing.T) {
 	if a := e.must(200, "GET", v+"/connected_accounts/"+id2, nil); a.str("status") != "FAILED" || a.str("status_reason") == "" {
 		t.Fatal(a.raw)
 	}
-	res, _ = http.Get(e.ts.URL + "/oauth/consent/unknown")
+	res, _ = httpDo(http.DefaultClient, "GET", e.ts.URL+"/oauth/consent/unknown", "", "")
 	res.Body.Close()
 	if res.StatusCode != 404 {
 		t.Fatalf("unknown token: %d", res.StatusCode)
@@ -93,18 +105,18 @@ func TestHostedLinkForAPIKeyAsksForFields(t *testing.T) {
 	e := newEnv(t, Options{})
 	ac := e.createCustomAC("stripe", "API_KEY", nil)
 	l := e.must(201, "POST", v+"/connected_accounts/link", map[string]any{"auth_config_id": ac, "user_id": "u"})
-	res, _ := http.Get(l.str("redirect_url"))
+	res, _ := httpDo(http.DefaultClient, "GET", l.str("redirect_url"), "", "")
 	page, _ := io.ReadAll(res.Body)
 	res.Body.Close()
 	if !strings.Contains(string(page), `name="api_key"`) {
 		t.Fatalf("link page lacks api_key input: %s", page)
 	}
-	res, _ = http.Post(l.str("redirect_url")+"/approve", "application/x-www-form-urlencoded", nil)
+	res, _ = httpDo(http.DefaultClient, "POST", l.str("redirect_url")+"/approve", "application/x-www-form-urlencoded", "")
 	res.Body.Close()
 	if res.StatusCode != 400 {
 		t.Fatalf("approve without api_key: %d", res.StatusCode)
 	}
-	res, _ = http.PostForm(l.str("redirect_url")+"/approve", url.Values{"api_key": {"sk_live"}})
+	res, _ = httpDo(http.DefaultClient, "POST", l.str("redirect_url")+"/approve", "application/x-www-form-urlencoded", url.Values{"api_key": {"sk_live"}}.Encode())
 	res.Body.Close()
 	a := e.must(200, "GET", v+"/connected_accounts/"+l.str("connected_account_id"), nil)
 	if res.StatusCode != 200 || a.str("status") != "ACTIVE" || a.str("state", "val", "api_key") != "********" {

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"context"
 	"crypto/hmac"
 	"encoding/json"
 	"io"
@@ -63,7 +64,7 @@ func TestFaultInjection(t *testing.T) {
 		t.Fatalf("latency not applied: %v", d)
 	}
 	e.must(200, "PUT", "/_emulator/faults", "reset=1")
-	req, _ := http.NewRequest("GET", e.ts.URL+v+"/toolkits", nil)
+	req, _ := http.NewRequestWithContext(context.Background(), "GET", e.ts.URL+v+"/toolkits", nil)
 	req.Header.Set("x-api-key", testKey)
 	if res, err := http.DefaultClient.Do(req); err == nil {
 		res.Body.Close()

@@ -116,13 +116,13 @@ func secretFields(groups ...[]fieldDef) map[string]bool {
 func (s *Server) listAuthConfigs(c *call) (int, any, *apiError) {
 	r := c.r
 	slugs := listParam(r, "toolkit_slug", "toolkit_slugs")
-	showDisabled, e := boolParam(r, false, "show_disabled", "showDisabled")
+	showDisabled, e := boolParam(r, "show_disabled", "showDisabled")
 	if e != nil {
 		return 0, nil, e
 	}
 	var managed *bool
 	if r.URL.Query().Has("is_composio_managed") {
-		b, e := boolParam(r, false, "is_composio_managed")
+		b, e := boolParam(r, "is_composio_managed")
 		if e != nil {
 			return 0, nil, e
 		}

@@ -146,7 +146,6 @@ func (s *Server) listAccounts(c *call) (int, any, *apiError) {
 			ki, kj = items[i].UpdatedAt, items[j].UpdatedAt
 		}
 		if ki == kj {
-			ki, kj = "", ""
 			if dir == "asc" {
 				return items[i].Seq < items[j].Seq
 			}

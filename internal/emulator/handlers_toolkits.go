@@ -161,7 +161,7 @@ func (s *Server) filterToolkits(c *call, category, managedBy, sortBy, search str
 
 func (s *Server) listToolkits(c *call) (int, any, *apiError) {
 	q := c.r.URL.Query()
-	if _, e := boolParam(c.r, false, "include_deprecated"); e != nil {
+	if _, e := boolParam(c.r, "include_deprecated"); e != nil {
 		return 0, nil, e
 	}
 	items, e := s.filterToolkits(c, q.Get("category"), q.Get("managed_by"), q.Get("sort_by"), q.Get("search"), nil)

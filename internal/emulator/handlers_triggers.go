@@ -128,7 +128,7 @@ func (s *Server) listTriggerInstances(c *call) (int, any, *apiError) {
 	ids := listParam(r, "trigger_ids", "triggerIds")
 	names := listParam(r, "trigger_names", "triggerNames")
 	users := listParam(r, "user_ids", "userIds")
-	showDisabled, e := boolParam(r, false, "show_disabled", "showDisabled")
+	showDisabled, e := boolParam(r, "show_disabled", "showDisabled")
 	if e != nil {
 		return 0, nil, e
 	}

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -82,7 +83,7 @@ func (e *testEnv) doKey(key, method, path string, body any) resp {
 			rd = bytes.NewReader(b)
 		}
 	}
-	req, err := http.NewRequest(method, e.ts.URL+path, rd)
+	req, err := http.NewRequestWithContext(context.Background(), method, e.ts.URL+path, rd)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -125,11 +126,9 @@ func (e *testEnv) must(status int, method, path string, body any) resp {
 }
 
 // mustErr asserts an error envelope with the status and a message containing want.
-func (e *testEnv) mustErr(status int, want, method, path string, body any) resp {
+func (e *testEnv) mustErr(status int, want, method, path string, body any) {
 	e.t.Helper()
-	r := e.do(method, path, body)
-	checkErr(e.t, r, status, want)
-	return r
+	checkErr(e.t, e.do(method, path, body), status, want)
 }
 
 func checkErr(t *testing.T, r resp, status int, want string) {

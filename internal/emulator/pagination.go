@@ -22,7 +22,7 @@ type cursorState struct {
 
 // pageParams reads limit and cursor. The cursor is an opaque base64 string of
 // {"page":n,"limit":l}; an explicit limit wins over the cursor's.
-func pageParams(r *http.Request, max int) (page, limit int, e *apiError) {
+func pageParams(r *http.Request, maxPage int) (page, limit int, e *apiError) {
 	q := r.URL.Query()
 	page, limit = 1, defaultLimit
 	if cur := q.Get("cursor"); cur != "" {
@@ -43,8 +43,8 @@ func pageParams(r *http.Request, max int) (page, limit int, e *apiError) {
 			limit = int(n)
 		}
 	}
-	if limit > max {
-		limit = max
+	if limit > maxPage {
+		limit = maxPage
 	}
 	return page, limit, nil
 }
@@ -55,8 +55,8 @@ func encodeCursor(page, limit int) string {
 }
 
 // paginate slices items and renders the page envelope.
-func paginate[T any](r *http.Request, items []T, max int, render func(T) any) (map[string]any, *apiError) {
-	page, limit, e := pageParams(r, max)
+func paginate[T any](r *http.Request, items []T, maxPage int, render func(T) any) (map[string]any, *apiError) {
+	page, limit, e := pageParams(r, maxPage)
 	if e != nil {
 		return nil, e
 	}
@@ -110,8 +110,8 @@ func listParam(r *http.Request, names ...string) []string {
 	return out
 }
 
-// boolParam parses a boolean query parameter; absent means def.
-func boolParam(r *http.Request, def bool, names ...string) (bool, *apiError) {
+// boolParam parses a boolean query parameter; absent means false.
+func boolParam(r *http.Request, names ...string) (bool, *apiError) {
 	q := r.URL.Query()
 	for _, name := range names {
 		if !q.Has(name) {
@@ -127,7 +127,7 @@ func boolParam(r *http.Request, def bool, names ...string) (bool, *apiError) {
 			return false, errValidation(name, "%s must be true or false, got %q", name, v)
 		}
 	}
-	return def, nil
+	return false, nil
 }
 
 func contains(list []string, v string) bool {

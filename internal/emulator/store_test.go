@@ -3,6 +3,7 @@ package emulator
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -83,7 +84,9 @@ func TestKill9Durability(t *testing.T) {
 		t.Skip("spawns a process")
 	}
 	path := filepath.Join(t.TempDir(), "emu.db")
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperEmulatorProcess$")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestHelperEmulatorProcess$")
 	cmd.Env = append(os.Environ(), "EMULATOR_HELPER_DATA="+path)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -112,7 +115,7 @@ func TestKill9Durability(t *testing.T) {
 	}
 	post := func(p string, body any) map[string]any {
 		b, _ := json.Marshal(body)
-		req, _ := http.NewRequest("POST", base+p, bytes.NewReader(b))
+		req, _ := http.NewRequestWithContext(context.Background(), "POST", base+p, bytes.NewReader(b))
 		req.Header.Set("x-api-key", testKey)
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
