@@ -95,7 +95,10 @@ func run(args []string) error {
 	srv.SetBaseURL(origin)
 	httpSrv := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintln(os.Stdout, "listening on "+origin)
-	log.Info("emulator started", "addr", origin, "data", *data, "projects", len(keys))
+	if len(keys) == 0 {
+		log.Info("no --api-key given: one project \"default\" with key " + emulator.DefaultAPIKey)
+	}
+	log.Info("emulator started", "addr", origin, "data", *data, "api_keys", max(len(keys), 1))
 
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
 	defer stop()

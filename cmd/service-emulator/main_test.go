@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func TestParseKeys(t *testing.T) {
+	keys, err := parseKeys([]string{"k1", "proj=k2", "proj=k3"})
+	if err != nil || keys["k1"] != "k1" || keys["k2"] != "proj" || keys["k3"] != "proj" {
+		t.Fatalf("%v %v", keys, err)
+	}
+	for _, bad := range []string{"=k", "p=", ""} {
+		if _, err := parseKeys([]string{bad}); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+// TestCLIContract builds the binary and checks the first stdout line, the
+// API key flag, structured logs on stderr and a clean SIGTERM shutdown.
+func TestCLIContract(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "service-emulator")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cmd := exec.CommandContext(ctx, bin, "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "d.db"), "--api-key", "team=secret-key")
+	cmd.Env = append(os.Environ(), "SERVICE_LOG_LEVEL=debug")
+	stdout, _ := cmd.StdoutPipe()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill() }()
+	first, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^listening on http://127\.0\.0\.1:\d+\n$`).MatchString(first) {
+		t.Fatalf("first line %q", first)
+	}
+	base := strings.TrimSpace(strings.TrimPrefix(first, "listening on "))
+	get := func(key string) int {
+		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/v3.1/toolkits/github", nil)
+		req.Header.Set("x-api-key", key)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if s := get("secret-key"); s != 200 {
+		t.Fatalf("configured key: %d", s)
+	}
+	if s := get("emulator-key"); s != 401 {
+		t.Fatalf("default key still accepted with --api-key: %d", s)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v\nstderr:\n%s", err, stderr.String())
+	}
+	logs := stderr.String()
+	if !strings.Contains(logs, "level=INFO msg=\"emulator started\"") || !strings.Contains(logs, "msg=stopped") || !strings.Contains(logs, "level=DEBUG") {
+		t.Fatalf("stderr logs:\n%s", logs)
+	}
+}
