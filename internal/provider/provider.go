@@ -219,6 +219,8 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		NewToolkitCategoriesDataSource,
+		NewToolkitDataSource,
+		NewToolkitsDataSource,
 	}
 }
 
