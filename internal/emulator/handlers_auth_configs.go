@@ -70,6 +70,7 @@ func (s *Server) renderAuthConfig(ac *AuthConfig, counts map[string]int) map[str
 		"type": ac.Type,
 		"toolkit": map[string]any{
 			"slug":           ac.ToolkitSlug,
+			"name":           toolkitName(tk, ac.ToolkitSlug),
 			"logo":           "https://logos.composio.dev/api/" + ac.ToolkitSlug,
 			"auth_guide_url": nil,
 			"auth_hint_url":  nil,
@@ -520,4 +521,11 @@ func (s *Server) deleteAuthConfig(c *call) (int, any, *apiError) {
 	}
 	s.log.Info("auth config deleted", "id", ac.ID, "accounts_deactivated", len(changes)-1)
 	return 200, map[string]any{}, nil
+}
+
+func toolkitName(tk *toolkitDef, slug string) string {
+	if tk == nil {
+		return slug
+	}
+	return tk.Name
 }

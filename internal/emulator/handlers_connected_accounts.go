@@ -77,7 +77,7 @@ func (s *Server) renderAccount(a *ConnectedAccount, origin string, withParams bo
 		"id":      a.ID,
 		"uuid":    a.UUID,
 		"user_id": a.UserID,
-		"toolkit": map[string]any{"slug": a.ToolkitSlug},
+		"toolkit": map[string]any{"slug": a.ToolkitSlug, "name": toolkitName(s.cat.bySlug[a.ToolkitSlug], a.ToolkitSlug)},
 		"auth_config": map[string]any{
 			"id": a.AuthConfigID, "auth_scheme": a.AuthScheme, "is_composio_managed": a.IsComposioManaged,
 			"is_disabled": s.authConfigDisabled(a), "deprecated": map[string]any{"uuid": a.AuthConfigUUID},

@@ -1,8 +1,3 @@
-// Package emulator is a stateful local emulator of the integration service's
-// REST API (wire protocol under /api/v3 and /api/v3.1), with a built-in
-// catalog, optional bbolt persistence, project-scoped API keys, an OAuth
-// consent page, fault injection, signed webhook delivery and control routes
-// under /_emulator/ for tests and demos.
 package emulator
 
 import (
@@ -236,6 +231,10 @@ func (s *Server) writeJSON(w http.ResponseWriter, status int, body any) {
 func (s *Server) writeError(c *call, e *apiError) {
 	if e.RetryAfter != "" {
 		c.w.Header().Set("Retry-After", e.RetryAfter)
+	}
+	if e.Status == http.StatusConflict {
+		// a state conflict will not resolve by retrying; tell Stainless-style clients
+		c.w.Header().Set("x-should-retry", "false")
 	}
 	lvl := slog.LevelDebug
 	if e.Status >= 500 {

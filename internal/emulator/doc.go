@@ -1,0 +1,94 @@
+// Package emulator is a stateful local emulator of the integration service's
+// REST API. It knows nothing of the Terraform provider or the Go client.
+//
+// # Use
+//
+//	srv, _ := emulator.New(emulator.Options{})       // memory; key "emulator-key", project "default"
+//	ts := httptest.NewServer(srv.Handler())
+//	srv.SetBaseURL(ts.URL)                            // origin used in redirect_url / hosted links / MCP URLs
+//	defer srv.Close()
+//
+// The API is served under /api/v3 and /api/v3.1 (identical). Every API and
+// control route needs the x-api-key header; a missing or unknown key answers
+// 401 with the error envelope. Each key belongs to a project; objects of other
+// projects answer 404 and never appear in lists.
+//
+// # Responses
+//
+// Always application/json (never 204). Creates answer 201 (auth configs,
+// connected accounts, links, new trigger instances, tool-router sessions).
+// Errors: {"error":{"message","code","slug","status","request_id","suggested_fix","errors"?}};
+// see the Code* constants for the numeric codes. Lists take limit and an opaque
+// base64 cursor and answer {items, next_cursor (null on the last page),
+// total_pages, current_page, total_items}. List query arrays accept both
+// comma-joined and repeated parameters; toolkit_versions accepts "latest",
+// a version, or toolkit_versions[slug]=version.
+//
+// # Rules
+//
+//   - Custom auth config credentials must contain the toolkit's required
+//     auth_config_creation fields for the scheme and nothing unknown (400
+//     naming the field). Service-managed auth configs accept only
+//     scopes/user_scopes and need a toolkit with a managed scheme (400
+//     otherwise, e.g. stripe). Secret credential fields are answered as "********".
+//   - Connected accounts on API_KEY, BASIC and BEARER_TOKEN are ACTIVE at once
+//     when state.val holds the required connected_account_initiation fields
+//     (400 naming a missing or unknown field). OAuth accounts start INITIATED
+//     with redirect_url pointing at the consent page (/oauth/consent/{token});
+//     hosted links (POST /connected_accounts/link) point at /link/{lt_token}.
+//   - Disabled auth configs refuse new connections (400). Deleting an auth
+//     config keeps its connected accounts readable but stops them: status
+//     INACTIVE, status_reason "auth config <id> was deleted",
+//     auth_config.is_disabled true; refresh, enable, PATCH, trigger upserts and
+//     tool execution on them are refused. Deleting a connected account deletes
+//     its trigger instances.
+//   - PATCH /connected_accounts/{id}/status {"enabled":false,"reason":"..."}
+//     sets is_disabled and status_reason (status unchanged); enabling clears the reason.
+//   - Trigger upsert validates trigger_config against the type's config JSON
+//     Schema for the requested toolkit version (type, properties, required,
+//     additionalProperties, enum, minimum, maximum, items) and needs an ACTIVE,
+//     enabled connected account of the trigger's toolkit. Upserting the same
+//     type with an identical config on the same account returns the existing
+//     instance (200); otherwise a new one (201). Manage PATCH answers 409 when
+//     already in the requested state (with x-should-retry: false).
+//     Disabled instances are hidden from /trigger_instances/active unless show_disabled=true.
+//   - Versions are YYYYMMDD_NN with a real date, or "latest" (400 otherwise);
+//     the catalog has VersionOld and VersionLatest for every toolkit (other
+//     well-formed versions answer 400 "has no version").
+//
+// # Control routes (same x-api-key, project-scoped, never faulted)
+//
+//	POST   /_emulator/connected_accounts/{id}/complete|fail|expire   body {"reason"?}; answers the account
+//	POST   /_emulator/trigger_instances/{id}/fire                    body = event data; signed V3 webhook
+//	GET    /_emulator/stats     {"requests":{"GET /api/v3.1/auth_configs/{nanoid}":n,...},"writes":n,"webhooks":{...}}
+//	DELETE /_emulator/stats     reset counters
+//	PUT    /_emulator/faults    body: spec text (or {"spec":...}); empty clears; GET shows it
+//	PUT    /_emulator/webhook   body {"url","secret"}: webhook receiver at run time
+//
+// Stats keys are "<METHOD> <route pattern>" with the version prefix as
+// registered (e.g. "GET /api/v3.1/toolkits/{slug}", "PATCH
+// /api/v3/trigger_instances/manage/{triggerId}"); writes counts successful
+// (2xx) POST/PATCH/PUT/DELETE requests on API routes.
+//
+// # Faults
+//
+// A spec like "status=429:0.1,status=503:0.1,latency=20ms,reset=0.02" is
+// applied to API routes before handling: status=CODE:P answers CODE with
+// probability P (429 carries Retry-After: 1), latency delays every request,
+// reset=P drops the connection.
+//
+// # Webhooks
+//
+// Fired triggers are POSTed as V3 payloads ({id, timestamp, type:
+// "composio.trigger.message", metadata{log_id, trigger_slug, trigger_id,
+// connected_account_id, auth_config_id, user_id}, data}) with webhook-id,
+// webhook-timestamp (Unix seconds) and webhook-signature "v1,<base64
+// HMAC-SHA256(secret bytes, id.timestamp.body)>" (see SignWebhook), retried
+// with exponential backoff on non-2xx or network errors.
+//
+// # Persistence
+//
+// With Options.DataPath the state lives in a bbolt file: each write is one
+// fsync'd transaction completed before the response, so acknowledged writes
+// survive kill -9. Without it everything is in memory.
+package emulator
