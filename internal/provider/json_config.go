@@ -2,6 +2,7 @@ package provider
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
 // JSON-valued attributes (trigger_config, input_schema, ...) use
@@ -100,4 +103,57 @@ func decodeJSONAny(s string) (any, error) {
 	}
 	err := json.Unmarshal([]byte(s), &v)
 	return v, err
+}
+
+// jsonObjectValidator requires a string attribute (typically
+// jsontypes.Normalized) to hold a JSON object, at validate time.
+type jsonObjectValidator struct{}
+
+var _ validator.String = jsonObjectValidator{}
+
+func (jsonObjectValidator) Description(_ context.Context) string {
+	return "value must be a JSON object, e.g. jsonencode({ key = \"value\" })"
+}
+
+func (v jsonObjectValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (jsonObjectValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := decodeJSONObject(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid JSON object",
+			fmt.Sprintf("Attribute %s: %s.", req.Path, err))
+	}
+}
+
+// normalizedJSONUseStatePlanModifier plans the prior state value of a JSON
+// attribute when the configured value means the same (only key order or
+// whitespace differ). The framework applies semantic equality to values read
+// back from the service but not to plans, so without it a reformatted
+// configuration shows a diff (and a replacement with RequiresReplace, which
+// must come after it in the list).
+type normalizedJSONUseStatePlanModifier struct{}
+
+var _ planmodifier.String = normalizedJSONUseStatePlanModifier{}
+
+func (normalizedJSONUseStatePlanModifier) Description(_ context.Context) string {
+	return "JSON that differs from the state only in key order or whitespace keeps the state value."
+}
+
+func (m normalizedJSONUseStatePlanModifier) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (normalizedJSONUseStatePlanModifier) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.StateValue.IsNull() || req.StateValue.IsUnknown() || req.PlanValue.IsNull() || req.PlanValue.IsUnknown() {
+		return
+	}
+	a, err1 := decodeJSONAny(req.StateValue.ValueString())
+	b, err2 := decodeJSONAny(req.PlanValue.ValueString())
+	if err1 == nil && err2 == nil && jsonText(a) == jsonText(b) {
+		resp.PlanValue = req.StateValue
+	}
 }

@@ -212,15 +212,23 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 
 // Resources lists the managed resource types. Add one constructor per line.
 func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resource {
-	return []func() resource.Resource{}
+	return []func() resource.Resource{
+		NewAuthConfigResource,
+		NewTriggerInstanceResource,
+	}
 }
 
 // DataSources lists the data source types. Add one constructor per line.
 func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
+		NewAuthConfigDataSource,
+		NewAuthConfigsDataSource,
 		NewToolkitCategoriesDataSource,
 		NewToolkitDataSource,
 		NewToolkitsDataSource,
+		NewTriggerTypeDataSource,
+		NewTriggerTypesDataSource,
+		NewTriggerInstancesDataSource,
 	}
 }
 

@@ -1,0 +1,213 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = (*triggerInstancesDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*triggerInstancesDataSource)(nil)
+)
+
+// NewTriggerInstancesDataSource returns the service_trigger_instances data source.
+func NewTriggerInstancesDataSource() datasource.DataSource {
+	return &triggerInstancesDataSource{}
+}
+
+type triggerInstancesDataSource struct {
+	data *ProviderData
+}
+
+type triggerInstancesModel struct {
+	AuthConfigIDs       types.List            `tfsdk:"auth_config_ids"`
+	ConnectedAccountIDs types.List            `tfsdk:"connected_account_ids"`
+	TriggerIDs          types.List            `tfsdk:"trigger_ids"`
+	TriggerNames        types.List            `tfsdk:"trigger_names"`
+	UserIDs             types.List            `tfsdk:"user_ids"`
+	ShowDisabled        types.Bool            `tfsdk:"show_disabled"`
+	IDs                 []string              `tfsdk:"ids"`
+	TriggerInstances    []triggerInstanceItem `tfsdk:"trigger_instances"`
+}
+
+type triggerInstanceItem struct {
+	ID                 types.String         `tfsdk:"id"`
+	UUID               types.String         `tfsdk:"uuid"`
+	Slug               types.String         `tfsdk:"slug"`
+	ConnectedAccountID types.String         `tfsdk:"connected_account_id"`
+	UserID             types.String         `tfsdk:"user_id"`
+	TriggerConfig      jsontypes.Normalized `tfsdk:"trigger_config"`
+	Enabled            types.Bool           `tfsdk:"enabled"`
+	DisabledAt         types.String         `tfsdk:"disabled_at"`
+	UpdatedAt          types.String         `tfsdk:"updated_at"`
+	ToolkitVersion     types.String         `tfsdk:"toolkit_version"`
+}
+
+func (d *triggerInstancesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_trigger_instances"
+}
+
+func idListFilter(desc string, elem validator.String) schema.ListAttribute {
+	return schema.ListAttribute{
+		MarkdownDescription: desc,
+		Optional:            true,
+		ElementType:         types.StringType,
+		Validators: []validator.List{
+			listvalidator.SizeAtLeast(1),
+			listvalidator.UniqueValues(),
+			listvalidator.ValueStringsAre(elem),
+		},
+	}
+}
+
+func (d *triggerInstancesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	idValidator := stringvalidator.RegexMatches(serviceObjectIDRe, "must be an id (letters, digits, underscore, hyphen)")
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists trigger instances of the project (the service's `listActive`). Filters combine " +
+			"with AND; values within one filter with OR. Disabled instances are left out unless `show_disabled` is " +
+			"true. Follows all pages.",
+		Attributes: map[string]schema.Attribute{
+			"auth_config_ids": idListFilter("Only instances whose connected account uses one of these auth configs.",
+				idValidator),
+			"connected_account_ids": idListFilter("Only instances on these connected accounts.", idValidator),
+			"trigger_ids":           idListFilter("Only these trigger instances (ids `ti_...`).", idValidator),
+			"trigger_names": idListFilter("Only instances of these trigger types (slugs such as `GITHUB_COMMIT_EVENT`).",
+				stringvalidator.RegexMatches(triggerSlugRe, "must be a trigger type slug in upper snake case, e.g. GITHUB_COMMIT_EVENT")),
+			"user_ids": idListFilter("Only instances of these users (external user ids).", stringvalidator.LengthAtLeast(1)),
+			"show_disabled": schema.BoolAttribute{
+				MarkdownDescription: "Also list disabled instances. Defaults to `false`.",
+				Optional:            true,
+			},
+			"ids": schema.ListAttribute{
+				MarkdownDescription: "Ids of the instances found, in the order of `trigger_instances`.",
+				Computed:            true,
+				ElementType:         types.StringType,
+			},
+			"trigger_instances": schema.ListNestedAttribute{
+				MarkdownDescription: "The trigger instances found, newest first (the service's order).",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"id": schema.StringAttribute{
+							MarkdownDescription: "Trigger id (`ti_...`).",
+							Computed:            true,
+						},
+						"uuid": schema.StringAttribute{
+							MarkdownDescription: "UUID of the trigger instance.",
+							Computed:            true,
+						},
+						"slug": schema.StringAttribute{
+							MarkdownDescription: "Trigger type slug (the service's `trigger_name`), e.g. `GITHUB_COMMIT_EVENT`.",
+							Computed:            true,
+						},
+						"connected_account_id": schema.StringAttribute{
+							MarkdownDescription: "Connected account the trigger watches.",
+							Computed:            true,
+						},
+						"user_id": schema.StringAttribute{
+							MarkdownDescription: "External id of the user owning the connected account.",
+							Computed:            true,
+						},
+						"trigger_config": schema.StringAttribute{
+							MarkdownDescription: "Configuration of the trigger as a JSON object string.",
+							Computed:            true,
+							CustomType:          jsontypes.NormalizedType{},
+						},
+						"enabled": schema.BoolAttribute{
+							MarkdownDescription: "Whether the trigger delivers events (false when `disabled_at` is set).",
+							Computed:            true,
+						},
+						"disabled_at": schema.StringAttribute{
+							MarkdownDescription: "When the trigger was disabled (ISO 8601); null while it is enabled.",
+							Computed:            true,
+						},
+						"updated_at": schema.StringAttribute{
+							MarkdownDescription: "When the trigger instance was last changed (ISO 8601).",
+							Computed:            true,
+						},
+						"toolkit_version": schema.StringAttribute{
+							MarkdownDescription: "Toolkit version the instance was created with.",
+							Computed:            true,
+						},
+					},
+				},
+			},
+		},
+	}
+}
+
+func (d *triggerInstancesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *triggerInstancesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	if !requireClient(d.data, &resp.Diagnostics) {
+		return
+	}
+	var model triggerInstancesModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	strs := func(l types.List) []string {
+		if l.IsNull() || l.IsUnknown() {
+			return nil
+		}
+		var out []string
+		resp.Diagnostics.Append(l.ElementsAs(ctx, &out, false)...)
+		return out
+	}
+	params := client.TriggerInstanceListParams{
+		AuthConfigIDs:       strs(model.AuthConfigIDs),
+		ConnectedAccountIDs: strs(model.ConnectedAccountIDs),
+		TriggerIDs:          strs(model.TriggerIDs),
+		TriggerNames:        strs(model.TriggerNames),
+		UserIDs:             strs(model.UserIDs),
+		ShowDisabled:        model.ShowDisabled.ValueBool(),
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	list, err := d.data.Client.ListActiveTriggers(ctx, params)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "reading", "service_trigger_instances", "", err)
+		return
+	}
+	model.IDs = make([]string, 0, len(list))
+	model.TriggerInstances = make([]triggerInstanceItem, 0, len(list))
+	for _, ti := range list {
+		cfg, err := normalizedFromValue(ti.TriggerConfig)
+		if err != nil {
+			resp.Diagnostics.AddError("Unreadable trigger instance",
+				"The trigger_config of trigger instance "+ti.ID+" cannot be encoded as JSON: "+err.Error())
+			return
+		}
+		item := triggerInstanceItem{
+			ID:                 types.StringValue(ti.ID),
+			UUID:               types.StringValue(ti.UUID),
+			Slug:               types.StringValue(ti.TriggerName),
+			ConnectedAccountID: types.StringValue(ti.ConnectedAccountID),
+			UserID:             types.StringValue(ti.UserID),
+			TriggerConfig:      cfg,
+			Enabled:            types.BoolValue(!ti.IsDisabled()),
+			DisabledAt:         types.StringNull(),
+			UpdatedAt:          types.StringValue(ti.UpdatedAt),
+			ToolkitVersion:     types.StringValue(ti.Version),
+		}
+		if ti.IsDisabled() {
+			item.DisabledAt = types.StringValue(*ti.DisabledAt)
+		}
+		model.IDs = append(model.IDs, ti.ID)
+		model.TriggerInstances = append(model.TriggerInstances, item)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+}

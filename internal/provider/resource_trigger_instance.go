@@ -1,0 +1,478 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+const triggerInstanceType = "service_trigger_instance"
+
+var (
+	_ resource.Resource                = (*triggerInstanceResource)(nil)
+	_ resource.ResourceWithConfigure   = (*triggerInstanceResource)(nil)
+	_ resource.ResourceWithImportState = (*triggerInstanceResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*triggerInstanceResource)(nil)
+)
+
+// triggerSlugRe matches trigger type slugs: upper snake case, prefixed by the
+// toolkit (e.g. GITHUB_COMMIT_EVENT).
+var triggerSlugRe = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
+
+// serviceObjectIDRe matches service object ids such as ca_AbC123 (nanoid
+// style) or UUIDs.
+var serviceObjectIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+// NewTriggerInstanceResource returns the service_trigger_instance resource.
+func NewTriggerInstanceResource() resource.Resource {
+	return &triggerInstanceResource{}
+}
+
+type triggerInstanceResource struct {
+	data *ProviderData
+}
+
+type triggerInstanceModel struct {
+	ID                 types.String         `tfsdk:"id"`
+	UserID             types.String         `tfsdk:"user_id"`
+	Slug               types.String         `tfsdk:"slug"`
+	ConnectedAccountID types.String         `tfsdk:"connected_account_id"`
+	TriggerConfig      jsontypes.Normalized `tfsdk:"trigger_config"`
+	Enabled            types.Bool           `tfsdk:"enabled"`
+	Toolkit            types.String         `tfsdk:"toolkit"`
+	ToolkitVersion     types.String         `tfsdk:"toolkit_version"`
+	DisabledAt         types.String         `tfsdk:"disabled_at"`
+	UpdatedAt          types.String         `tfsdk:"updated_at"`
+}
+
+func (r *triggerInstanceResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_trigger_instance"
+}
+
+func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A trigger instance: the service watches a connected account for events of one trigger " +
+			"type (for example `GITHUB_COMMIT_EVENT`) and delivers them to the project's webhook or subscribers.\n\n" +
+			"`trigger_config` is checked during `terraform plan` against the trigger type's configuration schema at " +
+			"the toolkit version the provider is configured with (`toolkit_versions`, `toolkit_version`, " +
+			"`SERVICE_TOOLKIT_VERSION_<NAME>`), so pinning an older toolkit version changes what is valid.\n\n" +
+			"The service creates triggers with an *upsert*: creating an instance whose trigger type, connected account " +
+			"and configuration equal those of an existing instance returns (and manages) that existing instance.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The trigger id (`ti_...`), used for import.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"user_id": schema.StringAttribute{
+				MarkdownDescription: "External id of the user whose connected account the trigger watches. Changing it " +
+					"creates a new trigger instance.",
+				Required:      true,
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"slug": schema.StringAttribute{
+				MarkdownDescription: "Trigger type slug in upper snake case, prefixed by the toolkit, e.g. " +
+					"`GITHUB_COMMIT_EVENT` (see the `service_trigger_types` data source). Changing it creates a new " +
+					"trigger instance.",
+				Required: true,
+				Validators: []validator.String{stringvalidator.RegexMatches(triggerSlugRe,
+					"must be a trigger type slug in upper snake case, e.g. GITHUB_COMMIT_EVENT")},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"connected_account_id": schema.StringAttribute{
+				MarkdownDescription: "Connected account (`ca_...`) the trigger watches; it must belong to `user_id`, be on " +
+					"the trigger's toolkit and be `ACTIVE`. When omitted, the first `ACTIVE` connected account of " +
+					"`user_id` on the trigger's toolkit is used (chosen once, at create). Changing a configured value " +
+					"creates a new trigger instance; removing it from the configuration keeps the current account.",
+				Optional: true,
+				Computed: true,
+				Validators: []validator.String{stringvalidator.RegexMatches(serviceObjectIDRe,
+					"must be a connected account id such as ca_AbC123")},
+				PlanModifiers: []planmodifier.String{
+					stringplanmodifier.UseStateForUnknown(),
+					stringplanmodifier.RequiresReplaceIfConfigured(),
+				},
+			},
+			"trigger_config": schema.StringAttribute{
+				MarkdownDescription: "Configuration of the trigger as a JSON object (use `jsonencode({...})`), checked " +
+					"at plan time against the trigger type's configuration schema for the configured toolkit version. " +
+					"Defaults to `{}`. Key order and whitespace never cause a diff. Changing the configuration creates " +
+					"a new trigger instance.",
+				Optional:   true,
+				Computed:   true,
+				CustomType: jsontypes.NormalizedType{},
+				Default:    stringdefault.StaticString("{}"),
+				Validators: []validator.String{jsonObjectValidator{}},
+				PlanModifiers: []planmodifier.String{
+					normalizedJSONUseStatePlanModifier{},
+					stringplanmodifier.RequiresReplace(),
+				},
+			},
+			"enabled": schema.BoolAttribute{
+				MarkdownDescription: "Whether the trigger delivers events. Defaults to `true`. Changing it enables or " +
+					"disables the trigger in place.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(true),
+			},
+			"toolkit": schema.StringAttribute{
+				MarkdownDescription: "Slug of the toolkit the trigger type belongs to, e.g. `github`.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"toolkit_version": schema.StringAttribute{
+				MarkdownDescription: "Toolkit version the trigger instance was created with, e.g. `20251015_00`.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"disabled_at": schema.StringAttribute{
+				MarkdownDescription: "When the trigger was disabled (ISO 8601); null while it is enabled.",
+				Computed:            true,
+			},
+			"updated_at": schema.StringAttribute{
+				MarkdownDescription: "When the trigger instance was last changed (ISO 8601).",
+				Computed:            true,
+			},
+		},
+	}
+}
+
+func (r *triggerInstanceResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan checks trigger_config against the trigger type's configuration
+// schema (read at the provider's toolkit version, once per provider run) and
+// fills in the toolkit. Nothing is written.
+func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var plan triggerInstanceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var state *triggerInstanceModel
+	if !req.State.Raw.IsNull() {
+		state = &triggerInstanceModel{}
+		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	if plan.Slug.IsUnknown() || plan.TriggerConfig.IsUnknown() || !r.data.Configured() {
+		return
+	}
+	// An unchanged instance needs no check: only a create (or replacement)
+	// sends the configuration to the service.
+	if state != nil && state.Slug.Equal(plan.Slug) && state.TriggerConfig.Equal(plan.TriggerConfig) {
+		return
+	}
+
+	slug := plan.Slug.ValueString()
+	tt, err := r.data.Cache.TriggerType(ctx, slug)
+	if err != nil {
+		addLookupError(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, r.data.VersionFor(toolkitPrefix(slug)), err)
+		return
+	}
+	toolkit := tt.Toolkit.Slug
+	if toolkit == "" {
+		toolkit = toolkitPrefix(slug)
+	}
+	version := tt.Version
+	if version == "" {
+		version = r.data.VersionFor(toolkit)
+	}
+	resp.Diagnostics.Append(checkTriggerConfig(tt.Config, plan.TriggerConfig.ValueString(), slug, version, path.Root("trigger_config"))...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("toolkit"), types.StringValue(toolkit))...)
+}
+
+func (r *triggerInstanceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan triggerInstanceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c := r.data.Client
+	slug := plan.Slug.ValueString()
+	userID := plan.UserID.ValueString()
+	toolkit := plan.Toolkit.ValueString()
+	if plan.Toolkit.IsUnknown() || toolkit == "" {
+		toolkit = toolkitPrefix(slug)
+	}
+
+	cfg, d := jsonObjectFromNormalized(plan.TriggerConfig, path.Root("trigger_config"))
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	// Resolve and check the connected account: one read either way.
+	accountID := plan.ConnectedAccountID.ValueString()
+	if plan.ConnectedAccountID.IsUnknown() || plan.ConnectedAccountID.IsNull() || accountID == "" {
+		accountID = r.firstActiveAccount(ctx, userID, toolkit, slug, &resp.Diagnostics)
+	} else {
+		r.checkAccount(ctx, accountID, userID, toolkit, slug, &resp.Diagnostics)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	versions := r.data.ToolkitVersions
+	var vp *client.ToolkitVersions
+	if !versions.IsZero() {
+		vp = &versions
+	}
+	id, err := c.UpsertTrigger(ctx, slug, client.UpsertTriggerRequest{
+		ConnectedAccountID: accountID,
+		UserID:             userID,
+		TriggerConfig:      cfg,
+		ToolkitVersions:    vp,
+	})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "creating", triggerInstanceType, slug, err)
+		return
+	}
+	tflog.Debug(ctx, "created trigger instance", map[string]any{"id": id, "slug": slug, "connected_account_id": accountID})
+
+	if !plan.Enabled.IsNull() && !plan.Enabled.ValueBool() {
+		if err := c.DisableTrigger(ctx, id); err != nil && !client.IsConflict(err) {
+			// Save what exists so that Terraform manages (and can destroy) it.
+			plan.ID = types.StringValue(id)
+			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), plan.ID)...)
+			addAPIError(&resp.Diagnostics, "disabling", triggerInstanceType, id, err)
+			return
+		}
+	}
+
+	ti, err := c.GetTriggerInstance(ctx, id)
+	if err != nil {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
+		addAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
+		return
+	}
+	plan.Toolkit = types.StringValue(toolkit)
+	resp.Diagnostics.Append(applyTriggerInstance(&plan, ti)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// firstActiveAccount returns the first ACTIVE, enabled connected account of
+// userID on toolkit (one list request), as the service's SDK does.
+func (r *triggerInstanceResource) firstActiveAccount(ctx context.Context, userID, toolkit, slug string, diags *diag.Diagnostics) string {
+	for a, err := range r.data.Client.ConnectedAccountsIter(ctx, client.ConnectedAccountListParams{
+		UserIDs: []string{userID}, ToolkitSlugs: []string{toolkit}, Statuses: []string{"ACTIVE"},
+	}) {
+		if err != nil {
+			addAPIErrorAt(diags, path.Root("connected_account_id"), "listing connected accounts for", triggerInstanceType, slug, err)
+			return ""
+		}
+		if strings.EqualFold(a.Status, "ACTIVE") && !a.IsDisabled && a.UserID == userID {
+			return a.ID
+		}
+	}
+	diags.AddAttributeError(path.Root("connected_account_id"), "No ACTIVE connected account",
+		fmt.Sprintf("Attribute connected_account_id is not set and user %q has no ACTIVE, enabled connected account on "+
+			"toolkit %q for trigger %s. Connect an account for this user first (for example with a "+
+			"service_connected_account resource), or set connected_account_id.", userID, toolkit, slug))
+	return ""
+}
+
+// checkAccount verifies an explicit connected account (one GET) so that a
+// mismatch is reported on connected_account_id before anything is written.
+func (r *triggerInstanceResource) checkAccount(ctx context.Context, id, userID, toolkit, slug string, diags *diag.Diagnostics) {
+	attr := path.Root("connected_account_id")
+	a, err := r.data.Client.GetConnectedAccount(ctx, id)
+	if err != nil {
+		if client.IsNotFound(err) {
+			diags.AddAttributeError(attr, "Connected account not found",
+				fmt.Sprintf("Attribute connected_account_id: the service has no connected account %q.", id))
+			return
+		}
+		addAPIErrorAt(diags, attr, "reading connected account for", triggerInstanceType, slug, err)
+		return
+	}
+	switch {
+	case a.UserID != "" && a.UserID != userID:
+		diags.AddAttributeError(attr, "Connected account belongs to another user",
+			fmt.Sprintf("Attribute connected_account_id: connected account %q belongs to user %q, not to user_id %q.",
+				id, a.UserID, userID))
+	case a.Toolkit.Slug != "" && !strings.EqualFold(a.Toolkit.Slug, toolkit):
+		diags.AddAttributeError(attr, "Connected account is on another toolkit",
+			fmt.Sprintf("Attribute connected_account_id: connected account %q is on toolkit %q, but trigger %s belongs "+
+				"to toolkit %q.", id, a.Toolkit.Slug, slug, toolkit))
+	case !strings.EqualFold(a.Status, "ACTIVE") || a.IsDisabled:
+		diags.AddAttributeError(attr, "Connected account is not usable",
+			fmt.Sprintf("Attribute connected_account_id: connected account %q has status %s (disabled: %t); triggers "+
+				"need an ACTIVE, enabled account.", id, a.Status, a.IsDisabled))
+	}
+}
+
+func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state triggerInstanceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !r.data.Configured() {
+		return // keep the prior state; see ProviderData.Configured
+	}
+	id := state.ID.ValueString()
+	ti, err := r.data.Client.GetTriggerInstance(ctx, id)
+	if err != nil {
+		if client.IsNotFound(err) {
+			addRemovedFromStateWarning(&resp.Diagnostics, triggerInstanceType, id)
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		addAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
+		return
+	}
+	if state.Toolkit.IsNull() || state.Toolkit.IsUnknown() || state.Toolkit.ValueString() == "" {
+		// After import only: the instance does not name its toolkit.
+		state.Toolkit = types.StringValue(r.toolkitOf(ctx, ti.TriggerName))
+	}
+	resp.Diagnostics.Append(applyTriggerInstance(&state, ti)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// toolkitOf returns the toolkit of a trigger type from the schema cache,
+// falling back to the slug's prefix.
+func (r *triggerInstanceResource) toolkitOf(ctx context.Context, slug string) string {
+	if tt, err := r.data.Cache.TriggerType(ctx, slug); err == nil && tt.Toolkit.Slug != "" {
+		return tt.Toolkit.Slug
+	}
+	return toolkitPrefix(slug)
+}
+
+func (r *triggerInstanceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan, state triggerInstanceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	c := r.data.Client
+	if !plan.Enabled.IsUnknown() && !plan.Enabled.Equal(state.Enabled) {
+		var err error
+		op := "enabling"
+		if plan.Enabled.ValueBool() {
+			err = c.EnableTrigger(ctx, id)
+		} else {
+			op = "disabling"
+			err = c.DisableTrigger(ctx, id)
+		}
+		// 409: already in the wanted state.
+		if err != nil && !client.IsConflict(err) {
+			addAPIError(&resp.Diagnostics, op, triggerInstanceType, id, err)
+			return
+		}
+	}
+	ti, err := c.GetTriggerInstance(ctx, id)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
+		return
+	}
+	plan.ID = state.ID
+	if plan.Toolkit.IsUnknown() {
+		plan.Toolkit = state.Toolkit
+	}
+	resp.Diagnostics.Append(applyTriggerInstance(&plan, ti)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var state triggerInstanceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	err := r.data.Client.DeleteTrigger(ctx, id)
+	// 404 and 410: already gone; 409: already deleted.
+	if err != nil && !client.IsNotFound(err) && !client.IsStatus(err, http.StatusGone) && !client.IsConflict(err) {
+		addAPIError(&resp.Diagnostics, "deleting", triggerInstanceType, id, err)
+	}
+}
+
+func (r *triggerInstanceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id := strings.TrimSpace(req.ID)
+	if !serviceObjectIDRe.MatchString(id) {
+		resp.Diagnostics.AddError("Invalid import id",
+			fmt.Sprintf("Expected a trigger instance id such as ti_AbC123, got %q.", req.ID))
+		return
+	}
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), resource.ImportStateRequest{ID: id}, resp)
+}
+
+// applyTriggerInstance copies what the service reports into m, keeping the
+// user's JSON formatting when it means the same.
+func applyTriggerInstance(m *triggerInstanceModel, ti *client.TriggerInstance) diag.Diagnostics {
+	var diags diag.Diagnostics
+	m.ID = types.StringValue(ti.ID)
+	m.UserID = types.StringValue(ti.UserID)
+	m.Slug = types.StringValue(ti.TriggerName)
+	m.ConnectedAccountID = types.StringValue(ti.ConnectedAccountID)
+	cfg, err := normalizedFromValue(ti.TriggerConfig)
+	if err != nil {
+		diags.AddAttributeError(path.Root("trigger_config"), "Unreadable trigger_config",
+			fmt.Sprintf("The service returned a trigger_config that cannot be encoded as JSON: %s.", err))
+		return diags
+	}
+	m.TriggerConfig = keepConfiguredJSON(m.TriggerConfig, cfg)
+	m.Enabled = types.BoolValue(!ti.IsDisabled())
+	if ti.IsDisabled() {
+		m.DisabledAt = types.StringValue(*ti.DisabledAt)
+	} else {
+		m.DisabledAt = types.StringNull()
+	}
+	m.UpdatedAt = types.StringValue(ti.UpdatedAt)
+	if ti.Version != "" {
+		m.ToolkitVersion = types.StringValue(ti.Version)
+	} else if m.ToolkitVersion.IsUnknown() {
+		m.ToolkitVersion = types.StringNull()
+	}
+	if m.Toolkit.IsUnknown() {
+		m.Toolkit = types.StringValue(toolkitPrefix(ti.TriggerName))
+	}
+	return diags
+}
+
+// toolkitPrefix guesses a trigger's toolkit from its slug (the part before the
+// first underscore, lower case), as the service's SDK does.
+func toolkitPrefix(slug string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(slug), "_")
+	return strings.ToLower(first)
+}
