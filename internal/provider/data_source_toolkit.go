@@ -383,9 +383,9 @@ func toolkitModelFrom(tk *client.Toolkit) toolkitDataSourceModel {
 		IsLocal:                                  types.BoolValue(tk.IsLocalToolkit),
 		IsDeprecated:                             types.BoolValue(tk.IsDeprecated),
 		Enabled:                                  types.BoolValue(tk.Enabled),
-		AvailableVersions:                        nonNilStrings(tk.Meta.AvailableVersions),
+		AvailableVersions:                        toolkitStrings(tk.Meta.AvailableVersions),
 		AuthSchemes:                              []string{},
-		ServiceManagedAuthSchemes:                nonNilStrings(tk.ComposioManagedAuthSchemes),
+		ServiceManagedAuthSchemes:                toolkitStrings(tk.ComposioManagedAuthSchemes),
 		ToolsCount:                               types.Int64Value(int64(tk.Meta.ToolsCount)),
 		TriggersCount:                            types.Int64Value(int64(tk.Meta.TriggersCount)),
 		AuthConfigDetails:                        make([]authConfigDetailRef, 0, len(tk.AuthConfigDetails)),
@@ -466,7 +466,7 @@ func secretFieldNames(af client.AuthFields) []string {
 	return out
 }
 
-func nonNilStrings(s []string) []string {
+func toolkitStrings(s []string) []string {
 	if s == nil {
 		return []string{}
 	}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -76,6 +77,37 @@ const toolkitsPageSizeMax = 1000
 
 var categorySlugRe = regexp.MustCompile(`^\S+$`)
 
+// managedByValidator is a OneOf(service, all, project) whose error also
+// explains the wire name "composio" used by the service's own SDKs and docs.
+type managedByValidator struct{}
+
+var _ validator.String = managedByValidator{}
+
+func (managedByValidator) Description(_ context.Context) string {
+	return `value must be one of: "service", "all", "project"`
+}
+
+func (v managedByValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (managedByValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	v := req.ConfigValue.ValueString()
+	if _, ok := managedByWire[v]; ok {
+		return
+	}
+	hint := ""
+	if strings.EqualFold(v, "composio") {
+		hint = ` The service's API calls its managed credentials "composio"; in this provider that value is "service".`
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid managed_by filter",
+		fmt.Sprintf("Attribute %s: %q is not valid; use \"service\" (toolkits with service-managed auth), "+
+			"\"project\" (toolkits this project has auth configs for) or \"all\".%s", req.Path, v, hint))
+}
+
 func (d *toolkitsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_toolkits"
 }
@@ -100,7 +132,7 @@ func (d *toolkitsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"auth for them, i.e. `use_service_managed_auth` works), `project` (toolkits that have an auth config in " +
 					"this project), or `all` (no filter; the default).",
 				Optional:   true,
-				Validators: []validator.String{stringvalidator.OneOf(managedByService, managedByAll, managedByProject)},
+				Validators: []validator.String{managedByValidator{}},
 			},
 			"sort_by": schema.StringAttribute{
 				MarkdownDescription: "Order of the result: `usage` (most used first; the service's default) or `alphabetically` (by name).",
@@ -235,8 +267,8 @@ func toolkitSummaryFrom(tk client.ToolkitSummary) toolkitSummary {
 		Logo:                      types.StringValue(tk.Meta.Logo),
 		Description:               types.StringValue(tk.Meta.Description),
 		Categories:                categoryRefsFrom(tk.Meta.Categories),
-		AuthSchemes:               nonNilStrings(tk.AuthSchemes),
-		ServiceManagedAuthSchemes: nonNilStrings(tk.ComposioManagedAuthSchemes),
+		AuthSchemes:               toolkitStrings(tk.AuthSchemes),
+		ServiceManagedAuthSchemes: toolkitStrings(tk.ComposioManagedAuthSchemes),
 		IsLocal:                   types.BoolValue(tk.IsLocalToolkit),
 		NoAuth:                    types.BoolValue(tk.NoAuth),
 		ToolsCount:                types.Int64Value(int64(tk.Meta.ToolsCount)),
