@@ -1,0 +1,160 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = (*connectedAccountsDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*connectedAccountsDataSource)(nil)
+)
+
+// connectedAccountStatuses are the statuses the list filter accepts.
+var connectedAccountStatuses = []string{
+	client.StatusInitializing, client.StatusInitiated, client.StatusActive, client.StatusFailed,
+	client.StatusExpired, client.StatusInactive, client.StatusRevoked,
+}
+
+// NewConnectedAccountsDataSource returns the service_connected_accounts data source.
+func NewConnectedAccountsDataSource() datasource.DataSource {
+	return &connectedAccountsDataSource{}
+}
+
+type connectedAccountsDataSource struct {
+	data *ProviderData
+}
+
+type connectedAccountsModel struct {
+	UserIDs       types.List                   `tfsdk:"user_ids"`
+	ToolkitSlugs  types.List                   `tfsdk:"toolkit_slugs"`
+	AuthConfigIDs types.List                   `tfsdk:"auth_config_ids"`
+	Statuses      types.List                   `tfsdk:"statuses"`
+	Accounts      []connectedAccountsItemModel `tfsdk:"accounts"`
+}
+
+type connectedAccountsItemModel struct {
+	ID           types.String `tfsdk:"id"`
+	UserID       types.String `tfsdk:"user_id"`
+	Status       types.String `tfsdk:"status"`
+	StatusReason types.String `tfsdk:"status_reason"`
+	IsDisabled   types.Bool   `tfsdk:"is_disabled"`
+	Toolkit      types.String `tfsdk:"toolkit"`
+	AuthConfigID types.String `tfsdk:"auth_config_id"`
+	AuthScheme   types.String `tfsdk:"auth_scheme"`
+	CreatedAt    types.String `tfsdk:"created_at"`
+	UpdatedAt    types.String `tfsdk:"updated_at"`
+}
+
+func (d *connectedAccountsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_connected_accounts"
+}
+
+func (d *connectedAccountsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	filter := func(desc string, elem ...validator.String) schema.ListAttribute {
+		vs := append([]validator.String{stringvalidator.LengthAtLeast(1)}, elem...)
+		return schema.ListAttribute{
+			MarkdownDescription: desc + " Omit to not filter on it; several filters combine (all must match).",
+			Optional:            true,
+			ElementType:         types.StringType,
+			Validators: []validator.List{
+				listvalidator.SizeAtLeast(1),
+				listvalidator.UniqueValues(),
+				listvalidator.ValueStringsAre(vs...),
+			},
+		}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists connected accounts, optionally filtered by users, toolkits, auth configs and " +
+			"statuses. All pages are read. Credentials are never exposed.",
+		Attributes: map[string]schema.Attribute{
+			"user_ids":      filter("Only accounts of these users (your application's user ids)."),
+			"toolkit_slugs": filter("Only accounts of these toolkits (slugs such as `github`).", toolkitSlugValidator{}),
+			"auth_config_ids": filter("Only accounts made through these auth configs.",
+				stringvalidator.RegexMatches(objectIDRe, "must be an auth config id such as ac_1a2b3c")),
+			"statuses": filter("Only accounts in these statuses: `INITIALIZING`, `INITIATED`, `ACTIVE`, `FAILED`, "+
+				"`EXPIRED`, `INACTIVE` or `REVOKED`.", stringvalidator.OneOf(connectedAccountStatuses...)),
+			"accounts": schema.ListNestedAttribute{
+				MarkdownDescription: "The matching accounts, newest first.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{
+					Attributes: map[string]schema.Attribute{
+						"id":             schema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of the account."},
+						"user_id":        schema.StringAttribute{Computed: true, MarkdownDescription: "User the account belongs to."},
+						"status":         schema.StringAttribute{Computed: true, MarkdownDescription: "Connection status, e.g. `ACTIVE` or `INITIATED`."},
+						"status_reason":  schema.StringAttribute{Computed: true, MarkdownDescription: "Reason for the status, when the service gives one."},
+						"is_disabled":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the account is disabled."},
+						"toolkit":        schema.StringAttribute{Computed: true, MarkdownDescription: "Slug of the account's toolkit."},
+						"auth_config_id": schema.StringAttribute{Computed: true, MarkdownDescription: "Auth config the account was made through."},
+						"auth_scheme":    schema.StringAttribute{Computed: true, MarkdownDescription: "Auth scheme of that auth config, e.g. `OAUTH2`."},
+						"created_at":     schema.StringAttribute{Computed: true, MarkdownDescription: "Creation time (ISO 8601)."},
+						"updated_at":     schema.StringAttribute{Computed: true, MarkdownDescription: "Time of the last change (ISO 8601)."},
+					},
+				},
+			},
+		},
+	}
+}
+
+func (d *connectedAccountsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	if !requireClient(d.data, &resp.Diagnostics) {
+		return
+	}
+	var m connectedAccountsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var p client.ConnectedAccountListParams
+	for _, f := range []struct {
+		l   types.List
+		dst *[]string
+	}{{m.UserIDs, &p.UserIDs}, {m.ToolkitSlugs, &p.ToolkitSlugs}, {m.AuthConfigIDs, &p.AuthConfigIDs}, {m.Statuses, &p.Statuses}} {
+		if f.l.IsNull() || f.l.IsUnknown() {
+			continue
+		}
+		var vals []string
+		resp.Diagnostics.Append(f.l.ElementsAs(ctx, &vals, false)...)
+		*f.dst = vals
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	accounts, err := d.data.Client.ListConnectedAccounts(ctx, p)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "listing", "service_connected_accounts", "", err)
+		return
+	}
+	m.Accounts = make([]connectedAccountsItemModel, 0, len(accounts))
+	for _, a := range accounts {
+		scheme := a.AuthConfig.AuthScheme
+		if scheme == "" && a.State != nil {
+			scheme = a.State.AuthScheme
+		}
+		m.Accounts = append(m.Accounts, connectedAccountsItemModel{
+			ID:           types.StringValue(a.ID),
+			UserID:       types.StringValue(a.UserID),
+			Status:       types.StringValue(a.Status),
+			StatusReason: stringOrNull(a.StatusReason),
+			IsDisabled:   types.BoolValue(a.IsDisabled),
+			Toolkit:      types.StringValue(a.Toolkit.Slug),
+			AuthConfigID: types.StringValue(a.AuthConfig.ID),
+			AuthScheme:   types.StringValue(scheme),
+			CreatedAt:    types.StringValue(a.CreatedAt),
+			UpdatedAt:    types.StringValue(a.UpdatedAt),
+		})
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

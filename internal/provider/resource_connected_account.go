@@ -1,0 +1,773 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+const connectedAccountType = "service_connected_account"
+
+// statusDeleted is the status of an account deleted on the service side.
+const statusDeleted = "DELETED"
+
+var (
+	_ resource.Resource                     = (*connectedAccountResource)(nil)
+	_ resource.ResourceWithConfigure        = (*connectedAccountResource)(nil)
+	_ resource.ResourceWithImportState      = (*connectedAccountResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*connectedAccountResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*connectedAccountResource)(nil)
+)
+
+// objectIDRe matches service object ids such as ac_1a2B3c or ca_xYz.
+var objectIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
+// NewConnectedAccountResource returns the service_connected_account resource.
+func NewConnectedAccountResource() resource.Resource {
+	return &connectedAccountResource{}
+}
+
+type connectedAccountResource struct {
+	data *ProviderData
+}
+
+type connectedAccountModel struct {
+	ID                   types.String   `tfsdk:"id"`
+	UserID               types.String   `tfsdk:"user_id"`
+	AuthConfigID         types.String   `tfsdk:"auth_config_id"`
+	CallbackURL          types.String   `tfsdk:"callback_url"`
+	CredentialsWO        types.Map      `tfsdk:"credentials_wo"`
+	CredentialsWOVersion types.Int64    `tfsdk:"credentials_wo_version"`
+	Credentials          types.Map      `tfsdk:"credentials"`
+	AllowMultiple        types.Bool     `tfsdk:"allow_multiple"`
+	HostedLink           types.Bool     `tfsdk:"hosted_link"`
+	WaitForConnection    types.Bool     `tfsdk:"wait_for_connection"`
+	Timeouts             timeouts.Value `tfsdk:"timeouts"`
+	Enabled              types.Bool     `tfsdk:"enabled"`
+	DisabledReason       types.String   `tfsdk:"disabled_reason"`
+	Status               types.String   `tfsdk:"status"`
+	StatusReason         types.String   `tfsdk:"status_reason"`
+	IsDisabled           types.Bool     `tfsdk:"is_disabled"`
+	RedirectURL          types.String   `tfsdk:"redirect_url"`
+	Toolkit              types.String   `tfsdk:"toolkit"`
+	AuthScheme           types.String   `tfsdk:"auth_scheme"`
+	CreatedAt            types.String   `tfsdk:"created_at"`
+	UpdatedAt            types.String   `tfsdk:"updated_at"`
+}
+
+func (r *connectedAccountResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_connected_account"
+}
+
+func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	credentialKeys := mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1))
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A connected account: one end user's authenticated link to a toolkit, made through an auth config.\n\n" +
+			"* **API_KEY, BASIC and BEARER_TOKEN** auth configs: give the user's credentials in `credentials_wo` " +
+			"(write-only, never stored) or `credentials` (stored in state, marked sensitive). The account is `ACTIVE` " +
+			"as soon as it is created. The fields are checked during plan against the toolkit's connected account " +
+			"initiation fields for the auth config's scheme (for example `api_key`, or `username` and `password`).\n" +
+			"* **OAuth** auth configs: the account starts `INITIATED` and `redirect_url` is the address the user opens " +
+			"to approve the connection. After approval the next refresh shows `ACTIVE` without any change to the " +
+			"arguments. Set `wait_for_connection` to make `apply` wait (up to `timeouts.create`, default 60 s) until " +
+			"the user has approved.\n\n" +
+			"Unless `allow_multiple` is true, creating a second `ACTIVE` account for the same user and auth config is " +
+			"refused with instructions to import the existing one. Changing `credentials_wo_version` or `credentials` " +
+			"replaces the stored credentials in place. An account deleted outside Terraform is removed from state " +
+			"with a warning and created again by the next apply.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "Identifier of the connected account (e.g. `ca_...`). Use it to import: " +
+					"`terraform import service_connected_account.<name> <id>`.",
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"user_id": schema.StringAttribute{
+				MarkdownDescription: "Your application's identifier of the end user who owns the account. " +
+					"Changing it creates a new account.",
+				Required:      true,
+				Validators:    []validator.String{stringvalidator.LengthBetween(1, 255)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"auth_config_id": schema.StringAttribute{
+				MarkdownDescription: "Identifier of the auth config the account authenticates through (e.g. " +
+					"`service_auth_config.example.id`). It decides the toolkit and the auth scheme. Changing it " +
+					"creates a new account.",
+				Required: true,
+				Validators: []validator.String{
+					stringvalidator.RegexMatches(objectIDRe, "must be an auth config id such as ac_1a2b3c (letters, digits, underscore, hyphen)"),
+				},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"callback_url": schema.StringAttribute{
+				MarkdownDescription: "Absolute `https://` (or `http://`) URL the user is sent back to after an OAuth " +
+					"approval. Changing it creates a new account.",
+				Optional:      true,
+				Validators:    []validator.String{httpURLValidator{}},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"credentials_wo": schema.MapAttribute{
+				MarkdownDescription: "Pre-filled credentials for API_KEY, BASIC and BEARER_TOKEN auth configs, as " +
+					"field name to value (for example `{ api_key = var.stripe_key }`). Write-only: the values are sent " +
+					"to the service but never stored in the plan or state (Terraform 1.11 or later). The field names " +
+					"are checked during plan against the toolkit's connected account initiation fields for the scheme. " +
+					"Refused for OAuth auth configs. Because Terraform cannot see a change of a write-only value, " +
+					"change `credentials_wo_version` to send new credentials. Conflicts with `credentials`.",
+				Optional:    true,
+				WriteOnly:   true,
+				Sensitive:   true,
+				ElementType: types.StringType,
+				Validators: []validator.Map{
+					mapvalidator.ConflictsWith(path.MatchRoot("credentials")),
+					mapvalidator.SizeAtLeast(1),
+					credentialKeys,
+				},
+			},
+			"credentials_wo_version": schema.Int64Attribute{
+				MarkdownDescription: "Version of `credentials_wo`. Changing it sends the current `credentials_wo` to " +
+					"the service, replacing the account's credentials in place (rotation). Requires `credentials_wo`.",
+				Optional: true,
+				Validators: []validator.Int64{
+					int64validator.AlsoRequires(path.MatchRoot("credentials_wo")),
+				},
+			},
+			"credentials": schema.MapAttribute{
+				MarkdownDescription: "Pre-filled credentials like `credentials_wo`, for users who accept that the " +
+					"values are stored in the Terraform state (marked sensitive). Changing them replaces the account's " +
+					"credentials in place. Prefer `credentials_wo`. Conflicts with `credentials_wo`.",
+				Optional:    true,
+				Sensitive:   true,
+				ElementType: types.StringType,
+				Validators: []validator.Map{
+					mapvalidator.SizeAtLeast(1),
+					credentialKeys,
+				},
+			},
+			"allow_multiple": schema.BoolAttribute{
+				MarkdownDescription: "Allow more than one `ACTIVE` account for the same user and auth config. When " +
+					"false (the default), creation first lists the user's `ACTIVE` accounts for the auth config and " +
+					"refuses to create another one, explaining how to import the existing account instead. Only " +
+					"used at creation.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+			},
+			"hosted_link": schema.BoolAttribute{
+				MarkdownDescription: "Create the account through a hosted connect link instead of a direct " +
+					"initiation: `redirect_url` is then a hosted page where the user completes the connection " +
+					"(OAuth approval or entering their own credentials). Conflicts with `credentials` and " +
+					"`credentials_wo`. Only used at creation.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+			},
+			"wait_for_connection": schema.BoolAttribute{
+				MarkdownDescription: "Make `apply` wait until the account is `ACTIVE` (polling every second, up to " +
+					"`timeouts.create`, default 60 s). If the account does not become `ACTIVE` in time, or fails, the " +
+					"apply reports an error; the account is kept in the state (marked tainted) so it is not orphaned. " +
+					"Only used at creation.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+			},
+			"timeouts": connectedAccountTimeouts(ctx),
+			"enabled": schema.BoolAttribute{
+				MarkdownDescription: "Whether the account is enabled (default `true`). Setting it to `false` disables " +
+					"the account in place (with `disabled_reason`); `true` enables it again.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(true),
+			},
+			"disabled_reason": schema.StringAttribute{
+				MarkdownDescription: "Free-text reason sent to the service when the account is disabled " +
+					"(`enabled = false`). Changing it while the account is disabled sends the new reason.",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.LengthBetween(1, 1024)},
+			},
+			"status": schema.StringAttribute{
+				MarkdownDescription: "Connection status: `INITIALIZING`, `INITIATED` (waiting for the user), `ACTIVE`, " +
+					"`FAILED`, `EXPIRED`, `INACTIVE` or `REVOKED`. It changes outside Terraform (for example when " +
+					"the user approves) and never forces replacement.",
+				Computed: true,
+			},
+			"status_reason": schema.StringAttribute{
+				MarkdownDescription: "Why the account is in its status (for example why it failed or was disabled), " +
+					"when the service gives a reason.",
+				Computed: true,
+			},
+			"is_disabled": schema.BoolAttribute{
+				MarkdownDescription: "Whether the service reports the account as disabled.",
+				Computed:            true,
+			},
+			"redirect_url": schema.StringAttribute{
+				MarkdownDescription: "Address to send the user to in order to approve an OAuth connection (or the " +
+					"hosted connect page with `hosted_link`), as returned at creation. Null when no user step is " +
+					"needed (accounts created with credentials).",
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"toolkit": schema.StringAttribute{
+				MarkdownDescription: "Slug of the toolkit the account connects to (from the auth config).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"auth_scheme": schema.StringAttribute{
+				MarkdownDescription: "Auth scheme of the account's auth config, e.g. `OAUTH2` or `API_KEY`.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "Creation time (ISO 8601).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"updated_at": schema.StringAttribute{
+				MarkdownDescription: "Time of the last change (ISO 8601).",
+				Computed:            true,
+			},
+		},
+	}
+}
+
+// connectedAccountTimeouts is the timeouts attribute (create only: how long
+// wait_for_connection waits).
+func connectedAccountTimeouts(ctx context.Context) schema.Attribute {
+	attr := timeouts.Attributes(ctx, timeouts.Opts{
+		Create: true,
+		CreateDescription: "How long `wait_for_connection` waits for the account to become `ACTIVE`, as a " +
+			"duration such as `\"90s\"` or `\"5m\"`. Default `60s`.",
+	})
+	if a, ok := attr.(schema.SingleNestedAttribute); ok {
+		a.MarkdownDescription = "Timeouts. `create` bounds how long `wait_for_connection` waits for the account to " +
+			"become `ACTIVE` (default `60s`)."
+		return a
+	}
+	return attr
+}
+
+func (r *connectedAccountResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.Conflicting(path.MatchRoot("hosted_link"), path.MatchRoot("credentials")),
+		resourcevalidator.Conflicting(path.MatchRoot("hosted_link"), path.MatchRoot("credentials_wo")),
+	}
+}
+
+func (r *connectedAccountResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// isOAuthScheme reports schemes whose accounts are connected by a user's
+// approval rather than pre-filled credentials.
+func isOAuthScheme(scheme string) bool {
+	switch strings.ToUpper(scheme) {
+	case "OAUTH2", "OAUTH1", "DCR_OAUTH", "S2S_OAUTH2":
+		return true
+	}
+	return false
+}
+
+// givenCredentials returns the credentials the configuration gives (from
+// credentials_wo in config, else credentials), the attribute they came from,
+// and whether their keys are known. A nil map means none were given.
+func givenCredentials(ctx context.Context, config, plan connectedAccountModel, diags *diag.Diagnostics) (map[string]string, []string, path.Path, bool) {
+	src, attr := plan.Credentials, path.Root("credentials")
+	if !config.CredentialsWO.IsNull() {
+		src, attr = config.CredentialsWO, path.Root("credentials_wo")
+	}
+	keys, known := mapKeys(src)
+	if !known || src.IsNull() {
+		return nil, keys, attr, known
+	}
+	vals := map[string]types.String{}
+	diags.Append(src.ElementsAs(ctx, &vals, false)...)
+	out := make(map[string]string, len(vals))
+	for k, v := range vals {
+		out[k] = v.ValueString()
+	}
+	return out, keys, attr, true
+}
+
+// checkAccountCredentials applies the plan-time rules for credentials given
+// the toolkit and the auth config's scheme. keys are the given field names (nil
+// when none were given); creating reports whether the account is being
+// created (credentials are only required then).
+func (r *connectedAccountResource) checkAccountCredentials(ctx context.Context, toolkit, scheme string, keys []string, attr path.Path, hostedLink, creating bool, diags *diag.Diagnostics) {
+	given := keys != nil
+	if isOAuthScheme(scheme) {
+		if given {
+			diags.AddAttributeError(attr, "Credentials not accepted for OAuth",
+				fmt.Sprintf("Attribute %s: the auth config uses the %s scheme (toolkit %q), whose accounts are connected "+
+					"by the user approving access at redirect_url, not with pre-filled credentials. Remove "+
+					"credentials_wo and credentials; pre-filled credentials work with API_KEY, BASIC and BEARER_TOKEN "+
+					"auth configs.", attr, strings.ToUpper(scheme), toolkit))
+		}
+		return
+	}
+	if !given && (!creating || hostedLink) {
+		return
+	}
+	tk, err := r.data.Cache.Toolkit(ctx, toolkit)
+	if err != nil {
+		addLookupError(diags, path.Root("auth_config_id"), "toolkit", toolkit, r.data.VersionFor(toolkit), err)
+		return
+	}
+	if !given {
+		if hasRequiredCredentialFields(tk, scheme, purposeConnectedAccountInitiation) {
+			g, _ := credentialFieldGroup(tk, scheme, purposeConnectedAccountInitiation)
+			diags.AddAttributeError(path.Root("credentials_wo"), "Missing credentials",
+				fmt.Sprintf("The auth config uses the %s scheme of toolkit %q, whose accounts need the field(s) %s. Set "+
+					"credentials_wo (write-only, with credentials_wo_version) or credentials, for example "+
+					"credentials_wo = { %s = var.secret }, or set hosted_link = true to let the user enter them.",
+					strings.ToUpper(scheme), tk.Slug, quoteList(fieldNames(g.Required)), g.Required[0].Name))
+		}
+		return
+	}
+	diags.Append(checkCredentialFields(tk, scheme, purposeConnectedAccountInitiation, keys, attr)...)
+}
+
+func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || !r.data.Configured() {
+		return
+	}
+	var plan, config connectedAccountModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	creating := req.State.Raw.IsNull()
+	var state connectedAccountModel
+	if !creating {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	_, keys, attr, known := givenCredentials(ctx, config, plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || !known {
+		return
+	}
+	hostedLink := plan.HostedLink.ValueBool()
+
+	if !creating {
+		credsChanged := !plan.Credentials.Equal(state.Credentials) || !plan.CredentialsWOVersion.Equal(state.CredentialsWOVersion)
+		if !credsChanged || keys == nil || state.Toolkit.ValueString() == "" || state.AuthScheme.ValueString() == "" {
+			return
+		}
+		r.checkAccountCredentials(ctx, state.Toolkit.ValueString(), state.AuthScheme.ValueString(), keys, attr, hostedLink, false, &resp.Diagnostics)
+		return
+	}
+
+	// Creating: learn the toolkit and scheme from the auth config (one GET),
+	// when its id is known at plan time; otherwise Create checks them.
+	if plan.AuthConfigID.IsUnknown() || plan.AuthConfigID.IsNull() {
+		return
+	}
+	acID := plan.AuthConfigID.ValueString()
+	ac, err := r.data.Client.GetAuthConfig(ctx, acID)
+	if err != nil {
+		if client.IsNotFound(err) {
+			resp.Diagnostics.AddAttributeError(path.Root("auth_config_id"), "Unknown auth config",
+				fmt.Sprintf("Attribute auth_config_id: the service has no auth config %q. Check the id (the "+
+					"service_auth_configs data source lists them).", acID))
+			return
+		}
+		addAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_id"), "reading auth config", connectedAccountType, acID, err)
+		return
+	}
+	r.checkAccountCredentials(ctx, ac.Toolkit.Slug, ac.AuthScheme, keys, attr, hostedLink, true, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if ac.Toolkit.Slug != "" {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("toolkit"), types.StringValue(ac.Toolkit.Slug))...)
+	}
+	if ac.AuthScheme != "" {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("auth_scheme"), types.StringValue(ac.AuthScheme))...)
+	}
+}
+
+func (r *connectedAccountResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan, config connectedAccountModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c := r.data.Client
+	userID, acID := plan.UserID.ValueString(), plan.AuthConfigID.ValueString()
+	creds, keys, attr, _ := givenCredentials(ctx, config, plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	scheme := plan.AuthScheme.ValueString()
+	if creds != nil && (plan.AuthScheme.IsUnknown() || scheme == "") {
+		// The auth config was not known at plan time: check now, before writing.
+		ac, err := c.GetAuthConfig(ctx, acID)
+		if err != nil {
+			addAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_id"), "reading auth config", connectedAccountType, acID, err)
+			return
+		}
+		scheme = ac.AuthScheme
+		r.checkAccountCredentials(ctx, ac.Toolkit.Slug, scheme, keys, attr, plan.HostedLink.ValueBool(), true, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+
+	if !plan.AllowMultiple.ValueBool() {
+		existing, err := c.ListConnectedAccounts(ctx, client.ConnectedAccountListParams{
+			UserIDs: []string{userID}, AuthConfigIDs: []string{acID}, Statuses: []string{client.StatusActive},
+		})
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "checking for existing accounts before creating", connectedAccountType, "", err)
+			return
+		}
+		if len(existing) > 0 {
+			addExistingAccountError(&resp.Diagnostics, userID, acID, existing)
+			return
+		}
+	}
+
+	var id, redirect string
+	callback := plan.CallbackURL.ValueString()
+	if plan.HostedLink.ValueBool() {
+		link, err := c.CreateConnectedAccountLink(ctx, client.LinkRequest{AuthConfigID: acID, UserID: userID, CallbackURL: callback})
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "creating (hosted link)", connectedAccountType, "", err)
+			return
+		}
+		id, redirect = link.ConnectedAccountID, link.RedirectURL
+	} else {
+		ireq := client.InitiateConnectedAccountRequest{AuthConfigID: acID, UserID: userID, CallbackURL: callback}
+		if creds != nil {
+			val := map[string]any{"status": client.StatusActive}
+			for k, v := range creds {
+				val[k] = v
+			}
+			ireq.State = &client.ConnectionState{AuthScheme: strings.ToUpper(scheme), Val: val}
+		}
+		cr, err := c.InitiateConnectedAccount(ctx, ireq)
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "creating", connectedAccountType, "", err)
+			return
+		}
+		id, redirect = cr.ID, cr.RedirectURL
+	}
+	if id == "" {
+		resp.Diagnostics.AddError("Error creating "+connectedAccountType,
+			"The service accepted the request but returned no connected account id. This is a bug in the service or the provider.")
+		return
+	}
+
+	plan.ID = types.StringValue(id)
+	plan.RedirectURL = stringOrNull(redirect)
+	// From here on the account exists: every exit path saves it in the state.
+	var errs diag.Diagnostics
+	if !plan.Enabled.ValueBool() {
+		if err := c.UpdateConnectedAccountStatus(ctx, id, false, plan.DisabledReason.ValueString()); err != nil {
+			addAPIError(&errs, "disabling", connectedAccountType, id, err)
+		}
+	}
+
+	var acct *client.ConnectedAccount
+	if plan.WaitForConnection.ValueBool() && !errs.HasError() {
+		timeout, d := plan.Timeouts.Create(ctx, client.DefaultWaitTimeout)
+		resp.Diagnostics.Append(d...)
+		a, err := c.WaitForConnection(ctx, id, timeout)
+		if err != nil {
+			addWaitError(&errs, id, redirect, timeout.String(), err)
+		}
+		acct = a
+	}
+	if acct == nil {
+		a, err := c.GetConnectedAccount(ctx, id)
+		if err != nil {
+			addAPIError(&errs, "reading the new", connectedAccountType, id, err)
+		}
+		acct = a
+	}
+	if acct != nil {
+		plan.fromAccount(acct, false)
+	}
+	r.fillUnknown(&plan)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(errs...)
+}
+
+// fillUnknown replaces computed values still unknown (when the account could
+// not be read back) with nulls so the state can be saved.
+func (r *connectedAccountResource) fillUnknown(m *connectedAccountModel) {
+	for _, s := range []*types.String{&m.Status, &m.StatusReason, &m.RedirectURL, &m.Toolkit, &m.AuthScheme, &m.CreatedAt, &m.UpdatedAt} {
+		if s.IsUnknown() {
+			*s = types.StringNull()
+		}
+	}
+	if m.IsDisabled.IsUnknown() {
+		m.IsDisabled = types.BoolValue(!m.Enabled.ValueBool())
+	}
+}
+
+// addExistingAccountError refuses a duplicate account and explains how to
+// import the existing one.
+func addExistingAccountError(diags *diag.Diagnostics, userID, acID string, existing []client.ConnectedAccount) {
+	ids := make([]string, 0, len(existing))
+	for _, a := range existing {
+		ids = append(ids, a.ID)
+	}
+	sort.Strings(ids)
+	first := existing[0].ID
+	diags.AddError("Connected account already exists",
+		fmt.Sprintf("User %q already has an ACTIVE connected account for auth config %s: %s. A second account was not "+
+			"created.\n\n"+
+			"To manage the existing account with this resource, import it (replace <name> with this resource's name):\n\n"+
+			"  terraform import %s.<name> %s\n\n"+
+			"or add an import block and apply:\n\n"+
+			"  import {\n    to = %s.<name>\n    id = %q\n  }\n\n"+
+			"To create another account for the same user and auth config anyway, set allow_multiple = true.",
+			userID, acID, strings.Join(ids, ", "), connectedAccountType, first, connectedAccountType, first))
+}
+
+// addWaitError reports a wait_for_connection failure; the account stays in state.
+func addWaitError(diags *diag.Diagnostics, id, redirect, timeout string, err error) {
+	approve := ""
+	if redirect != "" {
+		approve = fmt.Sprintf(" The user can still approve it at redirect_url:\n\n  %s\n", redirect)
+	}
+	keep := "\nThe account was created and is kept in the Terraform state, marked tainted: the next apply replaces it " +
+		"with a new account. To keep this account instead (for example after the user approved it), run " +
+		"`terraform untaint` on this resource's address."
+	switch {
+	case errors.Is(err, client.ErrWaitTimeout):
+		diags.AddError("Connected account "+id+" is not connected yet",
+			fmt.Sprintf("The account did not become ACTIVE within %s (timeouts.create): %s.%s%s\n"+
+				"To wait longer, raise timeouts.create; to not wait at all, set wait_for_connection = false and read "+
+				"redirect_url from an output.", timeout, err, approve, keep))
+	case errors.Is(err, client.ErrConnectionFailed):
+		diags.AddError("Connected account "+id+" failed to connect",
+			fmt.Sprintf("The connection did not succeed: %s.%s", err, keep))
+	default:
+		summary, detail := apiErrorText("waiting for", connectedAccountType, id, err)
+		diags.AddError(summary, detail+"\n"+keep)
+	}
+}
+
+func stringOrNull(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// fromAccount copies the service's view of the account into m. imported marks
+// a Read right after import, when the arguments are not known yet.
+func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported bool) {
+	m.ID = types.StringValue(a.ID)
+	if a.UserID != "" {
+		m.UserID = types.StringValue(a.UserID)
+	}
+	if a.AuthConfig.ID != "" {
+		m.AuthConfigID = types.StringValue(a.AuthConfig.ID)
+	}
+	m.Status = types.StringValue(a.Status)
+	m.StatusReason = stringOrNull(a.StatusReason)
+	m.IsDisabled = types.BoolValue(a.IsDisabled)
+	m.Enabled = types.BoolValue(!a.IsDisabled)
+	m.Toolkit = types.StringValue(a.Toolkit.Slug)
+	m.AuthScheme = stringOrNull(a.AuthConfig.AuthScheme)
+	if m.AuthScheme.IsNull() && a.State != nil {
+		m.AuthScheme = stringOrNull(a.State.AuthScheme)
+	}
+	m.CreatedAt = types.StringValue(a.CreatedAt)
+	m.UpdatedAt = types.StringValue(a.UpdatedAt)
+	if !imported {
+		return
+	}
+	var val map[string]any
+	if a.State != nil {
+		val = a.State.Val
+	}
+	if s, ok := val["callback_url"].(string); ok && s != "" {
+		m.CallbackURL = types.StringValue(s)
+	}
+	if s, ok := val["redirectUrl"].(string); ok && s != "" && strings.EqualFold(a.Status, client.StatusInitiated) {
+		m.RedirectURL = types.StringValue(s)
+	} else {
+		m.RedirectURL = types.StringNull()
+	}
+	if a.IsDisabled && a.StatusReason != "" {
+		m.DisabledReason = types.StringValue(a.StatusReason)
+	}
+	m.AllowMultiple = types.BoolValue(false)
+	m.HostedLink = types.BoolValue(false)
+	m.WaitForConnection = types.BoolValue(false)
+}
+
+func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state connectedAccountModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.Configured() {
+		return
+	}
+	id := state.ID.ValueString()
+	a, err := r.data.Client.GetConnectedAccount(ctx, id)
+	if err != nil {
+		if client.IsNotFound(err) {
+			addRemovedFromStateWarning(&resp.Diagnostics, connectedAccountType, id)
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		addAPIError(&resp.Diagnostics, "reading", connectedAccountType, id, err)
+		return
+	}
+	if strings.EqualFold(a.Status, statusDeleted) {
+		addRemovedFromStateWarning(&resp.Diagnostics, connectedAccountType, id)
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	imported := state.UserID.IsNull()
+	state.fromAccount(a, imported)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *connectedAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan, config, state connectedAccountModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c := r.data.Client
+	id := state.ID.ValueString()
+	plan.ID = state.ID
+	called := false
+
+	credsChanged := !plan.Credentials.Equal(state.Credentials) || !plan.CredentialsWOVersion.Equal(state.CredentialsWOVersion)
+	if credsChanged {
+		creds, _, _, _ := givenCredentials(ctx, config, plan, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if creds != nil {
+			val := map[string]any{"status": client.StatusActive}
+			for k, v := range creds {
+				val[k] = v
+			}
+			scheme := strings.ToUpper(state.AuthScheme.ValueString())
+			if err := c.UpdateConnectedAccountCredentials(ctx, id, client.ConnectionState{AuthScheme: scheme, Val: val}); err != nil {
+				addAPIError(&resp.Diagnostics, "updating the credentials of", connectedAccountType, id, err)
+				return
+			}
+			called = true
+		}
+	}
+
+	enabled := plan.Enabled.ValueBool()
+	if !plan.Enabled.Equal(state.Enabled) || (!enabled && !plan.DisabledReason.Equal(state.DisabledReason)) {
+		reason := ""
+		if !enabled {
+			reason = plan.DisabledReason.ValueString()
+		}
+		if err := c.UpdateConnectedAccountStatus(ctx, id, enabled, reason); err != nil {
+			op := "enabling"
+			if !enabled {
+				op = "disabling"
+			}
+			addAPIError(&resp.Diagnostics, op, connectedAccountType, id, err)
+			return
+		}
+		called = true
+	}
+
+	if called {
+		a, err := c.GetConnectedAccount(ctx, id)
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "reading", connectedAccountType, id, err)
+			return
+		}
+		plan.fromAccount(a, false)
+	} else {
+		plan.Status, plan.StatusReason, plan.IsDisabled = state.Status, state.StatusReason, state.IsDisabled
+		plan.UpdatedAt = state.UpdatedAt
+	}
+	r.fillUnknown(&plan)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *connectedAccountResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var state connectedAccountModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	if err := r.data.Client.DeleteConnectedAccount(ctx, id); err != nil && !client.IsNotFound(err) {
+		addAPIError(&resp.Diagnostics, "deleting", connectedAccountType, id, err)
+	}
+}
+
+func (r *connectedAccountResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !objectIDRe.MatchString(req.ID) {
+		resp.Diagnostics.AddError("Invalid import id",
+			fmt.Sprintf("%q is not a connected account id; import with the account's id, for example "+
+				"`terraform import %s.<name> ca_1a2b3c`.", req.ID, connectedAccountType))
+		return
+	}
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}
+
+// httpURLValidator accepts absolute http(s) URLs with a host.
+type httpURLValidator struct{}
+
+var _ validator.String = httpURLValidator{}
+
+func (httpURLValidator) Description(_ context.Context) string {
+	return "value must be an absolute URL starting with https:// or http://"
+}
+
+func (v httpURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (httpURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	raw := req.ConfigValue.ValueString()
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.ContainsAny(raw, " \t\r\n") {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid URL",
+			fmt.Sprintf("Attribute %s: %q is not an absolute URL; use a full address such as https://app.example.com/callback.",
+				req.Path, raw))
+	}
+}

@@ -1,0 +1,603 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+const caAddr = "service_connected_account.test"
+
+// testAccErrRe matches the given fragments in order, anywhere in an error
+// (Terraform wraps diagnostics, so a space matches any run of whitespace).
+// Fragments are regular expressions.
+func testAccErrRe(fragments ...string) *regexp.Regexp {
+	for i, f := range fragments {
+		fragments[i] = strings.ReplaceAll(f, " ", `\s+`)
+	}
+	return regexp.MustCompile("(?s)" + strings.Join(fragments, ".*"))
+}
+
+// caImportIgnore lists what an import cannot read back: write-only and
+// sensitive credentials (the service masks them), creation-only options.
+var caImportIgnore = []string{"credentials_wo", "credentials_wo_version", "credentials", "timeouts"}
+
+// testAccCAStripeAuthConfig is a custom API_KEY auth config for stripe.
+func testAccCAStripeAuthConfig(name string) string {
+	return fmt.Sprintf(`
+resource "service_auth_config" "stripe" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = %q
+}
+`, name)
+}
+
+// testAccCAGitHubAuthConfig is a service-managed OAUTH2 auth config for github.
+func testAccCAGitHubAuthConfig(name string) string {
+	return fmt.Sprintf(`
+resource "service_auth_config" "github" {
+  toolkit = "github"
+  name    = %q
+}
+`, name)
+}
+
+// testAccCAAccount renders service_connected_account.test with extra lines.
+func testAccCAAccount(user, authConfigRef string, extra ...string) string {
+	return fmt.Sprintf(`
+resource "service_connected_account" "test" {
+  user_id        = %q
+  auth_config_id = %s
+%s
+}
+`, user, authConfigRef, "  "+strings.Join(extra, "\n  "))
+}
+
+func testAccCheckConnectedAccountDestroy(t *testing.T) func(*terraform.State) error {
+	return func(s *terraform.State) error {
+		c := testAccClient(t)
+		for _, rs := range s.RootModule().Resources {
+			if rs.Type != connectedAccountType {
+				continue
+			}
+			_, err := c.GetConnectedAccount(context.Background(), rs.Primary.ID)
+			if err == nil {
+				return fmt.Errorf("connected account %s still exists", rs.Primary.ID)
+			}
+			if !client.IsNotFound(err) {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// testAccCAID returns the id of the account at addr in state s.
+func testAccCAID(s *terraform.State, addr string) (string, error) {
+	rs, ok := s.RootModule().Resources[addr]
+	if !ok {
+		return "", fmt.Errorf("%s not in state", addr)
+	}
+	return rs.Primary.ID, nil
+}
+
+// testAccCAState captures the account id after a step (for PreConfig of the next).
+func testAccCAState(id *string) tfresource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		v, err := testAccCAID(s, caAddr)
+		*id = v
+		return err
+	}
+}
+
+// TestAccConnectedAccount_apiKey: an API_KEY account is ACTIVE at once;
+// credentials rotate in place (write-only version bump, then the sensitive
+// map); import; enable/disable round trip with a reason.
+func TestAccConnectedAccount_apiKey(t *testing.T) {
+	user := acctest.RandomWithPrefix("tf-ca-key")
+	ac := testAccCAStripeAuthConfig(user)
+	ref := "service_auth_config.stripe.id"
+	updatedAt := statecheck.CompareValue(compare.ValuesDiffer())
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		Steps: []tfresource.TestStep{
+			{
+				Config: ac + testAccCAAccount(user, ref, `credentials_wo = { api_key = "sk_test_first" }`, `credentials_wo_version = 1`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^ca_`))),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("toolkit"), knownvalue.StringExact("stripe")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("auth_scheme"), knownvalue.StringExact("API_KEY")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("redirect_url"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("credentials_wo"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("is_disabled"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("allow_multiple"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+					updatedAt.AddStateValue(caAddr, tfjsonpath.New("updated_at")),
+				},
+			},
+			{
+				// Rotation through the write-only attribute: bump the version.
+				Config: ac + testAccCAAccount(user, ref, `credentials_wo = { api_key = "sk_test_second" }`, `credentials_wo_version = 2`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("credentials_wo_version"), knownvalue.Int64Exact(2)),
+					updatedAt.AddStateValue(caAddr, tfjsonpath.New("updated_at")),
+				},
+			},
+			{
+				ResourceName:            caAddr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: caImportIgnore,
+			},
+			{
+				// import {} block: plans as a pure import, no change.
+				ResourceName:    caAddr,
+				ImportState:     true,
+				ImportStateKind: tfresource.ImportBlockWithID,
+				ImportPlanChecks: tfresource.ImportPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionNoop)},
+				},
+				Config: ac + testAccCAAccount(user, ref, `credentials_wo = { api_key = "sk_test_second" }`),
+			},
+			{
+				// Switch to the sensitive (stored) map: rotates in place too.
+				Config: ac + testAccCAAccount(user, ref, `credentials = { api_key = "sk_test_third" }`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectSensitiveValue(caAddr, tfjsonpath.New("credentials")),
+					updatedAt.AddStateValue(caAddr, tfjsonpath.New("updated_at")),
+				},
+			},
+			{
+				Config: ac + testAccCAAccount(user, ref, `credentials = { api_key = "sk_test_third" }`, `enabled = false`, `disabled_reason = "offboarding"`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("is_disabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status_reason"), knownvalue.StringExact("offboarding")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("disabled_reason"), knownvalue.StringExact("offboarding")),
+				},
+			},
+			{
+				// A disabled account imports with its reason.
+				ResourceName:            caAddr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: caImportIgnore,
+			},
+			{
+				Config: ac + testAccCAAccount(user, ref, `credentials = { api_key = "sk_test_third" }`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("is_disabled"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status_reason"), knownvalue.Null()),
+				},
+			},
+		},
+	})
+}
+
+// TestAccConnectedAccount_oauthApproval: an OAuth account stays INITIATED
+// with a redirect_url; after approval (control route) the refresh shows
+// ACTIVE with an empty plan; out-of-band disable and delete are detected.
+func TestAccConnectedAccount_oauthApproval(t *testing.T) {
+	testAccRequireEmulator(t)
+	user := acctest.RandomWithPrefix("tf-ca-oauth")
+	ac := testAccCAGitHubAuthConfig(user)
+	cfg := ac + testAccCAAccount(user, "service_auth_config.github.id", `callback_url = "https://app.example.com/done"`)
+	var id string
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		Steps: []tfresource.TestStep{
+			{
+				Config: cfg,
+				Check:  testAccCAState(&id),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("INITIATED")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("redirect_url"), knownvalue.StringRegexp(regexp.MustCompile(`^http.*/oauth/consent/`))),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("auth_scheme"), knownvalue.StringExact("OAUTH2")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("toolkit"), knownvalue.StringExact("github")),
+				},
+			},
+			{
+				PreConfig: func() { testAccEmulatorPost(t, "/_emulator/connected_accounts/"+id+"/complete") },
+				Config:    cfg,
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+					// kept from creation
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("redirect_url"), knownvalue.NotNull()),
+				},
+			},
+			{
+				ResourceName:            caAddr,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: append([]string{"redirect_url"}, caImportIgnore...),
+			},
+			{
+				// Disabled outside Terraform: the plan shows the drift.
+				PreConfig: func() {
+					if err := testAccClient(t).DisableConnectedAccount(context.Background(), id); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("is_disabled"), knownvalue.Bool(false)),
+				},
+			},
+			{
+				// Deleted outside Terraform: removed from state and created again.
+				PreConfig: func() {
+					if err := testAccClient(t).DeleteConnectedAccount(context.Background(), id); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionCreate)},
+				},
+				Check: func(s *terraform.State) error {
+					newID, err := testAccCAID(s, caAddr)
+					if err == nil && newID == id {
+						return fmt.Errorf("account was not recreated (id %s)", id)
+					}
+					return err
+				},
+			},
+		},
+	})
+}
+
+// testAccCompleteWhenCreated approves the first account of user as soon as
+// it appears (from a goroutine, while apply is waiting). It returns a channel
+// carrying the outcome.
+func testAccCompleteWhenCreated(c *client.Client, ep testAccEndpoint, user string) <-chan error {
+	done := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		for ctx.Err() == nil {
+			accts, err := c.ListConnectedAccounts(ctx, client.ConnectedAccountListParams{UserIDs: []string{user}})
+			if err == nil && len(accts) > 0 {
+				time.Sleep(1500 * time.Millisecond) // let the provider poll at least once
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/_emulator/connected_accounts/"+accts[0].ID+"/complete", nil)
+				req.Header.Set("x-api-key", ep.APIKey)
+				resp, err := http.DefaultClient.Do(req)
+				if err == nil {
+					_ = resp.Body.Close()
+					if resp.StatusCode != http.StatusOK {
+						err = fmt.Errorf("complete: %s", resp.Status)
+					}
+				}
+				done <- err
+				return
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		done <- ctx.Err()
+	}()
+	return done
+}
+
+func TestAccConnectedAccount_waitForConnection(t *testing.T) {
+	ep := testAccRequireEmulator(t)
+	user := acctest.RandomWithPrefix("tf-ca-wait")
+	var done <-chan error
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		Steps: []tfresource.TestStep{
+			{
+				PreConfig: func() { done = testAccCompleteWhenCreated(testAccClient(t), ep, user) },
+				Config: testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
+					`wait_for_connection = true`, `timeouts = { create = "45s" }`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("wait_for_connection"), knownvalue.Bool(true)),
+				},
+				Check: func(*terraform.State) error { return <-done },
+			},
+		},
+	})
+}
+
+func TestAccConnectedAccount_waitTimeout(t *testing.T) {
+	testAccRequireEmulator(t)
+	user := acctest.RandomWithPrefix("tf-ca-timeout")
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		Steps: []tfresource.TestStep{
+			{
+				Config: testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
+					`wait_for_connection = true`, `timeouts = { create = "3s" }`),
+				ExpectError: testAccErrRe(`is not connected yet`, `within 3s`, `still INITIATED`, `redirect_url`, `kept in the Terraform\s+state`),
+			},
+		},
+	})
+}
+
+func TestAccConnectedAccount_hostedLink(t *testing.T) {
+	testAccRequireEmulator(t)
+	user := acctest.RandomWithPrefix("tf-ca-link")
+	cfg := testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id", `hosted_link = true`)
+	var id string
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		Steps: []tfresource.TestStep{
+			{
+				Config: cfg,
+				Check:  testAccCAState(&id),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("INITIATED")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("redirect_url"), knownvalue.StringRegexp(regexp.MustCompile(`/link/lt_`))),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("hosted_link"), knownvalue.Bool(true)),
+				},
+			},
+			{
+				PreConfig: func() { testAccEmulatorPost(t, "/_emulator/connected_accounts/"+id+"/complete") },
+				Config:    cfg,
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+				},
+			},
+		},
+	})
+}
+
+// TestAccConnectedAccount_allowMultiple: a second ACTIVE account for the same
+// user and auth config is refused with import instructions, unless
+// allow_multiple is set.
+func TestAccConnectedAccount_allowMultiple(t *testing.T) {
+	user := acctest.RandomWithPrefix("tf-ca-multi")
+	ac := testAccCAStripeAuthConfig(user)
+	first := testAccCAAccount(user, "service_auth_config.stripe.id", `credentials_wo = { api_key = "sk_1" }`)
+	second := func(extra string) string {
+		return fmt.Sprintf(`
+resource "service_connected_account" "second" {
+  user_id        = %q
+  auth_config_id = service_auth_config.stripe.id
+  credentials_wo = { api_key = "sk_2" }
+  depends_on     = [service_connected_account.test]
+  %s
+}
+`, user, extra)
+	}
+	var id string
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		Steps: []tfresource.TestStep{
+			{Config: ac + first, Check: testAccCAState(&id)},
+			{
+				Config: ac + first + second(""),
+				ExpectError: testAccErrRe(`already has an ACTIVE connected account`, `terraform import service_connected_account\.<name> ca_`,
+					`import \{ to = service_connected_account\.<name> id = "ca_`, `allow_multiple = true`),
+			},
+			{
+				Config: ac + first + second("allow_multiple = true"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("service_connected_account.second", tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+					statecheck.CompareValuePairs(caAddr, tfjsonpath.New("id"), "service_connected_account.second", tfjsonpath.New("id"), compare.ValuesDiffer()),
+				},
+			},
+		},
+	})
+	_ = id
+}
+
+// TestAccConnectedAccount_planTimeChecks: bad inputs fail at plan time naming
+// the attribute, and nothing is written. Not parallel: it compares the
+// emulator's write counter.
+func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
+	testAccRequireEmulator(t)
+	ctx := context.Background()
+	c := testAccClient(t)
+	user := acctest.RandomWithPrefix("tf-ca-bad")
+	stripe, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), stripe.ID) })
+	github, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: user})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), github.ID) })
+	jira, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "jira", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "BASIC"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), jira.ID) })
+
+	q := func(s string) string { return fmt.Sprintf("%q", s) }
+	before := testAccEmulatorWrites(t)
+	tfresource.Test(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []tfresource.TestStep{
+			{
+				Config:      testAccCAAccount(user, q(stripe.ID)),
+				ExpectError: testAccErrRe(`Missing credentials`, `"api_key"`, `credentials_wo`),
+			},
+			{
+				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k", region = "eu" }`),
+				ExpectError: testAccErrRe(`Unknown credential fields`, `credentials_wo`, `"region"`),
+			},
+			{
+				Config:      testAccCAAccount(user, q(stripe.ID), `credentials = { token = "k" }`),
+				ExpectError: testAccErrRe(`Missing required credential fields`, `Attribute credentials is\s+missing`, `"api_key"`),
+			},
+			{
+				Config:      testAccCAAccount(user, q(jira.ID), `credentials_wo = { username = "me" }`),
+				ExpectError: testAccErrRe(`credentials_wo`, `"password"`),
+			},
+			{
+				Config:      testAccCAAccount(user, q(github.ID), `credentials_wo = { api_key = "k" }`),
+				ExpectError: testAccErrRe(`Credentials not accepted for OAuth`, `credentials_wo`, `OAUTH2`),
+			},
+			{
+				Config:      testAccCAAccount(user, q(github.ID), `credentials = { api_key = "k" }`),
+				ExpectError: testAccErrRe(`Credentials not accepted for OAuth`, `Attribute\s+credentials:`),
+			},
+			{
+				Config:      testAccCAAccount(user, q("ac_doesnotexist"+user[len(user)-6:])),
+				ExpectError: testAccErrRe(`Unknown auth config`, `auth_config_id`),
+			},
+			{
+				Config:      testAccCAAccount(user, q("not an id!")),
+				ExpectError: testAccErrRe(`auth_config_id`, `must be an auth config id`),
+			},
+			{
+				Config:      testAccCAAccount(user, q(github.ID), `callback_url = "not a url"`),
+				ExpectError: testAccErrRe(`callback_url`, `not an absolute URL`),
+			},
+			{
+				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo_version = 1`, `credentials = { api_key = "k" }`),
+				ExpectError: testAccErrRe(`credentials_wo_version`, `credentials_wo`),
+			},
+			{
+				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k" }`, `credentials = { api_key = "k" }`),
+				ExpectError: testAccErrRe(`credentials_wo`, `credentials`),
+			},
+			{
+				Config:      testAccCAAccount(user, q(github.ID), `hosted_link = true`, `credentials = { api_key = "k" }`),
+				ExpectError: testAccErrRe(`hosted_link`, `credentials`),
+			},
+			{
+				Config:      testAccCAAccount(user, q(github.ID), `timeouts = { create = "soon" }`),
+				ExpectError: testAccErrRe(`Time Duration`, `"soon"`),
+			},
+			{
+				Config:      `data "service_connected_accounts" "x" { statuses = ["ACTIVE", "DONE"] }`,
+				ExpectError: testAccErrRe(`statuses`, `ACTIVE`),
+			},
+		},
+	})
+	testAccAssertNoWritesSince(t, before)
+}
+
+// TestConnectedAccountRead_oneGET calls Read directly and checks that it
+// makes exactly one request, a GET of the account. Not parallel: it compares
+// the emulator's request counters.
+func TestConnectedAccountRead_oneGET(t *testing.T) {
+	testAccRequireEmulator(t)
+	ctx := context.Background()
+	c := testAccClient(t)
+	user := acctest.RandomWithPrefix("tf-ca-read")
+	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	cr, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: user,
+		State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"status": "ACTIVE", "api_key": "k"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r := NewConnectedAccountResource().(*connectedAccountResource)
+	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
+	var sresp resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
+	state := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}
+	if d := state.SetAttribute(ctx, path.Root("id"), cr.ID); d.HasError() {
+		t.Fatal(d)
+	}
+
+	total := func() (all, get int) {
+		for k, v := range testAccEmulatorStatsNow(t).Requests {
+			all += v
+			if strings.HasPrefix(k, "GET ") && strings.HasSuffix(k, "/connected_accounts/{nanoid}") {
+				get += v
+			}
+		}
+		return
+	}
+	all0, get0 := total()
+	resp := resource.ReadResponse{State: state}
+	r.Read(ctx, resource.ReadRequest{State: state}, &resp)
+	if resp.Diagnostics.HasError() {
+		t.Fatal(resp.Diagnostics)
+	}
+	all1, get1 := total()
+	if all1-all0 != 1 || get1-get0 != 1 {
+		t.Fatalf("Read made %d requests (%d GETs of the account), want exactly 1 GET", all1-all0, get1-get0)
+	}
+	var got connectedAccountModel
+	resp.Diagnostics.Append(resp.State.Get(ctx, &got)...)
+	if got.Status.ValueString() != "ACTIVE" || got.UserID.ValueString() != user || got.AuthConfigID.ValueString() != ac.ID ||
+		got.Toolkit.ValueString() != "stripe" || !got.Enabled.ValueBool() {
+		t.Fatalf("state after Read: %+v", got)
+	}
+
+	// Deleted outside Terraform: Read removes it with a warning.
+	if err := c.DeleteConnectedAccount(ctx, cr.ID); err != nil {
+		t.Fatal(err)
+	}
+	resp = resource.ReadResponse{State: state}
+	r.Read(ctx, resource.ReadRequest{State: state}, &resp)
+	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 || !resp.State.Raw.IsNull() {
+		t.Fatalf("after delete: diags %v, state null %v", resp.Diagnostics, resp.State.Raw.IsNull())
+	}
+}
