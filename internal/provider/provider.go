@@ -214,6 +214,7 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewAuthConfigResource,
+		NewAuthConfigResource,
 		NewTriggerInstanceResource,
 	}
 }
@@ -221,6 +222,8 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 // DataSources lists the data source types. Add one constructor per line.
 func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
+		NewAuthConfigDataSource,
+		NewAuthConfigsDataSource,
 		NewAuthConfigDataSource,
 		NewAuthConfigsDataSource,
 		NewToolkitCategoriesDataSource,

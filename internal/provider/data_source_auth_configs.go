@@ -1,0 +1,105 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = (*authConfigsDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*authConfigsDataSource)(nil)
+)
+
+// NewAuthConfigsDataSource returns the service_auth_configs data source.
+func NewAuthConfigsDataSource() datasource.DataSource {
+	return &authConfigsDataSource{}
+}
+
+type authConfigsDataSource struct {
+	data *ProviderData
+}
+
+type authConfigsDataSourceModel struct {
+	Toolkit          types.String `tfsdk:"toolkit"`
+	IsServiceManaged types.Bool   `tfsdk:"is_service_managed"`
+	ShowDisabled     types.Bool   `tfsdk:"show_disabled"`
+	AuthConfigs      types.List   `tfsdk:"auth_configs"`
+}
+
+func (d *authConfigsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_auth_configs"
+}
+
+func (d *authConfigsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the project's auth configs, optionally filtered, following every page of results. " +
+			"Credentials are not exposed.",
+		Attributes: map[string]schema.Attribute{
+			"toolkit": schema.StringAttribute{
+				MarkdownDescription: "Only auth configs of this toolkit slug.",
+				Optional:            true,
+				Validators:          []validator.String{toolkitSlugValidator{}},
+			},
+			"is_service_managed": schema.BoolAttribute{
+				MarkdownDescription: "Only service-managed (`true`) or only custom (`false`) auth configs. Unset: both.",
+				Optional:            true,
+			},
+			"show_disabled": schema.BoolAttribute{
+				MarkdownDescription: "Include disabled auth configs. Defaults to `false` (as the service).",
+				Optional:            true,
+			},
+			"auth_configs": schema.ListNestedAttribute{
+				MarkdownDescription: "The matching auth configs, newest first (the service's order).",
+				Computed:            true,
+				NestedObject:        schema.NestedAttributeObject{Attributes: authConfigDataAttributes(false)},
+			},
+		},
+	}
+}
+
+func (d *authConfigsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *authConfigsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	if !requireClient(d.data, &resp.Diagnostics) {
+		return
+	}
+	var cfg authConfigsDataSourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	p := client.AuthConfigListParams{
+		ToolkitSlug:  cfg.Toolkit.ValueString(),
+		ShowDisabled: cfg.ShowDisabled.ValueBool(),
+	}
+	if !cfg.IsServiceManaged.IsNull() {
+		v := cfg.IsServiceManaged.ValueBool()
+		p.IsComposioManaged = &v
+	}
+	items, err := d.data.Client.ListAuthConfigs(ctx, p)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "listing", "service_auth_configs", "", err)
+		return
+	}
+	models := make([]authConfigDataModel, 0, len(items))
+	for i := range items {
+		m, diags := authConfigDataFrom(ctx, &items[i])
+		resp.Diagnostics.Append(diags...)
+		models = append(models, m)
+	}
+	list, diags := types.ListValueFrom(ctx, types.ObjectType{AttrTypes: authConfigDataAttrTypes}, models)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	cfg.AuthConfigs = list
+	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+}

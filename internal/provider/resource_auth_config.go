@@ -1,0 +1,756 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+const authConfigResourceType = "service_auth_config"
+
+// Provider-schema values of `type` (the wire uses composio names).
+const (
+	authConfigTypeManaged = "use_service_managed_auth"
+	authConfigTypeCustom  = "use_custom_auth"
+)
+
+// authSchemes are the auth schemes accepted by `auth_scheme`.
+var authSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BEARER_TOKEN", "NO_AUTH"}
+
+// authConfigIDRe matches auth config ids (nanoids prefixed with ac_).
+var authConfigIDRe = regexp.MustCompile(`^ac_[A-Za-z0-9_-]+$`)
+
+var acObjectAsOptions = basetypes.ObjectAsOptions{}
+
+var (
+	_ resource.Resource                   = (*authConfigResource)(nil)
+	_ resource.ResourceWithConfigure      = (*authConfigResource)(nil)
+	_ resource.ResourceWithImportState    = (*authConfigResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*authConfigResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*authConfigResource)(nil)
+)
+
+// NewAuthConfigResource returns the service_auth_config resource.
+func NewAuthConfigResource() resource.Resource {
+	return &authConfigResource{}
+}
+
+type authConfigResource struct {
+	data *ProviderData
+}
+
+type authConfigResourceModel struct {
+	ID                     types.String `tfsdk:"id"`
+	Toolkit                types.String `tfsdk:"toolkit"`
+	Type                   types.String `tfsdk:"type"`
+	Name                   types.String `tfsdk:"name"`
+	AuthScheme             types.String `tfsdk:"auth_scheme"`
+	CredentialsWO          types.Map    `tfsdk:"credentials_wo"`
+	CredentialsWOVersion   types.Int64  `tfsdk:"credentials_wo_version"`
+	Credentials            types.Map    `tfsdk:"credentials"`
+	Scopes                 types.List   `tfsdk:"scopes"`
+	IsEnabledForToolRouter types.Bool   `tfsdk:"is_enabled_for_tool_router"`
+	ToolAccessConfig       types.Object `tfsdk:"tool_access_config"`
+	Enabled                types.Bool   `tfsdk:"enabled"`
+	Status                 types.String `tfsdk:"status"`
+	IsServiceManaged       types.Bool   `tfsdk:"is_service_managed"`
+	CreatedAt              types.String `tfsdk:"created_at"`
+	UpdatedAt              types.String `tfsdk:"updated_at"`
+}
+
+type toolAccessConfigModel struct {
+	ToolsForConnectedAccountCreation types.List `tfsdk:"tools_for_connected_account_creation"`
+}
+
+var toolAccessConfigAttrTypes = map[string]attr.Type{
+	"tools_for_connected_account_creation": types.ListType{ElemType: types.StringType},
+}
+
+func (r *authConfigResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_auth_config"
+}
+
+func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Manages an auth config: how the users of a toolkit authenticate. A **service-managed** auth " +
+			"config (`type = \"use_service_managed_auth\"`, the default) uses the service's own OAuth app; a **custom** one " +
+			"(`use_custom_auth`) uses your app's credentials for the chosen `auth_scheme`.\n\n" +
+			"Credentials are checked during `terraform plan` against the toolkit's auth config creation fields for the " +
+			"scheme (see the `service_toolkit` data source), so a missing or unknown field fails before anything is " +
+			"written. Prefer `credentials_wo` (write-only, never stored in the state or plan; Terraform 1.11+) with " +
+			"`credentials_wo_version`; bump the version to send changed credentials.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "Identifier of the auth config (`ac_...`).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"toolkit": schema.StringAttribute{
+				MarkdownDescription: "Slug of the toolkit the auth config belongs to, e.g. `github`. Changing it replaces the auth config.",
+				Required:            true,
+				Validators:          []validator.String{toolkitSlugValidator{}},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"type": schema.StringAttribute{
+				MarkdownDescription: "`use_service_managed_auth` (default): the service's own app and credentials; only for toolkits " +
+					"with a service-managed scheme. `use_custom_auth`: your own credentials for `auth_scheme`. Changing it " +
+					"replaces the auth config.",
+				Optional:      true,
+				Computed:      true,
+				Default:       stringdefault.StaticString(authConfigTypeManaged),
+				Validators:    []validator.String{stringvalidator.OneOf(authConfigTypeManaged, authConfigTypeCustom)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Display name. When unset the service picks one (e.g. `GitHub Auth Config`). Updated in place.",
+				Optional:            true,
+				Computed:            true,
+				Validators:          []validator.String{stringvalidator.LengthBetween(1, 255)},
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"auth_scheme": schema.StringAttribute{
+				MarkdownDescription: "Authentication scheme: one of `" + strings.Join(authSchemes, "`, `") + "`. Required when " +
+					"`type` is `use_custom_auth`, and must be a scheme the toolkit offers. For service-managed auth it is " +
+					"read from the service; it may be set only to the scheme the service manages for the toolkit. " +
+					"Changing it replaces the auth config.",
+				Optional:   true,
+				Computed:   true,
+				Validators: []validator.String{stringvalidator.OneOf(authSchemes...)},
+				PlanModifiers: []planmodifier.String{
+					stringplanmodifier.UseStateForUnknown(),
+					stringplanmodifier.RequiresReplace(),
+				},
+			},
+			"credentials_wo": schema.MapAttribute{
+				MarkdownDescription: "Credentials of a custom auth config (for example `client_id` and `client_secret` for " +
+					"`OAUTH2`), as a write-only map: sent to the service but never stored in the plan or state. The field " +
+					"names must be the toolkit's auth config creation fields for the scheme. Changes are only sent when " +
+					"`credentials_wo_version` changes. Conflicts with `credentials`; refused for service-managed auth.",
+				Optional:    true,
+				WriteOnly:   true,
+				Sensitive:   true,
+				ElementType: types.StringType,
+				Validators: []validator.Map{
+					mapvalidator.ConflictsWith(path.MatchRoot("credentials")),
+					mapvalidator.AlsoRequires(path.MatchRoot("credentials_wo_version")),
+					mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1)),
+				},
+			},
+			"credentials_wo_version": schema.Int64Attribute{
+				MarkdownDescription: "Version of `credentials_wo`. Terraform cannot see changes to a write-only value, so " +
+					"change this number (for example increment it) to send the current `credentials_wo` to the service " +
+					"(an in-place update). Requires `credentials_wo`.",
+				Optional: true,
+				Validators: []validator.Int64{
+					int64validator.AlsoRequires(path.MatchRoot("credentials_wo")),
+				},
+			},
+			"credentials": schema.MapAttribute{
+				MarkdownDescription: "Credentials of a custom auth config, like `credentials_wo` but stored (marked " +
+					"sensitive) in the state: changes are detected and sent in place. Prefer `credentials_wo`. Conflicts " +
+					"with `credentials_wo`; refused for service-managed auth.",
+				Optional:    true,
+				Sensitive:   true,
+				ElementType: types.StringType,
+				Validators: []validator.Map{
+					mapvalidator.ConflictsWith(path.MatchRoot("credentials_wo")),
+					mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1)),
+				},
+			},
+			"scopes": schema.ListAttribute{
+				MarkdownDescription: "OAuth scopes to request. For service-managed auth they are set through the service's " +
+					"scope update; for custom auth they are sent as the `scopes` credential field (the scheme must have " +
+					"one, e.g. `OAUTH2`). When unset, the service's current scopes are kept. Updated in place.",
+				Optional:    true,
+				Computed:    true,
+				ElementType: types.StringType,
+				Validators: []validator.List{
+					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+				},
+				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+			},
+			"is_enabled_for_tool_router": schema.BoolAttribute{
+				MarkdownDescription: "Whether tool-router sessions may use this auth config. When unset the service's value " +
+					"is kept. Updated in place.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+			},
+			"tool_access_config": schema.SingleNestedAttribute{
+				MarkdownDescription: "Tool access restrictions. When unset the service's value is kept. Updated in place.",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
+				Attributes: map[string]schema.Attribute{
+					"tools_for_connected_account_creation": schema.ListAttribute{
+						MarkdownDescription: "Tool slugs whose scopes are requested when a connected account is created with this auth config " +
+							"(at least one).",
+						Optional:      true,
+						Computed:      true,
+						ElementType:   types.StringType,
+						PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+						Validators: []validator.List{
+							listvalidator.SizeAtLeast(1),
+							listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+						},
+					},
+				},
+			},
+			"enabled": schema.BoolAttribute{
+				MarkdownDescription: "Whether the auth config is enabled (status `ENABLED`). Defaults to `true`; setting it " +
+					"to `false` disables the auth config in place.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(true),
+			},
+			"status": schema.StringAttribute{
+				MarkdownDescription: "Status reported by the service: `ENABLED` or `DISABLED`.",
+				Computed:            true,
+			},
+			"is_service_managed": schema.BoolAttribute{
+				MarkdownDescription: "Whether the service manages the credentials (true for `use_service_managed_auth`).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "Creation time (ISO 8601).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"updated_at": schema.StringAttribute{
+				MarkdownDescription: "Time of the last update (ISO 8601).",
+				Computed:            true,
+			},
+		},
+	}
+}
+
+func (r *authConfigResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig holds the checks that need no API call (they also run in
+// `terraform validate`).
+func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg authConfigResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() || cfg.Type.IsUnknown() {
+		return
+	}
+	if acIsManagedType(cfg.Type) {
+		for _, a := range []struct {
+			name string
+			v    types.Map
+		}{{"credentials_wo", cfg.CredentialsWO}, {"credentials", cfg.Credentials}} {
+			if !a.v.IsNull() {
+				resp.Diagnostics.AddAttributeError(path.Root(a.name), "Credentials not allowed for service-managed auth",
+					fmt.Sprintf("Attribute %s is only accepted with type = %q: a service-managed auth config uses the "+
+						"service's own app. Remove %s, or set type = %q and auth_scheme.", a.name, authConfigTypeCustom,
+						a.name, authConfigTypeCustom))
+			}
+		}
+		return
+	}
+	if cfg.AuthScheme.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("auth_scheme"), "Missing auth_scheme",
+			fmt.Sprintf("Attribute auth_scheme is required when type is %q: one of %s.", authConfigTypeCustom,
+				strings.Join(authSchemes, ", ")))
+	}
+	if !cfg.Scopes.IsNull() {
+		for _, m := range []struct {
+			name string
+			v    types.Map
+		}{{"credentials_wo", cfg.CredentialsWO}, {"credentials", cfg.Credentials}} {
+			if keys, ok := mapKeys(m.v); ok && acContains(keys, "scopes") {
+				resp.Diagnostics.AddAttributeError(path.Root(m.name).AtMapKey("scopes"), "Scopes given twice",
+					fmt.Sprintf("Attribute %s has a \"scopes\" field and the scopes attribute is set too. Give the "+
+						"scopes in one place only (preferably the scopes attribute).", m.name))
+			}
+		}
+	}
+}
+
+func acIsManagedType(v types.String) bool {
+	return v.IsNull() || v.ValueString() == authConfigTypeManaged
+}
+
+func acContains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ModifyPlan checks the configuration against the toolkit (read once per
+// provider run through the SchemaCache) and fills values known at plan time.
+func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var cfg, plan authConfigResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	creating := req.State.Raw.IsNull()
+
+	if creating && !plan.Type.IsUnknown() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("is_service_managed"), types.BoolValue(acIsManagedType(plan.Type)))...)
+	}
+	if !r.data.Configured() || plan.Toolkit.IsUnknown() || plan.Type.IsUnknown() {
+		return
+	}
+	slug := plan.Toolkit.ValueString()
+	tk, err := r.data.Cache.Toolkit(ctx, slug)
+	if err != nil {
+		addLookupError(&resp.Diagnostics, path.Root("toolkit"), "toolkit", slug, r.data.VersionFor(slug), err)
+		return
+	}
+
+	if acIsManagedType(plan.Type) {
+		if len(tk.ComposioManagedAuthSchemes) == 0 {
+			resp.Diagnostics.AddAttributeError(path.Root("type"), "Service-managed auth not available",
+				fmt.Sprintf("Attribute type: toolkit %q has no service-managed auth scheme, so type = %q cannot be used. "+
+					"Set type = %q with auth_scheme one of %s and your own credentials.", tk.Slug, authConfigTypeManaged,
+					authConfigTypeCustom, joinOrNone(toolkitSchemes(tk))))
+			return
+		}
+		managed := strings.ToUpper(tk.ComposioManagedAuthSchemes[0])
+		switch {
+		case !cfg.AuthScheme.IsNull() && !cfg.AuthScheme.IsUnknown():
+			if !strings.EqualFold(cfg.AuthScheme.ValueString(), managed) {
+				resp.Diagnostics.AddAttributeError(path.Root("auth_scheme"), "Auth scheme not service-managed",
+					fmt.Sprintf("Attribute auth_scheme: the service manages the %s scheme of toolkit %q, not %s. Remove "+
+						"auth_scheme (it is read from the service), set it to %q, or use type = %q.",
+						managed, tk.Slug, cfg.AuthScheme.ValueString(), managed, authConfigTypeCustom))
+			}
+		case creating && cfg.AuthScheme.IsNull():
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("auth_scheme"), types.StringValue(managed))...)
+		}
+		return
+	}
+
+	// Custom auth.
+	if plan.AuthScheme.IsUnknown() || plan.AuthScheme.IsNull() {
+		return
+	}
+	scheme := plan.AuthScheme.ValueString()
+	detail, ok := tk.AuthDetail(scheme)
+	if !ok {
+		resp.Diagnostics.AddAttributeError(path.Root("auth_scheme"), "Auth scheme not offered by the toolkit",
+			fmt.Sprintf("Attribute auth_scheme: toolkit %q does not offer the %s scheme. Schemes it offers: %s.",
+				tk.Slug, scheme, joinOrNone(toolkitSchemes(tk))))
+		return
+	}
+
+	credAttr, creds := "credentials_wo", cfg.CredentialsWO
+	if creds.IsNull() && !cfg.Credentials.IsNull() {
+		credAttr, creds = "credentials", cfg.Credentials
+	}
+	if creds.IsNull() {
+		if hasRequiredCredentialFields(tk, scheme, purposeAuthConfigCreation) {
+			resp.Diagnostics.AddAttributeError(path.Root("credentials_wo"), "Missing credentials",
+				fmt.Sprintf("A custom %s auth config of toolkit %q needs credentials with the field(s) %s: set "+
+					"credentials_wo (with credentials_wo_version) or credentials.", strings.ToUpper(scheme), tk.Slug,
+					quoteList(fieldNames(detail.Fields.AuthConfigCreation.Required))))
+		}
+	} else if keys, known := mapKeys(creds); known {
+		resp.Diagnostics.Append(checkCredentialFields(tk, scheme, purposeAuthConfigCreation, keys, path.Root(credAttr))...)
+	}
+
+	if !cfg.Scopes.IsNull() {
+		g := detail.Fields.AuthConfigCreation
+		if !acContains(fieldNames(g.Required), "scopes") && !acContains(fieldNames(g.Optional), "scopes") {
+			resp.Diagnostics.AddAttributeError(path.Root("scopes"), "Scopes not supported by the scheme",
+				fmt.Sprintf("Attribute scopes: the %s scheme of toolkit %q has no scopes field. Remove scopes.",
+					strings.ToUpper(scheme), tk.Slug))
+		}
+	}
+}
+
+func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var cfg, plan authConfigResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	in := client.CreateAuthConfigRequest{ToolkitSlug: plan.Toolkit.ValueString()}
+	if acKnownString(plan.Name) {
+		in.Name = plan.Name.ValueString()
+	}
+	scopes, d := acStringList(ctx, plan.Scopes)
+	resp.Diagnostics.Append(d...)
+	if acIsManagedType(plan.Type) {
+		in.Type = client.AuthConfigTypeManaged
+		if scopes != nil {
+			in.Credentials = map[string]any{"scopes": scopes}
+		}
+	} else {
+		in.Type = client.AuthConfigTypeCustom
+		in.AuthScheme = plan.AuthScheme.ValueString()
+		creds, d := acCredentialsToSend(ctx, cfg, plan)
+		resp.Diagnostics.Append(d...)
+		if creds == nil {
+			creds = map[string]any{}
+		}
+		if scopes != nil {
+			creds["scopes"] = scopes
+		}
+		in.Credentials = creds
+	}
+	if acKnownBool(plan.IsEnabledForToolRouter) {
+		v := plan.IsEnabledForToolRouter.ValueBool()
+		in.IsEnabledForToolRouter = &v
+	}
+	tac, d := acToolAccessFromObject(ctx, plan.ToolAccessConfig)
+	resp.Diagnostics.Append(d...)
+	in.ToolAccessConfig = tac
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	tflog.Debug(ctx, "creating auth config", map[string]any{"toolkit": in.ToolkitSlug, "type": in.Type, "auth_scheme": in.AuthScheme})
+	created, err := r.data.Client.CreateAuthConfig(ctx, in)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "creating", authConfigResourceType, "", err)
+		return
+	}
+	id := created.ID
+	// Record the id at once so that a failure below leaves a tracked (tainted) object.
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("toolkit"), plan.Toolkit)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("type"), plan.Type)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	if acKnownBool(plan.Enabled) && !plan.Enabled.ValueBool() {
+		if err := r.data.Client.DisableAuthConfig(ctx, id); err != nil {
+			addAPIError(&resp.Diagnostics, "disabling", authConfigResourceType, id, err)
+			return
+		}
+	}
+
+	ac, err := r.data.Client.GetAuthConfig(ctx, id)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
+		return
+	}
+	plan.ID = types.StringValue(id)
+	resp.Diagnostics.Append(applyAuthConfig(ctx, &plan, ac)...)
+	plan.CredentialsWO = types.MapNull(types.StringType)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state authConfigResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !r.data.Configured() {
+		return // keep the prior state; see ProviderData.Configured
+	}
+	id := state.ID.ValueString()
+	ac, err := r.data.Client.GetAuthConfig(ctx, id)
+	if err != nil {
+		if client.IsNotFound(err) {
+			addRemovedFromStateWarning(&resp.Diagnostics, authConfigResourceType, id)
+			resp.State.RemoveResource(ctx)
+			return
+		}
+		addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
+		return
+	}
+	resp.Diagnostics.Append(applyAuthConfig(ctx, &state, ac)...)
+	state.CredentialsWO = types.MapNull(types.StringType)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var cfg, plan, state authConfigResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	plan.ID = state.ID
+
+	in, changed, d := buildAuthConfigUpdate(ctx, cfg, plan, state)
+	resp.Diagnostics.Append(d...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if changed {
+		tflog.Debug(ctx, "updating auth config", map[string]any{"id": id, "type": in.Type, "credentials_sent": in.Credentials != nil})
+		if err := r.data.Client.UpdateAuthConfig(ctx, id, in); err != nil {
+			addAPIError(&resp.Diagnostics, "updating", authConfigResourceType, id, err)
+			return
+		}
+	}
+	if acKnownBool(plan.Enabled) && !plan.Enabled.Equal(state.Enabled) {
+		op, status := "enabling", client.AuthConfigStatusEnabled
+		if !plan.Enabled.ValueBool() {
+			op, status = "disabling", client.AuthConfigStatusDisabled
+		}
+		if err := r.data.Client.UpdateAuthConfigStatus(ctx, status, id); err != nil {
+			addAPIError(&resp.Diagnostics, op, authConfigResourceType, id, err)
+			return
+		}
+	}
+
+	ac, err := r.data.Client.GetAuthConfig(ctx, id)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
+		return
+	}
+	resp.Diagnostics.Append(applyAuthConfig(ctx, &plan, ac)...)
+	plan.CredentialsWO = types.MapNull(types.StringType)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// buildAuthConfigUpdate returns the PATCH body for the differences between
+// plan and state, and whether there is anything to send.
+func buildAuthConfigUpdate(ctx context.Context, cfg, plan, state authConfigResourceModel) (client.UpdateAuthConfigRequest, bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	in := client.UpdateAuthConfigRequest{Type: client.AuthConfigUpdateDefault}
+	changed := false
+
+	if acKnownString(plan.Name) && !plan.Name.Equal(state.Name) {
+		v := plan.Name.ValueString()
+		in.Name = &v
+		changed = true
+	}
+	if acKnownBool(plan.IsEnabledForToolRouter) && !plan.IsEnabledForToolRouter.Equal(state.IsEnabledForToolRouter) {
+		v := plan.IsEnabledForToolRouter.ValueBool()
+		in.IsEnabledForToolRouter = &v
+		changed = true
+	}
+	if !plan.ToolAccessConfig.IsUnknown() && !plan.ToolAccessConfig.IsNull() && !plan.ToolAccessConfig.Equal(state.ToolAccessConfig) {
+		tac, d := acToolAccessFromObject(ctx, plan.ToolAccessConfig)
+		diags.Append(d...)
+		in.ToolAccessConfig = tac
+		changed = true
+	}
+	scopes, d := acStringList(ctx, plan.Scopes)
+	diags.Append(d...)
+	scopesChanged := !plan.Scopes.IsUnknown() && !plan.Scopes.IsNull() && !plan.Scopes.Equal(state.Scopes)
+
+	credsChanged := !plan.CredentialsWOVersion.Equal(state.CredentialsWOVersion) || !plan.Credentials.Equal(state.Credentials)
+	if acIsManagedType(plan.Type) {
+		if scopesChanged {
+			in.Scopes = scopes
+			changed = true
+		}
+		return in, changed, diags
+	}
+
+	creds, d := acCredentialsToSend(ctx, cfg, plan)
+	diags.Append(d...)
+	if creds != nil && (credsChanged || scopesChanged) {
+		// A custom update replaces the whole credential map: send every field
+		// (and the scopes, which live among the credentials).
+		in.Type = client.AuthConfigUpdateCustom
+		in.Credentials = creds
+		in.Scopes = scopes
+		changed = true
+	} else if scopesChanged {
+		in.Scopes = scopes
+		changed = true
+	}
+	return in, changed, diags
+}
+
+func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var state authConfigResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	if err := r.data.Client.DeleteAuthConfig(ctx, id); err != nil && !client.IsNotFound(err) {
+		addAPIError(&resp.Diagnostics, "deleting", authConfigResourceType, id, err)
+	}
+}
+
+func (r *authConfigResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id := strings.TrimSpace(req.ID)
+	if !authConfigIDRe.MatchString(id) {
+		resp.Diagnostics.AddError("Invalid import id",
+			fmt.Sprintf("Expected an auth config id such as ac_AbC123, got %q.", req.ID))
+		return
+	}
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), resource.ImportStateRequest{ID: id}, resp)
+}
+
+// acCredentialsToSend returns the credentials of a custom auth config from
+// credentials_wo (configuration; write-only values are only there) or
+// credentials (plan), or nil when neither is set. Values are never logged.
+func acCredentialsToSend(ctx context.Context, cfg, plan authConfigResourceModel) (map[string]any, diag.Diagnostics) {
+	src := cfg.CredentialsWO
+	if src.IsNull() || src.IsUnknown() {
+		src = plan.Credentials
+	}
+	if src.IsNull() || src.IsUnknown() {
+		return nil, nil
+	}
+	var m map[string]string
+	diags := src.ElementsAs(ctx, &m, false)
+	if diags.HasError() {
+		return nil, diags
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out, diags
+}
+
+// applyAuthConfig copies the service's view into m, keeping the values the
+// service cannot report (credentials, credentials_wo_version) and the
+// configured spelling of the toolkit slug.
+func applyAuthConfig(ctx context.Context, m *authConfigResourceModel, ac *client.AuthConfig) diag.Diagnostics {
+	var diags diag.Diagnostics
+	m.ID = types.StringValue(ac.ID)
+	if !strings.EqualFold(m.Toolkit.ValueString(), ac.Toolkit.Slug) || m.Toolkit.IsNull() || m.Toolkit.IsUnknown() {
+		m.Toolkit = types.StringValue(ac.Toolkit.Slug)
+	}
+	if ac.IsComposioManaged {
+		m.Type = types.StringValue(authConfigTypeManaged)
+	} else {
+		m.Type = types.StringValue(authConfigTypeCustom)
+	}
+	m.Name = types.StringValue(ac.Name)
+	m.AuthScheme = types.StringValue(strings.ToUpper(ac.AuthScheme))
+	m.IsServiceManaged = types.BoolValue(ac.IsComposioManaged)
+	m.IsEnabledForToolRouter = types.BoolValue(ac.IsEnabledForToolRouter)
+	m.Status = types.StringValue(ac.Status)
+	m.Enabled = types.BoolValue(!strings.EqualFold(ac.Status, client.AuthConfigStatusDisabled))
+	m.CreatedAt = types.StringValue(ac.CreatedAt)
+	m.UpdatedAt = types.StringValue(ac.LastUpdatedAt)
+
+	// Scopes: an empty list on the service stays null unless the prior value
+	// was an explicit empty list.
+	if len(ac.Scopes) > 0 || (!m.Scopes.IsNull() && !m.Scopes.IsUnknown()) {
+		v, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(ac.Scopes))
+		diags.Append(d...)
+		m.Scopes = v
+	} else {
+		m.Scopes = types.ListNull(types.StringType)
+	}
+
+	tools := ac.ToolAccessConfig.ToolsForConnectedAccountCreation
+	if len(tools) > 0 || (!m.ToolAccessConfig.IsNull() && !m.ToolAccessConfig.IsUnknown()) {
+		list, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(tools))
+		diags.Append(d...)
+		obj, d := types.ObjectValue(toolAccessConfigAttrTypes, map[string]attr.Value{"tools_for_connected_account_creation": list})
+		diags.Append(d...)
+		m.ToolAccessConfig = obj
+	} else {
+		m.ToolAccessConfig = types.ObjectNull(toolAccessConfigAttrTypes)
+	}
+
+	// Credentials: secrets come back masked; keep the prior values, but pick
+	// up out-of-band changes of the fields the service shows in clear.
+	if !m.Credentials.IsNull() && !m.Credentials.IsUnknown() && ac.Credentials != nil {
+		var prior map[string]string
+		diags.Append(m.Credentials.ElementsAs(ctx, &prior, false)...)
+		changed := false
+		for k, old := range prior {
+			if s, ok := ac.Credentials[k].(string); ok && s != old && !acIsMasked(s) {
+				prior[k] = s
+				changed = true
+			}
+		}
+		if changed {
+			v, d := types.MapValueFrom(ctx, types.StringType, prior)
+			diags.Append(d...)
+			m.Credentials = v
+		}
+	}
+	if m.Credentials.IsUnknown() {
+		m.Credentials = types.MapNull(types.StringType)
+	}
+	return diags
+}
+
+func acIsMasked(s string) bool {
+	return s != "" && strings.Trim(s, "*") == ""
+}
+
+func acNonNilStrings(xs []string) []string {
+	if xs == nil {
+		return []string{}
+	}
+	return xs
+}
+
+func acKnownString(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
+func acKnownBool(v types.Bool) bool     { return !v.IsNull() && !v.IsUnknown() }
+
+// acStringList converts a known list of strings; null or unknown give nil.
+func acStringList(ctx context.Context, l types.List) ([]string, diag.Diagnostics) {
+	if l.IsNull() || l.IsUnknown() {
+		return nil, nil
+	}
+	out := []string{}
+	diags := l.ElementsAs(ctx, &out, false)
+	return out, diags
+}
+
+func acToolAccessFromObject(ctx context.Context, o types.Object) (*client.ToolAccessConfig, diag.Diagnostics) {
+	if o.IsNull() || o.IsUnknown() {
+		return nil, nil
+	}
+	var m toolAccessConfigModel
+	diags := o.As(ctx, &m, acObjectAsOptions)
+	if diags.HasError() {
+		return nil, diags
+	}
+	tools, d := acStringList(ctx, m.ToolsForConnectedAccountCreation)
+	diags.Append(d...)
+	if tools == nil {
+		return nil, diags
+	}
+	return &client.ToolAccessConfig{ToolsForConnectedAccountCreation: acNonNilStrings(tools)}, diags
+}

@@ -1,0 +1,605 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+const testAccAuthConfigName = "service_auth_config.test"
+
+// testAccCheckAuthConfigDestroy verifies through the API that every auth
+// config left in state is gone (404).
+func testAccCheckAuthConfigDestroy(t *testing.T) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		c := testAccClient(t)
+		for _, rs := range s.RootModule().Resources {
+			if rs.Type != "service_auth_config" {
+				continue
+			}
+			_, err := c.GetAuthConfig(context.Background(), rs.Primary.ID)
+			if err == nil {
+				return fmt.Errorf("auth config %s still exists", rs.Primary.ID)
+			}
+			if !client.IsNotFound(err) {
+				return fmt.Errorf("auth config %s: want 404, got %w", rs.Primary.ID, err)
+			}
+		}
+		return nil
+	}
+}
+
+// testAccCaptureID stores the resource's id in *dst.
+func testAccCaptureID(name string, dst *string) resource.TestCheckFunc {
+	return resource.TestCheckResourceAttrWith(name, "id", func(v string) error {
+		*dst = v
+		return nil
+	})
+}
+
+func testAccAuthConfigManaged(name, extra string) string {
+	return fmt.Sprintf(`
+resource "service_auth_config" "test" {
+  toolkit = "github"
+  name    = %q
+%s
+}
+`, name, extra)
+}
+
+func TestAccAuthConfig_managedLifecycle(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac")
+	var id string
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: testAccAuthConfigManaged(name, ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionCreate),
+					// Known at plan time from the toolkit's managed scheme.
+					plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("auth_scheme"), knownvalue.StringExact("OAUTH2")),
+					plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("is_service_managed"), knownvalue.Bool(true)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^ac_`))),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("type"), knownvalue.StringExact("use_service_managed_auth")),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("ENABLED")),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("is_enabled_for_tool_router"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("scopes"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+				},
+				Check: testAccCaptureID(testAccAuthConfigName, &id),
+			},
+			{
+				// Update in place: name, scopes, tool router flag, tool access.
+				Config: testAccAuthConfigManaged(name+"-renamed", `
+  scopes                     = ["repo", "read:user"]
+  is_enabled_for_tool_router = true
+  tool_access_config = {
+    tools_for_connected_account_creation = ["GITHUB_CREATE_AN_ISSUE"]
+  }
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("name"), knownvalue.StringExact(name+"-renamed")),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("scopes"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("repo"), knownvalue.StringExact("read:user")})),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("is_enabled_for_tool_router"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("tool_access_config").AtMapKey("tools_for_connected_account_creation"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("GITHUB_CREATE_AN_ISSUE")})),
+				},
+				Check: func(*terraform.State) error {
+					ac, err := testAccClient(t).GetAuthConfig(context.Background(), id)
+					if err != nil {
+						return err
+					}
+					if ac.Name != name+"-renamed" || len(ac.Scopes) != 2 || !ac.IsEnabledForToolRouter {
+						return fmt.Errorf("service not updated: %+v", ac)
+					}
+					return nil
+				},
+			},
+			{
+				// Disable in place.
+				Config: testAccAuthConfigManaged(name+"-renamed", `
+  scopes                     = ["repo", "read:user"]
+  is_enabled_for_tool_router = true
+  enabled                    = false
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("DISABLED")),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
+					// Unset tool_access_config keeps the service's value.
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("tool_access_config").AtMapKey("tools_for_connected_account_creation"),
+						knownvalue.ListSizeExact(1)),
+				},
+			},
+			{
+				// Enable again.
+				Config: testAccAuthConfigManaged(name+"-renamed", `
+  scopes                     = ["repo", "read:user"]
+  is_enabled_for_tool_router = true
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("ENABLED")),
+				},
+			},
+			{
+				ResourceName:      testAccAuthConfigName,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+		},
+	})
+}
+
+func TestAccAuthConfig_importBlock(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac-imp")
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		Steps: []resource.TestStep{
+			{Config: testAccAuthConfigManaged(name, "")},
+			{
+				Config:          testAccAuthConfigManaged(name, ""),
+				ResourceName:    testAccAuthConfigName,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				// An import block plans through the provider: the imported
+				// object must match the configuration (no changes).
+				ImportPlanChecks: resource.ImportPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionNoop),
+				}},
+			},
+			{
+				ResourceName:  testAccAuthConfigName,
+				ImportState:   true,
+				ImportStateId: "not-an-id",
+				ExpectError:   regexp.MustCompile(`Invalid import id`),
+			},
+		},
+	})
+}
+
+func testAccAuthConfigCustomWO(name, clientID, secret string, version int) string {
+	return fmt.Sprintf(`
+resource "service_auth_config" "test" {
+  toolkit     = "github"
+  type        = "use_custom_auth"
+  auth_scheme = "OAUTH2"
+  name        = %q
+  credentials_wo = {
+    client_id     = %q
+    client_secret = %q
+  }
+  credentials_wo_version = %d
+  scopes                 = ["repo"]
+}
+`, name, clientID, secret, version)
+}
+
+func TestAccAuthConfig_customWriteOnly(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac-wo")
+	var id string
+	checkClientID := func(want string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			ac, err := testAccClient(t).GetAuthConfig(context.Background(), id)
+			if err != nil {
+				return err
+			}
+			if got := ac.Credentials["client_id"]; got != want {
+				return fmt.Errorf("client_id on the service = %v, want %s", got, want)
+			}
+			if got := ac.Credentials["client_secret"]; got != "********" {
+				return fmt.Errorf("client_secret on the service = %v, want the masked value", got)
+			}
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: testAccAuthConfigCustomWO(name, "cid-1", "secret-1", 1),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("credentials_wo"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("credentials_wo_version"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("type"), knownvalue.StringExact("use_custom_auth")),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("is_service_managed"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("scopes"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("repo")})),
+				},
+				Check: resource.ComposeTestCheckFunc(testAccCaptureID(testAccAuthConfigName, &id), checkClientID("cid-1")),
+			},
+			{
+				// A changed write-only value alone plans nothing.
+				Config:             testAccAuthConfigCustomWO(name, "cid-ignored", "secret-ignored", 1),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: false,
+			},
+			{
+				// Bumping the version sends the new credentials in place.
+				Config: testAccAuthConfigCustomWO(name, "cid-2", "secret-2", 2),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+				}},
+				Check: checkClientID("cid-2"),
+			},
+			{
+				// Scopes of a custom auth config are credential fields: sent with the credentials.
+				Config: regexp.MustCompile(`\["repo"\]`).ReplaceAllString(testAccAuthConfigCustomWO(name, "cid-2", "secret-2", 2), `["repo", "user"]`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeTestCheckFunc(checkClientID("cid-2"),
+					resource.TestCheckResourceAttr(testAccAuthConfigName, "scopes.#", "2")),
+			},
+			{
+				ResourceName:            testAccAuthConfigName,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"credentials_wo_version"},
+			},
+		},
+	})
+}
+
+func testAccAuthConfigCustomSensitive(name, secret string) string {
+	return fmt.Sprintf(`
+resource "service_auth_config" "test" {
+  toolkit     = "linear"
+  type        = "use_custom_auth"
+  auth_scheme = "OAUTH2"
+  name        = %q
+  credentials = {
+    client_id     = "linear-client"
+    client_secret = %q
+  }
+}
+`, name, secret)
+}
+
+func TestAccAuthConfig_customSensitiveCredentials(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac-cred")
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: testAccAuthConfigCustomSensitive(name, "first-secret"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectSensitiveValue(testAccAuthConfigName, tfjsonpath.New("credentials")),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("credentials").AtMapKey("client_secret"),
+						knownvalue.StringExact("first-secret")),
+				},
+			},
+			{
+				Config: testAccAuthConfigCustomSensitive(name, "second-secret"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+				}},
+			},
+			{
+				ResourceName:            testAccAuthConfigName,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"credentials"},
+			},
+		},
+	})
+}
+
+func TestAccAuthConfig_customAPIKeyNoCredentials(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac-stripe")
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		Steps: []resource.TestStep{{
+			// API_KEY has no required creation fields: credentials are optional.
+			Config: fmt.Sprintf(`
+resource "service_auth_config" "test" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = %q
+}
+`, name),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("auth_scheme"), knownvalue.StringExact("API_KEY")),
+				statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("is_service_managed"), knownvalue.Bool(false)),
+			},
+		}},
+	})
+}
+
+// TestAccAuthConfig_createDisabled creates a disabled auth config: one create,
+// one status write, and the object reads back DISABLED.
+func TestAccAuthConfig_createDisabled(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac-dis")
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: testAccAuthConfigManaged(name, "  enabled = false"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("DISABLED")),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
+				},
+			},
+			{
+				Config: testAccAuthConfigManaged(name, "  enabled = true"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(testAccAuthConfigName, tfjsonpath.New("status")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("ENABLED")),
+				},
+			},
+		},
+	})
+}
+
+// TestAccAuthConfig_drift changes and deletes the auth config behind
+// Terraform's back.
+func TestAccAuthConfig_drift(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac-drift")
+	var id, firstID string
+	cfg := testAccAuthConfigManaged(name, "")
+	ctx := context.Background()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: testAccCaptureID(testAccAuthConfigName, &id)},
+			{
+				// Out-of-band disable: the plan re-enables.
+				PreConfig: func() {
+					if err := testAccClient(t).DisableAuthConfig(ctx, id); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("ENABLED")),
+				},
+			},
+			{
+				// Out-of-band rename: a plan-only step shows the drift.
+				PreConfig: func() {
+					other := name + "-elsewhere"
+					if err := testAccClient(t).UpdateAuthConfig(ctx, id, client.UpdateAuthConfigRequest{
+						Type: client.AuthConfigUpdateDefault, Name: &other,
+					}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:             cfg,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				// Applying restores the configured name in place.
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+				},
+				Check: testAccCaptureID(testAccAuthConfigName, &firstID),
+			},
+			{
+				// Out-of-band delete: removed from state, then created again.
+				PreConfig: func() {
+					if err := testAccClient(t).DeleteAuthConfig(ctx, id); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionCreate),
+				}},
+				Check: resource.TestCheckResourceAttrWith(testAccAuthConfigName, "id", func(v string) error {
+					if v == firstID {
+						return fmt.Errorf("expected a new id after recreation, still %s", v)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+// TestAccAuthConfig_replace checks which changes force replacement.
+func TestAccAuthConfig_replace(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac-repl")
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		Steps: []resource.TestStep{
+			{Config: fmt.Sprintf(`
+resource "service_auth_config" "test" {
+  toolkit = "linear"
+  name    = %q
+}
+`, name)},
+			{
+				// managed -> custom API_KEY on the same toolkit: replaced.
+				Config: fmt.Sprintf(`
+resource "service_auth_config" "test" {
+  toolkit     = "linear"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = %q
+}
+`, name),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("auth_scheme"), knownvalue.StringExact("API_KEY")),
+				},
+			},
+			{
+				// Back to managed without auth_scheme: replaced, scheme from the toolkit.
+				Config: fmt.Sprintf(`
+resource "service_auth_config" "test" {
+  toolkit = "slack"
+  name    = %q
+}
+`, name),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("auth_scheme"), knownvalue.StringExact("OAUTH2")),
+				}},
+			},
+		},
+	})
+}
+
+// TestAccAuthConfig_planTimeErrors: every bad input fails during plan with an
+// error naming the attribute, and nothing is written. Not parallel: it
+// compares the emulator's process-wide write counter.
+func TestAccAuthConfig_planTimeErrors(t *testing.T) {
+	testAccRequireEmulator(t)
+	before := testAccEmulatorWrites(t)
+	custom := func(toolkit, scheme, creds string) string {
+		return fmt.Sprintf(`
+resource "service_auth_config" "bad" {
+  toolkit     = %q
+  type        = "use_custom_auth"
+  auth_scheme = %q
+%s
+}
+`, toolkit, scheme, creds)
+	}
+	step := func(cfg, re string) resource.TestStep {
+		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(re)}
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			// Wrong scheme fields: client_secret missing.
+			step(custom("github", "OAUTH2", `
+  credentials_wo         = { client_id = "x" }
+  credentials_wo_version = 1`), `(?s)Missing required credential fields.*credentials_wo.*"client_secret"`),
+			// Unknown field.
+			step(custom("github", "OAUTH2", `
+  credentials_wo         = { client_id = "x", client_secret = "y", tenant = "z" }
+  credentials_wo_version = 1`), `(?s)Unknown credential fields.*credentials_wo.*"tenant"`),
+			// Unknown field in the sensitive map.
+			step(custom("github", "OAUTH2", `
+  credentials = { client_id = "x", client_secret = "y", api_key = "z" }`), `(?s)Unknown credential fields.*credentials.*"api_key"`),
+			// OAUTH2 custom auth without credentials.
+			step(custom("github", "OAUTH2", ""), `(?s)Missing credentials.*client_id`),
+			// Bad toolkit.
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit = "no-such-toolkit"
+}
+`, `(?s)Unknown toolkit.*toolkit.*no-such-toolkit`),
+			// Managed auth on a toolkit without a service-managed scheme.
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit = "stripe"
+}
+`, `(?s)Service-managed auth not available.*Attribute type.*stripe`),
+			// Credentials with managed auth (a validate-time error).
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit = "github"
+  credentials = { client_id = "x", client_secret = "y" }
+}
+`, `(?s)Credentials not allowed for service-managed auth.*credentials`),
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit                = "github"
+  credentials_wo         = { client_id = "x", client_secret = "y" }
+  credentials_wo_version = 1
+}
+`, `(?s)Credentials not allowed for service-managed auth.*credentials_wo`),
+			// Scheme not offered by the toolkit.
+			step(custom("stripe", "OAUTH2", `
+  credentials_wo         = { client_id = "x", client_secret = "y" }
+  credentials_wo_version = 1`), `(?s)Auth scheme not offered by the toolkit.*auth_scheme.*API_KEY`),
+			// Managed auth with a scheme the service does not manage.
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit     = "linear"
+  auth_scheme = "API_KEY"
+}
+`, `(?s)Auth scheme not service-managed.*auth_scheme`),
+			// Custom auth without auth_scheme.
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit = "linear"
+  type    = "use_custom_auth"
+}
+`, `(?s)Missing auth_scheme.*auth_scheme`),
+			// Scopes on a scheme without a scopes field.
+			step(custom("linear", "API_KEY", `  scopes = ["read"]`), `(?s)Scopes not supported by the scheme.*scopes`),
+			// Static validators.
+			step(custom("github", "OAUTH3", ""), `(?s)auth_scheme.*OAUTH2`),
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit = "github"
+  type    = "managed"
+}
+`, `(?s)type.*use_service_managed_auth`),
+			step(custom("github", "OAUTH2", `
+  credentials_wo = { client_id = "x", client_secret = "y" }
+  credentials    = { client_id = "x", client_secret = "y" }
+  credentials_wo_version = 1`), `(?s)credentials`),
+			step(custom("github", "OAUTH2", `
+  credentials_wo = { client_id = "x", client_secret = "y" }`), `(?s)credentials_wo_version`),
+		},
+	})
+	testAccAssertNoWritesSince(t, before)
+}
