@@ -214,7 +214,7 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewAuthConfigResource,
-		NewAuthConfigResource,
+		NewConnectedAccountResource,
 		NewTriggerInstanceResource,
 	}
 }
@@ -224,8 +224,7 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 	return []func() datasource.DataSource{
 		NewAuthConfigDataSource,
 		NewAuthConfigsDataSource,
-		NewAuthConfigDataSource,
-		NewAuthConfigsDataSource,
+		NewConnectedAccountsDataSource,
 		NewToolkitCategoriesDataSource,
 		NewToolkitDataSource,
 		NewToolkitsDataSource,
