@@ -281,15 +281,29 @@ func resolveSettings(cfg providerModel, env envLookup, providerVersion, terrafor
 		}
 	}
 
-	// API key: config, then environment.
-	apiKey := cfg.APIKey.ValueString()
+	// API key: config, then environment. Surrounding white space (a trailing
+	// newline from file()) is dropped; any other control character is refused
+	// because it cannot travel in an HTTP header.
+	apiKey := strings.TrimSpace(cfg.APIKey.ValueString())
+	apiKeySource := "api_key"
 	if cfg.APIKey.IsNull() {
 		apiKey = strings.TrimSpace(env.getenv(EnvAPIKey))
+		apiKeySource = EnvAPIKey + " environment variable"
 	}
-	if apiKey == "" && !cfg.APIKey.IsUnknown() {
+	switch {
+	case cfg.APIKey.IsUnknown():
+	case apiKey == "" && !cfg.APIKey.IsNull():
+		diags.AddAttributeError(path.Root("api_key"), "Empty API key",
+			"`api_key` is set in the provider block but is empty, so the "+EnvAPIKey+" environment variable "+
+				"is not consulted. Give `api_key` a non-empty value or remove it to use the environment variable.")
+	case apiKey == "":
 		diags.AddAttributeError(path.Root("api_key"), "Missing API key",
 			"The provider needs an API key to call the service. Set `api_key` in the provider block "+
 				"(for example from a variable marked sensitive) or set the "+EnvAPIKey+" environment variable.")
+	case strings.ContainsFunc(apiKey, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		diags.AddAttributeError(path.Root("api_key"), "Invalid API key",
+			"The "+apiKeySource+" value contains a control character (such as a line break inside the key); "+
+				"an API key must be a single line of printable characters. The value is not shown because it is secret.")
 	}
 
 	// Base URL: config, then environment, then the public service.

@@ -38,8 +38,22 @@ func TestAccProvider_envFallbacks(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config: testAccCategoriesConfig,
-			Check:  resource.TestCheckResourceAttrSet("data.service_toolkit_categories.all", "categories.0.slug"),
+			Config: testAccCategoriesConfig + `
+data "service_toolkit" "github" {
+  slug = "github"
+}
+
+data "service_toolkit" "slack" {
+  slug = "slack"
+}
+`,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttrSet("data.service_toolkit_categories.all", "categories.0.slug"),
+				// The env pin applies to github only; slack stays on latest.
+				resource.TestCheckResourceAttr("data.service_toolkit.github", "version", "20250901_00"),
+				resource.TestCheckResourceAttr("data.service_toolkit.github", "resolved_version", "20250901_00"),
+				resource.TestCheckResourceAttr("data.service_toolkit.slack", "version", "latest"),
+			),
 		}},
 	})
 }

@@ -111,7 +111,22 @@ func TestResolveSettingsErrors(t *testing.T) {
 		{
 			name:   "empty key in config",
 			mutate: func(m *providerModel) { m.APIKey = types.StringValue("") },
-			want:   []string{"Missing API key"},
+			want:   []string{"Empty API key", "api_key"},
+		},
+		{
+			name:   "empty key in config hides env",
+			mutate: func(m *providerModel) { m.APIKey = types.StringValue("  ") },
+			want:   []string{"Empty API key", EnvAPIKey + " environment variable is not consulted"},
+		},
+		{
+			name:   "key with a line break inside",
+			mutate: func(m *providerModel) { m.APIKey = types.StringValue("abc\ndef") },
+			want:   []string{"Invalid API key", "api_key value contains a control character"},
+		},
+		{
+			name: "env key with a control character",
+			env:  map[string]string{EnvAPIKey: "abc\x01def"},
+			want: []string{"Invalid API key", EnvAPIKey + " environment variable value"},
 		},
 		{
 			name:   "http to remote host",
@@ -149,7 +164,7 @@ func TestResolveSettingsErrors(t *testing.T) {
 			t.Parallel()
 			cfg := nullModel()
 			env := map[string]string{EnvAPIKey: "k"}
-			if tc.name == "missing key" || tc.name == "empty key in config" {
+			if tc.name == "missing key" || tc.name == "empty key in config" || tc.name == "env key with a control character" {
 				env = map[string]string{}
 			}
 			for k, v := range tc.env {
@@ -168,6 +183,24 @@ func TestResolveSettingsErrors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+func TestResolveSettingsTrimsAPIKey(t *testing.T) {
+	t.Parallel()
+	cfg := nullModel()
+	cfg.APIKey = types.StringValue("key-from-file\n")
+	s, diags := resolveSettings(cfg, fakeEnv(map[string]string{}), "1", "1")
+	if diags.HasError() {
+		t.Fatalf("unexpected diagnostics: %v", diags)
+	}
+	if s.clientConfig.APIKey != "key-from-file" {
+		t.Fatalf("api key not trimmed: %q", s.clientConfig.APIKey)
+	}
+	for _, d := range diags {
+		if strings.Contains(d.Detail(), "key-from-file") {
+			t.Fatalf("diagnostic leaks the key: %v", d)
+		}
 	}
 }
 
