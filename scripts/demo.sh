@@ -127,6 +127,20 @@ terraform -chdir="$TF_DIR" output -no-color | sed 's/^/    /'
 GITHUB_URL="$(terraform -chdir="$TF_DIR" output -raw github_connect_url)"
 GITHUB_ID="$(terraform -chdir="$TF_DIR" output -raw github_account_id)"
 
+# expect_empty_plan: plan -detailed-exitcode must report no changes at all.
+expect_empty_plan() {
+	local rc=0
+	tf plan -detailed-exitcode -input=false -no-color || rc=$?
+	case $rc in
+	0) info "No changes: the state matches the service (exit code 0)." ;;
+	2) die "the plan is not empty (exit code 2)" ;;
+	*) die "terraform plan failed (exit code $rc)" ;;
+	esac
+}
+
+step "Second plan: refreshes every object and expects no changes"
+expect_empty_plan
+
 step "Approving the OAuth connection"
 info "The GitHub account is INITIATED: the user approves it in a browser at"
 info "  $GITHUB_URL"
@@ -141,18 +155,10 @@ else
 		die "could not approve the connected account $GITHUB_ID"
 fi
 
-step "Second plan: refreshes every object and expects no changes"
-set +e
-tf plan -detailed-exitcode -input=false -no-color
-PLAN_RC=$?
-set -e
-case $PLAN_RC in
-0) info "No changes: the state matches the service (exit code 0)." ;;
-2) die "the second plan is not empty (exit code 2)" ;;
-*) die "terraform plan failed (exit code $PLAN_RC)" ;;
-esac
+step "Refreshing: the account is now ACTIVE, and nothing needs to change"
 tf apply -refresh-only -auto-approve -input=false -no-color
-info "github_account_status after refresh: $(terraform -chdir="$TF_DIR" output -raw github_account_status)"
+info "github_account_status = $(terraform -chdir="$TF_DIR" output -raw github_account_status)"
+expect_empty_plan
 
 step "terraform destroy"
 tf destroy -auto-approve -input=false -no-color

@@ -62,8 +62,8 @@ func TestDemo(t *testing.T) {
 		regexp.MustCompile(`(?m)^    stripe_account_status = "ACTIVE"$`),
 		regexp.MustCompile(`(?m)^    github_account_status = "INITIATED"$`),
 		regexp.MustCompile(`(?m)^    github_connect_url = "http://127\.0\.0\.1:\d+/`),
-		regexp.MustCompile(`(?m)^    No changes: the state matches the service \(exit code 0\)\.$`),
-		regexp.MustCompile(`(?m)^    github_account_status after refresh: ACTIVE$`),
+		regexp.MustCompile(`(?m)^==> Approving the OAuth connection$`),
+		regexp.MustCompile(`(?m)^    github_account_status = ACTIVE$`),
 		regexp.MustCompile(`(?m)^    Destroy complete! Resources: 6 destroyed\.$`),
 		regexp.MustCompile(`(?m)^==> Stopping emulator$`),
 		regexp.MustCompile(`(?m)^==> Demo finished in \d+s$`),
@@ -71,6 +71,12 @@ func TestDemo(t *testing.T) {
 		if !want.MatchString(text) {
 			t.Errorf("demo output lacks a line matching %s", want)
 		}
+	}
+
+	// The plan is empty right after apply, and again after the user approved
+	// the OAuth account (status is read-only and never a diff).
+	if n := strings.Count(text, "No changes: the state matches the service (exit code 0)."); n != 2 {
+		t.Errorf("found %d empty plans, want 2 (after apply, after approval)", n)
 	}
 
 	// Readable: progress lines, no wall of logs.

@@ -141,8 +141,7 @@ func TestExamples(t *testing.T) {
 				}
 			}
 			if len(missing) > 0 {
-				// TODO(release): Fatalf once every resource and data source has landed.
-				t.Skipf("the provider has no %s yet", strings.Join(missing, ", "))
+				t.Fatalf("the provider has no %s", strings.Join(missing, ", "))
 			}
 
 			if out, code := testutil.Terraform(t, dir, env, "fmt", "-check", "-diff", "-no-color"); code != 0 {
@@ -225,7 +224,6 @@ func checkCoverage(t *testing.T, root string, types typeNames) {
 		}
 	}
 	if len(unknown) > 0 {
-		// TODO(release): Errorf once every resource and data source has landed.
-		t.Skipf("example directories for types the provider does not have (yet): %s", strings.Join(unknown, ", "))
+		t.Errorf("example directories for types the provider does not have: %s", strings.Join(unknown, ", "))
 	}
 }

@@ -154,6 +154,17 @@ data "service_toolkit_categories" "all" {}
 output "category_count" {
   value = length(data.service_toolkit_categories.all.categories)
 }
+
+resource "service_auth_config" "stripe" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = "packaging-test"
+}
+
+output "auth_config_id" {
+  value = service_auth_config.stripe.id
+}
 `, version))
 
 	out = testutil.MustTerraform(t, cfgDir, env, "init", "-no-color", "-input=false")
@@ -172,24 +183,6 @@ output "category_count" {
 		t.Errorf("terraform version does not list the installed provider:\n%s", out)
 	}
 
-	// A managed resource too, once the provider has it.
-	// TODO(release): unconditional once service_auth_config has landed.
-	if providerHas(t, cfgDir, env, "resource_schemas", "service_auth_config") {
-		writeFile(t, filepath.Join(cfgDir, "auth_config.tf"), `resource "service_auth_config" "stripe" {
-  toolkit     = "stripe"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = "packaging-test"
-}
-
-output "auth_config_id" {
-  value = service_auth_config.stripe.id
-}
-`)
-	} else {
-		t.Log("service_auth_config is not in the provider yet: applying data sources only")
-	}
-
 	out = testutil.MustTerraform(t, cfgDir, env, "apply", "-auto-approve", "-no-color", "-input=false")
 	if !strings.Contains(out, "Apply complete!") {
 		t.Errorf("apply did not complete:\n%s", out)
@@ -204,8 +197,8 @@ output "auth_config_id" {
 	if n, _ := outputs["category_count"].Value.(float64); n < 1 {
 		t.Errorf("category_count = %v, want at least 1", outputs["category_count"].Value)
 	}
-	if o, ok := outputs["auth_config_id"]; ok && o.Value == "" {
-		t.Errorf("auth_config_id is empty")
+	if id, _ := outputs["auth_config_id"].Value.(string); !strings.HasPrefix(id, "ac_") {
+		t.Errorf("auth_config_id = %v, want an auth config id", outputs["auth_config_id"].Value)
 	}
 	if out, code := testutil.Terraform(t, cfgDir, env, "plan", "-detailed-exitcode", "-no-color", "-input=false"); code != 0 {
 		t.Errorf("second plan is not empty (exit %d):\n%s", code, out)
@@ -336,23 +329,6 @@ func checkArtifacts(t *testing.T, root, dist, zipName, sumsName, manifestName st
 	if len(listed) != 2 || !listed[zipName] || !listed[manifestName] {
 		t.Errorf("SHA256SUMS lists %v, want exactly %s and %s", listed, zipName, manifestName)
 	}
-}
-
-// providerHas reports whether the installed provider has a type of the kind
-// ("resource_schemas", "data_source_schemas").
-func providerHas(t *testing.T, dir string, env []string, kind, name string) bool {
-	t.Helper()
-	out := testutil.MustTerraform(t, dir, env, "providers", "schema", "-json")
-	var ps struct {
-		ProviderSchemas map[string]map[string]json.RawMessage `json:"provider_schemas"`
-	}
-	if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &ps); err != nil {
-		t.Fatalf("provider schema: %v", err)
-	}
-	var types map[string]json.RawMessage
-	_ = json.Unmarshal(ps.ProviderSchemas["registry.terraform.io/integration-service/service"][kind], &types)
-	_, ok := types[name]
-	return ok
 }
 
 func run(t *testing.T, dir string, env []string, name string, args ...string) string {

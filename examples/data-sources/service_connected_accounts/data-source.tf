@@ -6,5 +6,5 @@ data "service_connected_accounts" "user_42" {
 }
 
 output "active_account_ids" {
-  value = data.service_connected_accounts.user_42.connected_accounts[*].id
+  value = data.service_connected_accounts.user_42.accounts[*].id
 }
