@@ -180,11 +180,20 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 			return
 		}
 	}
+	if state != nil && state.UserID.Equal(plan.UserID) && state.Slug.Equal(plan.Slug) &&
+		state.ConnectedAccountID.Equal(plan.ConnectedAccountID) && state.TriggerConfig.Equal(plan.TriggerConfig) &&
+		state.Enabled.Equal(plan.Enabled) {
+		// Nothing to change (trigger_config may differ from the configuration
+		// only in formatting): the framework marked the computed attributes
+		// unknown because the raw configuration differed; keep them.
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, state)...)
+		return
+	}
 	if plan.Slug.IsUnknown() || plan.TriggerConfig.IsUnknown() || !r.data.Configured() {
 		return
 	}
-	// An unchanged instance needs no check: only a create (or replacement)
-	// sends the configuration to the service.
+	// An unchanged type and configuration need no check: only a create (or
+	// replacement) sends the configuration to the service.
 	if state != nil && state.Slug.Equal(plan.Slug) && state.TriggerConfig.Equal(plan.TriggerConfig) {
 		return
 	}

@@ -1,0 +1,110 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// testAccCheckSchemaProperty checks whether a JSON Schema attribute lists a
+// property.
+func testAccCheckSchemaProperty(name, attr, property string, want bool) resource.TestCheckFunc {
+	return resource.TestCheckResourceAttrWith(name, attr, func(v string) error {
+		var s struct {
+			Properties map[string]any `json:"properties"`
+		}
+		if err := json.Unmarshal([]byte(v), &s); err != nil {
+			return fmt.Errorf("%s is not JSON: %w", attr, err)
+		}
+		if _, has := s.Properties[property]; has != want {
+			return fmt.Errorf("%s: property %q present = %t, want %t", attr, property, has, want)
+		}
+		return nil
+	})
+}
+
+func TestAccTriggerTypeDataSource_latest(t *testing.T) {
+	t.Parallel()
+	name := "data.service_trigger_type.commit"
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+data "service_trigger_type" "commit" {
+  slug = "GITHUB_COMMIT_EVENT"
+}
+
+output "required" {
+  value = jsondecode(data.service_trigger_type.commit.input_schema).required
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(name, tfjsonpath.New("name"), knownvalue.StringExact("Commit Event")),
+				statecheck.ExpectKnownValue(name, tfjsonpath.New("description"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue(name, tfjsonpath.New("instructions"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue(name, tfjsonpath.New("type"), knownvalue.StringExact("webhook")),
+				statecheck.ExpectKnownValue(name, tfjsonpath.New("toolkit"), knownvalue.StringExact("github")),
+				statecheck.ExpectKnownValue(name, tfjsonpath.New("version"), knownvalue.StringExact("20251015_00")),
+				statecheck.ExpectKnownValue(name, tfjsonpath.New("payload_schema"), knownvalue.NotNull()),
+				statecheck.ExpectKnownOutputValue("required", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("owner"), knownvalue.StringExact("repo"),
+				})),
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				testAccCheckSchemaProperty(name, "input_schema", "branch", true),
+				testAccCheckSchemaProperty(name, "payload_schema", "message", true),
+			),
+		}},
+	})
+}
+
+// TestAccTriggerTypeDataSource_pinned reads the type at the provider's
+// pinned toolkit version: the older schema has no branch.
+func TestAccTriggerTypeDataSource_pinned(t *testing.T) {
+	t.Parallel()
+	name := "data.service_trigger_type.commit"
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			Config: `
+provider "service" {
+  toolkit_versions = { github = "20250901_00" }
+}
+
+data "service_trigger_type" "commit" {
+  slug = "GITHUB_COMMIT_EVENT"
+}
+`,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(name, tfjsonpath.New("version"), knownvalue.StringExact("20250901_00")),
+			},
+			Check: testAccCheckSchemaProperty(name, "input_schema", "branch", false),
+		}},
+	})
+}
+
+func TestAccTriggerTypeDataSource_errors(t *testing.T) {
+	t.Parallel()
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      `data "service_trigger_type" "x" { slug = "GITHUB_NO_SUCH_EVENT" }`,
+				ExpectError: regexp.MustCompile(`(?s)Unknown\s+trigger\s+type.*slug.*GITHUB_NO_SUCH_EVENT`),
+			},
+			{
+				Config:      `data "service_trigger_type" "x" { slug = "github-commit" }`,
+				ExpectError: regexp.MustCompile(`(?s)slug.*upper\s+snake\s+case`),
+			},
+		},
+	})
+}

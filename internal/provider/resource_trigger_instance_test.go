@@ -1,0 +1,619 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// testAccTriggerAccount creates an ACTIVE connected account for userID on
+// toolkit through the client (one auth config per call) and deletes both when
+// the test ends. stripe and linear use a custom API_KEY auth config with a
+// pre-filled api_key; github uses managed OAuth with a pre-filled token.
+func testAccTriggerAccount(t *testing.T, toolkit, userID string) (authConfigID, accountID string) {
+	t.Helper()
+	ctx := context.Background()
+	c := testAccClient(t)
+	req := client.CreateAuthConfigRequest{ToolkitSlug: toolkit, Name: acctest.RandomWithPrefix("tf-acc-trigger")}
+	state := &client.ConnectionState{}
+	switch toolkit {
+	case "github":
+		req.Type = client.AuthConfigTypeManaged
+		state.AuthScheme, state.Val = "OAUTH2", map[string]any{"access_token": "gho_acceptance", "token_type": "bearer"}
+	default:
+		req.Type, req.AuthScheme, req.Credentials = client.AuthConfigTypeCustom, "API_KEY", map[string]any{}
+		state.AuthScheme, state.Val = "API_KEY", map[string]any{"api_key": "sk_test_acceptance"}
+	}
+	ac, err := c.CreateAuthConfig(ctx, req)
+	if err != nil {
+		t.Fatalf("creating %s auth config: %v", toolkit, err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	conn, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: userID, State: state})
+	if err != nil {
+		t.Fatalf("creating %s connected account: %v", toolkit, err)
+	}
+	t.Cleanup(func() { _ = c.DeleteConnectedAccount(context.Background(), conn.ID) })
+	a, err := c.GetConnectedAccount(ctx, conn.ID)
+	if err != nil || a.Status != "ACTIVE" {
+		t.Fatalf("connected account %s: %+v, %v", conn.ID, a, err)
+	}
+	return ac.ID, conn.ID
+}
+
+// testAccCheckTriggerInstanceDestroy verifies every trigger instance in the
+// state is gone (404 through the client).
+func testAccCheckTriggerInstanceDestroy(t *testing.T) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		c := testAccClient(t)
+		for _, rs := range s.RootModule().Resources {
+			if rs.Type != triggerInstanceType {
+				continue
+			}
+			_, err := c.GetTriggerInstance(context.Background(), rs.Primary.ID)
+			if err == nil {
+				return fmt.Errorf("trigger instance %s still exists", rs.Primary.ID)
+			}
+			if !client.IsNotFound(err) {
+				return fmt.Errorf("checking trigger instance %s: %w", rs.Primary.ID, err)
+			}
+		}
+		return nil
+	}
+}
+
+// testAccTriggerID reads the id of a resource from the state, for PreConfig
+// out-of-band changes.
+type testAccIDHolder struct{ id string }
+
+func (h *testAccIDHolder) capture(name string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[name]
+		if !ok {
+			return fmt.Errorf("%s not in state", name)
+		}
+		h.id = rs.Primary.ID
+		return nil
+	}
+}
+
+func testAccTriggerInstanceConfig(userID, accountID, triggerConfig string, enabled bool) string {
+	account := ""
+	if accountID != "" {
+		account = fmt.Sprintf("\n  connected_account_id = %q", accountID)
+	}
+	return fmt.Sprintf(`
+resource "service_trigger_instance" "test" {
+  user_id        = %q
+  slug           = "GITHUB_COMMIT_EVENT"%s
+  trigger_config = %s
+  enabled        = %t
+}
+`, userID, account, triggerConfig, enabled)
+}
+
+func TestAccTriggerInstance_lifecycle(t *testing.T) {
+	t.Parallel()
+	testAccPreCheck(t)
+	user := acctest.RandomWithPrefix("tf-acc-trig-user")
+	_, accountID := testAccTriggerAccount(t, "github", user)
+	c := testAccClient(t)
+	name := "service_trigger_instance.test"
+	holder := &testAccIDHolder{}
+	first := &testAccIDHolder{}
+
+	cfg := `jsonencode({ owner = "octo", repo = "hello", branch = "main" })`
+	// Same document: other key order and whitespace.
+	reformatted := "<<-EOT\n    {\"repo\": \"hello\",\n      \"branch\":\"main\", \"owner\" : \"octo\"}\n  EOT"
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
+		Steps: []resource.TestStep{
+			// Create with an explicit account; branch is valid at the latest version.
+			{
+				Config: testAccTriggerInstanceConfig(user, accountID, cfg, true),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^ti_`))),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("connected_account_id"), knownvalue.StringExact(accountID)),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("user_id"), knownvalue.StringExact(user)),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("toolkit"), knownvalue.StringExact("github")),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("toolkit_version"), knownvalue.StringExact("20251015_00")),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("disabled_at"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("updated_at"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("trigger_config"),
+						knownvalue.StringExact(`{"branch":"main","owner":"octo","repo":"hello"}`)),
+				},
+				Check: first.capture(name),
+			},
+			// Key order and whitespace never cause a diff.
+			{
+				Config: testAccTriggerInstanceConfig(user, accountID, reformatted, true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			// Disable in place.
+			{
+				Config: testAccTriggerInstanceConfig(user, accountID, cfg, false),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(name, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("disabled_at"), knownvalue.NotNull()),
+				},
+				Check: func(s *terraform.State) error {
+					if got := s.RootModule().Resources[name].Primary.ID; got != first.id {
+						return fmt.Errorf("disable replaced the instance: %s -> %s", first.id, got)
+					}
+					ti, err := c.GetTriggerInstance(context.Background(), first.id)
+					if err != nil {
+						return err
+					}
+					if !ti.IsDisabled() {
+						return fmt.Errorf("want disabled on the service: %+v", ti)
+					}
+					return nil
+				},
+			},
+			// Enable again in place.
+			{
+				Config: testAccTriggerInstanceConfig(user, accountID, cfg, true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(name, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("disabled_at"), knownvalue.Null()),
+				},
+			},
+			// Import by id.
+			{
+				ResourceName:      name,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+			// Import with an import {} block.
+			{
+				ResourceName:    name,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+			},
+			// Out-of-band disable: the plan re-enables in place.
+			{
+				PreConfig: func() {
+					if err := c.DisableTrigger(context.Background(), first.id); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: testAccTriggerInstanceConfig(user, accountID, cfg, true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(name, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+				},
+			},
+			// Out-of-band delete: recreated.
+			{
+				PreConfig: func() {
+					if err := c.DeleteTrigger(context.Background(), first.id); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: testAccTriggerInstanceConfig(user, accountID, cfg, true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(name, plancheck.ResourceActionCreate)},
+				},
+				Check: holder.capture(name),
+			},
+			// A different configuration replaces the instance.
+			{
+				Config: testAccTriggerInstanceConfig(user, accountID, `jsonencode({ owner = "octo", repo = "other" })`, true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(name, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				Check: func(s *terraform.State) error {
+					_, err := c.GetTriggerInstance(context.Background(), holder.id)
+					if err == nil {
+						return fmt.Errorf("replaced instance %s still exists", holder.id)
+					}
+					if !client.IsNotFound(err) {
+						return err
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAccTriggerInstance_autoAccount omits connected_account_id: the first
+// ACTIVE account of the user on the trigger's toolkit is used, and removing
+// or restating that id later plans nothing.
+func TestAccTriggerInstance_autoAccount(t *testing.T) {
+	t.Parallel()
+	testAccPreCheck(t)
+	user := acctest.RandomWithPrefix("tf-acc-trig-auto")
+	_, accountID := testAccTriggerAccount(t, "stripe", user)
+	name := "service_trigger_instance.test"
+	config := fmt.Sprintf(`
+resource "service_trigger_instance" "test" {
+  user_id = %q
+  slug    = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+}
+`, user)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("connected_account_id"), knownvalue.StringExact(accountID)),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("trigger_config"), knownvalue.StringExact("{}")),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("toolkit"), knownvalue.StringExact("stripe")),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+				},
+			},
+			// Stating the chosen account explicitly changes nothing.
+			{
+				Config: fmt.Sprintf(`
+resource "service_trigger_instance" "test" {
+  user_id              = %q
+  slug                 = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+  connected_account_id = %q
+  trigger_config       = "{}"
+}
+`, user, accountID),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:      name,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+			// Created disabled.
+			{
+				Config: fmt.Sprintf(`
+resource "service_trigger_instance" "test" {
+  user_id        = %q
+  slug           = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+  trigger_config = jsonencode({ min_amount = 500 })
+  enabled        = false
+}
+`, user),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(name, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("disabled_at"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("connected_account_id"), knownvalue.StringExact(accountID)),
+				},
+			},
+		},
+	})
+}
+
+// TestAccTriggerInstance_accountErrors: a user without an ACTIVE account on
+// the toolkit, or an account of another user, is reported on
+// connected_account_id.
+func TestAccTriggerInstance_accountErrors(t *testing.T) {
+	t.Parallel()
+	testAccPreCheck(t)
+	owner := acctest.RandomWithPrefix("tf-acc-trig-owner")
+	_, accountID := testAccTriggerAccount(t, "stripe", owner)
+	nobody := acctest.RandomWithPrefix("tf-acc-trig-nobody")
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: fmt.Sprintf(`
+resource "service_trigger_instance" "test" {
+  user_id = %q
+  slug    = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+}
+`, nobody),
+				ExpectError: regexp.MustCompile(`(?s)connected_account_id.*no\s+ACTIVE`),
+			},
+			{
+				Config: fmt.Sprintf(`
+resource "service_trigger_instance" "test" {
+  user_id              = %q
+  slug                 = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+  connected_account_id = %q
+}
+`, nobody, accountID),
+				ExpectError: regexp.MustCompile(`(?s)connected_account_id.*belongs\s+to\s+user`),
+			},
+		},
+	})
+}
+
+// TestAccTriggerInstance_planTimeChecks: bad input fails during plan, names
+// the attribute, and writes nothing. Not parallel: it compares the
+// emulator's process-wide counters.
+func TestAccTriggerInstance_planTimeChecks(t *testing.T) {
+	testAccRequireEmulator(t)
+	testAccPreCheck(t)
+	user := acctest.RandomWithPrefix("tf-acc-trig-plan")
+	typeRoute := "GET /api/v3.1/triggers_types/{slug}"
+	before := testAccEmulatorWrites(t)
+	var typeGets int
+
+	three := ""
+	for i := range 3 {
+		three += fmt.Sprintf(`
+resource "service_trigger_instance" "t%d" {
+  user_id        = %q
+  slug           = "GITHUB_STAR_ADDED_EVENT"
+  trigger_config = jsonencode({ owner = "o" })
+}
+`, i, user)
+	}
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			// Missing required field.
+			{
+				Config:      testAccTriggerInstanceConfig(user, "", `jsonencode({ owner = "o" })`, true),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)trigger_config.*field\s+"repo"\s+is\s+required`),
+			},
+			// Wrong type.
+			{
+				Config:      testAccTriggerInstanceConfig(user, "", `jsonencode({ owner = "o", repo = 5 })`, true),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)trigger_config.*field\s+"repo"\s+must\s+be\s+a\s+string`),
+			},
+			// Not a JSON object (validate time).
+			{
+				Config:      testAccTriggerInstanceConfig(user, "", `jsonencode(["owner"])`, true),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)trigger_config.*must\s+be\s+a\s+JSON\s+object`),
+			},
+			// Unknown trigger type.
+			{
+				Config: fmt.Sprintf(`
+resource "service_trigger_instance" "test" {
+  user_id = %q
+  slug    = "GITHUB_NO_SUCH_EVENT"
+}
+`, user),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Unknown\s+trigger\s+type.*slug.*GITHUB_NO_SUCH_EVENT`),
+			},
+			// Not upper snake case (validate time).
+			{
+				Config: fmt.Sprintf(`
+resource "service_trigger_instance" "test" {
+  user_id = %q
+  slug    = "github_commit_event"
+}
+`, user),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)slug.*upper\s+snake\s+case`),
+			},
+			// Bad version string in the provider configuration.
+			{
+				Config: `
+provider "service" {
+  toolkit_versions = { github = "2025-09-01" }
+}
+` + testAccTriggerInstanceConfig(user, "", `jsonencode({ owner = "o", repo = "r" })`, true),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)toolkit_versions.*invalid\s+toolkit\s+version\s+"2025-09-01"`),
+			},
+			// branch exists at the latest version only: a pin rejects it, naming the field.
+			{
+				Config: `
+provider "service" {
+  toolkit_versions = { github = "20250901_00" }
+}
+` + testAccTriggerInstanceConfig(user, "", `jsonencode({ owner = "o", repo = "r", branch = "main" })`, true),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)trigger_config.*field\s+"branch"\s+is\s+not\s+an\s+allowed\s+property.*20250901_00`),
+			},
+			// The same document plans at the latest version (no account needed to plan).
+			{
+				Config:             testAccTriggerInstanceConfig(user, "", `jsonencode({ owner = "o", repo = "r", branch = "main" })`, true),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			// Three resources of one type: the type is fetched once per provider run.
+			{
+				PreConfig: func() {
+					typeGets = testAccEmulatorStatsNow(t).Requests[typeRoute]
+				},
+				Config:      three,
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)field\s+"repo"\s+is\s+required`),
+			},
+		},
+	})
+	if got := testAccEmulatorStatsNow(t).Requests[typeRoute] - typeGets; got != 1 {
+		t.Errorf("want the trigger type fetched once for three resources in one plan, got %d GETs", got)
+	}
+	testAccAssertNoWritesSince(t, before)
+}
+
+// TestAccTriggerInstance_readCost: a refresh reads a trigger instance with
+// exactly one GET. Not parallel: it compares the emulator's counters.
+func TestAccTriggerInstance_readCost(t *testing.T) {
+	testAccRequireEmulator(t)
+	testAccPreCheck(t)
+	user := acctest.RandomWithPrefix("tf-acc-trig-read")
+	_, accountID := testAccTriggerAccount(t, "linear", user)
+	route := "GET /api/v3.1/trigger_instances/active"
+	var reads int
+	config := fmt.Sprintf(`
+resource "service_trigger_instance" "test" {
+  user_id              = %q
+  slug                 = "LINEAR_ISSUE_CREATED_TRIGGER"
+  connected_account_id = %q
+  trigger_config       = jsonencode({ team_id = "TEAM1" })
+}
+`, user, accountID)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig:    func() { reads = testAccEmulatorStatsNow(t).Requests[route] },
+				RefreshState: true,
+				Check: func(*terraform.State) error {
+					if got := testAccEmulatorStatsNow(t).Requests[route] - reads; got != 1 {
+						return fmt.Errorf("want exactly one GET for a refresh, got %d", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// testAccDriftProxy is a reverse proxy in front of the acceptance endpoint
+// that, while drift is set, reports drift as the trigger_config of every
+// trigger instance it lists. The service has no operation that changes an
+// existing instance's configuration (an upsert with another configuration
+// creates another instance), so this is how a configuration changed outside
+// Terraform is simulated.
+type testAccDriftProxy struct {
+	URL   string
+	mu    sync.Mutex
+	drift map[string]any
+}
+
+func (p *testAccDriftProxy) set(cfg map[string]any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.drift = cfg
+}
+
+func newTestAccDriftProxy(t *testing.T) *testAccDriftProxy {
+	t.Helper()
+	target, err := url.Parse(testAccEnvironment(t).BaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &testAccDriftProxy{}
+	rp := httputil.NewSingleHostReverseProxy(target)
+	rp.ModifyResponse = func(resp *http.Response) error {
+		p.mu.Lock()
+		drift := p.drift
+		p.mu.Unlock()
+		if drift == nil || resp.Request.Method != http.MethodGet || !strings.HasSuffix(resp.Request.URL.Path, "/trigger_instances/active") {
+			return nil
+		}
+		body, err := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		var page map[string]any
+		if err := json.Unmarshal(body, &page); err != nil {
+			return err
+		}
+		items, _ := page["items"].([]any)
+		for _, it := range items {
+			if m, ok := it.(map[string]any); ok {
+				m["trigger_config"], m["triggerConfig"] = drift, drift
+			}
+		}
+		out, err := json.Marshal(page)
+		if err != nil {
+			return err
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(out))
+		resp.ContentLength = int64(len(out))
+		resp.Header.Set("Content-Length", strconv.Itoa(len(out)))
+		resp.Header.Del("Content-Encoding")
+		return nil
+	}
+	srv := httptest.NewServer(rp)
+	t.Cleanup(srv.Close)
+	p.URL = srv.URL
+	return p
+}
+
+// TestAccTriggerInstance_configDrift: a trigger_config changed outside
+// Terraform shows up in the plan (as a replacement).
+func TestAccTriggerInstance_configDrift(t *testing.T) {
+	t.Parallel()
+	testAccPreCheck(t)
+	user := acctest.RandomWithPrefix("tf-acc-trig-drift")
+	_, accountID := testAccTriggerAccount(t, "stripe", user)
+	proxy := newTestAccDriftProxy(t)
+	name := "service_trigger_instance.test"
+	config := fmt.Sprintf(`
+provider "service" {
+  base_url = %q
+}
+
+resource "service_trigger_instance" "test" {
+  user_id              = %q
+  slug                 = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+  connected_account_id = %q
+  trigger_config       = jsonencode({ min_amount = 100 })
+}
+`, proxy.URL, user, accountID)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
+		Steps: []resource.TestStep{
+			{Config: config},
+			{
+				PreConfig:          func() { proxy.set(map[string]any{"min_amount": 999}) },
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				Check:              resource.TestCheckResourceAttr(name, "trigger_config", `{"min_amount":999}`),
+			},
+			{
+				Config:             config,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				PreConfig: func() { proxy.set(nil) },
+				Config:    config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("trigger_config"), knownvalue.StringExact(`{"min_amount":100}`)),
+				},
+			},
+		},
+	})
+}
