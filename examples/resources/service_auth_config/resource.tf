@@ -26,6 +26,10 @@ resource "service_auth_config" "slack" {
   }
   credentials_wo_version = 1
 
+  # Ask for the scopes of these tools when a user connects.
+  tool_access_config = {
+    tools_for_connected_account_creation = ["SLACK_SEND_MESSAGE", "SLACK_LIST_ALL_CHANNELS"]
+  }
   is_enabled_for_tool_router = true
 }
 
