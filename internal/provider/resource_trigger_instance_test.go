@@ -16,6 +16,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -616,4 +621,124 @@ resource "service_trigger_instance" "test" {
 			},
 		},
 	})
+}
+
+// TestAccTriggerInstance_hclFixtures builds the whole chain in HCL: a custom
+// API_KEY auth config on stripe, a connected account with write-only
+// credentials, and a trigger on it (once with the account chosen
+// automatically, once explicitly).
+func TestAccTriggerInstance_hclFixtures(t *testing.T) {
+	t.Parallel()
+	user := acctest.RandomWithPrefix("tf-acc-trig-hcl")
+	config := fmt.Sprintf(`
+resource "service_auth_config" "stripe" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = %[1]q
+}
+
+resource "service_connected_account" "stripe" {
+  user_id        = %[1]q
+  auth_config_id = service_auth_config.stripe.id
+  credentials_wo = { api_key = "sk_test_trigger_hcl" }
+}
+
+resource "service_trigger_instance" "explicit" {
+  user_id              = service_connected_account.stripe.user_id
+  slug                 = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+  connected_account_id = service_connected_account.stripe.id
+  trigger_config       = jsonencode({ min_amount = 1 })
+}
+
+resource "service_trigger_instance" "auto" {
+  user_id        = %[1]q
+  slug           = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+  trigger_config = jsonencode({ min_amount = 2 })
+  depends_on     = [service_connected_account.stripe]
+}
+`, user)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrPair("service_trigger_instance.explicit", "connected_account_id",
+						"service_connected_account.stripe", "id"),
+					resource.TestCheckResourceAttrPair("service_trigger_instance.auto", "connected_account_id",
+						"service_connected_account.stripe", "id"),
+					resource.TestCheckResourceAttr("service_trigger_instance.auto", "toolkit", "stripe"),
+				),
+			},
+			{
+				ResourceName:      "service_trigger_instance.explicit",
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+		},
+	})
+}
+
+func TestNormalizedJSONUseStatePlanModifier(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, state, plan, want string
+	}{
+		{"reordered keeps state", `{"a":1,"b":[1,2]}`, "{ \"b\": [1, 2],\n \"a\": 1 }", `{"a":1,"b":[1,2]}`},
+		{"changed keeps plan", `{"a":1}`, `{"a":2}`, `{"a":2}`},
+		{"array order matters", `{"a":[1,2]}`, `{"a":[2,1]}`, `{"a":[2,1]}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req := planmodifier.StringRequest{StateValue: types.StringValue(tc.state), PlanValue: types.StringValue(tc.plan)}
+			resp := &planmodifier.StringResponse{PlanValue: req.PlanValue}
+			normalizedJSONUseStatePlanModifier{}.PlanModifyString(context.Background(), req, resp)
+			if got := resp.PlanValue.ValueString(); got != tc.want {
+				t.Errorf("got %s, want %s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestJSONObjectValidator(t *testing.T) {
+	t.Parallel()
+	for in, ok := range map[string]bool{`{}`: true, `{"a":1}`: true, ``: true, `[1]`: false, `"x"`: false, `{"a":1} {}`: false} {
+		resp := &validator.StringResponse{}
+		jsonObjectValidator{}.ValidateString(context.Background(),
+			validator.StringRequest{Path: path.Root("trigger_config"), ConfigValue: types.StringValue(in)}, resp)
+		if resp.Diagnostics.HasError() == ok {
+			t.Errorf("%q: errors %v", in, resp.Diagnostics)
+		}
+	}
+}
+
+func TestApplyTriggerInstance(t *testing.T) {
+	t.Parallel()
+	disabledAt := "2026-01-02T03:04:05Z"
+	m := triggerInstanceModel{
+		TriggerConfig: jsontypes.NewNormalizedValue("{ \"repo\": \"r\", \"owner\": \"o\" }"),
+		Toolkit:       types.StringUnknown(),
+	}
+	ti := &client.TriggerInstance{ID: "ti_1", UserID: "u", TriggerName: "GITHUB_COMMIT_EVENT", ConnectedAccountID: "ca_1",
+		TriggerConfig: map[string]any{"owner": "o", "repo": "r"}, UpdatedAt: "t", Version: "20251015_00"}
+	if d := applyTriggerInstance(&m, ti); d.HasError() {
+		t.Fatal(d)
+	}
+	if m.TriggerConfig.ValueString() != "{ \"repo\": \"r\", \"owner\": \"o\" }" {
+		t.Errorf("user formatting not kept: %s", m.TriggerConfig.ValueString())
+	}
+	if !m.Enabled.ValueBool() || !m.DisabledAt.IsNull() || m.Toolkit.ValueString() != "github" || m.ToolkitVersion.ValueString() != "20251015_00" {
+		t.Errorf("%+v", m)
+	}
+	// Drift: another configuration and disabled.
+	ti.TriggerConfig, ti.DisabledAt = map[string]any{"owner": "o", "repo": "x"}, &disabledAt
+	if d := applyTriggerInstance(&m, ti); d.HasError() {
+		t.Fatal(d)
+	}
+	if m.TriggerConfig.ValueString() != `{"owner":"o","repo":"x"}` || m.Enabled.ValueBool() || m.DisabledAt.ValueString() != disabledAt {
+		t.Errorf("%+v", m)
+	}
 }
