@@ -40,9 +40,9 @@ func testAccCheckAuthConfigDestroy(t *testing.T) resource.TestCheckFunc {
 	}
 }
 
-// testAccCaptureID stores the resource's id in *dst.
-func testAccCaptureID(name string, dst *string) resource.TestCheckFunc {
-	return resource.TestCheckResourceAttrWith(name, "id", func(v string) error {
+// testAccCaptureAuthConfigID stores the id of service_auth_config.test in *dst.
+func testAccCaptureAuthConfigID(dst *string) resource.TestCheckFunc {
+	return resource.TestCheckResourceAttrWith(testAccAuthConfigName, "id", func(v string) error {
 		*dst = v
 		return nil
 	})
@@ -85,7 +85,7 @@ func TestAccAuthConfig_managedLifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("scopes"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("created_at"), knownvalue.NotNull()),
 				},
-				Check: testAccCaptureID(testAccAuthConfigName, &id),
+				Check: testAccCaptureAuthConfigID(&id),
 			},
 			{
 				// Update in place: name, scopes, tool router flag, tool access.
@@ -239,7 +239,7 @@ func TestAccAuthConfig_customWriteOnly(t *testing.T) {
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("scopes"),
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("repo")})),
 				},
-				Check: resource.ComposeTestCheckFunc(testAccCaptureID(testAccAuthConfigName, &id), checkClientID("cid-1")),
+				Check: resource.ComposeTestCheckFunc(testAccCaptureAuthConfigID(&id), checkClientID("cid-1")),
 			},
 			{
 				// A changed write-only value alone plans nothing.
@@ -390,7 +390,7 @@ func TestAccAuthConfig_drift(t *testing.T) {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
-			{Config: cfg, Check: testAccCaptureID(testAccAuthConfigName, &id)},
+			{Config: cfg, Check: testAccCaptureAuthConfigID(&id)},
 			{
 				// Out-of-band disable: the plan re-enables.
 				PreConfig: func() {
@@ -430,7 +430,7 @@ func TestAccAuthConfig_drift(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 				},
-				Check: testAccCaptureID(testAccAuthConfigName, &firstID),
+				Check: testAccCaptureAuthConfigID(&firstID),
 			},
 			{
 				// Out-of-band delete: removed from state, then created again.
