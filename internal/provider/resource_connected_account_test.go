@@ -1,9 +1,13 @@
 package provider
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -118,6 +122,14 @@ func TestAccConnectedAccount_apiKey(t *testing.T) {
 	user := acctest.RandomWithPrefix("tf-ca-key")
 	ac := testAccCAStripeAuthConfig(user)
 	ref := "service_auth_config.stripe.id"
+	linear := fmt.Sprintf(`
+resource "service_auth_config" "linear" {
+  toolkit     = "linear"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = %q
+}
+`, user)
 	updatedAt := statecheck.CompareValue(compare.ValuesDiffer())
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -172,6 +184,11 @@ func TestAccConnectedAccount_apiKey(t *testing.T) {
 				Config: ac + testAccCAAccount(user, ref, `credentials_wo = { api_key = "sk_test_second" }`),
 			},
 			{
+				// Changed credentials of an existing account are checked at plan time too.
+				Config:      ac + testAccCAAccount(user, ref, `credentials = { apikey = "sk_test_typo" }`),
+				ExpectError: testAccErrRe(`Missing required credential fields`, `"api_key"`, `Unknown credential fields`, `"apikey"`),
+			},
+			{
 				// Switch to the sensitive (stored) map: rotates in place too.
 				Config: ac + testAccCAAccount(user, ref, `credentials = { api_key = "sk_test_third" }`),
 				ConfigPlanChecks: tfresource.ConfigPlanChecks{
@@ -209,6 +226,21 @@ func TestAccConnectedAccount_apiKey(t *testing.T) {
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("is_disabled"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status_reason"), knownvalue.Null()),
+				},
+			},
+			{
+				Config: ac + linear + testAccCAAccount(user, ref, `credentials = { api_key = "sk_test_third" }`),
+			},
+			{
+				// Another auth config (known at plan time, another toolkit): the
+				// account is replaced and the computed toolkit and scheme follow.
+				Config: ac + linear + testAccCAAccount(user, "service_auth_config.linear.id", `credentials = { api_key = "lin_api_1" }`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionReplace)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("toolkit"), knownvalue.StringExact("linear")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
 				},
 			},
 		},
@@ -366,6 +398,16 @@ func TestAccConnectedAccount_waitTimeout(t *testing.T) {
 				Config: testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
 					`wait_for_connection = true`, `timeouts = { create = "3s" }`),
 				ExpectError: testAccErrRe(`is not connected yet`, `within 3s`, `still INITIATED`, `redirect_url`, `kept in the Terraform\s+state`),
+			},
+			{
+				// The account was saved (tainted), not orphaned: the next apply replaces it.
+				Config: testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id"),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionReplace)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("INITIATED")),
+				},
 			},
 		},
 	})
@@ -599,5 +641,119 @@ func TestConnectedAccountRead_oneGET(t *testing.T) {
 	r.Read(ctx, resource.ReadRequest{State: state}, &resp)
 	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 || !resp.State.Raw.IsNull() {
 		t.Fatalf("after delete: diags %v, state null %v", resp.Diagnostics, resp.State.Raw.IsNull())
+	}
+}
+
+// TestAccConnectedAccount_e2eSecretsNotPersisted runs the real CLI against the
+// built provider and proves that an api_key given in credentials_wo appears
+// neither in the state file, nor in the saved plan (raw file and every entry
+// of its archive, and `terraform show -json`), nor in the TF_LOG=trace output,
+// on create and on rotation.
+func TestAccConnectedAccount_e2eSecretsNotPersisted(t *testing.T) {
+	w := newE2EWorkspace(t)
+	user := acctest.RandomWithPrefix("tf-ca-e2e")
+	secrets := []string{"sk_live_" + acctest.RandString(24), "sk_live_" + acctest.RandString(24)}
+	config := func(i int) string {
+		return testAccCAStripeAuthConfig(user) + fmt.Sprintf(`
+variable "api_key" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+
+resource "service_connected_account" "test" {
+  user_id                = %q
+  auth_config_id         = service_auth_config.stripe.id
+  credentials_wo         = { api_key = var.api_key }
+  credentials_wo_version = %d
+}
+`, user, i+1)
+	}
+	logPath := w.Path("trace.log")
+	trace := []string{"TF_LOG=trace", "TF_LOG_PATH=" + logPath}
+	var logs strings.Builder
+	assertAbsent := func(what string, data []byte) {
+		t.Helper()
+		for _, s := range secrets {
+			if strings.Contains(string(data), s) {
+				t.Errorf("the credentials_wo api_key appears in %s", what)
+			}
+		}
+	}
+	for i, secret := range secrets {
+		w.WriteFile("main.tf", config(i))
+		// Through the environment: Terraform itself logs its command line.
+		env := append([]string{"TF_VAR_api_key=" + secret}, trace...)
+		plan := w.RunEnvOK(env, "plan", "-input=false", "-out=tfplan")
+		logs.WriteString(plan.Stdout + plan.Stderr)
+		show := w.RunOK("show", "-json", "tfplan")
+		assertAbsent("`terraform show -json tfplan`", []byte(show.Stdout))
+		raw := w.ReadFile("tfplan")
+		assertAbsent("the saved plan file", raw)
+		zr, err := zip.NewReader(bytes.NewReader(raw), int64(len(raw)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range zr.File {
+			rc, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := io.ReadAll(rc)
+			_ = rc.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertAbsent("the saved plan entry "+f.Name, b)
+		}
+		apply := w.RunEnvOK(env, "apply", "-input=false", "-auto-approve")
+		logs.WriteString(apply.Stdout + apply.Stderr)
+		if i == 1 && !strings.Contains(apply.Stdout, "1 changed") {
+			t.Errorf("rotation did not update in place:\n%s", apply.Stdout)
+		}
+		assertAbsent("terraform.tfstate", w.ReadFile("terraform.tfstate"))
+	}
+	logFile := w.ReadFile("trace.log")
+	if !bytes.Contains(logFile, []byte("connected_accounts")) {
+		t.Fatal("the trace log does not show the provider's requests; the check would prove nothing")
+	}
+	for _, line := range strings.Split(string(logFile), "\n") {
+		for _, s := range secrets {
+			if strings.Contains(line, s) {
+				t.Logf("LEAK: %.600s", line)
+			}
+		}
+	}
+	assertAbsent("the TF_LOG=trace log", logFile)
+	assertAbsent("the terraform output", []byte(logs.String()))
+	w.RunEnvOK([]string{"TF_VAR_api_key=" + secrets[1]}, "destroy", "-input=false", "-auto-approve")
+}
+
+// TestConnectedAccountRead_deletedStatus: an account the service reports in
+// status DELETED is removed from state with a warning.
+func TestConnectedAccountRead_deletedStatus(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"id":"ca_gone","user_id":"u","status":"DELETED","is_disabled":false,"toolkit":{"slug":"stripe"},`+
+			`"auth_config":{"id":"ac_1","auth_scheme":"API_KEY"},"created_at":"c","updated_at":"u"}`)
+	}))
+	defer srv.Close()
+	c, err := client.New(client.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	r := NewConnectedAccountResource().(*connectedAccountResource)
+	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
+	var sresp resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
+	state := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}
+	if d := state.SetAttribute(ctx, path.Root("id"), "ca_gone"); d.HasError() {
+		t.Fatal(d)
+	}
+	resp := resource.ReadResponse{State: state}
+	r.Read(ctx, resource.ReadRequest{State: state}, &resp)
+	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 || !resp.State.Raw.IsNull() {
+		t.Fatalf("diags %v, state removed %v", resp.Diagnostics, resp.State.Raw.IsNull())
 	}
 }
