@@ -184,11 +184,13 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"scopes": schema.ListAttribute{
 				MarkdownDescription: "OAuth scopes to request. For service-managed auth they are set through the service's " +
 					"scope update; for custom auth they are sent as the `scopes` credential field (the scheme must have " +
-					"one, e.g. `OAUTH2`). When unset, the service's current scopes are kept. Updated in place.",
+					"one, e.g. `OAUTH2`). When unset, the service's current scopes are kept (so at least one scope must be " +
+					"given when set). Updated in place.",
 				Optional:    true,
 				Computed:    true,
 				ElementType: types.StringType,
 				Validators: []validator.List{
+					listvalidator.SizeAtLeast(1),
 					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
 				},
 				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
