@@ -442,6 +442,18 @@ func TestAccConnectedAccount_hostedLink(t *testing.T) {
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
 				},
 			},
+			{
+				// Creation-only options change in place without touching the account.
+				Config: testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
+					`hosted_link = false`, `allow_multiple = true`, `wait_for_connection = true`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("redirect_url"), knownvalue.StringRegexp(regexp.MustCompile(`/link/lt_`))),
+				},
+			},
 		},
 	})
 }
@@ -464,13 +476,12 @@ resource "service_connected_account" "second" {
 }
 `, user, extra)
 	}
-	var id string
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
-			{Config: ac + first, Check: testAccCAState(&id)},
+			{Config: ac + first},
 			{
 				Config: ac + first + second(""),
 				ExpectError: testAccErrRe(`already has an ACTIVE connected account`, `terraform import service_connected_account\.<name> ca_`,
@@ -485,7 +496,6 @@ resource "service_connected_account" "second" {
 			},
 		},
 	})
-	_ = id
 }
 
 // TestAccConnectedAccount_planTimeChecks: bad inputs fail at plan time naming
