@@ -162,9 +162,18 @@ func TestFireTriggerSignedWebhookWithRetries(t *testing.T) {
 	e.must(200, "PATCH", v+"/trigger_instances/manage/"+ti, map[string]any{"status": "disable"})
 	e.mustErr(409, "disabled", "POST", "/_emulator/trigger_instances/"+ti+"/fire", map[string]any{})
 	e.mustErr(404, "not found", "POST", "/_emulator/trigger_instances/ti_nope/fire", map[string]any{})
-	st := e.must(200, "GET", "/_emulator/stats", nil)
-	if st.get("webhooks", "delivered") != 1.0 {
-		t.Fatal(st.raw)
+	// The receiver has answered, but the emulator counts the delivery only
+	// once it has read that answer: wait for the counter rather than race it.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		st := e.must(200, "GET", "/_emulator/stats", nil)
+		if st.get("webhooks", "delivered") == 1.0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(st.raw)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 
