@@ -35,10 +35,12 @@ type ToolkitRef struct {
 	Logo string `json:"logo,omitempty"`
 }
 
-// ToolAccessConfig restricts which tools an auth config may use.
+// ToolAccessConfig restricts which tools an auth config may use. In a request
+// a nil list is left out (the service keeps its value) and a non-nil empty
+// list is sent as [] (the service clears the list).
 type ToolAccessConfig struct {
-	ToolsForConnectedAccountCreation []string `json:"tools_for_connected_account_creation,omitempty"`
-	ToolsAvailableForExecution       []string `json:"tools_available_for_execution,omitempty"`
+	ToolsForConnectedAccountCreation []string `json:"tools_for_connected_account_creation,omitzero"`
+	ToolsAvailableForExecution       []string `json:"tools_available_for_execution,omitzero"`
 }
 
 // ProxyConfig routes a custom auth config's calls through a proxy.
@@ -238,6 +240,8 @@ func (c *Client) CreateAuthConfig(ctx context.Context, r CreateAuthConfigRequest
 // UpdateAuthConfigRequest updates an auth config. Type is "custom" (for
 // custom auth configs: Credentials; Scopes are merged into
 // credentials.scopes) or "default" (managed: Scopes sent as `scopes`).
+// Scopes nil leaves the scopes alone; a non-nil empty Scopes is sent as []
+// and clears them (likewise the ToolAccessConfig lists).
 type UpdateAuthConfigRequest struct {
 	Type                   string
 	Name                   *string
@@ -251,7 +255,7 @@ type updateAuthConfigWire struct {
 	Type                   string            `json:"type"`
 	Name                   *string           `json:"name,omitempty"`
 	Credentials            map[string]any    `json:"credentials,omitempty"`
-	Scopes                 []string          `json:"scopes,omitempty"`
+	Scopes                 []string          `json:"scopes,omitzero"`
 	IsEnabledForToolRouter *bool             `json:"is_enabled_for_tool_router,omitempty"`
 	ToolAccessConfig       *ToolAccessConfig `json:"tool_access_config,omitempty"`
 }

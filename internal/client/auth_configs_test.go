@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -104,6 +105,69 @@ func TestAuthConfigOperations(t *testing.T) {
 			body: `{"type":"default","scopes":["repo"]}`,
 		},
 		{
+			name: "update default: nil scopes and tool lists are left out",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateAuthConfig(ctx, "ac_1", UpdateAuthConfigRequest{Type: AuthConfigUpdateDefault, Name: ptr("n"),
+					ToolAccessConfig: &ToolAccessConfig{}})
+			},
+			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1",
+			body: `{"type":"default","name":"n","tool_access_config":{}}`,
+		},
+		{
+			name: "update default: empty scopes and tool list are sent as [] (clear)",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateAuthConfig(ctx, "ac_1", UpdateAuthConfigRequest{Type: AuthConfigUpdateDefault, Scopes: []string{},
+					ToolAccessConfig: &ToolAccessConfig{ToolsForConnectedAccountCreation: []string{}}})
+			},
+			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1",
+			body: `{"type":"default","scopes":[],"tool_access_config":{"tools_for_connected_account_creation":[]}}`,
+		},
+		{
+			name: "update default: both tool lists cleared",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateAuthConfig(ctx, "ac_1", UpdateAuthConfigRequest{Type: AuthConfigUpdateDefault,
+					ToolAccessConfig: &ToolAccessConfig{ToolsForConnectedAccountCreation: []string{}, ToolsAvailableForExecution: []string{}}})
+			},
+			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1",
+			body: `{"type":"default","tool_access_config":{"tools_for_connected_account_creation":[],"tools_available_for_execution":[]}}`,
+		},
+		{
+			name: "update custom: empty scopes are sent as credentials.scopes []",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateAuthConfig(ctx, "ac_1", UpdateAuthConfigRequest{Type: AuthConfigUpdateCustom,
+					Credentials: map[string]any{"client_id": "cid", "client_secret": "cs"}, Scopes: []string{}})
+			},
+			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1",
+			body: `{"type":"custom","credentials":{"client_id":"cid","client_secret":"cs","scopes":[]}}`,
+		},
+		{
+			name: "update custom: nil scopes leave credentials.scopes out",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateAuthConfig(ctx, "ac_1", UpdateAuthConfigRequest{Type: AuthConfigUpdateCustom,
+					Credentials: map[string]any{"client_id": "cid", "client_secret": "cs"}})
+			},
+			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1",
+			body: `{"type":"custom","credentials":{"client_id":"cid","client_secret":"cs"}}`,
+		},
+		{
+			name: "update custom: only empty scopes",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateAuthConfig(ctx, "ac_1", UpdateAuthConfigRequest{Type: AuthConfigUpdateCustom, Scopes: []string{}})
+			},
+			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1",
+			body: `{"type":"custom","credentials":{"scopes":[]}}`,
+		},
+		{
+			name: "create with an empty tool list sends []",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateAuthConfig(ctx, CreateAuthConfigRequest{ToolkitSlug: "github",
+					Credentials: map[string]any{"scopes": []string{}}, ToolAccessConfig: &ToolAccessConfig{ToolsForConnectedAccountCreation: []string{}}})
+			},
+			status: 201, reply: `{"toolkit":{"slug":"github"},"auth_config":{"id":"ac_5"}}`,
+			method: "POST", path: "/api/v3.1/auth_configs",
+			body: `{"toolkit":{"slug":"github"},"auth_config":{"type":"use_composio_managed_auth","credentials":{"scopes":[]},"tool_access_config":{"tools_for_connected_account_creation":[]}}}`,
+		},
+		{
 			name:   "delete",
 			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteAuthConfig(ctx, "ac_1") },
 			method: "DELETE", path: "/api/v3.1/auth_configs/ac_1",
@@ -139,6 +203,8 @@ func TestAuthConfigScopesNormalization(t *testing.T) {
 		`{"credentials":{"scopes":["a","b"]}}`: {"a", "b"},
 		`{"credentials":{"scopes":"a b,c"}}`:   {"a", "b", "c"},
 		`{"credentials":{"scopes":""}}`:        nil,
+		`{"credentials":{"scopes":[]}}`:        {}, // an explicit empty list stays non-nil
+		`{"credentials":{"scopes":null}}`:      nil,
 		`{"credentials":{}}`:                   nil,
 		`{}`:                                   nil,
 	} {
@@ -148,6 +214,33 @@ func TestAuthConfigScopesNormalization(t *testing.T) {
 		}
 		if !reflect.DeepEqual(a.Scopes, want) {
 			t.Errorf("%s: scopes %q, want %q", in, a.Scopes, want)
+		}
+	}
+}
+
+// TestAuthConfigWireListsNilVersusEmpty pins the exact bytes: a nil list is
+// omitted (keep the service's value), a non-nil empty list is [] (clear).
+func TestAuthConfigWireListsNilVersusEmpty(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"tool access nil", ToolAccessConfig{}, `{}`},
+		{"tool access empty", ToolAccessConfig{ToolsForConnectedAccountCreation: []string{}, ToolsAvailableForExecution: []string{}},
+			`{"tools_for_connected_account_creation":[],"tools_available_for_execution":[]}`},
+		{"tool access mixed", ToolAccessConfig{ToolsForConnectedAccountCreation: []string{}, ToolsAvailableForExecution: []string{"X"}},
+			`{"tools_for_connected_account_creation":[],"tools_available_for_execution":["X"]}`},
+		{"update scopes nil", updateAuthConfigWire{Type: "default"}, `{"type":"default"}`},
+		{"update scopes empty", updateAuthConfigWire{Type: "default", Scopes: []string{}}, `{"type":"default","scopes":[]}`},
+		{"update scopes set", updateAuthConfigWire{Type: "default", Scopes: []string{"a"}}, `{"type":"default","scopes":["a"]}`},
+	} {
+		b, err := json.Marshal(tc.v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(b) != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, b, tc.want)
 		}
 	}
 }
