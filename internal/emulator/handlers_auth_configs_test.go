@@ -179,3 +179,55 @@ func TestAuthConfigListFiltersAndPagination(t *testing.T) {
 		t.Fatal(r.raw)
 	}
 }
+
+// TestAuthConfigUpdateClearsLists: an explicit empty list clears scopes and
+// tool lists (both update types) and reads back as []; a list left out of
+// the body keeps the stored value.
+func TestAuthConfigUpdateClearsLists(t *testing.T) {
+	e := newEnv(t, Options{})
+	list := func(g resp, path ...string) []any {
+		t.Helper()
+		l, ok := g.get(path...).([]any)
+		if !ok {
+			t.Fatalf("%v is not a list: %s", path, g.raw)
+		}
+		return l
+	}
+
+	// default (managed): scopes [] and tools_for_connected_account_creation [].
+	m := e.createManagedAC("github")
+	e.must(200, "PATCH", v+"/auth_configs/"+m, map[string]any{"type": "default", "scopes": []any{"repo"},
+		"tool_access_config": map[string]any{"tools_for_connected_account_creation": []any{"GITHUB_CREATE_AN_ISSUE"},
+			"tools_available_for_execution": []any{"GITHUB_GET_A_REPOSITORY"}}})
+	g := e.must(200, "GET", v+"/auth_configs/"+m, nil)
+	if len(list(g, "credentials", "scopes")) != 1 || len(list(g, "tool_access_config", "tools_for_connected_account_creation")) != 1 {
+		t.Fatalf("after set: %s", g.raw)
+	}
+	// Lists left out (and a tool_access_config without the field) keep their values.
+	e.must(200, "PATCH", v+"/auth_configs/"+m, map[string]any{"type": "default", "name": "kept", "tool_access_config": map[string]any{}})
+	g = e.must(200, "GET", v+"/auth_configs/"+m, nil)
+	if len(list(g, "credentials", "scopes")) != 1 || len(list(g, "tool_access_config", "tools_for_connected_account_creation")) != 1 ||
+		len(list(g, "tool_access_config", "tools_available_for_execution")) != 1 {
+		t.Fatalf("omitted lists changed: %s", g.raw)
+	}
+	e.must(200, "PATCH", v+"/auth_configs/"+m, map[string]any{"type": "default", "scopes": []any{},
+		"tool_access_config": map[string]any{"tools_for_connected_account_creation": []any{}}})
+	g = e.must(200, "GET", v+"/auth_configs/"+m, nil)
+	if len(list(g, "credentials", "scopes")) != 0 || len(list(g, "tool_access_config", "tools_for_connected_account_creation")) != 0 {
+		t.Fatalf("default update did not clear: %s", g.raw)
+	}
+	if len(list(g, "tool_access_config", "tools_available_for_execution")) != 1 {
+		t.Fatalf("execution tools cleared though not sent: %s", g.raw)
+	}
+
+	// custom: credentials.scopes [] (with the other credentials) and tool list [].
+	c := e.createCustomAC("github", "OAUTH2", map[string]any{"client_id": "a", "client_secret": "b", "scopes": []any{"repo", "user"}})
+	e.must(200, "PATCH", v+"/auth_configs/"+c, map[string]any{"type": "custom",
+		"credentials":        map[string]any{"client_id": "a", "client_secret": "b", "scopes": []any{}},
+		"tool_access_config": map[string]any{"tools_for_connected_account_creation": []any{}}})
+	g = e.must(200, "GET", v+"/auth_configs/"+c, nil)
+	if len(list(g, "credentials", "scopes")) != 0 || g.str("credentials", "client_id") != "a" ||
+		len(list(g, "tool_access_config", "tools_for_connected_account_creation")) != 0 {
+		t.Fatalf("custom update did not clear: %s", g.raw)
+	}
+}
