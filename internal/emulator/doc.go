@@ -52,6 +52,11 @@
 //     instance (200); otherwise a new one (201). Manage PATCH answers 409 when
 //     already in the requested state (with x-should-retry: false).
 //     Disabled instances are hidden from /trigger_instances/active unless show_disabled=true.
+//   - POST /tools/execute/proxy (proxyExecute, custom tools' executeToolRequest)
+//     sends nothing out: it checks endpoint, method, parameters and the
+//     connected account (ACTIVE, enabled) and answers {status: 200, data:
+//     {emulated, method, url (toolkit base URL + endpoint), query, headers,
+//     body}, headers}.
 //   - Versions are YYYYMMDD_NN with a real date, or "latest" (400 otherwise);
 //     the catalog has VersionOld and VersionLatest for every toolkit (other
 //     well-formed versions answer 400 "has no version").

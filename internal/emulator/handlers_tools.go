@@ -10,6 +10,7 @@ func (s *Server) registerToolRoutes() {
 	s.api("GET", "/tools", s.listTools)
 	s.api("GET", "/tools/enum", s.toolEnum)
 	s.api("GET", "/tools/{tool_slug}", s.getTool)
+	s.api("POST", "/tools/execute/proxy", s.proxyExecute)
 	s.api("POST", "/tools/execute/{tool_slug}", s.executeTool)
 }
 
@@ -174,5 +175,84 @@ func (s *Server) executeTool(c *call) (int, any, *apiError) {
 		"error":      nil,
 		"successful": true,
 		"log_id":     newID("log"),
+	}, nil
+}
+
+var proxyMethods = []string{"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD"}
+
+// proxyExecute answers POST /tools/execute/proxy (used by proxyExecute and
+// custom tools' executeToolRequest). Nothing leaves the emulator: it checks
+// the request and the connected account and answers {status: 200, data,
+// headers} where data echoes the request resolved against the toolkit's base URL.
+func (s *Server) proxyExecute(c *call) (int, any, *apiError) {
+	var body struct {
+		Endpoint           string `json:"endpoint"`
+		Method             string `json:"method"`
+		ConnectedAccountID string `json:"connected_account_id"`
+		Body               any    `json:"body"`
+		Parameters         []struct {
+			Name  string `json:"name"`
+			Value any    `json:"value"`
+			Type  string `json:"type"`
+			In    string `json:"in"`
+		} `json:"parameters"`
+		CustomConnectionData map[string]any `json:"custom_connection_data"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	if body.Endpoint == "" {
+		return 0, nil, errValidation("endpoint", "endpoint is required")
+	}
+	if !contains(proxyMethods, body.Method) {
+		return 0, nil, errValidation("method", "method must be one of %s, got %q", strings.Join(proxyMethods, ", "), body.Method)
+	}
+	query, headers := map[string]any{}, map[string]any{}
+	for i, p := range body.Parameters {
+		kind := p.Type
+		if kind == "" {
+			kind = p.In
+		}
+		switch {
+		case p.Name == "":
+			return 0, nil, errValidation("parameters", "parameters[%d].name is required", i)
+		case kind == "query":
+			query[p.Name] = p.Value
+		case kind == "header":
+			headers[p.Name] = p.Value
+		default:
+			return 0, nil, errValidation("parameters", "parameters[%d].type must be header or query, got %q", i, kind)
+		}
+	}
+	url := body.Endpoint
+	if body.ConnectedAccountID == "" {
+		if body.CustomConnectionData == nil {
+			return 0, nil, errValidation("connected_account_id", "connected_account_id or custom_connection_data is required")
+		}
+	} else {
+		s.st.mu.RLock()
+		a, e := c.account(body.ConnectedAccountID)
+		if e != nil {
+			s.st.mu.RUnlock()
+			return 0, nil, e
+		}
+		usable := a.Status == StatusActive && !a.IsDisabled && !a.AuthConfigDeleted
+		status, slug := a.Status, a.ToolkitSlug
+		s.st.mu.RUnlock()
+		if !usable {
+			return 0, nil, newErr(http.StatusBadRequest, CodeConnectedAccountUnusable, "ConnectedAccount_Unusable",
+				"connected account %s is not usable for proxy requests (status %s)", a.ID, status).
+				with("connected_account_id: account not ACTIVE")
+		}
+		if tk := s.cat.bySlug[slug]; tk != nil && strings.HasPrefix(url, "/") {
+			url = strings.TrimRight(tk.BaseURL, "/") + url
+		}
+	}
+	return 200, map[string]any{
+		"status": 200,
+		"data": map[string]any{
+			"emulated": true, "method": body.Method, "url": url, "query": query, "headers": headers, "body": body.Body,
+		},
+		"headers": map[string]any{"content-type": "application/json"},
 	}, nil
 }

@@ -1,0 +1,30 @@
+package emulator
+
+import "testing"
+
+func TestToolProxyExecute(t *testing.T) {
+	e := newEnv(t, Options{})
+	ca := e.apiKeyAccount(e.createCustomAC("stripe", "API_KEY", map[string]any{}), "u1")
+	for _, prefix := range []string{"/api/v3", "/api/v3.1"} {
+		r := e.must(200, "POST", prefix+"/tools/execute/proxy", map[string]any{
+			"endpoint": "/charges", "method": "GET", "connected_account_id": ca,
+			"parameters": []any{map[string]any{"name": "limit", "type": "query", "value": "3"}, map[string]any{"name": "X-Test", "type": "header", "value": "1"}},
+		})
+		if st, _ := r.get("status").(float64); st != 200 {
+			t.Fatalf("status member: %s", r.raw)
+		}
+		if r.str("data", "url") != "https://api.stripe.com/v1/charges" || r.get("data", "query", "limit") != "3" || r.get("data", "headers", "X-Test") != "1" {
+			t.Fatalf("proxy data: %s", r.raw)
+		}
+	}
+	e.mustErr(400, "method", "POST", v+"/tools/execute/proxy", map[string]any{"endpoint": "/x", "method": "TRACE", "connected_account_id": ca})
+	e.mustErr(400, "endpoint", "POST", v+"/tools/execute/proxy", map[string]any{"method": "GET", "connected_account_id": ca})
+	e.mustErr(400, "type", "POST", v+"/tools/execute/proxy", map[string]any{"endpoint": "/x", "method": "GET", "connected_account_id": ca,
+		"parameters": []any{map[string]any{"name": "a", "type": "cookie", "value": "1"}}})
+	e.mustErr(400, "connected_account_id", "POST", v+"/tools/execute/proxy", map[string]any{"endpoint": "/x", "method": "GET"})
+	e.mustErr(404, "not found", "POST", v+"/tools/execute/proxy", map[string]any{"endpoint": "/x", "method": "GET", "connected_account_id": "ca_nope"})
+	e.must(200, "PATCH", v+"/connected_accounts/"+ca+"/status", map[string]any{"enabled": false})
+	e.mustErr(400, "not usable", "POST", v+"/tools/execute/proxy", map[string]any{"endpoint": "/x", "method": "GET", "connected_account_id": ca})
+	// the proxy route does not shadow tool execution
+	e.mustErr(404, "not found", "POST", v+"/tools/execute/NOPE_TOOL", map[string]any{})
+}
