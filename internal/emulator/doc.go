@@ -57,6 +57,8 @@
 //     connected account (ACTIVE, enabled) and answers {status: 200, data:
 //     {emulated, method, url (toolkit base URL + endpoint), query, headers,
 //     body}, headers}.
+//   - GET /tool_router/session/{id}/tools (session.tools()) answers a page of
+//     the session's meta tools (COMPOSIO_SEARCH_TOOLS, ...) as Tool objects.
 //   - Versions are YYYYMMDD_NN with a real date, or "latest" (400 otherwise);
 //     the catalog has VersionOld and VersionLatest for every toolkit (other
 //     well-formed versions answer 400 "has no version").

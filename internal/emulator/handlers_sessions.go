@@ -10,6 +10,7 @@ var toolRouterTools = []string{"COMPOSIO_SEARCH_TOOLS", "COMPOSIO_MULTI_EXECUTE_
 func (s *Server) registerSessionRoutes() {
 	s.api("POST", "/tool_router/session", s.createSession)
 	s.api("GET", "/tool_router/session/{session_id}", s.getSession)
+	s.api("GET", "/tool_router/session/{session_id}/tools", s.sessionTools)
 	s.mux.Handle("/tool_router/{session_id}/mcp", s.wrap(func(c *call) (int, any, *apiError) {
 		return http.StatusNotImplemented, map[string]any{"error": map[string]any{
 			"message": "the emulator does not implement the MCP protocol", "code": 10501, "status": 501, "request_id": c.requestID,
@@ -120,16 +121,60 @@ func (s *Server) renderSession(c *call, sess *Session) map[string]any {
 }
 
 func (s *Server) getSession(c *call) (int, any, *apiError) {
-	id := c.r.PathValue("session_id")
-	if !strings.HasPrefix(id, "trs_") {
-		return 0, nil, newErr(http.StatusBadRequest, CodeSessionInvalidID, "ToolRouterSession_InvalidID",
-			"session id %q is not a tool-router session id (trs_...)", id).with("session_id: invalid format")
-	}
-	s.st.mu.RLock()
-	defer s.st.mu.RUnlock()
-	sess, ok := s.st.sessions[id]
-	if !ok || sess.Project != c.project {
-		return 0, nil, errNotFound(CodeSessionNotFound, "ToolRouterSession_NotFound", "tool-router session", id)
+	sess, e := c.session()
+	if e != nil {
+		return 0, nil, e
 	}
 	return 200, s.renderSession(c, sess), nil
+}
+
+// session returns the caller's session named by the session_id path value.
+func (c *call) session() (*Session, *apiError) {
+	id := c.r.PathValue("session_id")
+	if !strings.HasPrefix(id, "trs_") {
+		return nil, newErr(http.StatusBadRequest, CodeSessionInvalidID, "ToolRouterSession_InvalidID",
+			"session id %q is not a tool-router session id (trs_...)", id).with("session_id: invalid format")
+	}
+	c.s.st.mu.RLock()
+	defer c.s.st.mu.RUnlock()
+	sess, ok := c.s.st.sessions[id]
+	if !ok || sess.Project != c.project {
+		return nil, errNotFound(CodeSessionNotFound, "ToolRouterSession_NotFound", "tool-router session", id)
+	}
+	return sess, nil
+}
+
+var metaToolDescriptions = map[string]string{
+	"COMPOSIO_SEARCH_TOOLS":       "Searches the tools available to this session for a use case.",
+	"COMPOSIO_MULTI_EXECUTE_TOOL": "Executes one or more tools found by COMPOSIO_SEARCH_TOOLS.",
+	"COMPOSIO_MANAGE_CONNECTIONS": "Checks and creates the user's connections to toolkits.",
+	"COMPOSIO_REMOTE_WORKBENCH":   "Runs code in a remote workbench.",
+}
+
+// sessionTools answers GET /tool_router/session/{id}/tools: the session's
+// meta tools as Tool objects (what session.tools() hands to the provider).
+func (s *Server) sessionTools(c *call) (int, any, *apiError) {
+	if _, e := c.session(); e != nil {
+		return 0, nil, e
+	}
+	logo := "https://logos.composio.dev/api/composio"
+	page, e := paginate(c.r, toolRouterTools, maxLimit, func(slug string) any {
+		name := strings.ReplaceAll(strings.TrimPrefix(slug, "COMPOSIO_"), "_", " ")
+		return map[string]any{
+			"slug": slug, "name": name, "description": metaToolDescriptions[slug], "human_description": metaToolDescriptions[slug],
+			"toolkit": map[string]any{"slug": "composio", "name": "Composio", "logo": logo},
+			"input_parameters": map[string]any{"type": "object", "properties": map[string]any{
+				"query": map[string]any{"type": "string", "description": "What to do"},
+			}},
+			"output_parameters": map[string]any{"type": "object", "properties": map[string]any{}},
+			"no_auth":           true, "available_versions": []string{VersionLatest}, "version": VersionLatest,
+			"scopes": []string{}, "tags": []string{}, "is_deprecated": false,
+			"deprecated": map[string]any{"displayName": name, "version": VersionLatest, "available_versions": []string{VersionLatest},
+				"is_deprecated": false, "toolkit": map[string]any{"logo": logo}},
+		}
+	})
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, page, nil
 }
