@@ -52,6 +52,9 @@
 //     instance (200); otherwise a new one (201). Manage PATCH answers 409 when
 //     already in the requested state (with x-should-retry: false).
 //     Disabled instances are hidden from /trigger_instances/active unless show_disabled=true.
+//     Deleted instances (also those removed with their connected account)
+//     leave a tombstone: DELETE again answers 409 "already deleted" and
+//     manage PATCH answers 410; ids never seen answer 404.
 //   - POST /tools/execute/proxy (proxyExecute, custom tools' executeToolRequest)
 //     sends nothing out: it checks endpoint, method, parameters and the
 //     connected account (ACTIVE, enabled) and answers {status: 200, data:

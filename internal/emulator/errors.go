@@ -37,6 +37,7 @@ const (
 	CodeTriggerAlreadyInState    = 1201
 	CodeTriggerConfigInvalid     = 1202
 	CodeTriggerAccountInvalid    = 1203
+	CodeTriggerDeleted           = 1204
 	CodeToolNotFound             = 1300
 	CodeSessionNotFound          = 1400
 	CodeSessionInvalidID         = 1401

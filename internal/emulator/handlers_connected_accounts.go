@@ -383,7 +383,7 @@ func (s *Server) deleteAccount(c *call) (int, any, *apiError) {
 	changes := []change{del(bucketAccounts, a.ID)}
 	for _, t := range s.st.triggers {
 		if t.ConnectedAccountID == a.ID {
-			changes = append(changes, del(bucketTriggers, t.ID))
+			changes = append(changes, s.deleteTriggerChanges(t)...)
 		}
 	}
 	if err := s.st.commit(changes...); err != nil {

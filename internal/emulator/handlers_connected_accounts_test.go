@@ -122,7 +122,7 @@ func TestConnectedAccountLinkStatusDelete(t *testing.T) {
 		t.Fatal(r.raw)
 	}
 	e.mustErr(404, "not found", "GET", v+"/connected_accounts/"+id, nil)
-	e.mustErr(404, "not found", "PATCH", v+"/trigger_instances/manage/"+ti, map[string]any{"status": "disable"})
+	e.mustErr(410, "was deleted", "PATCH", v+"/trigger_instances/manage/"+ti, map[string]any{"status": "disable"})
 	e.mustErr(404, "not found", "DELETE", v+"/connected_accounts/"+id, nil)
 }
 

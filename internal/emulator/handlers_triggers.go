@@ -99,9 +99,24 @@ func (s *Server) getTriggerType(c *call) (int, any, *apiError) {
 func (c *call) trigger(id string) (*TriggerInstance, *apiError) {
 	t, ok := c.s.st.triggers[id]
 	if !ok || t.Project != c.project {
+		if c.triggerDeleted(id) {
+			return nil, newErr(http.StatusGone, CodeTriggerDeleted, "TriggerInstance_Deleted", "trigger instance %s was deleted", id).
+				fix("Create a new trigger instance with POST /trigger_instances/{slug}/upsert.")
+		}
 		return nil, errNotFound(CodeTriggerNotFound, "TriggerInstance_NotFound", "trigger instance", id)
 	}
 	return t, nil
+}
+
+// triggerDeleted reports a tombstone of the caller's project; callers hold st.mu.
+func (c *call) triggerDeleted(id string) bool {
+	d, ok := c.s.st.deletedTriggers[id]
+	return ok && d.Project == c.project
+}
+
+// deleteTriggerChanges deletes a trigger instance and leaves its tombstone; callers hold st.mu.
+func (s *Server) deleteTriggerChanges(t *TriggerInstance) []change {
+	return []change{del(bucketTriggers, t.ID), put(bucketDeletedTriggers, t.ID, &deletedTrigger{Project: t.Project, DeletedAt: s.st.stamp()})}
 }
 
 func renderTriggerInstance(t *TriggerInstance) map[string]any {
@@ -319,11 +334,15 @@ func (s *Server) manageTrigger(c *call) (int, any, *apiError) {
 func (s *Server) deleteTrigger(c *call) (int, any, *apiError) {
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
-	t, e := c.trigger(c.r.PathValue("triggerId"))
+	id := c.r.PathValue("triggerId")
+	if _, live := s.st.triggers[id]; !live && c.triggerDeleted(id) {
+		return 0, nil, newErr(http.StatusConflict, CodeTriggerDeleted, "TriggerInstance_AlreadyDeleted", "trigger instance %s is already deleted", id)
+	}
+	t, e := c.trigger(id)
 	if e != nil {
 		return 0, nil, e
 	}
-	if err := s.st.commit(del(bucketTriggers, t.ID)); err != nil {
+	if err := s.st.commit(s.deleteTriggerChanges(t)...); err != nil {
 		return 0, nil, internalErr(err)
 	}
 	return 200, map[string]any{"trigger_id": t.ID}, nil

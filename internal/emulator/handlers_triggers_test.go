@@ -157,5 +157,33 @@ func TestTriggerManageAndList(t *testing.T) {
 	if r := e.must(200, "DELETE", manage+t1, nil); r.str("trigger_id") != t1 {
 		t.Fatal(r.raw)
 	}
-	e.mustErr(404, "not found", "DELETE", manage+t1, nil)
+	// a deleted instance: DELETE again is 409, manage is 410 (as in the reference); unknown ids stay 404
+	e.mustErr(409, "already deleted", "DELETE", manage+t1, nil)
+	e.mustErr(410, "was deleted", "PATCH", manage+t1, map[string]any{"status": "enable"})
+	e.mustErr(404, "not found", "DELETE", manage+"ti_unknown", nil)
+}
+
+func TestTriggerTombstones(t *testing.T) {
+	path := t.TempDir() + "/db"
+	opts := Options{DataPath: path, APIKeys: map[string]string{"ka": "a", "kb": "b"}}
+	e := newEnv(t, opts)
+	e.key = "ka"
+	ca := e.apiKeyAccount(e.createCustomAC("stripe", "API_KEY", nil), "u1")
+	ti := e.must(201, "POST", v+"/trigger_instances/STRIPE_PAYMENT_FAILED_TRIGGER/upsert", map[string]any{"connected_account_id": ca}).str("trigger_id")
+	manage := v + "/trigger_instances/manage/"
+	// deleting the account deletes its instances, which then answer as deleted
+	e.must(200, "DELETE", v+"/connected_accounts/"+ca, nil)
+	e.mustErr(409, "already deleted", "DELETE", manage+ti, nil)
+	e.mustErr(410, "was deleted", "PATCH", manage+ti, map[string]any{"status": "disable"})
+	// other projects see nothing
+	e.key = "kb"
+	e.mustErr(404, "not found", "DELETE", manage+ti, nil)
+	// tombstones survive a restart
+	e.ts.Close()
+	if err := e.srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	e2 := newEnv(t, opts)
+	e2.key = "ka"
+	e2.mustErr(409, "already deleted", "DELETE", manage+ti, nil)
 }

@@ -16,9 +16,18 @@ const (
 	bucketTriggers    = "trigger_instances"
 	bucketSessions    = "sessions"
 	bucketMeta        = "meta"
+	// bucketDeletedTriggers holds tombstones of deleted trigger instances so
+	// that later calls answer 409 (DELETE) or 410 (manage) instead of 404.
+	bucketDeletedTriggers = "deleted_trigger_instances"
 )
 
-var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta}
+var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers}
+
+// deletedTrigger is the tombstone of a deleted trigger instance.
+type deletedTrigger struct {
+	Project   string `json:"project"`
+	DeletedAt string `json:"deleted_at"`
+}
 
 // store keeps every object in memory and, when a data file is configured,
 // writes each change through to bbolt in one fsync'd transaction before the
@@ -30,8 +39,10 @@ type store struct {
 	accounts    map[string]*ConnectedAccount
 	triggers    map[string]*TriggerInstance
 	sessions    map[string]*Session
-	seq         int64
-	lastStamp   time.Time
+	// deletedTriggers: trigger instance id -> tombstone
+	deletedTriggers map[string]*deletedTrigger
+	seq             int64
+	lastStamp       time.Time
 }
 
 // change is one put (val != nil) or delete (val == nil) in a bucket.
@@ -46,10 +57,11 @@ func del(bucket, id string) change        { return change{bucket: bucket, id: id
 
 func openStore(path string) (*store, error) {
 	st := &store{
-		authConfigs: map[string]*AuthConfig{},
-		accounts:    map[string]*ConnectedAccount{},
-		triggers:    map[string]*TriggerInstance{},
-		sessions:    map[string]*Session{},
+		authConfigs:     map[string]*AuthConfig{},
+		accounts:        map[string]*ConnectedAccount{},
+		triggers:        map[string]*TriggerInstance{},
+		sessions:        map[string]*Session{},
+		deletedTriggers: map[string]*deletedTrigger{},
 	}
 	if path == "" {
 		return st, nil
@@ -89,6 +101,9 @@ func (st *store) load() error {
 			return err
 		}
 		if err := loadBucket(tx, bucketSessions, st.sessions); err != nil {
+			return err
+		}
+		if err := loadBucket(tx, bucketDeletedTriggers, st.deletedTriggers); err != nil {
 			return err
 		}
 		if v := tx.Bucket([]byte(bucketMeta)).Get([]byte("seq")); v != nil {
@@ -190,6 +205,12 @@ func (st *store) commit(changes ...change) error {
 				delete(st.sessions, c.id)
 			} else {
 				st.sessions[c.id] = c.val.(*Session)
+			}
+		case bucketDeletedTriggers:
+			if c.val == nil {
+				delete(st.deletedTriggers, c.id)
+			} else {
+				st.deletedTriggers[c.id] = c.val.(*deletedTrigger)
 			}
 		}
 	}
