@@ -52,6 +52,9 @@
 //     instance (200); otherwise a new one (201). Manage PATCH answers 409 when
 //     already in the requested state (with x-should-retry: false).
 //     Disabled instances are hidden from /trigger_instances/active unless show_disabled=true.
+//     /trigger_instances/active also takes the deprecated
+//     deprecated_connected_account_uuids / deprecated_auth_config_uuids
+//     filters (and camelCase aliases) and the legacy 1-based page parameter.
 //     Deleted instances (also those removed with their connected account)
 //     leave a tombstone: DELETE again answers 409 "already deleted" and
 //     manage PATCH answers 410; ids never seen answer 404.

@@ -143,15 +143,26 @@ func (s *Server) listTriggerInstances(c *call) (int, any, *apiError) {
 	ids := listParam(r, "trigger_ids", "triggerIds")
 	names := listParam(r, "trigger_names", "triggerNames")
 	users := listParam(r, "user_ids", "userIds")
+	caUUIDs := listParam(r, "deprecated_connected_account_uuids", "deprecatedConnectedAccountUuids")
+	acUUIDs := listParam(r, "deprecated_auth_config_uuids", "deprecatedAuthConfigUuids")
 	showDisabled, e := boolParam(r, "show_disabled", "showDisabled")
 	if e != nil {
+		return 0, nil, e
+	}
+	if e := legacyPage(r, maxLimitSmall); e != nil {
 		return 0, nil, e
 	}
 	s.st.mu.RLock()
 	defer s.st.mu.RUnlock()
 	var items []*TriggerInstance
 	for _, t := range s.st.triggers {
+		acUUID := ""
+		if a := s.st.accounts[t.ConnectedAccountID]; a != nil {
+			acUUID = a.AuthConfigUUID
+		}
 		if t.Project != c.project ||
+			(len(caUUIDs) > 0 && !contains(caUUIDs, t.ConnectedAccountUUID)) ||
+			(len(acUUIDs) > 0 && !contains(acUUIDs, acUUID)) ||
 			(!showDisabled && t.DisabledAt != nil) ||
 			(len(acIDs) > 0 && !contains(acIDs, t.AuthConfigID)) ||
 			(len(caIDs) > 0 && !contains(caIDs, t.ConnectedAccountID)) ||

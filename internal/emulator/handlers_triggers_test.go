@@ -143,12 +143,21 @@ func TestTriggerManageAndList(t *testing.T) {
 		"?show_disabled=true&user_ids=u1,u2":                              2,
 		"?show_disabled=true&trigger_ids=" + t1 + "," + t2:                2,
 		"?show_disabled=true&limit=1":                                     1,
+		"?show_disabled=true&limit=1&page=2":                              1,
+		"?show_disabled=true&limit=1&page=3":                              0,
+		"?show_disabled=true&deprecatedConnectedAccountUuids=" + e.must(200, "GET", v+"/connected_accounts/"+ca, nil).str("uuid"): 1,
+		"?show_disabled=true&deprecated_auth_config_uuids=" + e.must(200, "GET", v+"/auth_configs/"+ac, nil).str("uuid"):          2,
+		"?show_disabled=true&deprecatedAuthConfigUuids=00000000-0000-0000-0000-000000000000":                                      0,
 	}
 	for q, want := range cases {
 		if got := count(q); got != want {
 			t.Errorf("%q: %d, want %d", q, got, want)
 		}
 	}
+	if r := e.must(200, "GET", v+"/trigger_instances/active?show_disabled=true&limit=1&page=2", nil); r.get("current_page") != 2.0 || r.get("next_cursor") != nil {
+		t.Fatalf("legacy page: %s", r.raw)
+	}
+	e.mustErr(400, "page", "GET", v+"/trigger_instances/active?page=0", nil)
 	d := e.must(200, "GET", v+"/trigger_instances/active?show_disabled=true&trigger_ids="+t1, nil).items()[0]
 	if d["disabled_at"] == nil || d["disabledAt"] == nil {
 		t.Fatalf("disabled_at: %v", d)

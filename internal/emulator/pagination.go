@@ -49,6 +49,27 @@ func pageParams(r *http.Request, maxPage int) (page, limit int, e *apiError) {
 	return page, limit, nil
 }
 
+// legacyPage turns the legacy page query parameter (1-based; GET
+// /trigger_instances/active) into the equivalent cursor when no cursor is given.
+func legacyPage(r *http.Request, maxPage int) *apiError {
+	q := r.URL.Query()
+	p := q.Get("page")
+	if p == "" || q.Get("cursor") != "" {
+		return nil
+	}
+	n, err := strconv.Atoi(p)
+	if err != nil || n < 1 {
+		return errValidation("page", "page must be a positive integer, got %q", p)
+	}
+	_, limit, e := pageParams(r, maxPage)
+	if e != nil {
+		return e
+	}
+	q.Set("cursor", encodeCursor(n, limit))
+	r.URL.RawQuery = q.Encode()
+	return nil
+}
+
 func encodeCursor(page, limit int) string {
 	b, _ := json.Marshal(cursorState{Page: page, Limit: limit})
 	return base64.RawURLEncoding.EncodeToString(b)
