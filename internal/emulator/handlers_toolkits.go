@@ -168,6 +168,14 @@ func (s *Server) listToolkits(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
+	// v3.1 type: every catalog toolkit is native; there are no custom toolkits.
+	switch q.Get("type") {
+	case "", "native", "all":
+	case "custom":
+		items = nil
+	default:
+		return 0, nil, errValidation("type", "type must be native, custom or all, got %q", q.Get("type"))
+	}
 	page, e := paginate(c.r, items, maxLimit, func(tk *toolkitDef) any { return s.renderToolkitSummary(tk) })
 	if e != nil {
 		return 0, nil, e

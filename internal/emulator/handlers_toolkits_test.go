@@ -46,6 +46,13 @@ func TestToolkitsCatalog(t *testing.T) {
 	e.mustErr(400, "sort_by", "GET", v+"/toolkits?sort_by=random", nil)
 	e.mustErr(400, "managed_by", "GET", v+"/toolkits?managed_by=me", nil)
 	e.mustErr(400, "category", "GET", v+"/toolkits?category=games", nil)
+	if n := len(e.must(200, "GET", v+"/toolkits?type=native&limit=100", nil).items()); n != len(items) {
+		t.Fatalf("type=native: %d toolkits", n)
+	}
+	if r := e.must(200, "GET", v+"/toolkits?type=custom", nil); len(r.items()) != 0 || r.get("total_items") != 0.0 {
+		t.Fatalf("type=custom: %s", r.raw)
+	}
+	e.mustErr(400, "type", "GET", v+"/toolkits?type=local", nil)
 	ac := e.createCustomAC("stripe", "API_KEY", nil)
 	_ = ac
 	if it := e.must(200, "GET", v+"/toolkits?managed_by=project", nil).items(); len(it) != 1 || it[0]["slug"] != "stripe" {
