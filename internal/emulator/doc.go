@@ -58,6 +58,9 @@
 //     Deleted instances (also those removed with their connected account)
 //     leave a tombstone: DELETE again answers 409 "already deleted" and
 //     manage PATCH answers 410; ids never seen answer 404.
+//   - GET /tools?auth_config_ids=... lists only tools of those auth configs'
+//     toolkits (only the tools_available_for_execution when an auth config
+//     restricts them); an unknown auth config answers 404.
 //   - POST /tools/execute/proxy (proxyExecute, custom tools' executeToolRequest)
 //     sends nothing out: it checks endpoint, method, parameters and the
 //     connected account (ACTIVE, enabled) and answers {status: 200, data:

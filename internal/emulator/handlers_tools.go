@@ -55,9 +55,42 @@ func (s *Server) listTools(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
+	// auth_config_ids: only tools of those auth configs' toolkits (and, when an
+	// auth config restricts execution to a tool list, only those tools).
+	// acToolkits: toolkit -> allowed tool slugs (nil: all tools of the toolkit).
+	var acToolkits map[string]map[string]bool
+	if acIDs := listParam(c.r, "auth_config_ids"); len(acIDs) > 0 {
+		acToolkits = map[string]map[string]bool{}
+		s.st.mu.RLock()
+		for _, id := range acIDs {
+			ac, e := c.authConfig(id)
+			if e != nil {
+				s.st.mu.RUnlock()
+				return 0, nil, e
+			}
+			allowed, seen := acToolkits[ac.ToolkitSlug]
+			switch {
+			case len(ac.ToolsForExecution) == 0:
+				acToolkits[ac.ToolkitSlug] = nil
+			case !seen || allowed != nil:
+				if allowed == nil {
+					allowed = map[string]bool{}
+				}
+				for _, t := range ac.ToolsForExecution {
+					allowed[strings.ToUpper(t)] = true
+				}
+				acToolkits[ac.ToolkitSlug] = allowed
+			}
+		}
+		s.st.mu.RUnlock()
+	}
 	var items []versionedTool
 	for _, tk := range s.cat.toolkits {
 		if len(slugs) > 0 && !containsFold(slugs, tk.Slug) {
+			continue
+		}
+		allowed, ok := acToolkits[tk.Slug]
+		if acToolkits != nil && !ok {
 			continue
 		}
 		version, e := tk.resolveVersion("toolkit_versions", tv.forToolkit(tk.Slug))
@@ -66,6 +99,9 @@ func (s *Server) listTools(c *call) (int, any, *apiError) {
 		}
 		for _, t := range tk.Tools {
 			if len(toolSlugs) > 0 && !containsFold(toolSlugs, t.Slug) {
+				continue
+			}
+			if allowed != nil && !allowed[t.Slug] {
 				continue
 			}
 			if len(tags) > 0 && !anyTag(t.Tags, tags) {

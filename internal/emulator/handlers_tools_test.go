@@ -1,6 +1,9 @@
 package emulator
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestToolProxyExecute(t *testing.T) {
 	e := newEnv(t, Options{})
@@ -27,4 +30,32 @@ func TestToolProxyExecute(t *testing.T) {
 	e.mustErr(400, "not usable", "POST", v+"/tools/execute/proxy", map[string]any{"endpoint": "/x", "method": "GET", "connected_account_id": ca})
 	// the proxy route does not shadow tool execution
 	e.mustErr(404, "not found", "POST", v+"/tools/execute/NOPE_TOOL", map[string]any{})
+}
+
+func TestToolListAuthConfigFilter(t *testing.T) {
+	e := newEnv(t, Options{})
+	stripe := e.createCustomAC("stripe", "API_KEY", nil)
+	gh := e.must(201, "POST", v+"/auth_configs", map[string]any{
+		"toolkit":     map[string]any{"slug": "github"},
+		"auth_config": map[string]any{"type": "use_composio_managed_auth", "tool_access_config": map[string]any{"tools_available_for_execution": []any{"GITHUB_GET_A_REPOSITORY"}}},
+	}).str("auth_config", "id")
+	slugs := func(q string) []string {
+		var out []string
+		for _, it := range e.must(200, "GET", v+"/tools"+q, nil).items() {
+			out = append(out, it["slug"].(string))
+		}
+		return out
+	}
+	for _, s := range slugs("?auth_config_ids=" + stripe) {
+		if !strings.HasPrefix(s, "STRIPE_") {
+			t.Fatalf("auth_config_ids=stripe listed %s", s)
+		}
+	}
+	if got := slugs("?auth_config_ids=" + gh); len(got) != 1 || got[0] != "GITHUB_GET_A_REPOSITORY" {
+		t.Fatalf("restricted auth config: %v", got)
+	}
+	if got := slugs("?auth_config_ids=" + gh + "," + stripe); len(got) < 2 {
+		t.Fatalf("two auth configs: %v", got)
+	}
+	e.mustErr(404, "not found", "GET", v+"/tools?auth_config_ids=ac_nope", nil)
 }
