@@ -184,13 +184,12 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"scopes": schema.ListAttribute{
 				MarkdownDescription: "OAuth scopes to request. For service-managed auth they are set through the service's " +
 					"scope update; for custom auth they are sent as the `scopes` credential field (the scheme must have " +
-					"one, e.g. `OAUTH2`). When unset, the service's current scopes are kept (so at least one scope must be " +
-					"given when set). Updated in place.",
+					"one, e.g. `OAUTH2`). Updated in place; `scopes = []` clears the scopes on the service. When unset " +
+					"(removed from the configuration), the service's current scopes are kept and read back.",
 				Optional:    true,
 				Computed:    true,
 				ElementType: types.StringType,
 				Validators: []validator.List{
-					listvalidator.SizeAtLeast(1),
 					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
 				},
 				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
@@ -203,20 +202,20 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
 			},
 			"tool_access_config": schema.SingleNestedAttribute{
-				MarkdownDescription: "Tool access restrictions. When unset the service's value is kept. Updated in place.",
-				Optional:            true,
-				Computed:            true,
-				PlanModifiers:       []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
+				MarkdownDescription: "Tool access restrictions. Updated in place. When unset (removed from the " +
+					"configuration) the service's value is kept and read back.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
 				Attributes: map[string]schema.Attribute{
 					"tools_for_connected_account_creation": schema.ListAttribute{
-						MarkdownDescription: "Tool slugs whose scopes are requested when a connected account is created with this auth config " +
-							"(at least one).",
+						MarkdownDescription: "Tool slugs whose scopes are requested when a connected account is created with " +
+							"this auth config. `[]` clears the list on the service; when unset the service's list is kept.",
 						Optional:      true,
 						Computed:      true,
 						ElementType:   types.StringType,
 						PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 						Validators: []validator.List{
-							listvalidator.SizeAtLeast(1),
 							listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
 						},
 					},
@@ -671,9 +670,11 @@ func applyAuthConfig(ctx context.Context, m *authConfigResourceModel, ac *client
 	m.CreatedAt = types.StringValue(ac.CreatedAt)
 	m.UpdatedAt = types.StringValue(ac.LastUpdatedAt)
 
-	// Scopes: an empty list on the service stays null unless the prior value
-	// was an explicit empty list.
-	if len(ac.Scopes) > 0 || (!m.Scopes.IsNull() && !m.Scopes.IsUnknown()) {
+	// Scopes and the tool list: a list the service reports (even an empty one,
+	// e.g. after clearing) is known; when the service reports none, the
+	// value stays null unless the prior value was known (an explicit `[]` in
+	// the configuration reads back as [], never null).
+	if ac.Scopes != nil || (!m.Scopes.IsNull() && !m.Scopes.IsUnknown()) {
 		v, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(ac.Scopes))
 		diags.Append(d...)
 		m.Scopes = v
@@ -682,7 +683,7 @@ func applyAuthConfig(ctx context.Context, m *authConfigResourceModel, ac *client
 	}
 
 	tools := ac.ToolAccessConfig.ToolsForConnectedAccountCreation
-	if len(tools) > 0 || (!m.ToolAccessConfig.IsNull() && !m.ToolAccessConfig.IsUnknown()) {
+	if tools != nil || (!m.ToolAccessConfig.IsNull() && !m.ToolAccessConfig.IsUnknown()) {
 		list, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(tools))
 		diags.Append(d...)
 		obj, d := types.ObjectValue(toolAccessConfigAttrTypes, map[string]attr.Value{"tools_for_connected_account_creation": list})

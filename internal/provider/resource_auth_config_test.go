@@ -603,3 +603,216 @@ resource "service_auth_config" "bad" {
 	})
 	testAccAssertNoWritesSince(t, before)
 }
+
+// testAccCheckAuthConfigLists checks the scopes and the connected-account
+// creation tools on the service (nil want = empty).
+func testAccCheckAuthConfigLists(t *testing.T, id *string, wantScopes, wantTools []string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		ac, err := testAccClient(t).GetAuthConfig(context.Background(), *id)
+		if err != nil {
+			return err
+		}
+		if fmt.Sprint(ac.Scopes) != fmt.Sprint(acNonNilStrings(wantScopes)) {
+			return fmt.Errorf("scopes on the service = %q, want %q", ac.Scopes, wantScopes)
+		}
+		if got := ac.ToolAccessConfig.ToolsForConnectedAccountCreation; fmt.Sprint(got) != fmt.Sprint(acNonNilStrings(wantTools)) {
+			return fmt.Errorf("tools_for_connected_account_creation on the service = %q, want %q", got, wantTools)
+		}
+		return nil
+	}
+}
+
+// TestAccAuthConfig_clearScopesAndTools: `scopes = []` and an empty
+// tools_for_connected_account_creation clear the service's values in place
+// and read back as [] (no inconsistent result, empty plan); removing the
+// attributes from the configuration keeps the service's values; an import
+// after clearing verifies.
+func TestAccAuthConfig_clearScopesAndTools(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac-clr")
+	var id string
+	set := testAccAuthConfigManaged(name, `
+  scopes = ["repo", "read:user"]
+  tool_access_config = {
+    tools_for_connected_account_creation = ["GITHUB_CREATE_AN_ISSUE"]
+  }
+`)
+	cleared := testAccAuthConfigManaged(name, `
+  scopes = []
+  tool_access_config = {
+    tools_for_connected_account_creation = []
+  }
+`)
+	unset := testAccAuthConfigManaged(name, "")
+	emptyLists := []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("scopes"), knownvalue.ListExact([]knownvalue.Check{})),
+		statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("tool_access_config").AtMapKey("tools_for_connected_account_creation"),
+			knownvalue.ListExact([]knownvalue.Check{})),
+	}
+	emptyAfterApply := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: set,
+				Check: resource.ComposeTestCheckFunc(testAccCaptureAuthConfigID(&id),
+					testAccCheckAuthConfigLists(t, &id, []string{"repo", "read:user"}, []string{"GITHUB_CREATE_AN_ISSUE"})),
+			},
+			{
+				// Clear both lists in place.
+				Config: cleared,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("scopes"), knownvalue.ListExact([]knownvalue.Check{})),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: emptyLists,
+				Check:             testAccCheckAuthConfigLists(t, &id, nil, nil),
+			},
+			{
+				// Cleared lists are imported as [] too.
+				ResourceName:      testAccAuthConfigName,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+			{
+				// Removing the attributes keeps the service's (empty) values: no changes.
+				Config:            unset,
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: emptyLists,
+			},
+			{
+				// Set again, then remove from the configuration: the values stay.
+				Config:           set,
+				ConfigPlanChecks: emptyAfterApply,
+				Check:            testAccCheckAuthConfigLists(t, &id, []string{"repo", "read:user"}, []string{"GITHUB_CREATE_AN_ISSUE"}),
+			},
+			{
+				Config:           unset,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("scopes"), knownvalue.ListSizeExact(2)),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("tool_access_config").AtMapKey("tools_for_connected_account_creation"),
+						knownvalue.ListSizeExact(1)),
+				},
+				Check: testAccCheckAuthConfigLists(t, &id, []string{"repo", "read:user"}, []string{"GITHUB_CREATE_AN_ISSUE"}),
+			},
+			{
+				// Clear again from the set state.
+				Config: cleared,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: emptyLists,
+				Check:             testAccCheckAuthConfigLists(t, &id, nil, nil),
+			},
+			{
+				// Scopes added behind Terraform's back show up as a change to [].
+				PreConfig: func() {
+					if err := testAccClient(t).UpdateAuthConfig(context.Background(), id, client.UpdateAuthConfigRequest{
+						Type: client.AuthConfigUpdateDefault, Scopes: []string{"gist"},
+					}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:             cleared,
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config:            cleared,
+				ConfigPlanChecks:  emptyAfterApply,
+				ConfigStateChecks: emptyLists,
+				Check:             testAccCheckAuthConfigLists(t, &id, nil, nil),
+			},
+		},
+	})
+}
+
+// TestAccAuthConfig_createWithEmptyLists: empty lists at creation are known
+// [] in the state (not null) and plan empty afterwards.
+func TestAccAuthConfig_createWithEmptyLists(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac-empty")
+	var id string
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: testAccAuthConfigManaged(name, `
+  scopes = []
+  tool_access_config = {
+    tools_for_connected_account_creation = []
+  }
+`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("scopes"), knownvalue.ListExact([]knownvalue.Check{})),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("tool_access_config").AtMapKey("tools_for_connected_account_creation"),
+						knownvalue.ListExact([]knownvalue.Check{})),
+				},
+				Check: resource.ComposeTestCheckFunc(testAccCaptureAuthConfigID(&id), testAccCheckAuthConfigLists(t, &id, nil, nil)),
+			},
+			{
+				ResourceName:      testAccAuthConfigName,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+		},
+	})
+}
+
+// TestAccAuthConfig_customClearScopes: a custom auth config's scopes live in
+// its credentials; `scopes = []` sends credentials.scopes [] with the other
+// credentials, which stay in place.
+func TestAccAuthConfig_customClearScopes(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac-cclr")
+	var id string
+	withScopes := regexp.MustCompile(`\["repo"\]`).ReplaceAllString(testAccAuthConfigCustomWO(name, "cid-1", "secret-1", 1), `["repo", "user"]`)
+	cleared := regexp.MustCompile(`\["repo"\]`).ReplaceAllString(testAccAuthConfigCustomWO(name, "cid-1", "secret-1", 1), `[]`)
+	checkClientID := func(*terraform.State) error {
+		ac, err := testAccClient(t).GetAuthConfig(context.Background(), id)
+		if err != nil {
+			return err
+		}
+		if ac.Credentials["client_id"] != "cid-1" || ac.Credentials["client_secret"] != "********" {
+			return fmt.Errorf("credentials changed on the service: %v", ac.Credentials)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: withScopes,
+				Check:  resource.ComposeTestCheckFunc(testAccCaptureAuthConfigID(&id), testAccCheckAuthConfigLists(t, &id, []string{"repo", "user"}, nil)),
+			},
+			{
+				Config: cleared,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("scopes"), knownvalue.ListExact([]knownvalue.Check{})),
+				},
+				Check: resource.ComposeTestCheckFunc(testAccCheckAuthConfigLists(t, &id, nil, nil), checkClientID),
+			},
+			{
+				ResourceName:            testAccAuthConfigName,
+				ImportState:             true,
+				ImportStateVerify:       true,
+				ImportStateVerifyIgnore: []string{"credentials_wo_version"},
+			},
+		},
+	})
+}
