@@ -24,6 +24,10 @@
 // comma-joined and repeated parameters; toolkit_versions accepts "latest",
 // a version, or toolkit_versions[slug]=version.
 //
+// Every API response carries X-RateLimit (10000), X-RateLimit-Remaining (per
+// API key, one-minute window) and X-RateLimit-Window-Size ("60s"); the
+// emulator itself never limits (see Faults for injected 429s).
+//
 // # Rules
 //
 //   - Custom auth config credentials must contain the toolkit's required

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -54,6 +55,7 @@ type Server struct {
 	statsMu  sync.Mutex
 	requests map[string]int64
 	writes   int64
+	rate     map[string]*rateWindow // per API key, under statsMu
 	closed   atomic.Bool
 }
 
@@ -164,6 +166,7 @@ func (s *Server) wrap(h handlerFunc, isAPI bool) http.Handler {
 		w.Header().Set("x-request-id", c.requestID)
 		s.countRequest(r)
 		if isAPI {
+			s.rateLimitHeaders(w, r)
 			if s.faults.apply(w, r, c) {
 				return
 			}
@@ -186,6 +189,40 @@ func (s *Server) wrap(h handlerFunc, isAPI bool) http.Handler {
 		}
 		s.writeJSON(w, status, body)
 	})
+}
+
+// Rate-limit headers sent on every API response, as the real service does.
+// The emulator never limits (only the fault injector answers 429); the
+// remaining count is per API key over a fixed one-minute window.
+const (
+	rateLimitPerMinute = 10000
+	rateLimitWindow    = time.Minute
+)
+
+type rateWindow struct {
+	start time.Time
+	used  int
+}
+
+func (s *Server) rateLimitHeaders(w http.ResponseWriter, r *http.Request) {
+	key := r.Header.Get("x-api-key")
+	now := time.Now()
+	s.statsMu.Lock()
+	if s.rate == nil {
+		s.rate = map[string]*rateWindow{}
+	}
+	win := s.rate[key]
+	if win == nil || now.Sub(win.start) >= rateLimitWindow {
+		win = &rateWindow{start: now}
+		s.rate[key] = win
+	}
+	win.used++
+	remaining := max(rateLimitPerMinute-win.used, 0)
+	s.statsMu.Unlock()
+	h := w.Header()
+	h.Set("X-RateLimit", strconv.Itoa(rateLimitPerMinute))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
+	h.Set("X-RateLimit-Window-Size", "60s")
 }
 
 func (s *Server) authenticate(r *http.Request) (string, *apiError) {

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -92,4 +93,22 @@ func TestRequestIDHeader(t *testing.T) {
 		t.Fatalf("x-request-id %q", r.header.Get("x-request-id"))
 	}
 	_ = http.StatusOK
+}
+
+func TestRateLimitHeaders(t *testing.T) {
+	e := newEnv(t, Options{})
+	first := e.must(200, "GET", v+"/toolkits", nil)
+	second := e.must(200, "GET", "/api/v3/toolkits/categories", nil)
+	if first.header.Get("X-RateLimit") != "10000" || first.header.Get("X-RateLimit-Window-Size") != "60s" {
+		t.Fatalf("headers: %v", first.header)
+	}
+	r1, _ := strconv.Atoi(first.header.Get("X-RateLimit-Remaining"))
+	r2, _ := strconv.Atoi(second.header.Get("X-RateLimit-Remaining"))
+	if r1 <= 0 || r2 != r1-1 {
+		t.Fatalf("remaining %d then %d", r1, r2)
+	}
+	// also on errors of API routes
+	if r := e.doKey("", "GET", v+"/auth_configs", nil); r.status != 401 || r.header.Get("X-RateLimit-Remaining") == "" {
+		t.Fatalf("401 without rate-limit headers: %v", r.header)
+	}
 }
