@@ -76,6 +76,12 @@
 //     the catalog has VersionOld and VersionLatest for every toolkit (other
 //     well-formed versions answer 400 "has no version").
 //
+// Realtime: GET /api/v3/internal/sdk/realtime/credentials answers
+// {pusher_key, project_id, pusher_cluster}; POST
+// /api/v3/internal/sdk/realtime/auth (form socket_id, channel_name) signs the
+// project's private-<project>_triggers channel as Pusher expects (403 for
+// other channels). No Pusher socket server is emulated.
+//
 // # Control routes (same x-api-key, project-scoped, never faulted)
 //
 //	POST   /_emulator/connected_accounts/{id}/complete|fail|expire   body {"reason"?}; answers the account

@@ -12,6 +12,7 @@ import (
 const (
 	CodeBadRequest               = 10400
 	CodeUnauthorized             = 10401
+	CodeForbidden                = 10403
 	CodeRouteNotFound            = 10404
 	CodeRateLimited              = 10429
 	CodeInternal                 = 10500

@@ -1,6 +1,11 @@
 package emulator
 
 import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -110,5 +115,37 @@ func TestRateLimitHeaders(t *testing.T) {
 	// also on errors of API routes
 	if r := e.doKey("", "GET", v+"/auth_configs", nil); r.status != 401 || r.header.Get("X-RateLimit-Remaining") == "" {
 		t.Fatalf("401 without rate-limit headers: %v", r.header)
+	}
+}
+
+func TestRealtimeAuth(t *testing.T) {
+	e := newEnv(t, Options{})
+	creds := e.must(200, "GET", "/api/v3/internal/sdk/realtime/credentials", nil)
+	channel := "private-" + creds.str("project_id") + "_triggers"
+	form := func(body string) resp {
+		req, _ := http.NewRequestWithContext(context.Background(), "POST", e.ts.URL+"/api/v3/internal/sdk/realtime/auth", strings.NewReader(body))
+		req.Header.Set("x-api-key", e.key)
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		res, err := e.ts.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var r resp
+		r.status = res.StatusCode
+		_ = json.NewDecoder(res.Body).Decode(&r.body)
+		return r
+	}
+	r := form("socket_id=123.456&channel_name=" + channel)
+	mac := hmac.New(sha256.New, []byte(realtimeSecret))
+	mac.Write([]byte("123.456:" + channel))
+	if r.status != 200 || r.str("auth") != creds.str("pusher_key")+":"+hex.EncodeToString(mac.Sum(nil)) {
+		t.Fatalf("auth: %d %v", r.status, r.body)
+	}
+	if r := form("socket_id=1.2&channel_name=private-other_triggers"); r.status != 403 {
+		t.Fatalf("other channel: %d", r.status)
+	}
+	if r := form("channel_name=" + channel); r.status != 400 {
+		t.Fatalf("no socket id: %d", r.status)
 	}
 }
