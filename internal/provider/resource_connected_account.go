@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"regexp"
 	"sort"
@@ -379,8 +380,11 @@ func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.
 		return
 	}
 
-	// Creating: learn the toolkit and scheme from the auth config (one GET),
-	// when its id is known at plan time; otherwise Create checks them.
+	// Creating: learn the toolkit and scheme from the auth config (one GET)
+	// and check the credentials. When auth_config_id is unknown (the auth
+	// config is created in the same apply), this runs again in the final plan
+	// Terraform makes during apply, with the id known, before Create writes
+	// anything; Create itself never reads the auth config (see Create).
 	if plan.AuthConfigID.IsUnknown() || plan.AuthConfigID.IsNull() {
 		return
 	}
@@ -420,24 +424,26 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	}
 	c := r.data.Client
 	userID, acID := plan.UserID.ValueString(), plan.AuthConfigID.ValueString()
-	creds, keys, attr, _ := givenCredentials(ctx, config, plan, &resp.Diagnostics)
+	creds, _, attr, _ := givenCredentials(ctx, config, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	scheme := plan.AuthScheme.ValueString()
-	if creds != nil && (plan.AuthScheme.IsUnknown() || scheme == "") {
-		// The auth config was not known at plan time: check now, before writing.
-		ac, err := c.GetAuthConfig(ctx, acID)
-		if err != nil {
-			addAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_id"), "reading auth config", connectedAccountType, acID, err)
-			return
-		}
-		scheme = ac.AuthScheme
-		r.checkAccountCredentials(ctx, ac.Toolkit.Slug, scheme, keys, attr, plan.HostedLink.ValueBool(), true, &resp.Diagnostics)
-		if resp.Diagnostics.HasError() {
-			return
-		}
+	// Cost rule: Create makes one write and at most two reads (the duplicate
+	// check below, unless allow_multiple, and the read-back GET). It never
+	// reads the auth config. ModifyPlan reads it whenever auth_config_id is
+	// known, checks the credentials against the toolkit's initiation fields and
+	// plans toolkit and auth_scheme: during `terraform plan`, and again in the
+	// final plan Terraform makes during apply right before calling Create, when
+	// every argument is known (so an auth config created in the same apply is
+	// checked there, before this account is written). Bad credentials therefore
+	// never reach Create. If the scheme is still unknown here (the service
+	// returned none), the initiate request goes without it and the service's
+	// own validation decides; it rejects bad fields before storing anything and
+	// its error is reported on the credentials attribute (addCredentialsAPIError).
+	scheme := ""
+	if !plan.AuthScheme.IsUnknown() {
+		scheme = plan.AuthScheme.ValueString()
 	}
 
 	if !plan.AllowMultiple.ValueBool() {
@@ -474,7 +480,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		}
 		cr, err := c.InitiateConnectedAccount(ctx, ireq)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "creating", connectedAccountType, "", err)
+			addCredentialsAPIError(&resp.Diagnostics, creds != nil, attr, "creating", "", err)
 			return
 		}
 		id, redirect = cr.ID, cr.RedirectURL
@@ -531,6 +537,37 @@ func (r *connectedAccountResource) fillUnknown(m *connectedAccountModel) {
 	if m.IsDisabled.IsUnknown() {
 		m.IsDisabled = types.BoolValue(!m.Enabled.ValueBool())
 	}
+}
+
+// stateFieldRe finds the credential field a service validation error names,
+// e.g. "connection.state.val.api_key is required".
+var stateFieldRe = regexp.MustCompile(`connection\.state\.val\.([A-Za-z0-9_-]+)`)
+
+// addCredentialsAPIError reports a failed initiate or credentials update. When
+// credentials were sent and the service refused them (400 naming a field of
+// connection.state), the error is attached to the credentials attribute attr
+// and names the field; otherwise it is a plain API error.
+func addCredentialsAPIError(diags *diag.Diagnostics, sentCredentials bool, attr path.Path, operation, id string, err error) {
+	var apiErr *client.APIError
+	if !sentCredentials || !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest {
+		addAPIError(diags, operation, connectedAccountType, id, err)
+		return
+	}
+	text := apiErr.Message + "\n" + strings.Join(apiErr.Errors, "\n")
+	if !strings.Contains(text, "connection.state") {
+		addAPIError(diags, operation, connectedAccountType, id, err)
+		return
+	}
+	summary, detail := apiErrorText(operation, connectedAccountType, id, err)
+	lead := fmt.Sprintf("Attribute %s: the service refused the credentials.", attr)
+	if m := stateFieldRe.FindStringSubmatch(text); m != nil {
+		lead = fmt.Sprintf("Attribute %s: the service refused the credential field %q (connection.state.val.%s is "+
+			"the key %q of %s).", attr, m[1], m[1], m[1], attr)
+	}
+	if id == "" {
+		lead += " No connected account was created."
+	}
+	diags.AddAttributeError(attr, summary, lead+"\n\n"+detail)
 }
 
 // addExistingAccountError refuses a duplicate account and explains how to
@@ -673,7 +710,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 
 	credsChanged := !plan.Credentials.Equal(state.Credentials) || !plan.CredentialsWOVersion.Equal(state.CredentialsWOVersion)
 	if credsChanged {
-		creds, _, _, _ := givenCredentials(ctx, config, plan, &resp.Diagnostics)
+		creds, _, attr, _ := givenCredentials(ctx, config, plan, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -684,7 +721,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 			}
 			scheme := strings.ToUpper(state.AuthScheme.ValueString())
 			if err := c.UpdateConnectedAccountCredentials(ctx, id, client.ConnectionState{AuthScheme: scheme, Val: val}); err != nil {
-				addAPIError(&resp.Diagnostics, "updating the credentials of", connectedAccountType, id, err)
+				addCredentialsAPIError(&resp.Diagnostics, true, attr, "updating the credentials of", id, err)
 				return
 			}
 			called = true

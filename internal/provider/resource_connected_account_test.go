@@ -13,9 +13,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
@@ -307,6 +311,18 @@ func TestAccConnectedAccount_oauthApproval(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("is_disabled"), knownvalue.Bool(false)),
+				},
+			},
+			{
+				// Expired (or failed) outside Terraform: status follows, nothing
+				// is replaced or changed.
+				PreConfig: func() { testAccEmulatorPost(t, "/_emulator/connected_accounts/"+id+"/expire") },
+				Config:    cfg,
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("EXPIRED")),
 				},
 			},
 			{
@@ -765,5 +781,260 @@ func TestConnectedAccountRead_deletedStatus(t *testing.T) {
 	r.Read(ctx, resource.ReadRequest{State: state}, &resp)
 	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 || !resp.State.Raw.IsNull() {
 		t.Fatalf("diags %v, state removed %v", resp.Diagnostics, resp.State.Raw.IsNull())
+	}
+}
+
+// Emulator route keys of connected accounts (GET /_emulator/stats).
+const (
+	routeListAccounts    = "GET /api/v3.1/connected_accounts"
+	routeGetAccount      = "GET /api/v3.1/connected_accounts/{nanoid}"
+	routeInitiateAccount = "POST /api/v3.1/connected_accounts"
+)
+
+// TestAccE2E_ConnectedAccountCost counts requests per terraform command (real
+// CLI, separate plan and apply runs) when creating one account:
+//
+//   - Create (ApplyResourceChange) makes one write and at most two reads: the
+//     duplicate-check list and the read-back GET; it never reads the auth config.
+//   - The plan-time check reads the auth config once per plan: in `terraform
+//     plan` when auth_config_id is known, and in the final plan Terraform makes
+//     during apply (the check that catches bad credentials for an auth config
+//     created in the same apply). That GET is counted separately below.
+//   - A refresh reads each account with exactly one GET.
+//
+// Cases: (a) API_KEY account whose auth config is created in the same apply,
+// (b) existing auth config, (b2) existing auth config already used by another
+// user's account, (c) OAuth account. Not parallel: it compares process-wide
+// counters.
+func TestAccE2E_ConnectedAccountCost(t *testing.T) {
+	w := newE2EWorkspace(t)
+	testAccRequireEmulator(t)
+	ctx := context.Background()
+	c := testAccClient(t)
+	user := acctest.RandomWithPrefix("tf-ca-cost")
+	existing, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), existing.ID) })
+	shared, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user + "-shared", AuthScheme: "API_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), shared.ID) })
+	if _, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: shared.ID, UserID: user + "-other",
+		State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"status": "ACTIVE", "api_key": "k"}}}); err != nil {
+		t.Fatal(err)
+	}
+
+	type counts struct{ list, get, initiate, authConfigGet, authConfigCreate, writes int }
+	snap := func() counts {
+		s := testAccEmulatorStatsNow(t)
+		return counts{s.Requests[routeListAccounts], s.Requests[routeGetAccount], s.Requests[routeInitiateAccount],
+			s.Requests[routeGetAuthConfig], s.Requests[routeCreateAuthCfg], s.Writes}
+	}
+	delta := func(a, b counts) counts {
+		return counts{b.list - a.list, b.get - a.get, b.initiate - a.initiate, b.authConfigGet - a.authConfigGet,
+			b.authConfigCreate - a.authConfigCreate, b.writes - a.writes}
+	}
+	cases := []struct {
+		name, config string
+		// auth config GETs expected in plan and apply: the account's
+		// plan-time check, plus the auth config resource's own read-back
+		// when it is created in the same apply.
+		planACGets, applyACGets int
+		newAuthConfig           bool
+	}{
+		{"a: API_KEY, auth config in the same apply",
+			testAccCAStripeAuthConfig(user+"-a") + testAccCAAccount(user+"-a", "service_auth_config.stripe.id", `credentials_wo = { api_key = "sk_a" }`),
+			0, 2, true},
+		{"b: existing auth config",
+			testAccCAAccount(user+"-b", fmt.Sprintf("%q", existing.ID), `credentials = { api_key = "sk_b" }`),
+			1, 1, false},
+		{"b2: existing auth config with another user's account",
+			testAccCAAccount(user+"-b2", fmt.Sprintf("%q", shared.ID), `credentials_wo = { api_key = "sk_b2" }`),
+			1, 1, false},
+		{"c: OAuth",
+			testAccCAGitHubAuthConfig(user+"-c") + testAccCAAccount(user+"-c", "service_auth_config.github.id"),
+			0, 2, true},
+	}
+	for _, tc := range cases {
+		w.WriteFile("main.tf", tc.config)
+		c0 := snap()
+		w.RunOK("plan", "-out=tfplan", "-no-color")
+		c1 := snap()
+		w.RunOK("apply", "-no-color", "tfplan")
+		c2 := snap()
+		res := w.Run(nil, "plan", "-detailed-exitcode", "-no-color")
+		if res.ExitCode != 0 {
+			t.Fatalf("%s: plan after apply not empty (exit %d):\n%s\n%s", tc.name, res.ExitCode, res.Stdout, res.Stderr)
+		}
+		c3 := snap()
+		w.RunOK("destroy", "-auto-approve", "-no-color")
+
+		plan, apply, refresh := delta(c0, c1), delta(c1, c2), delta(c2, c3)
+		t.Logf("%s: plan %+v; apply %+v; refresh+plan %+v", tc.name, plan, apply, refresh)
+		if plan.writes != 0 || plan.list+plan.get+plan.initiate != 0 || plan.authConfigGet != tc.planACGets {
+			t.Errorf("%s: plan: want %d auth config GET(s), no account request, no write; got %+v", tc.name, tc.planACGets, plan)
+		}
+		createReads := apply.list + apply.get
+		wantWrites := 1
+		if tc.newAuthConfig {
+			wantWrites = 2 // the auth config and the account
+		}
+		if apply.initiate != 1 || apply.writes != wantWrites || createReads > 2 || apply.authConfigGet != tc.applyACGets {
+			t.Errorf("%s: apply: want 1 initiate (%d writes in all), at most 2 account reads in Create, %d auth config GET(s); got %+v",
+				tc.name, wantWrites, tc.applyACGets, apply)
+		}
+		if refresh.get != 1 || refresh.list != 0 || refresh.writes != 0 {
+			t.Errorf("%s: refresh: want exactly one GET of the account, no list, no write; got %+v", tc.name, refresh)
+		}
+	}
+}
+
+// TestAccConnectedAccount_badCredentialsSameApply: when the auth config is
+// created in the same configuration, auth_config_id is unknown during plan,
+// so the credentials are checked in the final plan Terraform makes during
+// apply: the apply fails naming the attribute and the fields, and no
+// connected account is created (only the auth config is).
+func TestAccConnectedAccount_badCredentialsSameApply(t *testing.T) {
+	user := acctest.RandomWithPrefix("tf-ca-badsame")
+	noAccount := func() {
+		accts, err := testAccClient(t).ListConnectedAccounts(context.Background(), client.ConnectedAccountListParams{UserIDs: []string{user}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(accts) != 0 {
+			t.Fatalf("a connected account was created for %s despite bad credentials: %s", user, accts[0].ID)
+		}
+	}
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			noAccount()
+			return nil
+		},
+		Steps: []tfresource.TestStep{
+			{
+				Config: testAccCAStripeAuthConfig(user) + testAccCAAccount(user, "service_auth_config.stripe.id",
+					`credentials_wo = { apikey = "sk_typo" }`),
+				ExpectError: testAccErrRe(`Missing required credential fields`, `Attribute credentials_wo is missing`, `"api_key"`,
+					`Unknown credential fields`, `"apikey"`),
+			},
+			{
+				// The auth config exists now, the account still not.
+				PreConfig: noAccount,
+				Config: testAccCAStripeAuthConfig(user) + testAccCAAccount(user, "service_auth_config.stripe.id",
+					`credentials = { api_key = "sk_ok", region = "eu" }`),
+				ExpectError: testAccErrRe(`Unknown credential fields`, `Attribute credentials has`, `"region"`),
+			},
+			{
+				PreConfig:   noAccount,
+				Config:      testAccCAStripeAuthConfig(user) + testAccCAAccount(user, "service_auth_config.stripe.id"),
+				ExpectError: testAccErrRe(`Missing credentials`, `"api_key"`, `credentials_wo`),
+			},
+			{
+				PreConfig:   noAccount,
+				Config:      testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id", `credentials_wo = { api_key = "k" }`),
+				ExpectError: testAccErrRe(`Credentials not accepted for OAuth`, `credentials_wo`, `OAUTH2`),
+			},
+		},
+	})
+}
+
+// TestConnectedAccountCreate_serviceRejectsCredentials drives Create directly
+// with credentials the plan-time check did not see (as when the service's
+// fields differ from the toolkit version the provider read): the service
+// refuses them before storing anything, and the error is attached to the
+// credentials attribute and names the field. Not parallel: it compares the
+// emulator's write counter.
+func TestConnectedAccountCreate_serviceRejectsCredentials(t *testing.T) {
+	testAccRequireEmulator(t)
+	ctx := context.Background()
+	c := testAccClient(t)
+	user := acctest.RandomWithPrefix("tf-ca-svc")
+	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+
+	r := NewConnectedAccountResource().(*connectedAccountResource)
+	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
+	var sresp resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
+	sch := sresp.Schema
+
+	for _, tc := range []struct {
+		attr, scheme string
+		creds        map[string]string
+		want         *regexp.Regexp
+	}{
+		{"credentials_wo", "API_KEY", map[string]string{"api_key": "k", "pin": "1"},
+			testAccErrRe(`Attribute credentials_wo: the service refused the credential field "pin"`, `connection\.state\.val\.pin is not a field`)},
+		{"credentials", "API_KEY", map[string]string{"token": "k"},
+			testAccErrRe(`Attribute credentials: the service refused the credential field "api_key"`, `api_key is required`)},
+		// Scheme unknown at Create: sent without it, the service validates.
+		{"credentials_wo", "", map[string]string{"apikey": "k"},
+			testAccErrRe(`credential field "api_key"`, `HTTP status: 400`)},
+	} {
+		credVals := map[string]attr.Value{}
+		for k, v := range tc.creds {
+			credVals[k] = types.StringValue(v)
+		}
+		credMap := types.MapValueMust(types.StringType, credVals)
+		m := connectedAccountModel{
+			ID: types.StringUnknown(), UserID: types.StringValue(user), AuthConfigID: types.StringValue(ac.ID),
+			CallbackURL: types.StringNull(), CredentialsWO: types.MapNull(types.StringType), CredentialsWOVersion: types.Int64Null(),
+			Credentials: types.MapNull(types.StringType), AllowMultiple: types.BoolValue(false), HostedLink: types.BoolValue(false),
+			WaitForConnection: types.BoolValue(false), Enabled: types.BoolValue(true), DisabledReason: types.StringNull(),
+			Timeouts: timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType})},
+			Status:   types.StringUnknown(), StatusReason: types.StringUnknown(), IsDisabled: types.BoolUnknown(),
+			RedirectURL: types.StringUnknown(), Toolkit: types.StringValue("stripe"), AuthScheme: types.StringValue(tc.scheme),
+			CreatedAt: types.StringUnknown(), UpdatedAt: types.StringUnknown(),
+		}
+		if tc.scheme == "" {
+			m.AuthScheme = types.StringUnknown()
+		}
+		cfg := m
+		if tc.attr == "credentials_wo" {
+			cfg.CredentialsWO = credMap // write-only: in the config, null in the plan
+		} else {
+			m.Credentials, cfg.Credentials = credMap, credMap
+		}
+		plan := tfsdk.Plan{Schema: sch, Raw: tftypes.NewValue(sch.Type().TerraformType(ctx), nil)}
+		config := tfsdk.Config{Schema: sch, Raw: tftypes.NewValue(sch.Type().TerraformType(ctx), nil)}
+		var d diag.Diagnostics
+		d.Append(plan.Set(ctx, &m)...)
+		st := tfsdk.State{Schema: sch, Raw: tftypes.NewValue(sch.Type().TerraformType(ctx), nil)}
+		d.Append(st.Set(ctx, &cfg)...)
+		config.Raw = st.Raw
+		if d.HasError() {
+			t.Fatal(d)
+		}
+
+		before := testAccEmulatorWrites(t)
+		resp := resource.CreateResponse{State: tfsdk.State{Schema: sch, Raw: tftypes.NewValue(sch.Type().TerraformType(ctx), nil)}}
+		r.Create(ctx, resource.CreateRequest{Plan: plan, Config: config}, &resp)
+		testAccAssertNoWritesSince(t, before)
+		if resp.Diagnostics.ErrorsCount() != 1 {
+			t.Fatalf("%s %v: want one error, got %v", tc.attr, tc.creds, resp.Diagnostics)
+		}
+		e := resp.Diagnostics.Errors()[0]
+		ad, ok := e.(diag.DiagnosticWithPath)
+		if !ok || !ad.Path().Equal(path.Root(tc.attr)) {
+			t.Errorf("%s %v: error not attached to %s: %v", tc.attr, tc.creds, tc.attr, e)
+		}
+		if !tc.want.MatchString(e.Detail()) {
+			t.Errorf("%s %v: detail does not match %s:\n%s", tc.attr, tc.creds, tc.want, e.Detail())
+		}
+		if !resp.State.Raw.IsNull() {
+			t.Errorf("%s %v: state saved although nothing was created", tc.attr, tc.creds)
+		}
+	}
+	accts, err := c.ListConnectedAccounts(ctx, client.ConnectedAccountListParams{UserIDs: []string{user}})
+	if err != nil || len(accts) != 0 {
+		t.Fatalf("accounts of %s: %v, %v", user, accts, err)
 	}
 }
