@@ -122,7 +122,7 @@ func TestFireTriggerSignedWebhookWithRetries(t *testing.T) {
 	e := newEnv(t, Options{WebhookURL: hook.URL, WebhookSecret: secret, WebhookBackoff: 10 * time.Millisecond})
 	ac := e.createCustomAC("stripe", "API_KEY", nil)
 	ca := e.apiKeyAccount(ac, "u1")
-	ti := e.must(201, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": ca}).str("trigger_id")
+	ti := e.must(200, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": ca}).str("trigger_id")
 	f := e.must(200, "POST", "/_emulator/trigger_instances/"+ti+"/fire", map[string]any{"charge_id": "ch_1", "amount": 500})
 	if f.get("queued") != true {
 		t.Fatal(f.raw)
@@ -189,7 +189,7 @@ func TestFireWithoutWebhook(t *testing.T) {
 	e := newEnv(t, Options{})
 	ac := e.createCustomAC("stripe", "API_KEY", nil)
 	ca := e.apiKeyAccount(ac, "u1")
-	ti := e.must(201, "POST", v+"/trigger_instances/STRIPE_PAYMENT_FAILED_TRIGGER/upsert", map[string]any{"connected_account_id": ca}).str("trigger_id")
+	ti := e.must(200, "POST", v+"/trigger_instances/STRIPE_PAYMENT_FAILED_TRIGGER/upsert", map[string]any{"connected_account_id": ca}).str("trigger_id")
 	if r := e.must(200, "POST", "/_emulator/trigger_instances/"+ti+"/fire", map[string]any{"x": 1}); r.get("queued") != false {
 		t.Fatal(r.raw)
 	}

@@ -185,8 +185,9 @@ func renderTriggerInstanceAny(t *TriggerInstance) any { return renderTriggerInst
 
 // upsertTrigger creates a trigger instance, or returns the existing one when
 // the same account already has an instance of this type with an identical
-// trigger_config (then only its version is refreshed). New instances answer
-// 201, existing ones 200.
+// trigger_config (then only its version is refreshed). Both answer 200: the
+// wire reference lists 201 only for auth configs, connected accounts, links and
+// sessions, and the SDK reads trigger_id from either.
 func (s *Server) upsertTrigger(c *call) (int, any, *apiError) {
 	var body struct {
 		ConnectedAccountID string         `json:"connected_account_id"`
@@ -264,7 +265,7 @@ func (s *Server) upsertTrigger(c *call) (int, any, *apiError) {
 		return 0, nil, internalErr(err)
 	}
 	s.log.Info("trigger created", "id", t.ID, "trigger", tt.Slug, "account", a.ID, "version", version)
-	return http.StatusCreated, map[string]any{"trigger_id": t.ID, "deprecated": map[string]any{"uuid": t.UUID}}, nil
+	return http.StatusOK, map[string]any{"trigger_id": t.ID, "deprecated": map[string]any{"uuid": t.UUID}}, nil
 }
 
 // triggerAccount resolves the connected account of an upsert; callers hold st.mu.

@@ -82,7 +82,7 @@ func TestTriggerUpsertValidation(t *testing.T) {
 	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"trigger_config": cfg}), 400, "connected_account_id or user_id is required")
 	checkErr(t, up("SLACK_RECEIVE_MESSAGE", map[string]any{"connected_account_id": ca}), 400, "belongs to slack")
 
-	r := e.must(201, "POST", v+"/trigger_instances/GITHUB_COMMIT_EVENT/upsert", map[string]any{"connected_account_id": ca, "trigger_config": withBranch, "toolkit_versions": "latest"})
+	r := e.must(200, "POST", v+"/trigger_instances/GITHUB_COMMIT_EVENT/upsert", map[string]any{"connected_account_id": ca, "trigger_config": withBranch, "toolkit_versions": "latest"})
 	id := r.str("trigger_id")
 	if !strings.HasPrefix(id, "ti_") {
 		t.Fatal(r.raw)
@@ -92,7 +92,7 @@ func TestTriggerUpsertValidation(t *testing.T) {
 	if again.str("trigger_id") != id {
 		t.Fatalf("upsert not idempotent: %s vs %s", again.str("trigger_id"), id)
 	}
-	old := e.must(201, "POST", v+"/trigger_instances/GITHUB_COMMIT_EVENT/upsert", map[string]any{"connected_account_id": ca, "trigger_config": cfg,
+	old := e.must(200, "POST", v+"/trigger_instances/GITHUB_COMMIT_EVENT/upsert", map[string]any{"connected_account_id": ca, "trigger_config": cfg,
 		"toolkit_versions": map[string]any{"github": VersionOld}})
 	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"user_id": "nobody", "trigger_config": cfg}), 400, "no ACTIVE connected account")
 
@@ -100,7 +100,7 @@ func TestTriggerUpsertValidation(t *testing.T) {
 	sa := e.apiKeyAccount(stripe, "u2")
 	checkErr(t, up("STRIPE_CHARGE_SUCCEEDED_TRIGGER", map[string]any{"connected_account_id": sa, "trigger_config": map[string]any{"min_amount": -5}}), 400, "trigger_config.min_amount must be >= 0")
 	checkErr(t, up("STRIPE_CHARGE_SUCCEEDED_TRIGGER", map[string]any{"connected_account_id": sa, "trigger_config": map[string]any{"min_amount": 1.5}}), 400, "must be of type integer")
-	e.must(201, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": sa, "trigger_config": map[string]any{"min_amount": 100}})
+	e.must(200, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": sa, "trigger_config": map[string]any{"min_amount": 100}})
 
 	hs := e.createCustomAC("hubspot", "API_KEY", nil)
 	ha := e.apiKeyAccount(hs, "u3")
@@ -123,8 +123,8 @@ func TestTriggerManageAndList(t *testing.T) {
 	ac := e.createCustomAC("stripe", "API_KEY", nil)
 	ca := e.apiKeyAccount(ac, "u1")
 	ca2 := e.apiKeyAccount(ac, "u2")
-	t1 := e.must(201, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": ca}).str("trigger_id")
-	t2 := e.must(201, "POST", v+"/trigger_instances/STRIPE_PAYMENT_FAILED_TRIGGER/upsert", map[string]any{"connected_account_id": ca2}).str("trigger_id")
+	t1 := e.must(200, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": ca}).str("trigger_id")
+	t2 := e.must(200, "POST", v+"/trigger_instances/STRIPE_PAYMENT_FAILED_TRIGGER/upsert", map[string]any{"connected_account_id": ca2}).str("trigger_id")
 	manage := v + "/trigger_instances/manage/"
 	e.mustErr(409, "already enabled", "PATCH", manage+t1, map[string]any{"status": "enable"})
 	if r := e.must(200, "PATCH", manage+t1, map[string]any{"status": "disable"}); r.str("status") != "success" {
@@ -178,7 +178,7 @@ func TestTriggerTombstones(t *testing.T) {
 	e := newEnv(t, opts)
 	e.key = "ka"
 	ca := e.apiKeyAccount(e.createCustomAC("stripe", "API_KEY", nil), "u1")
-	ti := e.must(201, "POST", v+"/trigger_instances/STRIPE_PAYMENT_FAILED_TRIGGER/upsert", map[string]any{"connected_account_id": ca}).str("trigger_id")
+	ti := e.must(200, "POST", v+"/trigger_instances/STRIPE_PAYMENT_FAILED_TRIGGER/upsert", map[string]any{"connected_account_id": ca}).str("trigger_id")
 	manage := v + "/trigger_instances/manage/"
 	// deleting the account deletes its instances, which then answer as deleted
 	e.must(200, "DELETE", v+"/connected_accounts/"+ca, nil)

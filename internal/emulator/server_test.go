@@ -55,7 +55,7 @@ func TestProjectIsolation(t *testing.T) {
 	e.key = "key-a"
 	ac := e.createCustomAC("stripe", "API_KEY", map[string]any{})
 	ca := e.apiKeyAccount(ac, "u1")
-	ti := e.must(201, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": ca}).str("trigger_id")
+	ti := e.must(200, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": ca}).str("trigger_id")
 
 	// same project, other key: visible
 	e.key = "key-a2"

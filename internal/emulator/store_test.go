@@ -27,7 +27,7 @@ func TestPersistenceAcrossRestart(t *testing.T) {
 	e := &testEnv{t: t, srv: srv, ts: ts, key: "ka"}
 	ac := e.createCustomAC("stripe", "API_KEY", nil)
 	ca := e.apiKeyAccount(ac, "u1")
-	ti := e.must(201, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": ca, "trigger_config": map[string]any{"min_amount": 7}}).str("trigger_id")
+	ti := e.must(200, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": ca, "trigger_config": map[string]any{"min_amount": 7}}).str("trigger_id")
 	e.must(200, "PATCH", v+"/trigger_instances/manage/"+ti, map[string]any{"status": "disable"})
 	gone := e.createManagedAC("github")
 	e.must(200, "DELETE", v+"/auth_configs/"+gone, nil)
