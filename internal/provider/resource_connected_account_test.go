@@ -352,6 +352,13 @@ func TestAccConnectedAccount_oauthApproval(t *testing.T) {
 // it appears (from a goroutine, while apply is waiting). It returns a channel
 // carrying the outcome.
 func testAccCompleteWhenCreated(c *client.Client, ep testAccEndpoint, user string) <-chan error {
+	return testAccActWhenCreated(c, ep, user, "complete")
+}
+
+// testAccActWhenCreated calls the emulator control route
+// /_emulator/connected_accounts/{id}/<action> (complete, fail, expire) on the
+// first account of user as soon as it appears.
+func testAccActWhenCreated(c *client.Client, ep testAccEndpoint, user, action string) <-chan error {
 	done := make(chan error, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -360,13 +367,13 @@ func testAccCompleteWhenCreated(c *client.Client, ep testAccEndpoint, user strin
 			accts, err := c.ListConnectedAccounts(ctx, client.ConnectedAccountListParams{UserIDs: []string{user}})
 			if err == nil && len(accts) > 0 {
 				time.Sleep(1500 * time.Millisecond) // let the provider poll at least once
-				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/_emulator/connected_accounts/"+accts[0].ID+"/complete", nil)
+				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/_emulator/connected_accounts/"+accts[0].ID+"/"+action, nil)
 				req.Header.Set("x-api-key", ep.APIKey)
 				resp, err := http.DefaultClient.Do(req)
 				if err == nil {
 					_ = resp.Body.Close()
 					if resp.StatusCode != http.StatusOK {
-						err = fmt.Errorf("complete: %s", resp.Status)
+						err = fmt.Errorf("%s: %s", action, resp.Status)
 					}
 				}
 				done <- err
@@ -377,6 +384,49 @@ func testAccCompleteWhenCreated(c *client.Client, ep testAccEndpoint, user strin
 		done <- ctx.Err()
 	}()
 	return done
+}
+
+// TestAccConnectedAccount_waitFailed: a connection that fails while apply
+// waits ends the wait at once (well before timeouts.create) with an error;
+// the account is kept in state, tainted, and replaced by the next apply.
+func TestAccConnectedAccount_waitFailed(t *testing.T) {
+	ep := testAccRequireEmulator(t)
+	user := acctest.RandomWithPrefix("tf-ca-waitfail")
+	var done <-chan error
+	var started time.Time
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		Steps: []tfresource.TestStep{
+			{
+				PreConfig: func() {
+					started = time.Now()
+					done = testAccActWhenCreated(testAccClient(t), ep, user, "fail")
+				},
+				Config: testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
+					`wait_for_connection = true`, `timeouts = { create = "5m" }`),
+				ExpectError: testAccErrRe(`failed to connect`, `FAILED`, `kept in the Terraform\s+state`, `tainted`),
+			},
+			{
+				PreConfig: func() {
+					if err := <-done; err != nil {
+						t.Fatal(err)
+					}
+					if d := time.Since(started); d > time.Minute {
+						t.Fatalf("the wait did not stop when the connection failed (%s)", d)
+					}
+				},
+				Config: testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id"),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionReplace)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("INITIATED")),
+				},
+			},
+		},
+	})
 }
 
 func TestAccConnectedAccount_waitForConnection(t *testing.T) {
