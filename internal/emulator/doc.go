@@ -16,7 +16,7 @@
 // # Responses
 //
 // Always application/json (never 204). Creates answer 201 (auth configs,
-// connected accounts, links, new trigger instances, tool-router sessions).
+// connected accounts, links, tool-router sessions); trigger upserts answer 200.
 // Errors: {"error":{"message","code","slug","status","request_id","suggested_fix","errors"?}};
 // see the Code* constants for the numeric codes. Lists take limit and an opaque
 // base64 cursor and answer {items, next_cursor (null on the last page),
@@ -53,7 +53,7 @@
 //     additionalProperties, enum, minimum, maximum, items) and needs an ACTIVE,
 //     enabled connected account of the trigger's toolkit. Upserting the same
 //     type with an identical config on the same account returns the existing
-//     instance (200); otherwise a new one (201). Manage PATCH answers 409 when
+//     instance; otherwise a new one (200 either way). Manage PATCH answers 409 when
 //     already in the requested state (with x-should-retry: false).
 //     Disabled instances are hidden from /trigger_instances/active unless show_disabled=true.
 //     /trigger_instances/active also takes the deprecated
