@@ -22,5 +22,5 @@ provider "service" {
   toolkit_version = "latest"
 
   request_timeout = "30s"
-  max_retries     = 4
+  max_retries     = 10
 }

@@ -1,11 +1,18 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
 // Provider configuration tests. They plan a configuration that reads the
@@ -169,6 +176,56 @@ func TestAccProvider_insecureOptIn(t *testing.T) {
   max_retries         = 0
 `),
 			ExpectError: regexp.MustCompile(`Error reading service_toolkit_categories`),
+		}},
+	})
+}
+
+// TestAccProvider_retriesThroughFaults: with the default max_retries, an
+// apply, its refreshes and the destroy get through a service answering 429 or
+// 503 to a large share of requests, and retried creates make no duplicates.
+// Not parallel: faults are process-wide.
+func TestAccProvider_retriesThroughFaults(t *testing.T) {
+	testAccRequireEmulator(t)
+	testAccPreCheck(t)
+	name := acctest.RandomWithPrefix("tf-acc-faults")
+	var config string
+	for i := range 3 {
+		config += fmt.Sprintf(`
+resource "service_auth_config" "a%d" {
+  toolkit = "github"
+  name    = "%s-%d"
+}
+`, i, name, i)
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{{
+			PreConfig: func() { testAccEmulatorSetFaults(t, "status=429:0.3,status=503:0.2") },
+			Config:    config + testAccCategoriesConfig,
+			Check: func(*terraform.State) error {
+				testAccEmulatorDo(t, http.MethodPut, "/_emulator/faults", rawBody(""), nil)
+				configs, err := testAccClient(t).ListAuthConfigs(context.Background(), client.AuthConfigListParams{ToolkitSlug: "github"})
+				if err != nil {
+					return err
+				}
+				seen := map[string]int{}
+				for _, ac := range configs {
+					if strings.HasPrefix(ac.Name, name) {
+						seen[ac.Name]++
+					}
+				}
+				if len(seen) != 3 {
+					return fmt.Errorf("want 3 auth configs named %s-*, found %v", name, seen)
+				}
+				for n, c := range seen {
+					if c != 1 {
+						return fmt.Errorf("auth config %s created %d times", n, c)
+					}
+				}
+				testAccEmulatorSetFaults(t, "status=429:0.3,status=503:0.2")
+				return nil
+			},
 		}},
 	})
 }

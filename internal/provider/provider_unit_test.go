@@ -56,8 +56,13 @@ func TestResolveSettingsEnvFallbacks(t *testing.T) {
 	if c.UserAgent != want {
 		t.Errorf("user agent %q, want %q", c.UserAgent, want)
 	}
-	if c.MaxRetries != 0 || c.Timeout != 0 || c.MaxInFlight != 0 {
+	if c.Timeout != 0 || c.MaxInFlight != 0 {
 		t.Errorf("unset knobs must leave client defaults: %+v", c)
+	}
+	// Unset max_retries: the provider's own default (10), not the client's 4,
+	// so that an apply gets through a service throttling many requests.
+	if c.MaxRetries != defaultMaxRetries || defaultMaxRetries != 10 {
+		t.Errorf("unset max_retries: client MaxRetries = %d, want %d", c.MaxRetries, defaultMaxRetries)
 	}
 }
 
