@@ -41,6 +41,10 @@ var triggerSlugRe = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
 // style) or UUIDs.
 var serviceObjectIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
+// uuidRe matches a UUID, which the service also accepts as a trigger
+// instance id.
+var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
 // NewTriggerInstanceResource returns the service_trigger_instance resource.
 func NewTriggerInstanceResource() resource.Resource {
 	return &triggerInstanceResource{}
@@ -189,12 +193,18 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, state)...)
 		return
 	}
+	// An enabled trigger has no disabled_at: say so in the plan rather than
+	// "(known after apply)".
+	if !plan.Enabled.IsUnknown() && !plan.Enabled.IsNull() && plan.Enabled.ValueBool() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("disabled_at"), types.StringNull())...)
+	}
 	if plan.Slug.IsUnknown() || plan.TriggerConfig.IsUnknown() || !r.data.Configured() {
 		return
 	}
-	// An unchanged type and configuration need no check: only a create (or
-	// replacement) sends the configuration to the service.
-	if state != nil && state.Slug.Equal(plan.Slug) && state.TriggerConfig.Equal(plan.TriggerConfig) {
+	// Only a create (or a replacement) sends the configuration and the
+	// account to the service; an in-place update (enabled) needs no check.
+	if state != nil && state.UserID.Equal(plan.UserID) && state.Slug.Equal(plan.Slug) &&
+		state.TriggerConfig.Equal(plan.TriggerConfig) && state.ConnectedAccountID.Equal(plan.ConnectedAccountID) {
 		return
 	}
 
@@ -217,6 +227,34 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("toolkit"), types.StringValue(toolkit))...)
+	if !plan.ConnectedAccountID.IsUnknown() && !plan.ConnectedAccountID.IsNull() && !plan.UserID.IsUnknown() {
+		r.checkAccountAtPlan(ctx, plan.ConnectedAccountID.ValueString(), plan.UserID.ValueString(), toolkit, slug,
+			&resp.Diagnostics)
+	}
+}
+
+// checkAccountAtPlan reports, during plan, a connected_account_id that can
+// never work for this trigger: an account of another user or on another
+// toolkit (both fixed for the account's life). Whatever may change before
+// apply (status, enabled, the account being deleted) and read failures are
+// left to the check at create, so a plan never fails on them; in particular
+// `terraform destroy` still works after the account is gone.
+func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, userID, toolkit, slug string, diags *diag.Diagnostics) {
+	if id == "" {
+		return
+	}
+	a, err := r.data.Client.GetConnectedAccount(ctx, id)
+	if err != nil {
+		tflog.Debug(ctx, "connected account not checked at plan time", map[string]any{"connected_account_id": id, "error": err.Error()})
+		return
+	}
+	var checked diag.Diagnostics
+	r.checkAccountFields(a, id, userID, toolkit, slug, &checked)
+	for _, d := range checked {
+		if d.Summary() != accountNotUsableSummary {
+			diags.Append(d)
+		}
+	}
 }
 
 func (r *triggerInstanceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -326,6 +364,17 @@ func (r *triggerInstanceResource) checkAccount(ctx context.Context, id, userID, 
 		addAPIErrorAt(diags, attr, "reading connected account for", triggerInstanceType, slug, err)
 		return
 	}
+	r.checkAccountFields(a, id, userID, toolkit, slug, diags)
+}
+
+// accountNotUsableSummary is the summary of the error for an account that is
+// not ACTIVE or is disabled.
+const accountNotUsableSummary = "Connected account is not usable"
+
+// checkAccountFields reports an account a (with id) that belongs to another
+// user, is on another toolkit, or is not ACTIVE and enabled.
+func (r *triggerInstanceResource) checkAccountFields(a *client.ConnectedAccount, id, userID, toolkit, slug string, diags *diag.Diagnostics) {
+	attr := path.Root("connected_account_id")
 	switch {
 	case a.UserID != "" && a.UserID != userID:
 		diags.AddAttributeError(attr, "Connected account belongs to another user",
@@ -336,7 +385,7 @@ func (r *triggerInstanceResource) checkAccount(ctx context.Context, id, userID, 
 			fmt.Sprintf("Attribute connected_account_id: connected account %q is on toolkit %q, but trigger %s belongs "+
 				"to toolkit %q.", id, a.Toolkit.Slug, slug, toolkit))
 	case !strings.EqualFold(a.Status, "ACTIVE") || a.IsDisabled:
-		diags.AddAttributeError(attr, "Connected account is not usable",
+		diags.AddAttributeError(attr, accountNotUsableSummary,
 			fmt.Sprintf("Attribute connected_account_id: connected account %q has status %s (disabled: %t); triggers "+
 				"need an ACTIVE, enabled account.", id, a.Status, a.IsDisabled))
 	}
@@ -438,12 +487,31 @@ func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.Delet
 
 func (r *triggerInstanceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id := strings.TrimSpace(req.ID)
-	if !serviceObjectIDRe.MatchString(id) {
-		resp.Diagnostics.AddError("Invalid import id",
-			fmt.Sprintf("Expected a trigger instance id such as ti_AbC123, got %q.", req.ID))
+	if msg := triggerImportIDProblem(id); msg != "" {
+		resp.Diagnostics.AddError("Invalid import id", msg)
 		return
 	}
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), resource.ImportStateRequest{ID: id}, resp)
+}
+
+// triggerImportIDProblem explains why id cannot be a trigger instance id, or
+// returns "" when it can: ti_... or the instance's UUID. The id of another kind of object (ac_..., ca_...)
+// is named as such, so that a mixed-up import says what went wrong instead of
+// "no object exists".
+func triggerImportIDProblem(id string) string {
+	const want = "Expected a trigger instance id such as ti_AbC123 (the service_trigger_instances data source lists them)"
+	prefix, _, _ := strings.Cut(id, "_")
+	switch {
+	case !serviceObjectIDRe.MatchString(id):
+		return fmt.Sprintf("%s, got %q.", want, id)
+	case prefix == "ac":
+		return fmt.Sprintf("%s, got %q, which is an auth config id: import it with service_auth_config.", want, id)
+	case prefix == "ca":
+		return fmt.Sprintf("%s, got %q, which is a connected account id: import it with service_connected_account.", want, id)
+	case prefix != "ti" && !uuidRe.MatchString(id):
+		return fmt.Sprintf("%s, got %q.", want, id)
+	}
+	return ""
 }
 
 // applyTriggerInstance copies what the service reports into m, keeping the

@@ -742,3 +742,87 @@ func TestApplyTriggerInstance(t *testing.T) {
 		t.Errorf("%+v", m)
 	}
 }
+
+func TestTriggerImportIDProblem(t *testing.T) {
+	t.Parallel()
+	for id, want := range map[string]string{
+		"ti_AbC123":                            "",
+		"0b9f8e4a-3c2d-4e5f-8a7b-1c2d3e4f5a6b": "",
+		"":                                     "such as ti_AbC123",
+		"x/y":                                  "such as ti_AbC123",
+		"bogus":                                "such as ti_AbC123",
+		"ac_AbC123":                            "auth config id: import it with service_auth_config",
+		"ca_AbC123":                            "connected account id: import it with service_connected_account",
+	} {
+		got := triggerImportIDProblem(id)
+		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
+			t.Errorf("triggerImportIDProblem(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+// TestAccTriggerInstance_planTimeAccountChecks: a connected_account_id of
+// another user or toolkit fails during plan, on connected_account_id, with
+// no writes; an import id of another kind of object is refused by name; and
+// enabling a trigger plans disabled_at as null, not "(known after apply)".
+// Not parallel: it compares the emulator's counters.
+func TestAccTriggerInstance_planTimeAccountChecks(t *testing.T) {
+	testAccRequireEmulator(t)
+	testAccPreCheck(t)
+	owner := acctest.RandomWithPrefix("tf-acc-trig-plan-acct")
+	authConfigID, accountID := testAccTriggerAccount(t, "stripe", owner)
+	before := testAccEmulatorWrites(t)
+	stripe := func(userID string, enabled bool) string {
+		return fmt.Sprintf(`
+resource "service_trigger_instance" "test" {
+  user_id              = %q
+  slug                 = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+  connected_account_id = %q
+  enabled              = %t
+}
+`, userID, accountID, enabled)
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config:      stripe("someone-else", true),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)connected_account_id.*belongs\s+to\s+user`),
+			},
+			{
+				Config: fmt.Sprintf(`
+resource "service_trigger_instance" "test" {
+  user_id              = %q
+  slug                 = "GITHUB_COMMIT_EVENT"
+  connected_account_id = %q
+  trigger_config       = jsonencode({ owner = "o", repo = "r" })
+}
+`, owner, accountID),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)connected_account_id.*on\s+toolkit\s+"stripe"`),
+			},
+			{
+				PreConfig: func() { testAccAssertNoWritesSince(t, before) },
+				Config:    stripe(owner, false),
+			},
+			{
+				Config: stripe(owner, true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction("service_trigger_instance.test", plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue("service_trigger_instance.test", tfjsonpath.New("disabled_at"), knownvalue.Null()),
+					},
+				},
+			},
+			{
+				ResourceName:  "service_trigger_instance.test",
+				ImportState:   true,
+				ImportStateId: authConfigID,
+				ExpectError:   regexp.MustCompile(`(?s)Invalid import id.*auth\s+config\s+id`),
+			},
+		},
+	})
+}
