@@ -189,6 +189,26 @@ func (tk *toolkitDef) resolveVersion(field, v string) (string, *apiError) {
 	return v, nil
 }
 
+// requestedVersion resolves the version of tk that a request asks for through
+// its toolkit_versions / version query parameters; errors name field.
+func (tk *toolkitDef) requestedVersion(r *http.Request, field string) (string, *apiError) {
+	tv, e := versionsFromQuery(r)
+	if e != nil {
+		return "", e
+	}
+	return tk.resolveVersion(field, tv.forToolkit(tk.Slug))
+}
+
+// sortedKeys returns the keys of m in ascending order.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
 // toolkitVersions is a parsed toolkit_versions value: a global version and
 // per-toolkit overrides.
 type toolkitVersions struct {
@@ -215,12 +235,7 @@ func versionsFromQuery(r *http.Request) (toolkitVersions, *apiError) {
 		}
 		tv.global = v
 	}
-	keys := make([]string, 0)
-	for k := range q {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range sortedKeys(q) {
 		if !strings.HasPrefix(k, "toolkit_versions[") || !strings.HasSuffix(k, "]") || k == "toolkit_versions[]" {
 			continue
 		}

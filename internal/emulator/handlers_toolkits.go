@@ -229,11 +229,7 @@ func (s *Server) getToolkit(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	tv, e := versionsFromQuery(c.r)
-	if e != nil {
-		return 0, nil, e
-	}
-	version, e := tk.resolveVersion("version", tv.forToolkit(tk.Slug))
+	version, e := tk.requestedVersion(c.r, "version")
 	if e != nil {
 		return 0, nil, e
 	}

@@ -131,12 +131,7 @@ func anyTag(have, want []string) bool {
 }
 
 func (s *Server) toolEnum(c *call) (int, any, *apiError) {
-	out := make([]string, 0, len(s.cat.tools))
-	for slug := range s.cat.tools {
-		out = append(out, slug)
-	}
-	sort.Strings(out)
-	return 200, out, nil
+	return 200, sortedKeys(s.cat.tools), nil
 }
 
 func (s *Server) getTool(c *call) (int, any, *apiError) {
@@ -144,11 +139,7 @@ func (s *Server) getTool(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	tv, e := versionsFromQuery(c.r)
-	if e != nil {
-		return 0, nil, e
-	}
-	version, e := t.toolkit.resolveVersion("version", tv.forToolkit(t.toolkit.Slug))
+	version, e := t.toolkit.requestedVersion(c.r, "version")
 	if e != nil {
 		return 0, nil, e
 	}

@@ -71,12 +71,7 @@ func (s *Server) listTriggerTypes(c *call) (int, any, *apiError) {
 }
 
 func (s *Server) triggerTypeEnum(c *call) (int, any, *apiError) {
-	out := make([]string, 0, len(s.cat.triggers))
-	for slug := range s.cat.triggers {
-		out = append(out, slug)
-	}
-	sort.Strings(out)
-	return 200, out, nil
+	return 200, sortedKeys(s.cat.triggers), nil
 }
 
 func (s *Server) getTriggerType(c *call) (int, any, *apiError) {
@@ -84,11 +79,7 @@ func (s *Server) getTriggerType(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	tv, e := versionsFromQuery(c.r)
-	if e != nil {
-		return 0, nil, e
-	}
-	version, e := t.toolkit.resolveVersion("toolkit_versions", tv.forToolkit(t.toolkit.Slug))
+	version, e := t.toolkit.requestedVersion(c.r, "toolkit_versions")
 	if e != nil {
 		return 0, nil, e
 	}
