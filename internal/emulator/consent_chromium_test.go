@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -119,9 +120,18 @@ func TestConsentPageChromiumApprove(t *testing.T) {
 	ac := e.createManagedAC("github")
 	id, redirect := e.oauthAccount(ac, "chrome-user", cb.URL+"/done")
 
+	// Chromium's helper processes can outlive the browser process for a
+	// moment and keep writing to the profile, so the profile is not a
+	// t.TempDir (whose cleanup fails on a non-empty directory): the whole
+	// process group is killed and the profile removed with a few retries.
+	profile, err := os.MkdirTemp("", "consent-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmd := exec.CommandContext(ctx, chromiumPath, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-		"--disable-extensions", "--remote-debugging-port=0", "--user-data-dir="+t.TempDir(), "about:blank")
+		"--disable-extensions", "--remote-debugging-port=0", "--user-data-dir="+profile, "about:blank")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +139,17 @@ func TestConsentPageChromiumApprove(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	defer func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+		for i := 0; i < 20; i++ {
+			if err := os.RemoveAll(profile); err == nil {
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		t.Logf("could not remove chromium profile %s", profile)
+	}()
 	wsURL := make(chan string, 1)
 	go func() {
 		sc := bufio.NewScanner(stderr)
