@@ -124,7 +124,7 @@ func TestConsentPageChromiumApprove(t *testing.T) {
 	// moment and keep writing to the profile, so the profile is not a
 	// t.TempDir (whose cleanup fails on a non-empty directory): the whole
 	// process group is killed and the profile removed with a few retries.
-	profile, err := os.MkdirTemp("", "consent-chromium-")
+	profile, err := os.MkdirTemp("", "consent-chromium-") //nolint:usetesting // see above: t.TempDir cleanup races chromium helpers
 	if err != nil {
 		t.Fatal(err)
 	}
