@@ -120,18 +120,14 @@ type AuthConfigListParams struct {
 
 func (p AuthConfigListParams) query() url.Values {
 	q := url.Values{}
-	if p.ToolkitSlug != "" {
-		q.Set("toolkit_slug", p.ToolkitSlug)
-	}
+	setString(q, "toolkit_slug", p.ToolkitSlug)
 	if p.IsComposioManaged != nil {
 		q.Set("is_composio_managed", strconv.FormatBool(*p.IsComposioManaged))
 	}
 	if p.ShowDisabled {
 		q.Set("show_disabled", "true")
 	}
-	if p.Search != "" {
-		q.Set("search", p.Search)
-	}
+	setString(q, "search", p.Search)
 	setLimit(q, p.Limit)
 	return q
 }

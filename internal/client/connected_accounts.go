@@ -69,22 +69,10 @@ func (p ConnectedAccountListParams) query() url.Values {
 	setList(q, "toolkit_slugs", p.ToolkitSlugs)
 	setList(q, "auth_config_ids", p.AuthConfigIDs)
 	setList(q, "statuses", p.Statuses)
-	if p.OrderBy != "" {
-		q.Set("order_by", p.OrderBy)
-	}
-	if p.OrderDirection != "" {
-		q.Set("order_direction", p.OrderDirection)
-	}
+	setString(q, "order_by", p.OrderBy)
+	setString(q, "order_direction", p.OrderDirection)
 	setLimit(q, p.Limit)
 	return q
-}
-
-// setList sets an array parameter the way the service expects: one key,
-// values comma-joined (user_ids=a,b).
-func setList(q url.Values, key string, vals []string) {
-	if len(vals) > 0 {
-		q.Set(key, strings.Join(vals, ","))
-	}
 }
 
 // ConnectedAccountsIter iterates over all accounts matching p.

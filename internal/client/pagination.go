@@ -6,7 +6,6 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
-	"strconv"
 )
 
 // page is the service's list envelope.
@@ -73,11 +72,4 @@ func collect[T any](seq iter.Seq2[T, error]) ([]T, error) {
 		out = append(out, v)
 	}
 	return out, nil
-}
-
-// setLimit sets the page-size parameter when positive.
-func setLimit(q url.Values, limit int) {
-	if limit > 0 {
-		q.Set("limit", strconv.Itoa(limit))
-	}
 }

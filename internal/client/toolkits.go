@@ -169,15 +169,9 @@ type ToolkitListParams struct {
 
 func (p ToolkitListParams) query() url.Values {
 	q := url.Values{}
-	if p.Category != "" {
-		q.Set("category", p.Category)
-	}
-	if p.ManagedBy != "" {
-		q.Set("managed_by", p.ManagedBy)
-	}
-	if p.SortBy != "" {
-		q.Set("sort_by", p.SortBy)
-	}
+	setString(q, "category", p.Category)
+	setString(q, "managed_by", p.ManagedBy)
+	setString(q, "sort_by", p.SortBy)
 	setLimit(q, p.Limit)
 	return q
 }

@@ -32,9 +32,7 @@ type ToolListParams struct {
 // ToolsIter iterates over the tools matching p.
 func (c *Client) ToolsIter(ctx context.Context, p ToolListParams) iter.Seq2[Tool, error] {
 	q := url.Values{}
-	if p.ToolkitSlug != "" {
-		q.Set("toolkit_slug", p.ToolkitSlug)
-	}
+	setString(q, "toolkit_slug", p.ToolkitSlug)
 	p.Versions.setQuery(q, p.ToolkitSlug)
 	setLimit(q, p.Limit)
 	return paginate[Tool](ctx, c, "/tools", q)
