@@ -229,8 +229,9 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Default:  booldefault.StaticBool(true),
 			},
 			"status": schema.StringAttribute{
-				MarkdownDescription: "Status reported by the service: `ENABLED` or `DISABLED`.",
-				Computed:            true,
+				MarkdownDescription: "Status reported by the service: `ENABLED` or `DISABLED`. Known at plan time: it " +
+					"follows `enabled` when that changes, and other in-place updates keep it.",
+				Computed: true,
 			},
 			"is_service_managed": schema.BoolAttribute{
 				MarkdownDescription: "Whether the service manages the credentials (true for `use_service_managed_auth`).",
@@ -259,7 +260,9 @@ func (r *authConfigResource) Configure(_ context.Context, req resource.Configure
 func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg authConfigResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() || cfg.Type.IsUnknown() {
+	if resp.Diagnostics.HasError() || cfg.Type.IsUnknown() || !acIsValidType(cfg.Type) {
+		// An invalid type gets the type validator's error only: the checks
+		// below depend on the type and would add misleading errors.
 		return
 	}
 	if acIsManagedType(cfg.Type) {
@@ -299,6 +302,29 @@ func acIsManagedType(v types.String) bool {
 	return v.IsNull() || v.ValueString() == authConfigTypeManaged
 }
 
+// acIsValidType reports whether a known (or null, i.e. default) type is one
+// of the accepted values; other values are reported by the type validator
+// alone, so no check that assumes a valid type may run on them.
+func acIsValidType(v types.String) bool {
+	return acIsManagedType(v) || v.ValueString() == authConfigTypeCustom
+}
+
+// acPlannedStatus returns the status to plan: the prior status when enabled
+// does not change (only the status write changes it), otherwise the status
+// that enabling or disabling gives. ok is false when enabled is unknown.
+func acPlannedStatus(creating bool, plan, state authConfigResourceModel) (types.String, bool) {
+	if plan.Enabled.IsUnknown() || plan.Enabled.IsNull() {
+		return types.StringUnknown(), false
+	}
+	if !creating && plan.Enabled.Equal(state.Enabled) && acKnownString(state.Status) {
+		return state.Status, true
+	}
+	if plan.Enabled.ValueBool() {
+		return types.StringValue(client.AuthConfigStatusEnabled), true
+	}
+	return types.StringValue(client.AuthConfigStatusDisabled), true
+}
+
 func acContains(xs []string, s string) bool {
 	for _, x := range xs {
 		if x == s {
@@ -321,11 +347,26 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 		return
 	}
 	creating := req.State.Raw.IsNull()
-
-	if creating && !plan.Type.IsUnknown() {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("is_service_managed"), types.BoolValue(acIsManagedType(plan.Type)))...)
+	var state authConfigResourceModel
+	if !creating {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
 	}
-	if !r.data.Configured() || plan.Toolkit.IsUnknown() || plan.Type.IsUnknown() {
+	if plan.Type.IsUnknown() || !acIsValidType(plan.Type) {
+		return // unknown until apply, or an invalid value the type validator reports
+	}
+
+	// Values known at plan time, so that an in-place update does not show
+	// them as (known after apply): is_service_managed follows type (which
+	// forces replacement), status follows enabled.
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("is_service_managed"), types.BoolValue(acIsManagedType(plan.Type)))...)
+	if status, ok := acPlannedStatus(creating, plan, state); ok {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), status)...)
+	}
+
+	if !r.data.Configured() || plan.Toolkit.IsUnknown() {
 		return
 	}
 	slug := plan.Toolkit.ValueString()
@@ -527,12 +568,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 		}
 	}
 	if acKnownBool(plan.Enabled) && !plan.Enabled.Equal(state.Enabled) {
-		op, status := "enabling", client.AuthConfigStatusEnabled
-		if !plan.Enabled.ValueBool() {
-			op, status = "disabling", client.AuthConfigStatusDisabled
-		}
-		if err := r.data.Client.UpdateAuthConfigStatus(ctx, status, id); err != nil {
-			addAPIError(&resp.Diagnostics, op, authConfigResourceType, id, err)
+		if !r.setAuthConfigEnabled(ctx, id, plan.Enabled.ValueBool(), &resp.Diagnostics) {
 			return
 		}
 	}
@@ -542,9 +578,37 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 		addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
 		return
 	}
+	if want := plan.Enabled.ValueBool(); acKnownBool(plan.Enabled) && acStatusEnabled(ac.Status) != want {
+		// The status changed behind a stale state (e.g. plan -refresh=false):
+		// the planned status follows enabled, so make the service match it.
+		if !r.setAuthConfigEnabled(ctx, id, want, &resp.Diagnostics) {
+			return
+		}
+		if ac, err = r.data.Client.GetAuthConfig(ctx, id); err != nil {
+			addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
+			return
+		}
+	}
 	resp.Diagnostics.Append(applyAuthConfig(ctx, &plan, ac)...)
 	plan.CredentialsWO = types.MapNull(types.StringType)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// setAuthConfigEnabled writes the status ENABLED or DISABLED.
+func (r *authConfigResource) setAuthConfigEnabled(ctx context.Context, id string, enabled bool, diags *diag.Diagnostics) bool {
+	op, status := "enabling", client.AuthConfigStatusEnabled
+	if !enabled {
+		op, status = "disabling", client.AuthConfigStatusDisabled
+	}
+	if err := r.data.Client.UpdateAuthConfigStatus(ctx, status, id); err != nil {
+		addAPIError(diags, op, authConfigResourceType, id, err)
+		return false
+	}
+	return true
+}
+
+func acStatusEnabled(status string) bool {
+	return !strings.EqualFold(status, client.AuthConfigStatusDisabled)
 }
 
 // buildAuthConfigUpdate returns the PATCH body for the differences between
@@ -666,7 +730,7 @@ func applyAuthConfig(ctx context.Context, m *authConfigResourceModel, ac *client
 	m.IsServiceManaged = types.BoolValue(ac.IsComposioManaged)
 	m.IsEnabledForToolRouter = types.BoolValue(ac.IsEnabledForToolRouter)
 	m.Status = types.StringValue(ac.Status)
-	m.Enabled = types.BoolValue(!strings.EqualFold(ac.Status, client.AuthConfigStatusDisabled))
+	m.Enabled = types.BoolValue(acStatusEnabled(ac.Status))
 	m.CreatedAt = types.StringValue(ac.CreatedAt)
 	m.UpdatedAt = types.StringValue(ac.LastUpdatedAt)
 

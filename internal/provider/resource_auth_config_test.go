@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -48,6 +51,23 @@ func testAccCaptureAuthConfigID(dst *string) resource.TestCheckFunc {
 	})
 }
 
+// testAccAuthConfigPlannedKnown checks the values an in-place update plans
+// as known (not "known after apply"): status (from enabled, or the prior
+// status when enabled does not change), is_service_managed (from type), the
+// identifiers; updated_at alone is unknown.
+func testAccAuthConfigPlannedKnown(status string, serviceManaged bool) []plancheck.PlanCheck {
+	return []plancheck.PlanCheck{
+		plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact(status)),
+		plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("is_service_managed"), knownvalue.Bool(serviceManaged)),
+		plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^ac_`))),
+		plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+		plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("auth_scheme"), knownvalue.NotNull()),
+		plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("name"), knownvalue.NotNull()),
+		plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("is_enabled_for_tool_router"), knownvalue.NotNull()),
+		plancheck.ExpectUnknownValue(testAccAuthConfigName, tfjsonpath.New("updated_at")),
+	}
+}
+
 func testAccAuthConfigManaged(name, extra string) string {
 	return fmt.Sprintf(`
 resource "service_auth_config" "test" {
@@ -74,6 +94,7 @@ func TestAccAuthConfig_managedLifecycle(t *testing.T) {
 					// Known at plan time from the toolkit's managed scheme.
 					plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("auth_scheme"), knownvalue.StringExact("OAUTH2")),
 					plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("is_service_managed"), knownvalue.Bool(true)),
+					plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("ENABLED")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^ac_`))),
@@ -96,9 +117,9 @@ func TestAccAuthConfig_managedLifecycle(t *testing.T) {
     tools_for_connected_account_creation = ["GITHUB_CREATE_AN_ISSUE"]
   }
 `),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append([]plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
-				}},
+				}, testAccAuthConfigPlannedKnown("ENABLED", true)...)},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("name"), knownvalue.StringExact(name+"-renamed")),
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("scopes"),
@@ -125,9 +146,9 @@ func TestAccAuthConfig_managedLifecycle(t *testing.T) {
   is_enabled_for_tool_router = true
   enabled                    = false
 `),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append([]plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
-				}},
+				}, testAccAuthConfigPlannedKnown("DISABLED", true)...)},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("DISABLED")),
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
@@ -142,9 +163,9 @@ func TestAccAuthConfig_managedLifecycle(t *testing.T) {
   scopes                     = ["repo", "read:user"]
   is_enabled_for_tool_router = true
 `),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append([]plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
-				}},
+				}, testAccAuthConfigPlannedKnown("ENABLED", true)...)},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("ENABLED")),
 				},
@@ -250,17 +271,17 @@ func TestAccAuthConfig_customWriteOnly(t *testing.T) {
 			{
 				// Bumping the version sends the new credentials in place.
 				Config: testAccAuthConfigCustomWO(name, "cid-2", "secret-2", 2),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append([]plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
-				}},
+				}, testAccAuthConfigPlannedKnown("ENABLED", false)...)},
 				Check: checkClientID("cid-2"),
 			},
 			{
 				// Scopes of a custom auth config are credential fields: sent with the credentials.
 				Config: regexp.MustCompile(`\["repo"\]`).ReplaceAllString(testAccAuthConfigCustomWO(name, "cid-2", "secret-2", 2), `["repo", "user"]`),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append([]plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
-				}},
+				}, testAccAuthConfigPlannedKnown("ENABLED", false)...)},
 				Check: resource.ComposeTestCheckFunc(checkClientID("cid-2"),
 					resource.TestCheckResourceAttr(testAccAuthConfigName, "scopes.#", "2")),
 			},
@@ -358,17 +379,26 @@ func TestAccAuthConfig_createDisabled(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: testAccAuthConfigManaged(name, "  enabled = false"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("DISABLED")),
+				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("DISABLED")),
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
 				},
 			},
 			{
-				Config: testAccAuthConfigManaged(name, "  enabled = true"),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				// A rename of a disabled auth config keeps DISABLED in the plan.
+				Config: testAccAuthConfigManaged(name+"-2", "  enabled = false"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append([]plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
-					plancheck.ExpectUnknownValue(testAccAuthConfigName, tfjsonpath.New("status")),
-				}},
+				}, testAccAuthConfigPlannedKnown("DISABLED", true)...)},
+			},
+			{
+				Config: testAccAuthConfigManaged(name, "  enabled = true"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append([]plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+				}, testAccAuthConfigPlannedKnown("ENABLED", true)...)},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("ENABLED")),
 				},
@@ -402,6 +432,7 @@ func TestAccAuthConfig_drift(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+					plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("ENABLED")),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("ENABLED")),
@@ -815,4 +846,167 @@ func TestAccAuthConfig_customClearScopes(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestAccAuthConfig_importPlansKnownValues: right after an import (block),
+// the in-place update that sends write-only credentials plans status and
+// is_service_managed from the imported object, here a disabled custom auth
+// config, instead of (known after apply).
+func TestAccAuthConfig_importPlansKnownValues(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac-impk")
+	cfg := strings.Replace(testAccAuthConfigCustomWO(name, "cid-1", "secret-1", 1), "  scopes", "  enabled = false\n  scopes", 1)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("DISABLED")),
+				},
+			},
+			{
+				Config:          cfg,
+				ResourceName:    testAccAuthConfigName,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+				// credentials_wo_version cannot be read back: one in-place
+				// update that re-sends the credentials.
+				ExpectNonEmptyPlan: true,
+				ImportPlanChecks: resource.ImportPlanChecks{PreApply: append([]plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("credentials_wo_version"), knownvalue.Int64Exact(1)),
+				}, testAccAuthConfigPlannedKnown("DISABLED", false)...)},
+			},
+		},
+	})
+}
+
+// TestAccAuthConfig_staleStatusNoRefresh: with -refresh=false the state can
+// hold a status the service no longer has. The plan keeps the prior status
+// (enabled does not change), and the apply makes the service match enabled,
+// so the result is consistent with the plan.
+func TestAccAuthConfig_staleStatusNoRefresh(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tfacc-ac-norf")
+	var id string
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
+		AdditionalCLIOptions:     &resource.AdditionalCLIOptions{Plan: resource.PlanOptions{NoRefresh: true}},
+		Steps: []resource.TestStep{
+			{Config: testAccAuthConfigManaged(name, ""), Check: testAccCaptureAuthConfigID(&id)},
+			{
+				PreConfig: func() {
+					if err := testAccClient(t).DisableAuthConfig(context.Background(), id); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: testAccAuthConfigManaged(name+"-renamed", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: append([]plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
+				}, testAccAuthConfigPlannedKnown("ENABLED", true)...)},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("ENABLED")),
+				},
+				Check: func(*terraform.State) error {
+					ac, err := testAccClient(t).GetAuthConfig(context.Background(), id)
+					if err != nil {
+						return err
+					}
+					if ac.Status != client.AuthConfigStatusEnabled || ac.Name != name+"-renamed" {
+						return fmt.Errorf("service not updated: status %s, name %s", ac.Status, ac.Name)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// TestAuthConfig_validateConfigOneErrorPerMistake validates configurations
+// through the provider server (attribute validators and ValidateConfig
+// together) and checks that each mistake gives exactly the expected errors:
+// an invalid type gives the type validator's error alone, not also errors
+// of checks that assume a valid type.
+func TestAuthConfig_validateConfigOneErrorPerMistake(t *testing.T) {
+	ctx := context.Background()
+	srv, err := testAccProtoV6ProviderFactories["service"]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schResp, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil || schResp.ResourceSchemas[authConfigResourceType] == nil {
+		t.Fatalf("schema: %v %v", err, schResp)
+	}
+	objType := schResp.ResourceSchemas[authConfigResourceType].ValueType().(tftypes.Object)
+	strMap := func(kv ...string) tftypes.Value {
+		m := map[string]tftypes.Value{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = tftypes.NewValue(tftypes.String, kv[i+1])
+		}
+		return tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, m)
+	}
+	config := func(attrs map[string]tftypes.Value) *tfprotov6.DynamicValue {
+		vals := map[string]tftypes.Value{}
+		for name, typ := range objType.AttributeTypes {
+			vals[name] = tftypes.NewValue(typ, nil)
+		}
+		for name, v := range attrs {
+			vals[name] = v
+		}
+		dv, err := tfprotov6.NewDynamicValue(objType, tftypes.NewValue(objType, vals))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &dv
+	}
+	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+	for _, tc := range []struct {
+		name  string
+		attrs map[string]tftypes.Value
+		want  []string // one summary per expected error, in any order
+	}{
+		{"custom type misspelled", map[string]tftypes.Value{"toolkit": str("github"), "type": str("custom")},
+			[]string{"Invalid Attribute Value Match"}},
+		{"custom type misspelled with credentials", map[string]tftypes.Value{"toolkit": str("github"), "type": str("custom"),
+			"credentials": strMap("client_id", "x", "client_secret", "y")},
+			[]string{"Invalid Attribute Value Match"}},
+		{"managed type misspelled", map[string]tftypes.Value{"toolkit": str("github"), "type": str("managed")},
+			[]string{"Invalid Attribute Value Match"}},
+		{"custom without scheme", map[string]tftypes.Value{"toolkit": str("github"), "type": str(authConfigTypeCustom)},
+			[]string{"Missing auth_scheme"}},
+		{"custom with invalid scheme", map[string]tftypes.Value{"toolkit": str("github"), "type": str(authConfigTypeCustom),
+			"auth_scheme": str("oauth2")},
+			[]string{"Invalid Attribute Value Match"}},
+		{"managed with credentials", map[string]tftypes.Value{"toolkit": str("github"),
+			"credentials": strMap("client_id", "x")},
+			[]string{"Credentials not allowed for service-managed auth"}},
+		{"valid custom", map[string]tftypes.Value{"toolkit": str("github"), "type": str(authConfigTypeCustom),
+			"auth_scheme": str("OAUTH2"), "credentials": strMap("client_id", "x", "client_secret", "y")},
+			nil},
+	} {
+		resp, err := srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{
+			TypeName: authConfigResourceType, Config: config(tc.attrs),
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var got []string
+		for _, d := range resp.Diagnostics {
+			if d.Severity == tfprotov6.DiagnosticSeverityError {
+				got = append(got, d.Summary)
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			var details []string
+			for _, d := range resp.Diagnostics {
+				details = append(details, d.Summary+": "+d.Detail)
+			}
+			t.Errorf("%s: want errors %q, got %q\n%s", tc.name, tc.want, got, strings.Join(details, "\n"))
+		}
+	}
 }
