@@ -679,13 +679,8 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 }
 
 func (r *authConfigResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := strings.TrimSpace(req.ID)
-	if !authConfigIDRe.MatchString(id) {
-		resp.Diagnostics.AddError("Invalid import id",
-			fmt.Sprintf("Expected an auth config id such as ac_AbC123, got %q.", req.ID))
-		return
-	}
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), resource.ImportStateRequest{ID: id}, resp)
+	// ac_... only; a connected account or trigger id is named as such.
+	importStateByID(ctx, authConfigIDKind, req, resp)
 }
 
 // acCredentialsToSend returns the credentials of a custom auth config from

@@ -776,13 +776,9 @@ func (r *connectedAccountResource) Delete(ctx context.Context, req resource.Dele
 }
 
 func (r *connectedAccountResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !objectIDRe.MatchString(req.ID) {
-		resp.Diagnostics.AddError("Invalid import id",
-			fmt.Sprintf("%q is not a connected account id; import with the account's id, for example "+
-				"`terraform import %s.<name> ca_1a2b3c`.", req.ID, connectedAccountType))
-		return
-	}
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	// Only ca_... ids: the API addresses accounts by nanoid, not by UUID. A
+	// malformed id, or an auth config or trigger id, fails without an API call.
+	importStateByID(ctx, connectedAccountIDKind, req, resp)
 }
 
 // httpURLValidator accepts absolute http(s) URLs with a host.

@@ -486,32 +486,8 @@ func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.Delet
 }
 
 func (r *triggerInstanceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := strings.TrimSpace(req.ID)
-	if msg := triggerImportIDProblem(id); msg != "" {
-		resp.Diagnostics.AddError("Invalid import id", msg)
-		return
-	}
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), resource.ImportStateRequest{ID: id}, resp)
-}
-
-// triggerImportIDProblem explains why id cannot be a trigger instance id, or
-// returns "" when it can: ti_... or the instance's UUID. The id of another kind of object (ac_..., ca_...)
-// is named as such, so that a mixed-up import says what went wrong instead of
-// "no object exists".
-func triggerImportIDProblem(id string) string {
-	const want = "Expected a trigger instance id such as ti_AbC123 (the service_trigger_instances data source lists them)"
-	prefix, _, _ := strings.Cut(id, "_")
-	switch {
-	case !serviceObjectIDRe.MatchString(id):
-		return fmt.Sprintf("%s, got %q.", want, id)
-	case prefix == "ac":
-		return fmt.Sprintf("%s, got %q, which is an auth config id: import it with service_auth_config.", want, id)
-	case prefix == "ca":
-		return fmt.Sprintf("%s, got %q, which is a connected account id: import it with service_connected_account.", want, id)
-	case prefix != "ti" && !uuidRe.MatchString(id):
-		return fmt.Sprintf("%s, got %q.", want, id)
-	}
-	return ""
+	// ti_... or the instance's UUID; an id of another kind is named as such.
+	importStateByID(ctx, triggerInstanceIDKind, req, resp)
 }
 
 // applyTriggerInstance copies what the service reports into m, keeping the

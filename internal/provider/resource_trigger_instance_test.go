@@ -754,9 +754,9 @@ func TestTriggerImportIDProblem(t *testing.T) {
 		"ac_AbC123":                            "auth config id: import it with service_auth_config",
 		"ca_AbC123":                            "connected account id: import it with service_connected_account",
 	} {
-		got := triggerImportIDProblem(id)
+		got := importIDProblem(triggerInstanceIDKind, id)
 		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
-			t.Errorf("triggerImportIDProblem(%q) = %q, want %q", id, got, want)
+			t.Errorf("importIDProblem(trigger instance, %q) = %q, want %q", id, got, want)
 		}
 	}
 }
