@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
@@ -347,8 +348,16 @@ func (r *connectedAccountResource) checkAccountCredentials(ctx context.Context, 
 	diags.Append(checkCredentialFields(tk, scheme, purposeConnectedAccountInitiation, keys, attr)...)
 }
 
+// privateKeyReplacing marks, in the private plan data, a plan that replaces an
+// existing account. Terraform plans the creation half of a replacement with no
+// prior state but passes the private data of the first plan along, so the
+// creation half can tell it replaces an account.
+const privateKeyReplacing = "replacing_account"
+
 func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.data.Configured() {
+	// A destroy plan (no planned object) needs no check: in particular it
+	// must not depend on the auth config still existing.
+	if req.Plan.Raw.IsNull() {
 		return
 	}
 	var plan, config connectedAccountModel
@@ -366,13 +375,26 @@ func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.
 		}
 	}
 	_, keys, attr, known := givenCredentials(ctx, config, plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() || !known {
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	credsChanged := !plan.Credentials.Equal(state.Credentials) || !plan.CredentialsWOVersion.Equal(state.CredentialsWOVersion)
+	if !creating {
+		replacing := !plan.UserID.Equal(state.UserID) || !plan.AuthConfigID.Equal(state.AuthConfigID) ||
+			!plan.CallbackURL.Equal(state.CallbackURL)
+		if replacing {
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacing, []byte("true"))...)
+		} else {
+			sendsCredentials := credsChanged && (!known || keys != nil)
+			resp.Diagnostics.Append(planAccountUpdate(ctx, plan, state, sendsCredentials, &resp.Plan)...)
+		}
+	}
+	if !known || !r.data.Configured() {
 		return
 	}
 	hostedLink := plan.HostedLink.ValueBool()
 
 	if !creating {
-		credsChanged := !plan.Credentials.Equal(state.Credentials) || !plan.CredentialsWOVersion.Equal(state.CredentialsWOVersion)
 		if !credsChanged || keys == nil || state.Toolkit.ValueString() == "" || state.AuthScheme.ValueString() == "" {
 			return
 		}
@@ -392,9 +414,7 @@ func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.
 	ac, err := r.data.Client.GetAuthConfig(ctx, acID)
 	if err != nil {
 		if client.IsNotFound(err) {
-			resp.Diagnostics.AddAttributeError(path.Root("auth_config_id"), "Unknown auth config",
-				fmt.Sprintf("Attribute auth_config_id: the service has no auth config %q. Check the id (the "+
-					"service_auth_configs data source lists them).", acID))
+			r.addAuthConfigNotFound(ctx, req, plan, acID, &resp.Diagnostics)
 			return
 		}
 		addAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_id"), "reading auth config", connectedAccountType, acID, err)
@@ -410,6 +430,79 @@ func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.
 	if ac.AuthScheme != "" {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("auth_scheme"), types.StringValue(ac.AuthScheme))...)
 	}
+}
+
+// planAccountUpdate plans the computed attributes of an in-place update
+// exactly where the operation decides them, instead of "(known after apply)":
+//   - is_disabled is the opposite of enabled;
+//   - enabling or disabling leaves status unchanged, and an update that calls
+//     nothing (only creation-time options changed) leaves status,
+//     status_reason and updated_at unchanged;
+//   - sending credentials (rotation) leaves an ACTIVE account ACTIVE, but may
+//     reactivate an EXPIRED, FAILED or INACTIVE one, so status stays unknown
+//     for those.
+//
+// status_reason and updated_at stay unknown whenever the service is called
+// (enabling clears the reason, disabling may set it, rotation clears it).
+func planAccountUpdate(ctx context.Context, plan, state connectedAccountModel, sendsCredentials bool, out *tfsdk.Plan) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if !plan.Enabled.IsUnknown() && !plan.Enabled.IsNull() {
+		diags.Append(out.SetAttribute(ctx, path.Root("is_disabled"), types.BoolValue(!plan.Enabled.ValueBool()))...)
+	}
+	if plan.Enabled.IsUnknown() || plan.DisabledReason.IsUnknown() {
+		return diags
+	}
+	enabled := plan.Enabled.ValueBool()
+	callsStatus := !plan.Enabled.Equal(state.Enabled) || (!enabled && !plan.DisabledReason.Equal(state.DisabledReason))
+	if !sendsCredentials && !callsStatus {
+		diags.Append(out.SetAttribute(ctx, path.Root("status_reason"), state.StatusReason)...)
+		diags.Append(out.SetAttribute(ctx, path.Root("updated_at"), state.UpdatedAt)...)
+	}
+	if state.Status.IsNull() || state.Status.IsUnknown() {
+		return diags
+	}
+	if !sendsCredentials || strings.EqualFold(state.Status.ValueString(), client.StatusActive) {
+		diags.Append(out.SetAttribute(ctx, path.Root("status"), state.Status)...)
+	}
+	return diags
+}
+
+// addAuthConfigNotFound reports an auth_config_id the service does not know
+// when creating an account. For a new account it is a plan-time error. When
+// the plan replaces an existing account (a tainted one, or one whose
+// replace-forcing arguments changed) that still refers to the deleted auth
+// config, it is a warning: the error would otherwise also block `terraform
+// destroy`, whose preliminary plan plans that replacement. Creating the new
+// account, if applied, fails with the service's error.
+func (r *connectedAccountResource) addAuthConfigNotFound(ctx context.Context, req resource.ModifyPlanRequest, plan connectedAccountModel, acID string, diags *diag.Diagnostics) {
+	replaced := ""
+	if v, d := req.Private.GetKey(ctx, privateKeyReplacing); !d.HasError() && string(v) == "true" {
+		replaced = "This plan replaces an existing connected account."
+	} else if !plan.UserID.IsUnknown() && !plan.UserID.IsNull() {
+		// Terraform plans a tainted account's replacement with no prior
+		// state. An account of this user that still uses the auth config
+		// (the service keeps them, INACTIVE) shows this is a replacement.
+		// One request: the first page of one account is enough.
+		for a, err := range r.data.Client.ConnectedAccountsIter(ctx, client.ConnectedAccountListParams{
+			UserIDs: []string{plan.UserID.ValueString()}, AuthConfigIDs: []string{acID}, Limit: 1,
+		}) {
+			if err == nil {
+				replaced = fmt.Sprintf("User %q still has connected account %s using it, which this plan "+
+					"replaces (for example a tainted account).", plan.UserID.ValueString(), a.ID)
+			}
+			break
+		}
+	}
+	if replaced == "" {
+		diags.AddAttributeError(path.Root("auth_config_id"), "Unknown auth config",
+			fmt.Sprintf("Attribute auth_config_id: the service has no auth config %q. Check the id (the "+
+				"service_auth_configs data source lists them).", acID))
+		return
+	}
+	diags.AddAttributeWarning(path.Root("auth_config_id"), "Unknown auth config",
+		fmt.Sprintf("Attribute auth_config_id: the service has no auth config %q (it was probably deleted outside "+
+			"Terraform). %s Applying this plan will fail to create the new account unless auth_config_id names an "+
+			"existing auth config; `terraform destroy` is not affected.", acID, replaced))
 }
 
 func (r *connectedAccountResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -751,7 +844,16 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 			addAPIError(&resp.Diagnostics, "reading", connectedAccountType, id, err)
 			return
 		}
+		planned := plan.Status
 		plan.fromAccount(a, false)
+		// ModifyPlan planned the status only where this update leaves it
+		// unchanged (planAccountUpdate). If it changed meanwhile outside
+		// Terraform (say the user approved an OAuth account between plan and
+		// apply), the planned value is kept: the next refresh shows the new
+		// status, instead of this apply failing as inconsistent.
+		if !planned.IsUnknown() && !planned.IsNull() {
+			plan.Status = planned
+		}
 	} else {
 		plan.Status, plan.StatusReason, plan.IsDisabled = state.Status, state.StatusReason, state.IsDisabled
 		plan.UpdatedAt = state.UpdatedAt

@@ -1088,3 +1088,172 @@ func TestConnectedAccountCreate_serviceRejectsCredentials(t *testing.T) {
 		t.Fatalf("accounts of %s: %v, %v", user, accts, err)
 	}
 }
+
+// TestAccConnectedAccount_destroyAfterAuthConfigDeleted: an account whose auth
+// config (a literal id) was deleted outside Terraform can still be destroyed,
+// even when it is tainted (Terraform's preliminary destroy plan plans its
+// replacement as a creation, with no prior state). Replacing plans warn
+// instead of failing; a new account with that id still fails at plan time.
+func TestAccConnectedAccount_destroyAfterAuthConfigDeleted(t *testing.T) {
+	testAccPreCheck(t)
+	user := acctest.RandomWithPrefix("tf-ca-acgone")
+	c := testAccClient(t)
+	created, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{
+		ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, AuthScheme: "API_KEY", Name: user,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acID := created.ID
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), acID) })
+	creds := `credentials = { api_key = "sk_test_acgone" }`
+	deleteAC := func() {
+		if err := c.DeleteAuthConfig(context.Background(), acID); err != nil && !client.IsNotFound(err) {
+			t.Fatal(err)
+		}
+	}
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		Steps: []tfresource.TestStep{
+			{
+				Config: testAccCAAccount(user, strconvQuote(acID), creds),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+				},
+			},
+			{
+				// A replace-forcing change (another user) after the auth config
+				// was deleted: the creation half of the replacement warns.
+				PreConfig:          deleteAC,
+				Config:             testAccCAAccount(user+"-b", strconvQuote(acID), creds),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				// Tainted (as after a wait_for_connection timeout): planned as a
+				// creation with no prior state; the account still using the
+				// auth config marks it as a replacement, so only a warning.
+				Taint:              []string{caAddr},
+				Config:             testAccCAAccount(user, strconvQuote(acID), creds),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				// A brand-new account with the deleted auth config: plan-time error.
+				Config: testAccCAAccount(user, strconvQuote(acID), creds) +
+					strings.Replace(testAccCAAccount(user+"-new", strconvQuote(acID), creds), `"test"`, `"other"`, 1),
+				PlanOnly:    true,
+				ExpectError: testAccErrRe(`Unknown auth config`, `auth_config_id`, acID),
+			},
+			// The test's final `terraform destroy` (its preliminary plan
+			// replans the tainted account) must succeed: CheckDestroy.
+		},
+	})
+}
+
+// TestAccConnectedAccount_planComputedOnUpdate: enabling, disabling and
+// credential rotation plan is_disabled exactly and keep status where the
+// operation cannot change it (rotation of a non-ACTIVE account leaves it
+// unknown); an update that calls nothing plans every computed value.
+func TestAccConnectedAccount_planComputedOnUpdate(t *testing.T) {
+	testAccRequireEmulator(t)
+	user := acctest.RandomWithPrefix("tf-ca-plan")
+	ac := testAccCAStripeAuthConfig(user)
+	ref := "service_auth_config.stripe.id"
+	cfg := func(version int, extra ...string) string {
+		return ac + testAccCAAccount(user, ref, append([]string{`credentials_wo = { api_key = "sk_test_plan" }`,
+			fmt.Sprintf("credentials_wo_version = %d", version)}, extra...)...)
+	}
+	known := func(attr string, v knownvalue.Check) plancheck.PlanCheck {
+		return plancheck.ExpectKnownValue(caAddr, tfjsonpath.New(attr), v)
+	}
+	unknown := func(attr string) plancheck.PlanCheck {
+		return plancheck.ExpectUnknownValue(caAddr, tfjsonpath.New(attr))
+	}
+	update := plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionUpdate)
+	var id string
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		Steps: []tfresource.TestStep{
+			{
+				Config: cfg(1),
+				Check:  testAccCAState(&id),
+			},
+			{
+				Config: cfg(1, `enabled = false`, `disabled_reason = "paused"`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{update,
+					known("is_disabled", knownvalue.Bool(true)), known("status", knownvalue.StringExact("ACTIVE")),
+					unknown("status_reason"), unknown("updated_at")}},
+			},
+			{
+				Config: cfg(1, `enabled = false`, `disabled_reason = "still paused"`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{update,
+					known("is_disabled", knownvalue.Bool(true)), known("status", knownvalue.StringExact("ACTIVE"))}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status_reason"), knownvalue.StringExact("still paused")),
+				},
+			},
+			{
+				// Enable and rotate an ACTIVE account at once: stays ACTIVE.
+				Config: cfg(2),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{update,
+					known("is_disabled", knownvalue.Bool(false)), known("status", knownvalue.StringExact("ACTIVE")),
+					unknown("updated_at")}},
+			},
+			{
+				// Only a creation-time option changed: nothing is called, so
+				// every computed value is planned.
+				Config: cfg(2, `wait_for_connection = true`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{update,
+					known("is_disabled", knownvalue.Bool(false)), known("status", knownvalue.StringExact("ACTIVE")),
+					known("status_reason", knownvalue.Null()), known("updated_at", knownvalue.NotNull())}},
+			},
+			{
+				// Rotation of an EXPIRED account may reactivate it: unknown.
+				PreConfig: func() { testAccEmulatorPost(t, "/_emulator/connected_accounts/"+id+"/expire") },
+				Config:    cfg(3, `wait_for_connection = true`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{update,
+					known("is_disabled", knownvalue.Bool(false)), unknown("status")}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+				},
+			},
+			{
+				// Disabling an EXPIRED account keeps it EXPIRED.
+				PreConfig: func() { testAccEmulatorPost(t, "/_emulator/connected_accounts/"+id+"/expire") },
+				Config:    cfg(3, `wait_for_connection = true`, `enabled = false`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{update,
+					known("is_disabled", knownvalue.Bool(true)), known("status", knownvalue.StringExact("EXPIRED"))}},
+			},
+		},
+	})
+}
+
+// TestAccConnectedAccount_importIDs: an import id that is not a connected
+// account id fails before any API call, naming the kind of id it is.
+func TestAccConnectedAccount_importIDs(t *testing.T) {
+	user := acctest.RandomWithPrefix("tf-ca-impid")
+	cfg := testAccCAStripeAuthConfig(user) + testAccCAAccount(user, "service_auth_config.stripe.id",
+		`credentials = { api_key = "sk_test_imp" }`)
+	step := func(id string, re *regexp.Regexp) tfresource.TestStep {
+		return tfresource.TestStep{Config: cfg, ResourceName: caAddr, ImportState: true, ImportStateId: id, ExpectError: re}
+	}
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		Steps: []tfresource.TestStep{
+			{Config: cfg},
+			step("bogus", testAccErrRe(`Invalid import id`, `Expected a connected account id such as ca_AbC123`, `"bogus"`)),
+			step("ac_AbC123", testAccErrRe(`Invalid import id`, `which is an auth config id`, `service_auth_config`)),
+			step("ti_AbC123", testAccErrRe(`Invalid import id`, `which is a trigger instance id`, `service_trigger_instance`)),
+			step("0b9f8e4a-3c2d-4e5f-8a7b-1c2d3e4f5a6b", testAccErrRe(`Invalid import id`, `connected account id`)),
+		},
+	})
+}
+
+func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
