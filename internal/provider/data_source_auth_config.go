@@ -199,7 +199,7 @@ func authConfigDataAttributes(lookup bool) map[string]schema.Attribute {
 			MarkdownDescription: "Slug of the toolkit. Required together with `name` to look an auth config up by name.",
 			Optional:            true,
 			Computed:            true,
-			Validators:          []validator.String{toolkitSlugValidator{}},
+			Validators:          []validator.String{toolkitSlugValidator()},
 		}
 		attrs["name"] = schema.StringAttribute{
 			MarkdownDescription: "Exact name of the auth config to read within `toolkit` (disabled ones included). " +

@@ -44,7 +44,7 @@ func (d *authConfigsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"toolkit": schema.StringAttribute{
 				MarkdownDescription: "Only auth configs of this toolkit slug.",
 				Optional:            true,
-				Validators:          []validator.String{toolkitSlugValidator{}},
+				Validators:          []validator.String{toolkitSlugValidator()},
 			},
 			"is_service_managed": schema.BoolAttribute{
 				MarkdownDescription: "Only service-managed (`true`) or only custom (`false`) auth configs. Unset: both.",

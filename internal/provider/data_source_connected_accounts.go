@@ -77,7 +77,7 @@ func (d *connectedAccountsDataSource) Schema(_ context.Context, _ datasource.Sch
 			"statuses. All pages are read. Credentials are never exposed.",
 		Attributes: map[string]schema.Attribute{
 			"user_ids":      filter("Only accounts of these users (your application's user ids)."),
-			"toolkit_slugs": filter("Only accounts of these toolkits (slugs such as `github`).", toolkitSlugValidator{}),
+			"toolkit_slugs": filter("Only accounts of these toolkits (slugs such as `github`).", toolkitSlugValidator()),
 			"auth_config_ids": filter("Only accounts made through these auth configs.",
 				stringvalidator.RegexMatches(objectIDRe, "must be an auth config id such as ac_1a2b3c")),
 			"statuses": filter("Only accounts in these statuses: `INITIALIZING`, `INITIATED`, `ACTIVE`, `FAILED`, "+

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -79,33 +80,22 @@ var categorySlugRe = regexp.MustCompile(`^\S+$`)
 
 // managedByValidator is a OneOf(service, all, project) whose error also
 // explains the wire name "composio" used by the service's own SDKs and docs.
-type managedByValidator struct{}
-
-var _ validator.String = managedByValidator{}
-
-func (managedByValidator) Description(_ context.Context) string {
-	return `value must be one of: "service", "all", "project"`
-}
-
-func (v managedByValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (managedByValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
+func managedByValidator() validator.String {
+	return stringCheck{
+		description: `value must be one of: "service", "all", "project"`,
+		summary:     "Invalid managed_by filter",
+		check: func(v string) error {
+			if _, ok := managedByWire[v]; ok {
+				return nil
+			}
+			msg := fmt.Sprintf("%q is not valid; use \"service\" (toolkits with service-managed auth), "+
+				"\"project\" (toolkits this project has auth configs for) or \"all\"", v)
+			if strings.EqualFold(v, "composio") {
+				msg += `. The service's API calls its managed credentials "composio"; in this provider that value is "service"`
+			}
+			return errors.New(msg)
+		},
 	}
-	v := req.ConfigValue.ValueString()
-	if _, ok := managedByWire[v]; ok {
-		return
-	}
-	hint := ""
-	if strings.EqualFold(v, "composio") {
-		hint = ` The service's API calls its managed credentials "composio"; in this provider that value is "service".`
-	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Invalid managed_by filter",
-		fmt.Sprintf("Attribute %s: %q is not valid; use \"service\" (toolkits with service-managed auth), "+
-			"\"project\" (toolkits this project has auth configs for) or \"all\".%s", req.Path, v, hint))
 }
 
 func (d *toolkitsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -132,7 +122,7 @@ func (d *toolkitsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					"auth for them, i.e. `use_service_managed_auth` works), `project` (toolkits that have an auth config in " +
 					"this project), or `all` (no filter; the default).",
 				Optional:   true,
-				Validators: []validator.String{managedByValidator{}},
+				Validators: []validator.String{managedByValidator()},
 			},
 			"sort_by": schema.StringAttribute{
 				MarkdownDescription: "Order of the result: `usage` (most used first; the service's default) or `alphabetically` (by name).",

@@ -327,7 +327,7 @@ func TestManagedByValidator(t *testing.T) {
 	t.Parallel()
 	for v, wantErr := range map[string]bool{"service": false, "all": false, "project": false, "composio": true, "Service": true, "": true} {
 		resp := &validator.StringResponse{}
-		managedByValidator{}.ValidateString(context.Background(), validator.StringRequest{
+		managedByValidator().ValidateString(context.Background(), validator.StringRequest{
 			Path: path.Root("managed_by"), ConfigValue: types.StringValue(v),
 		}, resp)
 		if got := resp.Diagnostics.HasError(); got != wantErr {

@@ -56,7 +56,7 @@ func (d *triggerTypesDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 				Validators: []validator.List{
 					listvalidator.SizeAtLeast(1),
 					listvalidator.UniqueValues(),
-					listvalidator.ValueStringsAre(toolkitSlugValidator{}),
+					listvalidator.ValueStringsAre(toolkitSlugValidator()),
 				},
 			},
 			"slugs": schema.ListAttribute{

@@ -107,25 +107,14 @@ func decodeJSONAny(s string) (any, error) {
 
 // jsonObjectValidator requires a string attribute (typically
 // jsontypes.Normalized) to hold a JSON object, at validate time.
-type jsonObjectValidator struct{}
-
-var _ validator.String = jsonObjectValidator{}
-
-func (jsonObjectValidator) Description(_ context.Context) string {
-	return "value must be a JSON object, e.g. jsonencode({ key = \"value\" })"
-}
-
-func (v jsonObjectValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (jsonObjectValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, err := decodeJSONObject(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid JSON object",
-			fmt.Sprintf("Attribute %s: %s.", req.Path, err))
+func jsonObjectValidator() validator.String {
+	return stringCheck{
+		description: "value must be a JSON object, e.g. jsonencode({ key = \"value\" })",
+		summary:     "Invalid JSON object",
+		check: func(v string) error {
+			_, err := decodeJSONObject(v)
+			return err
+		},
 	}
 }
 

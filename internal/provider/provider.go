@@ -104,7 +104,7 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"A plain `http://` URL is only accepted for loopback hosts (`localhost`, `*.localhost`, `127.0.0.0/8`, " +
 					"`[::1]`) unless `allow_insecure_http` is true.",
 				Optional:   true,
-				Validators: []validator.String{baseURLValidator{}},
+				Validators: []validator.String{baseURLValidator()},
 			},
 			"toolkit_versions": schema.MapAttribute{
 				MarkdownDescription: "Toolkit versions by toolkit slug, e.g. `{ github = \"20251015_00\" }`. Each value is " +
@@ -115,8 +115,8 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 				Optional:    true,
 				ElementType: types.StringType,
 				Validators: []validator.Map{
-					mapvalidator.KeysAre(toolkitSlugValidator{}),
-					mapvalidator.ValueStringsAre(toolkitVersionValidator{}),
+					mapvalidator.KeysAre(toolkitSlugValidator()),
+					mapvalidator.ValueStringsAre(toolkitVersionValidator()),
 				},
 			},
 			"toolkit_version": schema.StringAttribute{
@@ -124,7 +124,7 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"version in `toolkit_versions` or a `" + EnvToolkitVersionPrefix + "<NAME>` environment variable. " +
 					"When unset, the service's latest versions are used.",
 				Optional:   true,
-				Validators: []validator.String{toolkitVersionValidator{}},
+				Validators: []validator.String{toolkitVersionValidator()},
 			},
 			"default_headers": schema.MapAttribute{
 				MarkdownDescription: "Extra HTTP headers sent with every request. `x-api-key` and `content-type` " +
@@ -132,15 +132,15 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 				Optional:    true,
 				ElementType: types.StringType,
 				Validators: []validator.Map{
-					mapvalidator.KeysAre(headerNameValidator{}),
-					mapvalidator.ValueStringsAre(headerValueValidator{}),
+					mapvalidator.KeysAre(headerNameValidator()),
+					mapvalidator.ValueStringsAre(headerValueValidator()),
 				},
 			},
 			"request_timeout": schema.StringAttribute{
 				MarkdownDescription: "Time limit of each HTTP attempt, as a Go duration string such as `30s` or `2m`. " +
 					"Defaults to `" + defaultRequestTimeoutStr + "`.",
 				Optional:   true,
-				Validators: []validator.String{durationValidator{}},
+				Validators: []validator.String{durationValidator()},
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: "Number of retries after the first attempt for rate-limited (429), unavailable " +

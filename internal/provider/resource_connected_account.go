@@ -126,7 +126,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				MarkdownDescription: "Absolute `https://` (or `http://`) URL the user is sent back to after an OAuth " +
 					"approval. Changing it creates a new account.",
 				Optional:      true,
-				Validators:    []validator.String{httpURLValidator{}},
+				Validators:    []validator.String{httpURLValidator()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"credentials_wo": schema.MapAttribute{
@@ -884,25 +884,16 @@ func (r *connectedAccountResource) ImportState(ctx context.Context, req resource
 }
 
 // httpURLValidator accepts absolute http(s) URLs with a host.
-type httpURLValidator struct{}
-
-var _ validator.String = httpURLValidator{}
-
-func (httpURLValidator) Description(_ context.Context) string {
-	return "value must be an absolute URL starting with https:// or http://"
-}
-
-func (v httpURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (httpURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	raw := req.ConfigValue.ValueString()
-	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.ContainsAny(raw, " \t\r\n") {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid URL",
-			fmt.Sprintf("Attribute %s: %q is not an absolute URL; use a full address such as https://app.example.com/callback.",
-				req.Path, raw))
+func httpURLValidator() validator.String {
+	return stringCheck{
+		description: "value must be an absolute URL starting with https:// or http://",
+		summary:     "Invalid URL",
+		check: func(raw string) error {
+			u, err := url.Parse(raw)
+			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.ContainsAny(raw, " \t\r\n") {
+				return fmt.Errorf("%q is not an absolute URL; use a full address such as https://app.example.com/callback", raw)
+			}
+			return nil
+		},
 	}
 }

@@ -125,7 +125,7 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 				Computed:   true,
 				CustomType: jsontypes.NormalizedType{},
 				Default:    stringdefault.StaticString("{}"),
-				Validators: []validator.String{jsonObjectValidator{}},
+				Validators: []validator.String{jsonObjectValidator()},
 				PlanModifiers: []planmodifier.String{
 					normalizedJSONUseStatePlanModifier{},
 					stringplanmodifier.RequiresReplace(),

@@ -707,7 +707,7 @@ func TestJSONObjectValidator(t *testing.T) {
 	t.Parallel()
 	for in, ok := range map[string]bool{`{}`: true, `{"a":1}`: true, ``: true, `[1]`: false, `"x"`: false, `{"a":1} {}`: false} {
 		resp := &validator.StringResponse{}
-		jsonObjectValidator{}.ValidateString(context.Background(),
+		jsonObjectValidator().ValidateString(context.Background(),
 			validator.StringRequest{Path: path.Root("trigger_config"), ConfigValue: types.StringValue(in)}, resp)
 		if resp.Diagnostics.HasError() == ok {
 			t.Errorf("%q: errors %v", in, resp.Diagnostics)

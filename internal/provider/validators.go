@@ -19,76 +19,69 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// toolkitVersionValidator accepts `YYYYMMDD_NN` (with a real calendar date)
-// or `latest`. Reusable on any string attribute (use
-// mapvalidator.ValueStringsAre(toolkitVersionValidator{}) on maps); the
-// diagnostic names the attribute path.
-type toolkitVersionValidator struct{}
-
-var _ validator.String = toolkitVersionValidator{}
-
-func (toolkitVersionValidator) Description(_ context.Context) string {
-	return "value must be a toolkit version YYYYMMDD_NN (a real date) or \"latest\""
+// stringCheck is a validator.String that skips null and unknown values and
+// reports a value check rejects as an attribute error: summary, and the
+// detail "Attribute <path>: <check's error>.".
+type stringCheck struct {
+	description string
+	summary     string
+	check       func(value string) error
 }
 
-func (v toolkitVersionValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
+var _ validator.String = stringCheck{}
 
-func (toolkitVersionValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (v stringCheck) Description(_ context.Context) string { return v.description }
+
+func (v stringCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v stringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if err := client.ValidateVersion(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid toolkit version",
-			fmt.Sprintf("Attribute %s: %s.", req.Path, err))
+	if err := v.check(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, v.summary, fmt.Sprintf("Attribute %s: %s.", req.Path, err))
+	}
+}
+
+// toolkitVersionValidator accepts `YYYYMMDD_NN` (with a real calendar date)
+// or `latest`. Reusable on any string attribute (use
+// mapvalidator.ValueStringsAre(toolkitVersionValidator()) on maps); the
+// diagnostic names the attribute path.
+func toolkitVersionValidator() validator.String {
+	return stringCheck{
+		description: "value must be a toolkit version YYYYMMDD_NN (a real date) or \"latest\"",
+		summary:     "Invalid toolkit version",
+		check:       client.ValidateVersion,
 	}
 }
 
 var toolkitSlugRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
-// toolkitSlugValidator checks that a map key looks like a toolkit slug.
-type toolkitSlugValidator struct{}
-
-var _ validator.String = toolkitSlugValidator{}
-
-func (toolkitSlugValidator) Description(_ context.Context) string {
-	return "value must be a toolkit slug (letters, digits, underscore, hyphen)"
-}
-
-func (v toolkitSlugValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (toolkitSlugValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if !toolkitSlugRe.MatchString(req.ConfigValue.ValueString()) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid toolkit slug",
-			fmt.Sprintf("Attribute %s: %q is not a toolkit slug (letters, digits, underscore and hyphen only).",
-				req.Path, req.ConfigValue.ValueString()))
+// toolkitSlugValidator checks that a value (or a map key) looks like a toolkit slug.
+func toolkitSlugValidator() validator.String {
+	return stringCheck{
+		description: "value must be a toolkit slug (letters, digits, underscore, hyphen)",
+		summary:     "Invalid toolkit slug",
+		check: func(v string) error {
+			if !toolkitSlugRe.MatchString(v) {
+				return fmt.Errorf("%q is not a toolkit slug (letters, digits, underscore and hyphen only)", v)
+			}
+			return nil
+		},
 	}
 }
 
 // baseURLValidator checks the shape of base_url at validate time.
-type baseURLValidator struct{}
-
-var _ validator.String = baseURLValidator{}
-
-func (baseURLValidator) Description(_ context.Context) string {
-	return "value must be an absolute http(s) URL: origin plus optional path prefix, no query or fragment"
-}
-
-func (v baseURLValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (baseURLValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, err := normalizeBaseURL(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid base URL",
-			fmt.Sprintf("Attribute %s: %q is not usable: %s.", req.Path, req.ConfigValue.ValueString(), err))
+func baseURLValidator() validator.String {
+	return stringCheck{
+		description: "value must be an absolute http(s) URL: origin plus optional path prefix, no query or fragment",
+		summary:     "Invalid base URL",
+		check: func(v string) error {
+			if _, err := normalizeBaseURL(v); err != nil {
+				return fmt.Errorf("%q is not usable: %w", v, err)
+			}
+			return nil
+		},
 	}
 }
 
@@ -206,69 +199,39 @@ func checkHeaderName(name string) error {
 }
 
 // headerNameValidator validates default_headers keys.
-type headerNameValidator struct{}
-
-var _ validator.String = headerNameValidator{}
-
-func (headerNameValidator) Description(_ context.Context) string {
-	return "value must be a valid HTTP header name other than x-api-key and content-type"
-}
-
-func (v headerNameValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (headerNameValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if err := checkHeaderName(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid default header",
-			fmt.Sprintf("Attribute %s: %s.", req.Path, err))
+func headerNameValidator() validator.String {
+	return stringCheck{
+		description: "value must be a valid HTTP header name other than x-api-key and content-type",
+		summary:     "Invalid default header",
+		check:       checkHeaderName,
 	}
 }
 
 // headerValueValidator refuses control characters in header values.
-type headerValueValidator struct{}
-
-var _ validator.String = headerValueValidator{}
-
-func (headerValueValidator) Description(_ context.Context) string {
-	return "value must not contain control characters such as CR or LF"
-}
-
-func (v headerValueValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (headerValueValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if strings.ContainsFunc(req.ConfigValue.ValueString(), func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid default header",
-			fmt.Sprintf("Attribute %s: header values must not contain control characters such as CR or LF.", req.Path))
+func headerValueValidator() validator.String {
+	return stringCheck{
+		description: "value must not contain control characters such as CR or LF",
+		summary:     "Invalid default header",
+		check: func(v string) error {
+			if strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) {
+				return errors.New("header values must not contain control characters such as CR or LF")
+			}
+			return nil
+		},
 	}
 }
 
 // durationValidator accepts positive Go duration strings ("30s", "2m").
-type durationValidator struct{}
-
-var _ validator.String = durationValidator{}
-
-func (durationValidator) Description(_ context.Context) string {
-	return "value must be a positive duration such as \"30s\" or \"2m\""
-}
-
-func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
-
-func (durationValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, err := parsePositiveDuration(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid duration",
-			fmt.Sprintf("Attribute %s: %q %s.", req.Path, req.ConfigValue.ValueString(), err))
+func durationValidator() validator.String {
+	return stringCheck{
+		description: "value must be a positive duration such as \"30s\" or \"2m\"",
+		summary:     "Invalid duration",
+		check: func(v string) error {
+			if _, err := parsePositiveDuration(v); err != nil {
+				return fmt.Errorf("%q %w", v, err)
+			}
+			return nil
+		},
 	}
 }
 
