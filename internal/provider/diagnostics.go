@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -116,9 +117,46 @@ func defaultFix(status int) string {
 	return ""
 }
 
+// readFailed handles the error of the GET in a resource's Read: a NotFound
+// removes the resource from state (removeFromState), any other error is
+// reported with addAPIError ("reading"). It returns false when err is nil, true
+// when Read should return.
+func readFailed(ctx context.Context, resp *resource.ReadResponse, resourceType, id string, err error) bool {
+	if err == nil {
+		return false
+	}
+	if client.IsNotFound(err) {
+		removeFromState(ctx, resp, resourceType, id)
+		return true
+	}
+	addAPIError(&resp.Diagnostics, "reading", resourceType, id, err)
+	return true
+}
+
+// removeFromState removes the resource from state in Read, with the warning
+// of addRemovedFromStateWarning.
+func removeFromState(ctx context.Context, resp *resource.ReadResponse, resourceType, id string) {
+	addRemovedFromStateWarning(&resp.Diagnostics, resourceType, id)
+	resp.State.RemoveResource(ctx)
+}
+
+// addDeleteError reports the error of a Delete call unless it says the object
+// is already gone: a NotFound, or an error any of alsoGone accepts.
+func addDeleteError(diags *diag.Diagnostics, resourceType, id string, err error, alsoGone ...func(error) bool) {
+	if err == nil || client.IsNotFound(err) {
+		return
+	}
+	for _, gone := range alsoGone {
+		if gone(err) {
+			return
+		}
+	}
+	addAPIError(diags, "deleting", resourceType, id, err)
+}
+
 // addRemovedFromStateWarning adds the warning shown when Read finds that an
 // object no longer exists (404, or a DELETED status) and the resource is
-// removed from state. Call resp.State.RemoveResource(ctx) as well.
+// removed from state (removeFromState).
 func addRemovedFromStateWarning(diags *diag.Diagnostics, resourceType, id string) {
 	diags.AddWarning(
 		fmt.Sprintf("%s %s no longer exists", resourceType, id),

@@ -71,3 +71,29 @@ func TestAddLookupError(t *testing.T) {
 		t.Fatalf("other error: %v", diags)
 	}
 }
+
+func TestAddDeleteError(t *testing.T) {
+	t.Parallel()
+	never := func(error) bool { return false }
+	for _, tc := range []struct {
+		err      error
+		alsoGone []func(error) bool
+		wantErr  bool
+	}{
+		{nil, nil, false},
+		{&client.APIError{StatusCode: 404}, nil, false},
+		{&client.APIError{StatusCode: 410}, nil, false},
+		{&client.APIError{StatusCode: 409}, nil, true},
+		{&client.APIError{StatusCode: 409}, []func(error) bool{never, client.IsConflict}, false},
+		{&client.APIError{StatusCode: 500}, []func(error) bool{never, client.IsConflict}, true},
+	} {
+		var diags diag.Diagnostics
+		addDeleteError(&diags, "service_trigger_instance", "ti_1", tc.err, tc.alsoGone...)
+		if diags.HasError() != tc.wantErr {
+			t.Errorf("%v (%d alsoGone): diagnostics %v, want error %v", tc.err, len(tc.alsoGone), diags, tc.wantErr)
+		}
+		if tc.wantErr && diags[0].Summary() != "Error deleting service_trigger_instance ti_1" {
+			t.Errorf("%v: summary %q", tc.err, diags[0].Summary())
+		}
+	}
+}

@@ -527,13 +527,7 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 	}
 	id := state.ID.ValueString()
 	ac, err := r.data.Client.GetAuthConfig(ctx, id)
-	if err != nil {
-		if client.IsNotFound(err) {
-			addRemovedFromStateWarning(&resp.Diagnostics, authConfigResourceType, id)
-			resp.State.RemoveResource(ctx)
-			return
-		}
-		addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
+	if readFailed(ctx, resp, authConfigResourceType, id, err) {
 		return
 	}
 	resp.Diagnostics.Append(applyAuthConfig(ctx, &state, ac)...)
@@ -673,9 +667,7 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 		return
 	}
 	id := state.ID.ValueString()
-	if err := r.data.Client.DeleteAuthConfig(ctx, id); err != nil && !client.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "deleting", authConfigResourceType, id, err)
-	}
+	addDeleteError(&resp.Diagnostics, authConfigResourceType, id, r.data.Client.DeleteAuthConfig(ctx, id))
 }
 
 func (r *authConfigResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

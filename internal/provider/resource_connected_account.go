@@ -766,18 +766,11 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 	}
 	id := state.ID.ValueString()
 	a, err := r.data.Client.GetConnectedAccount(ctx, id)
-	if err != nil {
-		if client.IsNotFound(err) {
-			addRemovedFromStateWarning(&resp.Diagnostics, connectedAccountType, id)
-			resp.State.RemoveResource(ctx)
-			return
-		}
-		addAPIError(&resp.Diagnostics, "reading", connectedAccountType, id, err)
+	if readFailed(ctx, resp, connectedAccountType, id, err) {
 		return
 	}
 	if strings.EqualFold(a.Status, statusDeleted) {
-		addRemovedFromStateWarning(&resp.Diagnostics, connectedAccountType, id)
-		resp.State.RemoveResource(ctx)
+		removeFromState(ctx, resp, connectedAccountType, id)
 		return
 	}
 	imported := state.UserID.IsNull()
@@ -872,9 +865,7 @@ func (r *connectedAccountResource) Delete(ctx context.Context, req resource.Dele
 		return
 	}
 	id := state.ID.ValueString()
-	if err := r.data.Client.DeleteConnectedAccount(ctx, id); err != nil && !client.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "deleting", connectedAccountType, id, err)
-	}
+	addDeleteError(&resp.Diagnostics, connectedAccountType, id, r.data.Client.DeleteConnectedAccount(ctx, id))
 }
 
 func (r *connectedAccountResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

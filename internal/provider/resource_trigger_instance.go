@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"regexp"
 	"strings"
 
@@ -402,13 +401,7 @@ func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadReq
 	}
 	id := state.ID.ValueString()
 	ti, err := r.data.Client.GetTriggerInstance(ctx, id)
-	if err != nil {
-		if client.IsNotFound(err) {
-			addRemovedFromStateWarning(&resp.Diagnostics, triggerInstanceType, id)
-			resp.State.RemoveResource(ctx)
-			return
-		}
-		addAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
+	if readFailed(ctx, resp, triggerInstanceType, id, err) {
 		return
 	}
 	if state.Toolkit.IsNull() || state.Toolkit.IsUnknown() || state.Toolkit.ValueString() == "" {
@@ -478,11 +471,8 @@ func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.Delet
 		return
 	}
 	id := state.ID.ValueString()
-	err := r.data.Client.DeleteTrigger(ctx, id)
-	// 404 and 410: already gone; 409: already deleted.
-	if err != nil && !client.IsNotFound(err) && !client.IsStatus(err, http.StatusGone) && !client.IsConflict(err) {
-		addAPIError(&resp.Diagnostics, "deleting", triggerInstanceType, id, err)
-	}
+	// 404 and 410 (client.IsNotFound): already gone; 409: already deleted.
+	addDeleteError(&resp.Diagnostics, triggerInstanceType, id, r.data.Client.DeleteTrigger(ctx, id), client.IsConflict)
 }
 
 func (r *triggerInstanceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
