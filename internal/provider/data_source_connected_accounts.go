@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -60,17 +59,8 @@ func (d *connectedAccountsDataSource) Metadata(_ context.Context, req datasource
 
 func (d *connectedAccountsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	filter := func(desc string, elem ...validator.String) schema.ListAttribute {
-		vs := append([]validator.String{stringvalidator.LengthAtLeast(1)}, elem...)
-		return schema.ListAttribute{
-			MarkdownDescription: desc + " Omit to not filter on it; several filters combine (all must match).",
-			Optional:            true,
-			ElementType:         types.StringType,
-			Validators: []validator.List{
-				listvalidator.SizeAtLeast(1),
-				listvalidator.UniqueValues(),
-				listvalidator.ValueStringsAre(vs...),
-			},
-		}
+		return stringListFilter(desc+" Omit to not filter on it; several filters combine (all must match).",
+			append([]validator.String{stringvalidator.LengthAtLeast(1)}, elem...)...)
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists connected accounts, optionally filtered by users, toolkits, auth configs and " +
@@ -117,17 +107,11 @@ func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.R
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	var p client.ConnectedAccountListParams
-	for _, f := range []struct {
-		l   types.List
-		dst *[]string
-	}{{m.UserIDs, &p.UserIDs}, {m.ToolkitSlugs, &p.ToolkitSlugs}, {m.AuthConfigIDs, &p.AuthConfigIDs}, {m.Statuses, &p.Statuses}} {
-		if f.l.IsNull() || f.l.IsUnknown() {
-			continue
-		}
-		var vals []string
-		resp.Diagnostics.Append(f.l.ElementsAs(ctx, &vals, false)...)
-		*f.dst = vals
+	p := client.ConnectedAccountListParams{
+		UserIDs:       stringsFromList(ctx, m.UserIDs, &resp.Diagnostics),
+		ToolkitSlugs:  stringsFromList(ctx, m.ToolkitSlugs, &resp.Diagnostics),
+		AuthConfigIDs: stringsFromList(ctx, m.AuthConfigIDs, &resp.Diagnostics),
+		Statuses:      stringsFromList(ctx, m.Statuses, &resp.Diagnostics),
 	}
 	if resp.Diagnostics.HasError() {
 		return

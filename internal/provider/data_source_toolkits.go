@@ -134,11 +134,7 @@ func (d *toolkitsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
-			"slugs": schema.ListAttribute{
-				MarkdownDescription: "Slugs of the toolkits found, in result order (handy for `for_each`).",
-				Computed:            true,
-				ElementType:         types.StringType,
-			},
+			"slugs": computedStringList("Slugs of the toolkits found, in result order (handy for `for_each`)."),
 			"toolkits": schema.ListNestedAttribute{
 				MarkdownDescription: "The toolkits found, in result order.",
 				Computed:            true,

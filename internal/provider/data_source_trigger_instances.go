@@ -4,11 +4,9 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
@@ -56,19 +54,6 @@ func (d *triggerInstancesDataSource) Metadata(_ context.Context, req datasource.
 	resp.TypeName = req.ProviderTypeName + "_trigger_instances"
 }
 
-func idListFilter(desc string, elem validator.String) schema.ListAttribute {
-	return schema.ListAttribute{
-		MarkdownDescription: desc,
-		Optional:            true,
-		ElementType:         types.StringType,
-		Validators: []validator.List{
-			listvalidator.SizeAtLeast(1),
-			listvalidator.UniqueValues(),
-			listvalidator.ValueStringsAre(elem),
-		},
-	}
-}
-
 func (d *triggerInstancesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	idValidator := stringvalidator.RegexMatches(serviceObjectIDRe, "must be an id (letters, digits, underscore, hyphen)")
 	resp.Schema = schema.Schema{
@@ -76,22 +61,18 @@ func (d *triggerInstancesDataSource) Schema(_ context.Context, _ datasource.Sche
 			"with AND; values within one filter with OR. Disabled instances are left out unless `show_disabled` is " +
 			"true. Follows all pages.",
 		Attributes: map[string]schema.Attribute{
-			"auth_config_ids": idListFilter("Only instances whose connected account uses one of these auth configs.",
+			"auth_config_ids": stringListFilter("Only instances whose connected account uses one of these auth configs.",
 				idValidator),
-			"connected_account_ids": idListFilter("Only instances on these connected accounts.", idValidator),
-			"trigger_ids":           idListFilter("Only these trigger instances (ids `ti_...`).", idValidator),
-			"trigger_names": idListFilter("Only instances of these trigger types (slugs such as `GITHUB_COMMIT_EVENT`).",
+			"connected_account_ids": stringListFilter("Only instances on these connected accounts.", idValidator),
+			"trigger_ids":           stringListFilter("Only these trigger instances (ids `ti_...`).", idValidator),
+			"trigger_names": stringListFilter("Only instances of these trigger types (slugs such as `GITHUB_COMMIT_EVENT`).",
 				stringvalidator.RegexMatches(triggerSlugRe, "must be a trigger type slug in upper snake case, e.g. GITHUB_COMMIT_EVENT")),
-			"user_ids": idListFilter("Only instances of these users (external user ids).", stringvalidator.LengthAtLeast(1)),
+			"user_ids": stringListFilter("Only instances of these users (external user ids).", stringvalidator.LengthAtLeast(1)),
 			"show_disabled": schema.BoolAttribute{
 				MarkdownDescription: "Also list disabled instances. Defaults to `false`.",
 				Optional:            true,
 			},
-			"ids": schema.ListAttribute{
-				MarkdownDescription: "Ids of the instances found, in the order of `trigger_instances`.",
-				Computed:            true,
-				ElementType:         types.StringType,
-			},
+			"ids": computedStringList("Ids of the instances found, in the order of `trigger_instances`."),
 			"trigger_instances": schema.ListNestedAttribute{
 				MarkdownDescription: "The trigger instances found, newest first (the service's order).",
 				Computed:            true,
@@ -158,20 +139,12 @@ func (d *triggerInstancesDataSource) Read(ctx context.Context, req datasource.Re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	strs := func(l types.List) []string {
-		if l.IsNull() || l.IsUnknown() {
-			return nil
-		}
-		var out []string
-		resp.Diagnostics.Append(l.ElementsAs(ctx, &out, false)...)
-		return out
-	}
 	params := client.TriggerInstanceListParams{
-		AuthConfigIDs:       strs(model.AuthConfigIDs),
-		ConnectedAccountIDs: strs(model.ConnectedAccountIDs),
-		TriggerIDs:          strs(model.TriggerIDs),
-		TriggerNames:        strs(model.TriggerNames),
-		UserIDs:             strs(model.UserIDs),
+		AuthConfigIDs:       stringsFromList(ctx, model.AuthConfigIDs, &resp.Diagnostics),
+		ConnectedAccountIDs: stringsFromList(ctx, model.ConnectedAccountIDs, &resp.Diagnostics),
+		TriggerIDs:          stringsFromList(ctx, model.TriggerIDs, &resp.Diagnostics),
+		TriggerNames:        stringsFromList(ctx, model.TriggerNames, &resp.Diagnostics),
+		UserIDs:             stringsFromList(ctx, model.UserIDs, &resp.Diagnostics),
 		ShowDisabled:        model.ShowDisabled.ValueBool(),
 	}
 	if resp.Diagnostics.HasError() {

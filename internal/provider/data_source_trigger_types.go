@@ -4,11 +4,9 @@ import (
 	"context"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
@@ -48,22 +46,9 @@ func (d *triggerTypesDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		MarkdownDescription: "Lists trigger types, optionally only those of some toolkits, read at the toolkit versions " +
 			"the provider is configured with. Follows all pages.",
 		Attributes: map[string]schema.Attribute{
-			"toolkits": schema.ListAttribute{
-				MarkdownDescription: "Only list trigger types of these toolkits (slugs such as `github`). All toolkits " +
-					"when omitted.",
-				Optional:    true,
-				ElementType: types.StringType,
-				Validators: []validator.List{
-					listvalidator.SizeAtLeast(1),
-					listvalidator.UniqueValues(),
-					listvalidator.ValueStringsAre(toolkitSlugValidator()),
-				},
-			},
-			"slugs": schema.ListAttribute{
-				MarkdownDescription: "Slugs of the trigger types found, in the order of `trigger_types`.",
-				Computed:            true,
-				ElementType:         types.StringType,
-			},
+			"toolkits": stringListFilter("Only list trigger types of these toolkits (slugs such as `github`). All "+
+				"toolkits when omitted.", toolkitSlugValidator()),
+			"slugs": computedStringList("Slugs of the trigger types found, in the order of `trigger_types`."),
 			"trigger_types": schema.ListNestedAttribute{
 				MarkdownDescription: "The trigger types found, in the order the service returns them.",
 				Computed:            true,
@@ -86,15 +71,12 @@ func (d *triggerTypesDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	var toolkits []string
-	if !model.Toolkits.IsNull() {
-		resp.Diagnostics.Append(model.Toolkits.ElementsAs(ctx, &toolkits, false)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-		for i := range toolkits {
-			toolkits[i] = strings.ToLower(strings.TrimSpace(toolkits[i]))
-		}
+	toolkits := stringsFromList(ctx, model.Toolkits, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	for i := range toolkits {
+		toolkits[i] = strings.ToLower(strings.TrimSpace(toolkits[i]))
 	}
 	versions := d.data.ToolkitVersions
 	var vp *client.ToolkitVersions

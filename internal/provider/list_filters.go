@@ -1,0 +1,51 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Shared plumbing of the list data sources (service_connected_accounts,
+// service_trigger_instances, service_trigger_types): optional list-of-string
+// filters and the computed list of the ids (or slugs) found.
+
+// stringListFilter is an optional list-of-string filter attribute: when set
+// it has at least one element, no duplicates, and every element passes elems.
+func stringListFilter(desc string, elems ...validator.String) schema.ListAttribute {
+	return schema.ListAttribute{
+		MarkdownDescription: desc,
+		Optional:            true,
+		ElementType:         types.StringType,
+		Validators: []validator.List{
+			listvalidator.SizeAtLeast(1),
+			listvalidator.UniqueValues(),
+			listvalidator.ValueStringsAre(elems...),
+		},
+	}
+}
+
+// computedStringList is a computed list of strings, e.g. the `ids` or
+// `slugs` of what a list data source found.
+func computedStringList(desc string) schema.ListAttribute {
+	return schema.ListAttribute{
+		MarkdownDescription: desc,
+		Computed:            true,
+		ElementType:         types.StringType,
+	}
+}
+
+// stringsFromList returns the elements of a stringListFilter value, or nil
+// when it is null or unknown (no filter). Conversion problems go to diags.
+func stringsFromList(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	var out []string
+	diags.Append(l.ElementsAs(ctx, &out, false)...)
+	return out
+}
