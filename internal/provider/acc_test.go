@@ -37,6 +37,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/emulator"
@@ -130,6 +132,42 @@ func testAccClient(t *testing.T) *client.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// testAccCheckDestroyed returns a CheckDestroy that verifies through the API
+// that every resource of resourceType left in state is gone: get must fail
+// with a 404 (client.IsNotFound). what names the object in the failure
+// messages, e.g. "auth config".
+func testAccCheckDestroyed(t *testing.T, resourceType, what string,
+	get func(ctx context.Context, c *client.Client, id string) error) func(*terraform.State) error {
+	return func(s *terraform.State) error {
+		c := testAccClient(t)
+		for _, rs := range s.RootModule().Resources {
+			if rs.Type != resourceType {
+				continue
+			}
+			err := get(context.Background(), c, rs.Primary.ID)
+			if err == nil {
+				return fmt.Errorf("%s %s still exists", what, rs.Primary.ID)
+			}
+			if !client.IsNotFound(err) {
+				return fmt.Errorf("%s %s: want 404, got %w", what, rs.Primary.ID, err)
+			}
+		}
+		return nil
+	}
+}
+
+// testAccImportStep imports resourceName by its id and verifies the imported
+// state equals the applied one, except the attributes ignore (write-only,
+// sensitive or creation-only values an import cannot read back).
+func testAccImportStep(resourceName string, ignore ...string) resource.TestStep {
+	return resource.TestStep{
+		ResourceName:            resourceName,
+		ImportState:             true,
+		ImportStateVerify:       true,
+		ImportStateVerifyIgnore: ignore,
+	}
 }
 
 // testAccEmulatorPost calls a control route with an empty body, e.g.

@@ -25,22 +25,10 @@ const testAccAuthConfigName = "service_auth_config.test"
 // testAccCheckAuthConfigDestroy verifies through the API that every auth
 // config left in state is gone (404).
 func testAccCheckAuthConfigDestroy(t *testing.T) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		c := testAccClient(t)
-		for _, rs := range s.RootModule().Resources {
-			if rs.Type != "service_auth_config" {
-				continue
-			}
-			_, err := c.GetAuthConfig(context.Background(), rs.Primary.ID)
-			if err == nil {
-				return fmt.Errorf("auth config %s still exists", rs.Primary.ID)
-			}
-			if !client.IsNotFound(err) {
-				return fmt.Errorf("auth config %s: want 404, got %w", rs.Primary.ID, err)
-			}
-		}
-		return nil
-	}
+	return testAccCheckDestroyed(t, authConfigResourceType, "auth config", func(ctx context.Context, c *client.Client, id string) error {
+		_, err := c.GetAuthConfig(ctx, id)
+		return err
+	})
 }
 
 // testAccCaptureAuthConfigID stores the id of service_auth_config.test in *dst.
@@ -170,11 +158,7 @@ func TestAccAuthConfig_managedLifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("status"), knownvalue.StringExact("ENABLED")),
 				},
 			},
-			{
-				ResourceName:      testAccAuthConfigName,
-				ImportState:       true,
-				ImportStateVerify: true,
-			},
+			testAccImportStep(testAccAuthConfigName),
 		},
 	})
 }
@@ -285,12 +269,7 @@ func TestAccAuthConfig_customWriteOnly(t *testing.T) {
 				Check: resource.ComposeTestCheckFunc(checkClientID("cid-2"),
 					resource.TestCheckResourceAttr(testAccAuthConfigName, "scopes.#", "2")),
 			},
-			{
-				ResourceName:            testAccAuthConfigName,
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"credentials_wo_version"},
-			},
+			testAccImportStep(testAccAuthConfigName, "credentials_wo_version"),
 		},
 	})
 }
@@ -332,12 +311,7 @@ func TestAccAuthConfig_customSensitiveCredentials(t *testing.T) {
 					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionUpdate),
 				}},
 			},
-			{
-				ResourceName:            testAccAuthConfigName,
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"credentials"},
-			},
+			testAccImportStep(testAccAuthConfigName, "credentials"),
 		},
 	})
 }
@@ -790,11 +764,7 @@ func TestAccAuthConfig_createWithEmptyLists(t *testing.T) {
 				},
 				Check: resource.ComposeTestCheckFunc(testAccCaptureAuthConfigID(&id), testAccCheckAuthConfigLists(t, &id, nil, nil)),
 			},
-			{
-				ResourceName:      testAccAuthConfigName,
-				ImportState:       true,
-				ImportStateVerify: true,
-			},
+			testAccImportStep(testAccAuthConfigName),
 		},
 	})
 }
@@ -838,12 +808,7 @@ func TestAccAuthConfig_customClearScopes(t *testing.T) {
 				},
 				Check: resource.ComposeTestCheckFunc(testAccCheckAuthConfigLists(t, &id, nil, nil), checkClientID),
 			},
-			{
-				ResourceName:            testAccAuthConfigName,
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: []string{"credentials_wo_version"},
-			},
+			testAccImportStep(testAccAuthConfigName, "credentials_wo_version"),
 		},
 	})
 }

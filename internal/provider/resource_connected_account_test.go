@@ -82,23 +82,13 @@ resource "service_connected_account" "test" {
 `, user, authConfigRef, "  "+strings.Join(extra, "\n  "))
 }
 
+// testAccCheckConnectedAccountDestroy verifies every connected account in
+// the state is gone (404 through the client).
 func testAccCheckConnectedAccountDestroy(t *testing.T) func(*terraform.State) error {
-	return func(s *terraform.State) error {
-		c := testAccClient(t)
-		for _, rs := range s.RootModule().Resources {
-			if rs.Type != connectedAccountType {
-				continue
-			}
-			_, err := c.GetConnectedAccount(context.Background(), rs.Primary.ID)
-			if err == nil {
-				return fmt.Errorf("connected account %s still exists", rs.Primary.ID)
-			}
-			if !client.IsNotFound(err) {
-				return err
-			}
-		}
-		return nil
-	}
+	return testAccCheckDestroyed(t, connectedAccountType, "connected account", func(ctx context.Context, c *client.Client, id string) error {
+		_, err := c.GetConnectedAccount(ctx, id)
+		return err
+	})
 }
 
 // testAccCAID returns the id of the account at addr in state s.
@@ -171,12 +161,7 @@ resource "service_auth_config" "linear" {
 					updatedAt.AddStateValue(caAddr, tfjsonpath.New("updated_at")),
 				},
 			},
-			{
-				ResourceName:            caAddr,
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: caImportIgnore,
-			},
+			testAccImportStep(caAddr, caImportIgnore...),
 			{
 				// import {} block: plans as a pure import, no change.
 				ResourceName:    caAddr,
@@ -287,12 +272,7 @@ func TestAccConnectedAccount_oauthApproval(t *testing.T) {
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("redirect_url"), knownvalue.NotNull()),
 				},
 			},
-			{
-				ResourceName:            caAddr,
-				ImportState:             true,
-				ImportStateVerify:       true,
-				ImportStateVerifyIgnore: append([]string{"redirect_url"}, caImportIgnore...),
-			},
+			testAccImportStep(caAddr, append([]string{"redirect_url"}, caImportIgnore...)...),
 			{
 				// Disabled outside Terraform: the plan shows the drift.
 				PreConfig: func() {

@@ -70,22 +70,10 @@ func testAccTriggerAccount(t *testing.T, toolkit, userID string) (authConfigID, 
 // testAccCheckTriggerInstanceDestroy verifies every trigger instance in the
 // state is gone (404 through the client).
 func testAccCheckTriggerInstanceDestroy(t *testing.T) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		c := testAccClient(t)
-		for _, rs := range s.RootModule().Resources {
-			if rs.Type != triggerInstanceType {
-				continue
-			}
-			_, err := c.GetTriggerInstance(context.Background(), rs.Primary.ID)
-			if err == nil {
-				return fmt.Errorf("trigger instance %s still exists", rs.Primary.ID)
-			}
-			if !client.IsNotFound(err) {
-				return fmt.Errorf("checking trigger instance %s: %w", rs.Primary.ID, err)
-			}
-		}
-		return nil
-	}
+	return testAccCheckDestroyed(t, triggerInstanceType, "trigger instance", func(ctx context.Context, c *client.Client, id string) error {
+		_, err := c.GetTriggerInstance(ctx, id)
+		return err
+	})
 }
 
 // testAccTriggerID reads the id of a resource from the state, for PreConfig
@@ -197,11 +185,7 @@ func TestAccTriggerInstance_lifecycle(t *testing.T) {
 				},
 			},
 			// Import by id.
-			{
-				ResourceName:      name,
-				ImportState:       true,
-				ImportStateVerify: true,
-			},
+			testAccImportStep(name),
 			// Import with an import {} block.
 			{
 				ResourceName:    name,
@@ -300,11 +284,7 @@ resource "service_trigger_instance" "test" {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			},
-			{
-				ResourceName:      name,
-				ImportState:       true,
-				ImportStateVerify: true,
-			},
+			testAccImportStep(name),
 			// Created disabled.
 			{
 				Config: fmt.Sprintf(`
@@ -673,11 +653,7 @@ resource "service_trigger_instance" "auto" {
 					resource.TestCheckResourceAttr("service_trigger_instance.auto", "toolkit", "stripe"),
 				),
 			},
-			{
-				ResourceName:      "service_trigger_instance.explicit",
-				ImportState:       true,
-				ImportStateVerify: true,
-			},
+			testAccImportStep("service_trigger_instance.explicit"),
 		},
 	})
 }
