@@ -30,6 +30,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -156,6 +157,16 @@ func testAccCheckDestroyed(t *testing.T, resourceType, what string,
 		}
 		return nil
 	}
+}
+
+// testAccErrRe matches the given fragments in order, anywhere in an error
+// (Terraform wraps diagnostics, so a space matches any run of whitespace).
+// Fragments are regular expressions.
+func testAccErrRe(fragments ...string) *regexp.Regexp {
+	for i, f := range fragments {
+		fragments[i] = strings.ReplaceAll(f, " ", `\s+`)
+	}
+	return regexp.MustCompile("(?s)" + strings.Join(fragments, ".*"))
 }
 
 // testAccImportStep imports resourceName by its id and verifies the imported

@@ -35,16 +35,6 @@ import (
 
 const caAddr = "service_connected_account.test"
 
-// testAccErrRe matches the given fragments in order, anywhere in an error
-// (Terraform wraps diagnostics, so a space matches any run of whitespace).
-// Fragments are regular expressions.
-func testAccErrRe(fragments ...string) *regexp.Regexp {
-	for i, f := range fragments {
-		fragments[i] = strings.ReplaceAll(f, " ", `\s+`)
-	}
-	return regexp.MustCompile("(?s)" + strings.Join(fragments, ".*"))
-}
-
 // caImportIgnore lists what an import cannot read back: write-only and
 // sensitive credentials (the service masks them), creation-only options.
 var caImportIgnore = []string{"credentials_wo", "credentials_wo_version", "credentials", "timeouts"}
