@@ -81,7 +81,7 @@ data "service_auth_config" "x" {
   name    = "n"
 }
 `,
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination`),
+				ExpectError: testAccErrRe(`Invalid Attribute Combination`, `Exactly one of these attributes must be configured: \[id,name\]`),
 			},
 			{
 				Config:      `data "service_auth_config" "x" { name = "n" }`,

@@ -37,7 +37,7 @@ func TestAccToolkitsDataSource_all(t *testing.T) {
 				resource.TestCheckTypeSetElemNestedAttrs(addr, "toolkits.*", map[string]string{
 					"slug": "github", "name": "GitHub", "auth_schemes.#": "1", "auth_schemes.0": "OAUTH2",
 					"service_managed_auth_schemes.0": "OAUTH2", "is_local": "false", "no_auth": "false",
-					"categories.0.slug": "developer-tools", "categories.0.name": "Developer Tools",
+					"categories.0.slug": "developer-tools", "categories.0.name": "Developer Tools", "triggers_count": "3",
 				}),
 				resource.TestCheckTypeSetElemNestedAttrs(addr, "toolkits.*", map[string]string{
 					"slug": "stripe", "auth_schemes.#": "1", "auth_schemes.0": "API_KEY",
@@ -277,7 +277,11 @@ data "service_toolkits" "x" {
 					})),
 				},
 				Check: func(*terraform.State) error {
-					for _, q := range recorded() {
+					qs := recorded()
+					if len(qs) == 0 {
+						return fmt.Errorf("no toolkits request recorded")
+					}
+					for _, q := range qs {
 						if q.Get("managed_by") != "project" || q.Get("limit") != "2" || q.Has("cursor") || q.Has("category") || q.Has("sort_by") {
 							return fmt.Errorf("unexpected wire query %v (want managed_by=project, limit=2, first page only)", q)
 						}
@@ -289,7 +293,11 @@ data "service_toolkits" "x" {
 				PreConfig: reset,
 				Config:    provider + `data "service_toolkits" "x" { managed_by = "all" }`,
 				Check: func(*terraform.State) error {
-					for _, q := range recorded() {
+					qs := recorded()
+					if len(qs) == 0 {
+						return fmt.Errorf("no toolkits request recorded")
+					}
+					for _, q := range qs {
 						if q.Get("managed_by") != "all" {
 							return fmt.Errorf("unexpected wire query %v (want managed_by=all)", q)
 						}

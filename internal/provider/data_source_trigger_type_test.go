@@ -44,15 +44,24 @@ data "service_trigger_type" "commit" {
 output "required" {
   value = jsondecode(data.service_trigger_type.commit.input_schema).required
 }
+
+output "payload_required" {
+  value = jsondecode(data.service_trigger_type.commit.payload_schema).required
+}
 `,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(name, tfjsonpath.New("name"), knownvalue.StringExact("Commit Event")),
-				statecheck.ExpectKnownValue(name, tfjsonpath.New("description"), knownvalue.NotNull()),
-				statecheck.ExpectKnownValue(name, tfjsonpath.New("instructions"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue(name, tfjsonpath.New("description"),
+					knownvalue.StringExact("Triggered when a new commit is pushed to a repository.")),
+				statecheck.ExpectKnownValue(name, tfjsonpath.New("instructions"), knownvalue.StringExact(
+					"Give the repository owner and name. From toolkit version 20251015_00 you may restrict events to one branch.")),
 				statecheck.ExpectKnownValue(name, tfjsonpath.New("type"), knownvalue.StringExact("webhook")),
 				statecheck.ExpectKnownValue(name, tfjsonpath.New("toolkit"), knownvalue.StringExact("github")),
 				statecheck.ExpectKnownValue(name, tfjsonpath.New("version"), knownvalue.StringExact("20251015_00")),
 				statecheck.ExpectKnownValue(name, tfjsonpath.New("payload_schema"), knownvalue.NotNull()),
+				statecheck.ExpectKnownOutputValue("payload_required", knownvalue.ListExact([]knownvalue.Check{
+					knownvalue.StringExact("id"), knownvalue.StringExact("message"),
+				})),
 				statecheck.ExpectKnownOutputValue("required", knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.StringExact("owner"), knownvalue.StringExact("repo"),
 				})),

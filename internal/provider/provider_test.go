@@ -114,7 +114,7 @@ func TestAccProvider_validationNamesAttribute(t *testing.T) {
 		{"toolkit_version impossible date", `toolkit_version = "20250231_00"`, `(?s)toolkit_version.*not a valid date`},
 		{"toolkit_versions value", `toolkit_versions = { github = "v2" }`, `(?s)Invalid toolkit version.*toolkit_versions\["github"\]`},
 		{"request_timeout", `request_timeout = "thirty"`, `(?s)Invalid duration.*request_timeout`},
-		{"max_retries", `max_retries = -1`, `(?s)max_retries`},
+		{"max_retries", `max_retries = -1`, `(?s)Attribute\s+max_retries\s+value\s+must\s+be\s+at\s+least\s+0,\s+got:\s+-1`},
 		{"base_url", `base_url = "backend.composio.dev"`, `(?s)Invalid base URL.*base_url`},
 		{"base_url query", `base_url = "https://backend.composio.dev/?x=1"`, `(?s)base_url.*query`},
 		{"http non-loopback", `base_url = "http://api.example.com"`, `(?s)Insecure base URL.*allow_insecure_http`},
@@ -142,8 +142,9 @@ func TestAccProvider_envValidation(t *testing.T) {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
-			Config:      testAccCategoriesConfig,
-			ExpectError: regexp.MustCompile(`SERVICE_TOOLKIT_VERSION_GITHUB`),
+			Config: testAccCategoriesConfig,
+			ExpectError: testAccErrRe(`Invalid toolkit version in environment variable SERVICE_TOOLKIT_VERSION_GITHUB`,
+				`invalid toolkit version "20251015": expected YYYYMMDD_NN`),
 		}},
 	})
 }

@@ -187,7 +187,7 @@ func TestAccAuthConfig_importBlock(t *testing.T) {
 				ResourceName:  testAccAuthConfigName,
 				ImportState:   true,
 				ImportStateId: "not-an-id",
-				ExpectError:   regexp.MustCompile(`Invalid import id`),
+				ExpectError:   testAccErrRe(`Invalid import id`, `Expected an auth config id such as ac_AbC123`, `got "not-an-id"`),
 			},
 		},
 	})
