@@ -610,14 +610,7 @@ resource "service_trigger_instance" "test" {
 func TestAccTriggerInstance_hclFixtures(t *testing.T) {
 	t.Parallel()
 	user := acctest.RandomWithPrefix("tf-acc-trig-hcl")
-	config := fmt.Sprintf(`
-resource "service_auth_config" "stripe" {
-  toolkit     = "stripe"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = %[1]q
-}
-
+	config := testAccCAStripeAuthConfig(user) + fmt.Sprintf(`
 resource "service_connected_account" "stripe" {
   user_id        = %[1]q
   auth_config_id = service_auth_config.stripe.id
