@@ -20,10 +20,13 @@ package provider
 // built once per test binary and removed by TestMain.
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -177,4 +180,67 @@ func (w *e2eWorkspace) RunEnvOK(extraEnv []string, args ...string) e2eResult {
 		w.t.Fatalf("terraform %s: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), res.ExitCode, res.Stdout, res.Stderr)
 	}
 	return res
+}
+
+// PlanEntries returns the entries of the saved plan file name (a zip archive)
+// by entry name. It fails the test when the file is not a zip archive or has
+// no entries.
+func (w *e2eWorkspace) PlanEntries(name string) map[string][]byte {
+	w.t.Helper()
+	raw := w.ReadFile(name)
+	zr, err := zip.NewReader(bytes.NewReader(raw), int64(len(raw)))
+	if err != nil {
+		w.t.Fatalf("opening the saved plan %s as a zip: %v", name, err)
+	}
+	if len(zr.File) == 0 {
+		w.t.Fatalf("saved plan %s has no entries", name)
+	}
+	entries := make(map[string][]byte, len(zr.File))
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		_ = rc.Close()
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		entries[f.Name] = b
+	}
+	return entries
+}
+
+// e2ePlanChange is one resource change of a saved plan.
+type e2ePlanChange struct {
+	Address   string
+	Actions   string // joined with ",", e.g. "no-op", "update", "delete,create"
+	Importing bool   // the change imports the object
+}
+
+// PlanChanges returns the resource changes of the saved plan file name, from
+// `terraform show -json`.
+func (w *e2eWorkspace) PlanChanges(name string) []e2ePlanChange {
+	w.t.Helper()
+	var plan struct {
+		ResourceChanges []struct {
+			Address string `json:"address"`
+			Change  struct {
+				Actions   []string        `json:"actions"`
+				Importing json.RawMessage `json:"importing"`
+			} `json:"change"`
+		} `json:"resource_changes"`
+	}
+	if err := json.Unmarshal([]byte(w.RunOK("show", "-json", name).Stdout), &plan); err != nil {
+		w.t.Fatal(err)
+	}
+	changes := make([]e2ePlanChange, 0, len(plan.ResourceChanges))
+	for _, rc := range plan.ResourceChanges {
+		changes = append(changes, e2ePlanChange{
+			Address:   rc.Address,
+			Actions:   strings.Join(rc.Change.Actions, ","),
+			Importing: len(rc.Change.Importing) != 0,
+		})
+	}
+	return changes
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
@@ -63,21 +62,8 @@ import {
 
 	// The import itself changes nothing on the object.
 	w.RunOK("plan", "-out=import.tfplan", "-no-color")
-	var planJSON struct {
-		ResourceChanges []struct {
-			Address string `json:"address"`
-			Change  struct {
-				Actions   []string        `json:"actions"`
-				Importing json.RawMessage `json:"importing"`
-			} `json:"change"`
-		} `json:"resource_changes"`
-	}
-	if err := json.Unmarshal([]byte(w.RunOK("show", "-json", "import.tfplan").Stdout), &planJSON); err != nil {
-		t.Fatal(err)
-	}
-	if len(planJSON.ResourceChanges) != 1 || strings.Join(planJSON.ResourceChanges[0].Change.Actions, ",") != "no-op" ||
-		len(planJSON.ResourceChanges[0].Change.Importing) == 0 {
-		t.Fatalf("want exactly one no-op import, got %+v", planJSON.ResourceChanges)
+	if changes := w.PlanChanges("import.tfplan"); len(changes) != 1 || changes[0].Actions != "no-op" || !changes[0].Importing {
+		t.Fatalf("want exactly one no-op import, got %+v", changes)
 	}
 	w.RunOK("apply", "-no-color", "import.tfplan")
 
@@ -237,20 +223,8 @@ variable "github_client_secret" {
 	vars := []string{"TF_VAR_github_client_id=new-id", "TF_VAR_github_client_secret=new-secret"}
 
 	w.RunEnvOK(vars, "plan", "-out=import.tfplan", "-no-color")
-	var planJSON struct {
-		ResourceChanges []struct {
-			Change struct {
-				Actions   []string        `json:"actions"`
-				Importing json.RawMessage `json:"importing"`
-			} `json:"change"`
-		} `json:"resource_changes"`
-	}
-	if err := json.Unmarshal([]byte(w.RunOK("show", "-json", "import.tfplan").Stdout), &planJSON); err != nil {
-		t.Fatal(err)
-	}
-	if len(planJSON.ResourceChanges) != 1 || strings.Join(planJSON.ResourceChanges[0].Change.Actions, ",") != "update" ||
-		len(planJSON.ResourceChanges[0].Change.Importing) == 0 {
-		t.Fatalf("want one import with an in-place update, got %+v", planJSON.ResourceChanges)
+	if changes := w.PlanChanges("import.tfplan"); len(changes) != 1 || changes[0].Actions != "update" || !changes[0].Importing {
+		t.Fatalf("want one import with an in-place update, got %+v", changes)
 	}
 	w.RunEnvOK(vars, "apply", "-no-color", "import.tfplan")
 

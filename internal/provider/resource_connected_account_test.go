@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"archive/zip"
 	"bytes"
 	"context"
 	"fmt"
@@ -734,23 +733,9 @@ resource "service_connected_account" "test" {
 		logs.WriteString(plan.Stdout + plan.Stderr)
 		show := w.RunOK("show", "-json", "tfplan")
 		assertAbsent("`terraform show -json tfplan`", []byte(show.Stdout))
-		raw := w.ReadFile("tfplan")
-		assertAbsent("the saved plan file", raw)
-		zr, err := zip.NewReader(bytes.NewReader(raw), int64(len(raw)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range zr.File {
-			rc, err := f.Open()
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := io.ReadAll(rc)
-			_ = rc.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
-			assertAbsent("the saved plan entry "+f.Name, b)
+		assertAbsent("the saved plan file", w.ReadFile("tfplan"))
+		for name, b := range w.PlanEntries("tfplan") {
+			assertAbsent("the saved plan entry "+name, b)
 		}
 		apply := w.RunEnvOK(env, "apply", "-input=false", "-auto-approve")
 		logs.WriteString(apply.Stdout + apply.Stderr)

@@ -1,11 +1,9 @@
 package provider
 
 import (
-	"archive/zip"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"testing"
@@ -140,25 +138,8 @@ output "account_id" {
 		"plan TF_LOG=trace output":  mustRead(t, planLog),
 		"apply TF_LOG=trace output": mustRead(t, applyLog),
 	}
-	zr, err := zip.OpenReader(w.Path("tfplan"))
-	if err != nil {
-		t.Fatalf("opening the saved plan as a zip: %v", err)
-	}
-	defer zr.Close()
-	if len(zr.File) == 0 {
-		t.Fatal("saved plan has no entries")
-	}
-	for _, f := range zr.File {
-		rc, err := f.Open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := io.ReadAll(rc)
-		_ = rc.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		haystacks["tfplan:"+f.Name] = b
+	for name, b := range w.PlanEntries("tfplan") {
+		haystacks["tfplan:"+name] = b
 	}
 	for where, b := range haystacks {
 		for _, s := range secrets {
