@@ -39,6 +39,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
@@ -168,6 +169,10 @@ func testAccErrRe(fragments ...string) *regexp.Regexp {
 	}
 	return regexp.MustCompile("(?s)" + strings.Join(fragments, ".*"))
 }
+
+// testAccTimestamp checks an ISO 8601 timestamp as the service writes them,
+// e.g. 2025-10-15T08:30:00.123Z (fractional seconds and an offset allowed).
+var testAccTimestamp = knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$`))
 
 // testAccImportStep imports resourceName by its id and verifies the imported
 // state equals the applied one, except the attributes ignore (write-only,

@@ -92,7 +92,7 @@ func TestAccAuthConfig_managedLifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("is_enabled_for_tool_router"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("scopes"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("created_at"), testAccTimestamp),
 				},
 				Check: testAccCaptureAuthConfigID(&id),
 			},

@@ -134,7 +134,7 @@ resource "service_auth_config" "linear" {
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("is_disabled"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("allow_multiple"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("created_at"), testAccTimestamp),
 					updatedAt.AddStateValue(caAddr, tfjsonpath.New("updated_at")),
 				},
 			},

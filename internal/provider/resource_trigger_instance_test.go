@@ -136,7 +136,7 @@ func TestAccTriggerInstance_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(name, tfjsonpath.New("toolkit_version"), knownvalue.StringExact("20251015_00")),
 					statecheck.ExpectKnownValue(name, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(name, tfjsonpath.New("disabled_at"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(name, tfjsonpath.New("updated_at"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("updated_at"), testAccTimestamp),
 					statecheck.ExpectKnownValue(name, tfjsonpath.New("trigger_config"),
 						knownvalue.StringExact(`{"branch":"main","owner":"octo","repo":"hello"}`)),
 				},
@@ -157,7 +157,7 @@ func TestAccTriggerInstance_lifecycle(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(name, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(name, tfjsonpath.New("disabled_at"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("disabled_at"), testAccTimestamp),
 				},
 				Check: func(s *terraform.State) error {
 					if got := s.RootModule().Resources[name].Primary.ID; got != first.id {
@@ -300,7 +300,7 @@ resource "service_trigger_instance" "test" {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(name, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
-					statecheck.ExpectKnownValue(name, tfjsonpath.New("disabled_at"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("disabled_at"), testAccTimestamp),
 					statecheck.ExpectKnownValue(name, tfjsonpath.New("connected_account_id"), knownvalue.StringExact(accountID)),
 				},
 			},
