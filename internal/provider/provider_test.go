@@ -203,7 +203,13 @@ resource "service_auth_config" "a%d" {
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
 			PreConfig: func() { testAccEmulatorSetFaults(t, "status=429:0.3,status=503:0.2") },
-			Config:    config + testAccCategoriesConfig,
+			// Half of all requests fail. A request gives up only after every
+			// one of its attempts failed: with the default 10 retries that is
+			// 0.5^11 per request, a few percent over the ~100 requests of this
+			// test, so the test raises the budget to keep that chance
+			// negligible (0.5^26 per request). The default itself is checked
+			// by TestResolveSettings*.
+			Config: testAccProviderBlock("  max_retries = 25") + config,
 			Check: func(*terraform.State) error {
 				testAccEmulatorDo(t, http.MethodPut, "/_emulator/faults", rawBody(""), nil)
 				configs, err := testAccClient(t).ListAuthConfigs(context.Background(), client.AuthConfigListParams{ToolkitSlug: "github"})
