@@ -70,8 +70,12 @@
 //     connected account (ACTIVE, enabled) and answers {status: 200, data:
 //     {emulated, method, url (toolkit base URL + endpoint), query, headers,
 //     body}, headers}.
-//   - GET /tool_router/session/{id}/tools (session.tools()) answers a page of
-//     the session's meta tools (COMPOSIO_SEARCH_TOOLS, ...) as Tool objects.
+//   - Tool-router session create echoes preload ({tools: [slugs] | "all"};
+//     "all" needs toolkits, tools or tags to enable), search and execute in
+//     config. GET /tool_router/session/{id}/tools (session.tools()) answers a
+//     page of the session's meta tools (COMPOSIO_SEARCH_TOOLS, ...) followed by
+//     its preloaded app tools as Tool objects. DELETE /tool_router/session/{id}
+//     answers {session_id, deleted: true}.
 //   - Versions are YYYYMMDD_NN with a real date, or "latest" (400 otherwise);
 //     the catalog has VersionOld and VersionLatest for every toolkit (other
 //     well-formed versions answer 400 "has no version").

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 )
@@ -10,6 +11,7 @@ var toolRouterTools = []string{"COMPOSIO_SEARCH_TOOLS", "COMPOSIO_MULTI_EXECUTE_
 func (s *Server) registerSessionRoutes() {
 	s.api("POST", "/tool_router/session", s.createSession)
 	s.api("GET", "/tool_router/session/{session_id}", s.getSession)
+	s.api("DELETE", "/tool_router/session/{session_id}", s.deleteSession)
 	s.api("GET", "/tool_router/session/{session_id}/tools", s.sessionTools)
 	s.mux.Handle("/tool_router/{session_id}/mcp", s.wrap(func(c *call) (int, any, *apiError) {
 		return http.StatusNotImplemented, map[string]any{"error": map[string]any{
@@ -96,10 +98,31 @@ func (s *Server) createSession(c *call) (int, any, *apiError) {
 	wb := map[string]any{"enable": true, "proxy_execution_enabled": true}
 	if x, ok := body["workbench"].(map[string]any); ok {
 		for k, v := range x {
+			if k == "enable_proxy_execution" { // request name; the config answers the past tense
+				k = "proxy_execution_enabled"
+			}
 			wb[k] = v
 		}
 	}
 	cfg["workbench"] = wb
+	// search and execute are echoed as sent (the direct_tools preset sends
+	// {"enable":false} and {"enable_multi_execute":false}).
+	for _, k := range []string{"search", "execute"} {
+		switch x := body[k].(type) {
+		case nil:
+		case map[string]any:
+			cfg[k] = x
+		default:
+			return 0, nil, errValidation(k, "%s must be an object", k)
+		}
+	}
+	if p, ok := body["preload"]; ok && p != nil {
+		preload, e := s.sessionPreload(cfg, p)
+		if e != nil {
+			return 0, nil, e
+		}
+		cfg["preload"] = preload
+	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
 	sess := &Session{ID: newID("trs"), Project: c.project, Seq: s.st.nextSeq(), UserID: userID, Config: cfg, CreatedAt: s.st.stamp()}
@@ -151,14 +174,163 @@ var metaToolDescriptions = map[string]string{
 	"COMPOSIO_REMOTE_WORKBENCH":   "Runs code in a remote workbench.",
 }
 
-// sessionTools answers GET /tool_router/session/{id}/tools: the session's
-// meta tools as Tool objects (what session.tools() hands to the provider).
-func (s *Server) sessionTools(c *call) (int, any, *apiError) {
-	if _, e := c.session(); e != nil {
+// sessionPreload validates the create body's preload ({tools: [slugs] | "all"}).
+// "all" needs a positive filter (toolkits, tools or tags to enable).
+func (s *Server) sessionPreload(cfg map[string]any, v any) (map[string]any, *apiError) {
+	p, ok := v.(map[string]any)
+	if !ok {
+		return nil, errValidation("preload", `preload must be an object {"tools": [...] | "all"}`)
+	}
+	out := map[string]any{}
+	for k, val := range p {
+		if k != "tools" {
+			return nil, errValidation("preload."+k, "preload.%s is not a known key (only tools)", k)
+		}
+		switch x := val.(type) {
+		case string:
+			if x != "all" {
+				return nil, errValidation("preload.tools", `preload.tools must be a list of tool slugs or "all"`)
+			}
+			if !hasPositiveFilter(cfg) {
+				return nil, errValidation("preload.tools", `preload.tools "all" needs a positive filter: toolkits, tools or tags to enable`)
+			}
+			out["tools"] = x
+		case []any:
+			slugs := make([]any, 0, len(x))
+			for i, it := range x {
+				slug, _ := it.(string)
+				t, e := s.tool(slug)
+				if e != nil {
+					return nil, errValidation(fmt.Sprintf("preload.tools[%d]", i), "preload.tools[%d]: unknown tool %q", i, slug)
+				}
+				slugs = append(slugs, t.Slug)
+			}
+			out["tools"] = slugs
+		default:
+			return nil, errValidation("preload.tools", `preload.tools must be a list of tool slugs or "all"`)
+		}
+	}
+	return out, nil
+}
+
+func hasPositiveFilter(cfg map[string]any) bool {
+	for _, k := range []string{"toolkits", "tags"} {
+		if m, ok := cfg[k].(map[string]any); ok {
+			if l, _ := m["enabled"].([]any); len(l) > 0 {
+				return true
+			}
+		}
+	}
+	m, _ := cfg["tools"].(map[string]any)
+	return len(m) > 0
+}
+
+// toggled reads cfg[key][sub] ("enabled"/"disabled") as strings.
+func toggled(cfg map[string]any, key, sub string) []string {
+	m, _ := cfg[key].(map[string]any)
+	list, _ := m[sub].([]any)
+	out := make([]string, 0, len(list))
+	for _, v := range list {
+		if s, ok := v.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// preloadedTools lists the app tools a session preloads: the named slugs, or
+// for "all" every tool the session's toolkits / tools / tags filters allow.
+func (s *Server) preloadedTools(cfg map[string]any) []*toolDef {
+	preload, _ := cfg["preload"].(map[string]any)
+	switch x := preload["tools"].(type) {
+	case []any:
+		var out []*toolDef
+		for _, it := range x {
+			slug, _ := it.(string)
+			if t, e := s.tool(slug); e == nil {
+				out = append(out, t)
+			}
+		}
+		return out
+	case string:
+		if x != "all" {
+			return nil
+		}
+	default:
+		return nil
+	}
+	enabledTk, disabledTk := toggled(cfg, "toolkits", "enabled"), toggled(cfg, "toolkits", "disabled")
+	enabledTags, disabledTags := toggled(cfg, "tags", "enabled"), toggled(cfg, "tags", "disabled")
+	perToolkit, _ := cfg["tools"].(map[string]any)
+	var out []*toolDef
+	for _, tk := range s.cat.toolkits {
+		rule, hasRule := perToolkit[tk.Slug].(map[string]any)
+		if containsFold(disabledTk, tk.Slug) {
+			continue
+		}
+		switch {
+		case len(enabledTk) > 0:
+			if !containsFold(enabledTk, tk.Slug) && !hasRule {
+				continue
+			}
+		case len(perToolkit) > 0 && len(enabledTags) == 0:
+			if !hasRule {
+				continue
+			}
+		}
+		ruleCfg := map[string]any{"rule": rule}
+		enable, disable := toggled(ruleCfg, "rule", "enable"), toggled(ruleCfg, "rule", "disable")
+		for _, t := range tk.Tools {
+			if len(enable) > 0 && !containsFold(enable, t.Slug) || containsFold(disable, t.Slug) {
+				continue
+			}
+			if len(enabledTags) > 0 && !anyTag(t.Tags, enabledTags) || anyTag(t.Tags, disabledTags) {
+				continue
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// deleteSession answers DELETE /tool_router/session/{id} with {session_id, deleted: true}.
+func (s *Server) deleteSession(c *call) (int, any, *apiError) {
+	sess, e := c.session()
+	if e != nil {
 		return 0, nil, e
 	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	if _, ok := s.st.sessions[sess.ID]; !ok {
+		return 0, nil, errNotFound(CodeSessionNotFound, "ToolRouterSession_NotFound", "tool-router session", sess.ID)
+	}
+	if err := s.st.commit(del(bucketSessions, sess.ID)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, map[string]any{"session_id": sess.ID, "deleted": true}, nil
+}
+
+// sessionTools answers GET /tool_router/session/{id}/tools: the session's
+// meta tools followed by its preloaded app tools as Tool objects (what
+// session.tools() hands to the provider).
+func (s *Server) sessionTools(c *call) (int, any, *apiError) {
+	sess, e := c.session()
+	if e != nil {
+		return 0, nil, e
+	}
+	items := make([]any, 0, len(toolRouterTools))
+	for _, slug := range toolRouterTools {
+		items = append(items, slug)
+	}
+	for _, t := range s.preloadedTools(sess.Config) {
+		items = append(items, t)
+	}
 	logo := "https://logos.composio.dev/api/composio"
-	page, e := paginate(c.r, toolRouterTools, maxLimit, func(slug string) any {
+	page, e := paginate(c.r, items, maxLimit, func(it any) any {
+		if t, ok := it.(*toolDef); ok {
+			return renderTool(t, VersionLatest)
+		}
+		slug := it.(string)
 		name := strings.ReplaceAll(strings.TrimPrefix(slug, "COMPOSIO_"), "_", " ")
 		return map[string]any{
 			"slug": slug, "name": name, "description": metaToolDescriptions[slug], "human_description": metaToolDescriptions[slug],
