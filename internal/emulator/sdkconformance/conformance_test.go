@@ -2,9 +2,12 @@
 // (@composio/core, pinned in package.json / package-lock.json) and cross-checks webhook
 // signatures between the SDK and the Go client.
 //
-// The test builds cmd/service-emulator, starts it on a free loopback port with a Go webhook
-// receiver, installs the SDK with `npm ci` when node_modules is missing, and runs
-// conformance.test.mjs with node. It is skipped only when node or npm is not installed.
+// Two SDK versions run, each from its own folder with its own lockfile: 0.5.3 (this folder,
+// /api/v3 paths) and 0.21.0 (core-0.21/, /api/v3.1 paths, plus tools, toolkits.authorize and
+// tool-router sessions). Each test builds cmd/service-emulator, starts it on a free loopback
+// port with a Go webhook receiver, installs the SDK with `npm ci` when node_modules is missing
+// or holds another version, and runs that folder's conformance.test.mjs with node. The tests
+// are skipped only when node or npm is not installed.
 package sdkconformance
 
 import (
@@ -31,12 +34,19 @@ import (
 
 const (
 	sdkPackage     = "@composio/core"
-	sdkVersion     = "0.5.3"
 	apiKey         = "emulator-key"
 	nodeRunTimeout = 3 * time.Minute
 )
 
-func TestSDKConformance(t *testing.T) {
+// TestSDKConformance runs @composio/core 0.5.3 (conformance.test.mjs in this folder).
+func TestSDKConformance(t *testing.T) { runConformance(t, ".", "0.5.3") }
+
+// TestSDKConformanceCore021 runs @composio/core 0.21.0 (core-0.21/conformance.test.mjs).
+func TestSDKConformanceCore021(t *testing.T) { runConformance(t, "core-0.21", "0.21.0") }
+
+// runConformance runs the conformance script in dir (relative to this folder) with the SDK
+// version pinned there.
+func runConformance(t *testing.T, sdkDir, sdkVersion string) {
 	nodeBin, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node/npm not found: " + err.Error())
@@ -46,11 +56,11 @@ func TestSDKConformance(t *testing.T) {
 		t.Skip("node/npm not found: " + err.Error())
 	}
 
-	dir, err := filepath.Abs(".")
+	dir, err := filepath.Abs(sdkDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ensureNodeModules(t, npmBin, dir)
+	ensureNodeModules(t, npmBin, dir, sdkVersion)
 
 	secret := "whsec-conformance-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	recv := newReceiver(secret)
@@ -116,7 +126,7 @@ func TestSDKConformance(t *testing.T) {
 // ---------------------------------------------------------------------------------------------
 // node_modules
 
-func ensureNodeModules(t *testing.T, npmBin, dir string) {
+func ensureNodeModules(t *testing.T, npmBin, dir, sdkVersion string) {
 	t.Helper()
 	if installedVersion(dir) == sdkVersion {
 		return
