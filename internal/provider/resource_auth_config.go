@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -156,7 +155,6 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				ElementType: types.StringType,
 				Validators: []validator.Map{
 					mapvalidator.ConflictsWith(path.MatchRoot("credentials")),
-					mapvalidator.AlsoRequires(path.MatchRoot("credentials_wo_version")),
 					mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1)),
 				},
 			},
@@ -165,9 +163,9 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 					"change this number (for example increment it) to send the current `credentials_wo` to the service " +
 					"(an in-place update). Requires `credentials_wo`.",
 				Optional: true,
-				Validators: []validator.Int64{
-					int64validator.AlsoRequires(path.MatchRoot("credentials_wo")),
-				},
+				// Pairing with credentials_wo is checked in ValidateConfig, where
+				// a service-managed auth config can refuse both at once instead
+				// of asking for the other half.
 			},
 			"credentials": schema.MapAttribute{
 				MarkdownDescription: "Credentials of a custom auth config, like `credentials_wo` but stored (marked " +
@@ -268,8 +266,8 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 	if acIsManagedType(cfg.Type) {
 		for _, a := range []struct {
 			name string
-			v    types.Map
-		}{{"credentials_wo", cfg.CredentialsWO}, {"credentials", cfg.Credentials}} {
+			v    attr.Value
+		}{{"credentials_wo", cfg.CredentialsWO}, {"credentials_wo_version", cfg.CredentialsWOVersion}, {"credentials", cfg.Credentials}} {
 			if !a.v.IsNull() {
 				resp.Diagnostics.AddAttributeError(path.Root(a.name), "Credentials not allowed for service-managed auth",
 					fmt.Sprintf("Attribute %s is only accepted with type = %q: a service-managed auth config uses the "+
@@ -278,6 +276,17 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 			}
 		}
 		return
+	}
+	switch {
+	case !cfg.CredentialsWO.IsNull() && cfg.CredentialsWOVersion.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("credentials_wo_version"), "Missing credentials_wo_version",
+			"Attribute credentials_wo_version is required with credentials_wo: Terraform cannot see changes to a "+
+				"write-only value, so the version number says when to send it. Set credentials_wo_version = 1 and "+
+				"increase it whenever the credentials change.")
+	case cfg.CredentialsWO.IsNull() && !cfg.CredentialsWOVersion.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("credentials_wo_version"), "credentials_wo_version without credentials_wo",
+			"Attribute credentials_wo_version versions the write-only credentials_wo, which is not set. Set "+
+				"credentials_wo, or remove credentials_wo_version.")
 	}
 	if cfg.AuthScheme.IsNull() {
 		resp.Diagnostics.AddAttributeError(path.Root("auth_scheme"), "Missing auth_scheme",

@@ -950,12 +950,32 @@ func TestAuthConfig_validateConfigOneErrorPerMistake(t *testing.T) {
 		{"managed with credentials", map[string]tftypes.Value{"toolkit": str("github"),
 			"credentials": strMap("client_id", "x")},
 			[]string{"Credentials not allowed for service-managed auth"}},
+		{"managed with credentials_wo and no version", map[string]tftypes.Value{"toolkit": str("github"),
+			"credentials_wo": strMap("client_id", "x")},
+			[]string{"Credentials not allowed for service-managed auth"}},
+		{"managed with credentials_wo_version only", map[string]tftypes.Value{"toolkit": str("github"),
+			"credentials_wo_version": tftypes.NewValue(tftypes.Number, 1)},
+			[]string{"Credentials not allowed for service-managed auth"}},
+		{"custom with credentials_wo and no version", map[string]tftypes.Value{"toolkit": str("github"),
+			"type": str(authConfigTypeCustom), "auth_scheme": str("OAUTH2"),
+			"credentials_wo": strMap("client_id", "x", "client_secret", "y")},
+			[]string{"Missing credentials_wo_version"}},
+		{"custom with credentials_wo_version only", map[string]tftypes.Value{"toolkit": str("github"),
+			"type": str(authConfigTypeCustom), "auth_scheme": str("OAUTH2"),
+			"credentials_wo_version": tftypes.NewValue(tftypes.Number, 1)},
+			[]string{"credentials_wo_version without credentials_wo"}},
+		{"valid custom write-only", map[string]tftypes.Value{"toolkit": str("github"), "type": str(authConfigTypeCustom),
+			"auth_scheme": str("OAUTH2"), "credentials_wo": strMap("client_id", "x", "client_secret", "y"),
+			"credentials_wo_version": tftypes.NewValue(tftypes.Number, 1)},
+			nil},
 		{"valid custom", map[string]tftypes.Value{"toolkit": str("github"), "type": str(authConfigTypeCustom),
 			"auth_scheme": str("OAUTH2"), "credentials": strMap("client_id", "x", "client_secret", "y")},
 			nil},
 	} {
 		resp, err := srv.ValidateResourceConfig(ctx, &tfprotov6.ValidateResourceConfigRequest{
 			TypeName: authConfigResourceType, Config: config(tc.attrs),
+			// As Terraform 1.11+ sends it, so write-only values are accepted.
+			ClientCapabilities: &tfprotov6.ValidateResourceConfigClientCapabilities{WriteOnlyAttributesAllowed: true},
 		})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
