@@ -202,18 +202,12 @@ func (s *Server) createAuthConfig(c *call) (int, any, *apiError) {
 	if b.AuthScheme == "" {
 		b.AuthScheme = b.AuthSchemeSnake
 	}
-	ac := &AuthConfig{
-		ID: newID("ac"), UUID: newUUID(), Project: c.project, ToolkitSlug: tk.Slug, Status: "ENABLED",
-		Credentials: map[string]any{}, ToolsForCreation: []string{}, ToolsForExecution: []string{},
-	}
+	ac := newAuthConfig(c, tk)
 	switch b.Type {
 	case "use_composio_managed_auth", "":
 		modes := tk.managedModes()
 		if len(modes) == 0 {
-			return 0, nil, newErr(http.StatusBadRequest, CodeAuthConfigManagedAuth, "AuthConfig_ManagedAuthUnavailable",
-				"toolkit %s has no service-managed auth scheme; create a custom auth config (use_custom_auth) with one of: %s",
-				tk.Slug, strings.Join(tk.schemeModes(), ", ")).with("auth_config.type: managed auth unavailable for " + tk.Slug).
-				fix("Use type use_custom_auth with your own credentials.")
+			return 0, nil, errManagedUnavailable(tk, "auth_config.type")
 		}
 		ac.Type, ac.IsComposioManaged, ac.AuthScheme = "default", true, modes[0]
 		if b.AuthScheme != "" {
@@ -265,18 +259,9 @@ func (s *Server) createAuthConfig(c *call) (int, any, *apiError) {
 	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
-	if b.Name != nil && strings.TrimSpace(*b.Name) != "" {
-		ac.Name = *b.Name
-	} else {
-		ac.Name = s.uniqueName(c.project, tk.Name+" Auth Config")
+	if e := s.storeAuthConfig(c, ac, tk, b.Name); e != nil {
+		return 0, nil, e
 	}
-	ac.Seq = s.st.nextSeq()
-	ac.CreatedAt = s.st.stamp()
-	ac.LastUpdatedAt = ac.CreatedAt
-	if err := s.st.commit(put(bucketAuthConfigs, ac.ID, ac)); err != nil {
-		return 0, nil, internalErr(err)
-	}
-	s.log.Info("auth config created", "id", ac.ID, "toolkit", tk.Slug, "scheme", ac.AuthScheme, "project", c.project)
 	return http.StatusCreated, map[string]any{
 		"toolkit": map[string]any{"slug": tk.Slug},
 		"auth_config": map[string]any{
@@ -284,6 +269,54 @@ func (s *Server) createAuthConfig(c *call) (int, any, *apiError) {
 			"restrict_to_following_tools": nonNil(ac.ToolsForExecution),
 		},
 	}, nil
+}
+
+func newAuthConfig(c *call, tk *toolkitDef) *AuthConfig {
+	return &AuthConfig{
+		ID: newID("ac"), UUID: newUUID(), Project: c.project, ToolkitSlug: tk.Slug, Status: "ENABLED",
+		Credentials: map[string]any{}, ToolsForCreation: []string{}, ToolsForExecution: []string{},
+	}
+}
+
+func errManagedUnavailable(tk *toolkitDef, field string) *apiError {
+	return newErr(http.StatusBadRequest, CodeAuthConfigManagedAuth, "AuthConfig_ManagedAuthUnavailable",
+		"toolkit %s has no service-managed auth scheme; create a custom auth config (use_custom_auth) with one of: %s",
+		tk.Slug, strings.Join(tk.schemeModes(), ", ")).with(field + ": managed auth unavailable for " + tk.Slug).
+		fix("Use type use_custom_auth with your own credentials.")
+}
+
+// newManagedAuthConfig creates the service-managed auth config the SDK's
+// toolkits.authorize creates when a toolkit has none ("<Toolkit> Auth
+// Config", first managed scheme); callers hold st.mu.
+func (s *Server) newManagedAuthConfig(c *call, tk *toolkitDef, field string) (*AuthConfig, *apiError) {
+	modes := tk.managedModes()
+	if len(modes) == 0 {
+		return nil, errManagedUnavailable(tk, field)
+	}
+	ac := newAuthConfig(c, tk)
+	ac.Type, ac.IsComposioManaged, ac.AuthScheme = "default", true, modes[0]
+	if e := s.storeAuthConfig(c, ac, tk, nil); e != nil {
+		return nil, e
+	}
+	return ac, nil
+}
+
+// storeAuthConfig names (name, else a unique "<Toolkit> Auth Config"),
+// stamps and commits a new auth config; callers hold st.mu.
+func (s *Server) storeAuthConfig(c *call, ac *AuthConfig, tk *toolkitDef, name *string) *apiError {
+	if name != nil && strings.TrimSpace(*name) != "" {
+		ac.Name = *name
+	} else {
+		ac.Name = s.uniqueName(c.project, tk.Name+" Auth Config")
+	}
+	ac.Seq = s.st.nextSeq()
+	ac.CreatedAt = s.st.stamp()
+	ac.LastUpdatedAt = ac.CreatedAt
+	if err := s.st.commit(put(bucketAuthConfigs, ac.ID, ac)); err != nil {
+		return internalErr(err)
+	}
+	s.log.Info("auth config created", "id", ac.ID, "toolkit", tk.Slug, "scheme", ac.AuthScheme, "project", c.project)
+	return nil
 }
 
 func internalErr(err error) *apiError {

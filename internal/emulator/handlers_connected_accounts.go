@@ -341,9 +341,25 @@ func (s *Server) linkAccount(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	a := s.newAccount(c, ac, body.UserID)
-	a.Status, a.CallbackURL, a.Alias = StatusInitiated, body.CallbackURL, body.Alias
-	for k, v := range body.ConnectionData {
+	a, e := s.startLink(c, ac, body.UserID, body.CallbackURL, body.Alias, body.ConnectionData)
+	if e != nil {
+		return 0, nil, e
+	}
+	return http.StatusCreated, map[string]any{
+		"link_token":           a.LinkToken,
+		"redirect_url":         s.consentURL(s.origin(c.r), a),
+		"expires_at":           a.LinkExpiresAt,
+		"connected_account_id": a.ID,
+	}, nil
+}
+
+// startLink stores an INITIATED connected account for userID on ac whose
+// redirect is the hosted link page (/link/{lt_...}); callers hold st.mu.
+// Used by POST /connected_accounts/link and POST /tool_router/session/{id}/link.
+func (s *Server) startLink(c *call, ac *AuthConfig, userID, callbackURL string, alias *string, connData map[string]any) (*ConnectedAccount, *apiError) {
+	a := s.newAccount(c, ac, userID)
+	a.Status, a.CallbackURL, a.Alias = StatusInitiated, callbackURL, alias
+	for k, v := range connData {
 		if k != "status" {
 			a.Val[k] = v
 		}
@@ -352,14 +368,9 @@ func (s *Server) linkAccount(c *call) (int, any, *apiError) {
 	a.ConsentToken = a.LinkToken
 	a.LinkExpiresAt = time.Now().UTC().Add(10 * time.Minute).Format("2006-01-02T15:04:05.000Z")
 	if err := s.st.commit(put(bucketAccounts, a.ID, a)); err != nil {
-		return 0, nil, internalErr(err)
+		return nil, internalErr(err)
 	}
-	return http.StatusCreated, map[string]any{
-		"link_token":           a.LinkToken,
-		"redirect_url":         s.consentURL(s.origin(c.r), a),
-		"expires_at":           a.LinkExpiresAt,
-		"connected_account_id": a.ID,
-	}, nil
+	return a, nil
 }
 
 func (s *Server) getAccount(c *call) (int, any, *apiError) {

@@ -170,8 +170,8 @@ func (s *Server) executeTool(c *call) (int, any, *apiError) {
 	if args == nil {
 		args = map[string]any{}
 	}
-	if path, msg, ok := validateSchema(map[string]any{"type": "object", "properties": t.Input["properties"], "required": t.Input["required"]}, args, ""); !ok {
-		return 200, map[string]any{"data": map[string]any{}, "error": "arguments." + path + " " + msg, "successful": false, "log_id": newID("log")}, nil
+	if msg := argumentsError(t, args); msg != "" {
+		return 200, failedExecution(msg), nil
 	}
 	s.st.mu.RLock()
 	defer s.st.mu.RUnlock()
@@ -194,15 +194,34 @@ func (s *Server) executeTool(c *call) (int, any, *apiError) {
 				"no ACTIVE connected account for user %q on toolkit %s", body.UserID, t.toolkit.Slug)
 		}
 	}
-	if acct.Status != StatusActive || acct.IsDisabled || acct.AuthConfigDeleted {
-		return 200, map[string]any{"data": map[string]any{}, "error": "connected account " + acct.ID + " is not ACTIVE", "successful": false, "log_id": newID("log")}, nil
+	return 200, executed(t, version, args, acct), nil
+}
+
+// argumentsError checks args against the tool's input schema; "" when valid.
+func argumentsError(t *toolDef, args map[string]any) string {
+	if path, msg, ok := validateSchema(map[string]any{"type": "object", "properties": t.Input["properties"], "required": t.Input["required"]}, args, ""); !ok {
+		return "arguments." + path + " " + msg
 	}
-	return 200, map[string]any{
+	return ""
+}
+
+func failedExecution(msg string) map[string]any {
+	return map[string]any{"data": map[string]any{}, "error": msg, "successful": false, "log_id": newID("log")}
+}
+
+// executed answers a tool execution on acct (nil for tools that need no
+// account): a failure when the account is not usable, else a canned success
+// echoing the arguments.
+func executed(t *toolDef, version string, args map[string]any, acct *ConnectedAccount) map[string]any {
+	if acct != nil && (acct.Status != StatusActive || acct.IsDisabled || acct.AuthConfigDeleted) {
+		return failedExecution("connected account " + acct.ID + " is not ACTIVE")
+	}
+	return map[string]any{
 		"data":       map[string]any{"tool": t.Slug, "version": version, "arguments": args, "emulated": true},
 		"error":      nil,
 		"successful": true,
 		"log_id":     newID("log"),
-	}, nil
+	}
 }
 
 var proxyMethods = []string{"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD"}
