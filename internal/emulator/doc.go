@@ -75,7 +75,32 @@
 //     config. GET /tool_router/session/{id}/tools (session.tools()) answers a
 //     page of the session's meta tools (COMPOSIO_SEARCH_TOOLS, ...) followed by
 //     its preloaded app tools as Tool objects. DELETE /tool_router/session/{id}
-//     answers {session_id, deleted: true}.
+//     answers {session_id, deleted: true}. Session routes answer 400 for ids
+//     not in trs_ form and 404 for other projects' sessions.
+//   - POST /tool_router/session/{id}/link (session.authorize) {toolkit,
+//     callback_url?, alias?} answers 201 {link_token, redirect_url,
+//     connected_account_id}: an INITIATED account for the session user on the
+//     hosted link page, as POST /connected_accounts/link makes. The auth
+//     config is the session config's auth_configs entry, else the project's
+//     first enabled one for the toolkit, else a new service-managed "<Toolkit>
+//     Auth Config" (400 when the toolkit has no managed scheme). The callback
+//     defaults to manage_connections.callback_url. Toolkits the session
+//     disables or does not enable answer 400.
+//   - GET /tool_router/session/{id}/toolkits (session.toolkits()) pages the
+//     session's toolkits (its enabled list, else every catalog toolkit not
+//     disabled; query toolkits overrides, is_connected and search filter) as
+//     {slug, name, enabled, is_no_auth, composio_managed_auth_schemes,
+//     meta{logo, description}, connected_account{id, user_id, status,
+//     created_at, auth_config{id, auth_scheme, is_composio_managed}} | null}.
+//     The account is the config's connected_accounts entry, else the session
+//     user's newest ACTIVE account, else their newest of any status.
+//   - POST /tool_router/session/{id}/execute (session.execute) {tool_slug,
+//     arguments, account?} answers {data, error, log_id}, run as POST
+//     /tools/execute does (404 unknown tool; invalid arguments are a 200 with
+//     error) on the account named by account (id or alias of the user's
+//     accounts on the toolkit, 400 otherwise; not ACTIVE is a 200 with
+//     error), else the one session.toolkits() shows, 400 when that is not
+//     ACTIVE and enabled. Meta tools (COMPOSIO_*) answer a canned result.
 //   - Versions are YYYYMMDD_NN with a real date, or "latest" (400 otherwise);
 //     the catalog has VersionOld and VersionLatest for every toolkit (other
 //     well-formed versions answer 400 "has no version").

@@ -42,6 +42,7 @@ const (
 	CodeToolNotFound             = 1300
 	CodeSessionNotFound          = 1400
 	CodeSessionInvalidID         = 1401
+	CodeSessionToolkitNotEnabled = 1402
 )
 
 // apiError is an error answered with the service's error envelope.

@@ -3,6 +3,7 @@ package emulator
 import (
 	"fmt"
 	"net/http"
+	"sort"
 	"strings"
 )
 
@@ -13,6 +14,9 @@ func (s *Server) registerSessionRoutes() {
 	s.api("GET", "/tool_router/session/{session_id}", s.getSession)
 	s.api("DELETE", "/tool_router/session/{session_id}", s.deleteSession)
 	s.api("GET", "/tool_router/session/{session_id}/tools", s.sessionTools)
+	s.api("GET", "/tool_router/session/{session_id}/toolkits", s.sessionToolkits)
+	s.api("POST", "/tool_router/session/{session_id}/link", s.sessionLink)
+	s.api("POST", "/tool_router/session/{session_id}/execute", s.sessionExecute)
 	s.mux.Handle("/tool_router/{session_id}/mcp", s.wrap(func(c *call) (int, any, *apiError) {
 		return http.StatusNotImplemented, map[string]any{"error": map[string]any{
 			"message": "the emulator does not implement the MCP protocol", "code": 10501, "status": 501, "request_id": c.requestID,
@@ -349,4 +353,315 @@ func (s *Server) sessionTools(c *call) (int, any, *apiError) {
 		return 0, nil, e
 	}
 	return 200, page, nil
+}
+
+// sessionAllows reports whether the session's toolkits config lets toolkit
+// slug in: not disabled, and in the enabled list when one is given.
+func sessionAllows(cfg map[string]any, slug string) bool {
+	if containsFold(toggled(cfg, "toolkits", "disabled"), slug) {
+		return false
+	}
+	enabled := toggled(cfg, "toolkits", "enabled")
+	return len(enabled) == 0 || containsFold(enabled, slug)
+}
+
+func errToolkitNotInSession(sess *Session, slug, field string) *apiError {
+	return newErr(http.StatusBadRequest, CodeSessionToolkitNotEnabled, "ToolRouterSession_ToolkitNotEnabled",
+		"toolkit %s is not enabled in tool-router session %s", slug, sess.ID).with(field + ": toolkit not enabled in session")
+}
+
+// sessionToolkit resolves a catalog toolkit the session allows.
+func (s *Server) sessionToolkit(sess *Session, slug, field string) (*toolkitDef, *apiError) {
+	if slug == "" {
+		return nil, errValidation(field, "%s is required", field)
+	}
+	tk, e := s.cat.toolkit(slug)
+	if e != nil {
+		return nil, e
+	}
+	if !sessionAllows(sess.Config, tk.Slug) {
+		return nil, errToolkitNotInSession(sess, tk.Slug, field)
+	}
+	return tk, nil
+}
+
+// pinnedAccounts reads the session config's connected_accounts entry for a
+// toolkit ({toolkit: ca_id} or {toolkit: [ca_id]}).
+func pinnedAccounts(cfg map[string]any, slug string) []string {
+	m, _ := cfg["connected_accounts"].(map[string]any)
+	var out []string
+	for k, v := range m {
+		if !strings.EqualFold(k, slug) {
+			continue
+		}
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []any:
+			for _, it := range x {
+				if id, ok := it.(string); ok {
+					out = append(out, id)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// userAccounts lists the session user's accounts on a toolkit, newest first;
+// callers hold st.mu.
+func (s *Server) userAccounts(c *call, sess *Session, slug string) []*ConnectedAccount {
+	var out []*ConnectedAccount
+	for _, a := range s.st.accounts {
+		if a.Project == c.project && a.UserID == sess.UserID && a.ToolkitSlug == slug {
+			out = append(out, a)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Seq > out[j].Seq })
+	return out
+}
+
+func usableAccount(a *ConnectedAccount) bool {
+	return a.Status == StatusActive && !a.IsDisabled && !a.AuthConfigDeleted
+}
+
+// sessionAccount is the account the session uses for a toolkit: a pinned one
+// (config connected_accounts) if it exists, else the user's newest ACTIVE
+// account, else the newest of any status (e.g. an INITIATED link), else nil;
+// callers hold st.mu.
+func (s *Server) sessionAccount(c *call, sess *Session, slug string) *ConnectedAccount {
+	for _, id := range pinnedAccounts(sess.Config, slug) {
+		if a, ok := s.st.accounts[id]; ok && a.Project == c.project {
+			return a
+		}
+	}
+	accts := s.userAccounts(c, sess, slug)
+	for _, a := range accts {
+		if usableAccount(a) {
+			return a
+		}
+	}
+	if len(accts) > 0 {
+		return accts[0]
+	}
+	return nil
+}
+
+// sessionToolkits answers GET /tool_router/session/{id}/toolkits
+// (session.toolkits()): the session's toolkits (the enabled list, else every
+// catalog toolkit not disabled) with the session user's connected account.
+// Query: toolkits (overrides the session's list), is_connected, search.
+func (s *Server) sessionToolkits(c *call) (int, any, *apiError) {
+	sess, e := c.session()
+	if e != nil {
+		return 0, nil, e
+	}
+	q := c.r.URL.Query()
+	only := listParam(c.r, "toolkits")
+	var connected *bool
+	if v := q.Get("is_connected"); v != "" {
+		b, ok := map[string]bool{"true": true, "false": false}[v]
+		if !ok {
+			return 0, nil, errValidation("is_connected", "is_connected must be true or false, got %q", v)
+		}
+		connected = &b
+	}
+	search := strings.ToLower(strings.TrimSpace(q.Get("search")))
+	var tks []*toolkitDef
+	if len(only) > 0 {
+		for _, slug := range only {
+			tk, e := s.cat.toolkit(slug)
+			if e != nil {
+				return 0, nil, e
+			}
+			tks = append(tks, tk)
+		}
+	} else {
+		for _, tk := range s.cat.toolkits {
+			if sessionAllows(sess.Config, tk.Slug) {
+				tks = append(tks, tk)
+			}
+		}
+	}
+	s.st.mu.RLock()
+	defer s.st.mu.RUnlock()
+	type entry struct {
+		tk   *toolkitDef
+		acct *ConnectedAccount
+	}
+	var items []entry
+	for _, tk := range tks {
+		if search != "" && !strings.Contains(strings.ToLower(tk.Slug+" "+tk.Name+" "+tk.Description), search) {
+			continue
+		}
+		acct := s.sessionAccount(c, sess, tk.Slug)
+		if connected != nil && (acct != nil && usableAccount(acct)) != *connected {
+			continue
+		}
+		items = append(items, entry{tk, acct})
+	}
+	page, e := paginate(c.r, items, maxLimitSmall, func(it entry) any {
+		var ca any
+		if a := it.acct; a != nil {
+			ca = map[string]any{
+				"id": a.ID, "user_id": a.UserID, "status": a.Status, "created_at": a.CreatedAt,
+				"auth_config": map[string]any{"id": a.AuthConfigID, "auth_scheme": a.AuthScheme, "is_composio_managed": a.IsComposioManaged},
+			}
+		}
+		return map[string]any{
+			"slug": it.tk.Slug, "name": it.tk.Name, "enabled": sessionAllows(sess.Config, it.tk.Slug),
+			"is_no_auth": len(it.tk.Schemes) == 0, "composio_managed_auth_schemes": it.tk.managedModes(),
+			"meta":              map[string]any{"logo": it.tk.logo(), "description": it.tk.Description},
+			"connected_account": ca,
+		}
+	})
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, page, nil
+}
+
+// sessionAuthConfig picks the auth config a session links a toolkit with: the
+// config's auth_configs entry, else the project's first enabled auth config
+// for the toolkit, else a new service-managed one (400 when the toolkit has no
+// managed scheme); callers hold st.mu.
+func (s *Server) sessionAuthConfig(c *call, sess *Session, tk *toolkitDef) (*AuthConfig, *apiError) {
+	m, _ := sess.Config["auth_configs"].(map[string]any)
+	for k, v := range m {
+		if !strings.EqualFold(k, tk.Slug) {
+			continue
+		}
+		id, _ := v.(string)
+		field := "auth_configs." + k
+		ac, _, e := c.usableAuthConfig(id, field)
+		if e != nil {
+			return nil, e
+		}
+		if ac.ToolkitSlug != tk.Slug {
+			return nil, errValidation(field, "auth config %s is for toolkit %s, not %s", ac.ID, ac.ToolkitSlug, tk.Slug)
+		}
+		return ac, nil
+	}
+	var first *AuthConfig
+	for _, ac := range s.st.authConfigs {
+		if ac.Project == c.project && ac.ToolkitSlug == tk.Slug && ac.Status == "ENABLED" && (first == nil || ac.Seq < first.Seq) {
+			first = ac
+		}
+	}
+	if first != nil {
+		return first, nil
+	}
+	return s.newManagedAuthConfig(c, tk, "toolkit")
+}
+
+// sessionLink answers POST /tool_router/session/{id}/link (session.authorize):
+// an INITIATED connected account for the session user on the hosted link page,
+// as POST /connected_accounts/link makes.
+func (s *Server) sessionLink(c *call) (int, any, *apiError) {
+	sess, e := c.session()
+	if e != nil {
+		return 0, nil, e
+	}
+	var body struct {
+		Toolkit     string  `json:"toolkit"`
+		CallbackURL string  `json:"callback_url"`
+		Alias       *string `json:"alias"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	tk, e := s.sessionToolkit(sess, body.Toolkit, "toolkit")
+	if e != nil {
+		return 0, nil, e
+	}
+	if body.CallbackURL == "" {
+		mc, _ := sess.Config["manage_connections"].(map[string]any)
+		body.CallbackURL, _ = mc["callback_url"].(string)
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	ac, e := s.sessionAuthConfig(c, sess, tk)
+	if e != nil {
+		return 0, nil, e
+	}
+	a, e := s.startLink(c, ac, sess.UserID, body.CallbackURL, body.Alias, nil)
+	if e != nil {
+		return 0, nil, e
+	}
+	s.log.Info("session link created", "session", sess.ID, "account", a.ID, "auth_config", ac.ID, "project", c.project)
+	return http.StatusCreated, map[string]any{
+		"link_token":           a.LinkToken,
+		"redirect_url":         s.consentURL(s.origin(c.r), a),
+		"connected_account_id": a.ID,
+	}, nil
+}
+
+// sessionExecute answers POST /tool_router/session/{id}/execute
+// (session.execute): {data, error, log_id}. App tools run as POST
+// /tools/execute does, on the session user's account (account = an id or
+// alias, else the config's pinned account, else the newest ACTIVE one; 400
+// when there is none); meta tools answer a canned result.
+func (s *Server) sessionExecute(c *call) (int, any, *apiError) {
+	sess, e := c.session()
+	if e != nil {
+		return 0, nil, e
+	}
+	var body struct {
+		ToolSlug  string         `json:"tool_slug"`
+		Arguments map[string]any `json:"arguments"`
+		Account   string         `json:"account"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	if body.ToolSlug == "" {
+		return 0, nil, errValidation("tool_slug", "tool_slug is required")
+	}
+	args := body.Arguments
+	if args == nil {
+		args = map[string]any{}
+	}
+	out := func(r map[string]any) (int, any, *apiError) {
+		return 200, map[string]any{"data": r["data"], "error": r["error"], "log_id": r["log_id"]}, nil
+	}
+	if slug := strings.ToUpper(body.ToolSlug); contains(toolRouterTools, slug) {
+		return out(map[string]any{"data": map[string]any{"tool": slug, "arguments": args, "emulated": true}, "error": nil, "log_id": newID("log")})
+	}
+	t, e := s.tool(body.ToolSlug)
+	if e != nil {
+		return 0, nil, e
+	}
+	if !sessionAllows(sess.Config, t.toolkit.Slug) {
+		return 0, nil, errToolkitNotInSession(sess, t.toolkit.Slug, "tool_slug")
+	}
+	version, e := t.toolkit.resolveVersion("version", "")
+	if e != nil {
+		return 0, nil, e
+	}
+	if msg := argumentsError(t, args); msg != "" {
+		return out(failedExecution(msg))
+	}
+	if len(t.toolkit.Schemes) == 0 {
+		return out(executed(t, version, args, nil))
+	}
+	s.st.mu.RLock()
+	defer s.st.mu.RUnlock()
+	var acct *ConnectedAccount
+	if body.Account != "" {
+		for _, a := range s.userAccounts(c, sess, t.toolkit.Slug) {
+			if a.ID == body.Account || a.Alias != nil && *a.Alias == body.Account {
+				acct = a
+				break
+			}
+		}
+		if acct == nil {
+			return 0, nil, newErr(http.StatusBadRequest, CodeConnectedAccountNotFound, "ConnectedAccount_NotFound",
+				"account %q is not a connected account of user %q on toolkit %s", body.Account, sess.UserID, t.toolkit.Slug).with("account: not found")
+		}
+	} else if acct = s.sessionAccount(c, sess, t.toolkit.Slug); acct == nil || !usableAccount(acct) {
+		return 0, nil, newErr(http.StatusBadRequest, CodeConnectedAccountNotFound, "ConnectedAccount_NotFound",
+			"no ACTIVE connected account for user %q on toolkit %s; connect one with session.authorize(%q)",
+			sess.UserID, t.toolkit.Slug, t.toolkit.Slug).with("tool_slug: " + t.toolkit.Slug + " not connected")
+	}
+	return out(executed(t, version, args, acct))
 }

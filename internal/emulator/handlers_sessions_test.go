@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -117,4 +118,195 @@ func TestSessionDelete(t *testing.T) {
 	if r := e.do("DELETE", v+"/tool_router/session/"+other, nil); r.status != 401 {
 		t.Fatalf("unknown key: %d", r.status)
 	}
+}
+
+func newSession(t *testing.T, e *testEnv, body map[string]any) string {
+	t.Helper()
+	return e.must(201, "POST", v+"/tool_router/session", body).str("session_id")
+}
+
+// session.authorize: POST /tool_router/session/{id}/link picks the config's
+// auth config, else the project's first enabled one, else creates a managed one.
+func TestSessionLink(t *testing.T) {
+	e := newEnv(t, Options{APIKeys: map[string]string{testKey: "default", "other": "beta"}})
+	id := newSession(t, e, map[string]any{"user_id": "u1", "toolkits": []any{"github", "stripe", "gmail"},
+		"manage_connections": map[string]any{"enable": true, "callback_url": "https://app/cb"}})
+	for _, prefix := range []string{"/api/v3", "/api/v3.1"} {
+		l := e.must(201, "POST", prefix+"/tool_router/session/"+id+"/link", map[string]any{"toolkit": "github", "alias": "work"})
+		if !strings.HasPrefix(l.str("link_token"), "lt_") || l.str("redirect_url") != e.ts.URL+"/link/"+l.str("link_token") ||
+			!strings.HasPrefix(l.str("connected_account_id"), "ca_") {
+			t.Fatalf("link: %s", l.raw)
+		}
+		a := e.must(200, "GET", v+"/connected_accounts/"+l.str("connected_account_id"), nil)
+		if a.str("status") != "INITIATED" || a.str("user_id") != "u1" || a.str("toolkit", "slug") != "github" ||
+			a.str("alias") != "work" || a.str("state", "val", "callback_url") != "https://app/cb" || a.get("auth_config", "is_composio_managed") != true {
+			t.Fatalf("linked account: %s", a.raw)
+		}
+	}
+	// No GitHub auth config existed: one managed config was created, then reused.
+	acs := e.must(200, "GET", v+"/auth_configs?toolkit_slug=github", nil).items()
+	if len(acs) != 1 || acs[0]["name"] != "GitHub Auth Config" || acs[0]["is_composio_managed"] != true {
+		t.Fatalf("auth configs: %v", acs)
+	}
+
+	// An existing enabled auth config is used; the config's auth_configs entry wins.
+	first := e.createCustomAC("gmail", "OAUTH2", map[string]any{"client_id": "c", "client_secret": "s"})
+	second := e.createCustomAC("gmail", "OAUTH2", map[string]any{"client_id": "c2", "client_secret": "s2"})
+	l := e.must(201, "POST", v+"/tool_router/session/"+id+"/link", map[string]any{"toolkit": "gmail", "callback_url": "https://x/cb"})
+	a := e.must(200, "GET", v+"/connected_accounts/"+l.str("connected_account_id"), nil)
+	if a.str("auth_config", "id") != first || a.str("state", "val", "callback_url") != "https://x/cb" {
+		t.Fatalf("first auth config not used: %s", a.raw)
+	}
+	pinned := newSession(t, e, map[string]any{"user_id": "u2", "auth_configs": map[string]any{"gmail": second}})
+	l = e.must(201, "POST", v+"/tool_router/session/"+pinned+"/link", map[string]any{"toolkit": "gmail"})
+	if a := e.must(200, "GET", v+"/connected_accounts/"+l.str("connected_account_id"), nil); a.str("auth_config", "id") != second || a.str("user_id") != "u2" {
+		t.Fatalf("session auth_configs not used: %s", a.raw)
+	}
+
+	// The hosted link page completes the connection.
+	stripeAC := e.createCustomAC("stripe", "API_KEY", map[string]any{})
+	l = e.must(201, "POST", v+"/tool_router/session/"+id+"/link", map[string]any{"toolkit": "stripe"})
+	if a := e.must(200, "GET", v+"/connected_accounts/"+l.str("connected_account_id"), nil); a.str("auth_config", "id") != stripeAC {
+		t.Fatalf("stripe auth config: %s", a.raw)
+	}
+	res, err := httpDo(noRedirectClient(), "POST", l.str("redirect_url")+"/approve", "application/x-www-form-urlencoded", url.Values{"api_key": {"sk"}}.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if a := e.must(200, "GET", v+"/connected_accounts/"+l.str("connected_account_id"), nil); a.str("status") != "ACTIVE" {
+		t.Fatalf("after approve: %s", a.raw)
+	}
+
+	// Errors.
+	open := newSession(t, e, map[string]any{"user_id": "u1"})
+	e.mustErr(400, "no service-managed auth scheme", "POST", v+"/tool_router/session/"+open+"/link", map[string]any{"toolkit": "mailchimp"})
+	e.mustErr(400, "toolkit is required", "POST", v+"/tool_router/session/"+id+"/link", map[string]any{})
+	e.mustErr(400, "not enabled", "POST", v+"/tool_router/session/"+id+"/link", map[string]any{"toolkit": "slack"})
+	e.mustErr(404, "not found", "POST", v+"/tool_router/session/"+open+"/link", map[string]any{"toolkit": "nope"})
+	e.mustErr(404, "not found", "POST", v+"/tool_router/session/trs_nope/link", map[string]any{"toolkit": "github"})
+	e.mustErr(400, "trs_", "POST", v+"/tool_router/session/bad/link", map[string]any{"toolkit": "github"})
+	e.must(200, "PATCH", v+"/auth_configs/"+second+"/DISABLED", nil)
+	e.mustErr(400, "disabled", "POST", v+"/tool_router/session/"+pinned+"/link", map[string]any{"toolkit": "gmail"})
+	// Another project's session is not found.
+	e.key = "other"
+	e.mustErr(404, "not found", "POST", v+"/tool_router/session/"+id+"/link", map[string]any{"toolkit": "github"})
+}
+
+// session.toolkits(): GET /tool_router/session/{id}/toolkits.
+func TestSessionToolkits(t *testing.T) {
+	e := newEnv(t, Options{APIKeys: map[string]string{testKey: "default", "other": "beta"}})
+	id := newSession(t, e, map[string]any{"user_id": "u1", "toolkits": []any{"github", "stripe", "gmail"}})
+	stripeAC := e.createCustomAC("stripe", "API_KEY", map[string]any{})
+	ca := e.apiKeyAccount(stripeAC, "u1")
+	e.apiKeyAccount(stripeAC, "someone-else")
+	link := e.must(201, "POST", v+"/tool_router/session/"+id+"/link", map[string]any{"toolkit": "gmail"}).str("connected_account_id")
+	for _, prefix := range []string{"/api/v3", "/api/v3.1"} {
+		r := e.must(200, "GET", prefix+"/tool_router/session/"+id+"/toolkits", nil)
+		items := r.items()
+		if len(items) != 3 || r.get("total_items") != float64(3) || r.get("next_cursor") != nil {
+			t.Fatalf("toolkits page: %s", r.raw)
+		}
+		got := map[string]map[string]any{}
+		for _, it := range items {
+			meta, _ := it["meta"].(map[string]any)
+			if it["name"] == "" || it["enabled"] != true || it["is_no_auth"] != false || meta["logo"] == "" || meta["description"] == "" {
+				t.Fatalf("toolkit shape: %v", it)
+			}
+			got[it["slug"].(string)] = it
+		}
+		if got["github"]["connected_account"] != nil {
+			t.Fatalf("github: %v", got["github"])
+		}
+		sa, _ := got["stripe"]["connected_account"].(map[string]any)
+		sac, _ := sa["auth_config"].(map[string]any)
+		if sa["id"] != ca || sa["status"] != "ACTIVE" || sa["user_id"] != "u1" || sac["id"] != stripeAC || sac["auth_scheme"] != "API_KEY" {
+			t.Fatalf("stripe: %v", got["stripe"])
+		}
+		if ga, _ := got["gmail"]["connected_account"].(map[string]any); ga["id"] != link || ga["status"] != "INITIATED" {
+			t.Fatalf("gmail: %v", got["gmail"])
+		}
+	}
+	// Pagination, filters.
+	p1 := e.must(200, "GET", v+"/tool_router/session/"+id+"/toolkits?limit=2", nil)
+	if len(p1.items()) != 2 || p1.str("next_cursor") == "" || p1.get("total_pages") != float64(2) {
+		t.Fatalf("page 1: %s", p1.raw)
+	}
+	if p2 := e.must(200, "GET", v+"/tool_router/session/"+id+"/toolkits?limit=2&cursor="+p1.str("next_cursor"), nil); len(p2.items()) != 1 || p2.get("next_cursor") != nil {
+		t.Fatalf("page 2: %s", p2.raw)
+	}
+	if r := e.must(200, "GET", v+"/tool_router/session/"+id+"/toolkits?is_connected=true", nil).items(); len(r) != 1 || r[0]["slug"] != "stripe" {
+		t.Fatalf("is_connected: %v", r)
+	}
+	if r := e.must(200, "GET", v+"/tool_router/session/"+id+"/toolkits?toolkits=slack,github", nil).items(); len(r) != 2 || r[0]["slug"] != "slack" || r[0]["enabled"] != false {
+		t.Fatalf("toolkits filter: %v", r)
+	}
+	if r := e.must(200, "GET", v+"/tool_router/session/"+id+"/toolkits?search=e-mail", nil).items(); len(r) != 1 || r[0]["slug"] != "gmail" {
+		t.Fatalf("search: %v", r)
+	}
+	// Without a toolkits config every catalog toolkit but the disabled ones.
+	all := newSession(t, e, map[string]any{"user_id": "u1", "toolkits": map[string]any{"disable": []any{"github"}}})
+	r := e.must(200, "GET", v+"/tool_router/session/"+all+"/toolkits?limit=50", nil)
+	if n := int(r.get("total_items").(float64)); n != len(e.srv.cat.toolkits)-1 {
+		t.Fatalf("total_items %d", n)
+	}
+	for _, it := range r.items() {
+		if it["slug"] == "github" {
+			t.Fatalf("disabled toolkit listed")
+		}
+	}
+	e.mustErr(400, "is_connected", "GET", v+"/tool_router/session/"+id+"/toolkits?is_connected=maybe", nil)
+	e.mustErr(400, "limit", "GET", v+"/tool_router/session/"+id+"/toolkits?limit=-1", nil)
+	e.mustErr(404, "not found", "GET", v+"/tool_router/session/trs_nope/toolkits", nil)
+	e.mustErr(400, "trs_", "GET", v+"/tool_router/session/bad/toolkits", nil)
+	e.key = "other"
+	e.mustErr(404, "not found", "GET", v+"/tool_router/session/"+id+"/toolkits", nil)
+}
+
+// session.execute: POST /tool_router/session/{id}/execute.
+func TestSessionExecute(t *testing.T) {
+	e := newEnv(t, Options{APIKeys: map[string]string{testKey: "default", "other": "beta"}})
+	id := newSession(t, e, map[string]any{"user_id": "u1", "toolkits": []any{"stripe", "github"}})
+	stripeAC := e.createCustomAC("stripe", "API_KEY", map[string]any{})
+	e.apiKeyAccount(stripeAC, "someone-else")
+	body := map[string]any{"tool_slug": "STRIPE_GET_ITEM", "arguments": map[string]any{"id": "ch_1"}}
+	e.mustErr(400, "no ACTIVE connected account", "POST", v+"/tool_router/session/"+id+"/execute", body)
+	ca := e.apiKeyAccount(stripeAC, "u1")
+	for _, prefix := range []string{"/api/v3", "/api/v3.1"} {
+		r := e.must(200, "POST", prefix+"/tool_router/session/"+id+"/execute", body)
+		if r.get("error") != nil || !strings.HasPrefix(r.str("log_id"), "log_") || r.str("data", "tool") != "STRIPE_GET_ITEM" ||
+			r.get("data", "arguments", "id") != "ch_1" || len(r.body) != 3 {
+			t.Fatalf("execute: %s", r.raw)
+		}
+	}
+	// account by id or alias.
+	e.must(200, "PATCH", v+"/connected_accounts/"+ca, map[string]any{"alias": "main"})
+	for _, acct := range []string{ca, "main"} {
+		body["account"] = acct
+		if r := e.must(200, "POST", v+"/tool_router/session/"+id+"/execute", body); r.get("error") != nil {
+			t.Fatalf("account %s: %s", acct, r.raw)
+		}
+	}
+	body["account"] = "ca_nope"
+	e.mustErr(400, "not a connected account", "POST", v+"/tool_router/session/"+id+"/execute", body)
+	delete(body, "account")
+	// Invalid arguments are a failed execution, not an HTTP error.
+	r := e.must(200, "POST", v+"/tool_router/session/"+id+"/execute", map[string]any{"tool_slug": "STRIPE_GET_ITEM", "arguments": map[string]any{}})
+	if msg, _ := r.get("error").(string); !strings.Contains(msg, "id") {
+		t.Fatalf("bad arguments: %s", r.raw)
+	}
+	// A disabled account is 400 (no ACTIVE account).
+	e.must(200, "PATCH", v+"/connected_accounts/"+ca+"/status", map[string]any{"enabled": false})
+	e.mustErr(400, "no ACTIVE connected account", "POST", v+"/tool_router/session/"+id+"/execute", body)
+	// Meta tools answer without an account.
+	if r := e.must(200, "POST", v+"/tool_router/session/"+id+"/execute", map[string]any{"tool_slug": "COMPOSIO_SEARCH_TOOLS", "arguments": map[string]any{"query": "x"}}); r.get("error") != nil {
+		t.Fatalf("meta tool: %s", r.raw)
+	}
+	e.mustErr(404, "not found", "POST", v+"/tool_router/session/"+id+"/execute", map[string]any{"tool_slug": "NOPE_TOOL"})
+	e.mustErr(400, "tool_slug is required", "POST", v+"/tool_router/session/"+id+"/execute", map[string]any{})
+	e.mustErr(400, "not enabled", "POST", v+"/tool_router/session/"+id+"/execute", map[string]any{"tool_slug": "SLACK_LIST_ALL_CHANNELS"})
+	e.mustErr(404, "not found", "POST", v+"/tool_router/session/trs_nope/execute", body)
+	e.mustErr(400, "trs_", "POST", v+"/tool_router/session/bad/execute", body)
+	e.key = "other"
+	e.mustErr(404, "not found", "POST", v+"/tool_router/session/"+id+"/execute", body)
 }
