@@ -109,9 +109,6 @@ func New(opts Options) (*Server, error) {
 // redirect_url, hosted links and MCP URLs.
 func (s *Server) SetBaseURL(u string) { s.baseURL.Store(strings.TrimRight(u, "/")) }
 
-// SetWebhook changes the webhook receiver and secret at run time.
-func (s *Server) SetWebhook(url, secret string) { s.hooks.configure(url, secret) }
-
 // Handler returns the HTTP handler serving the API, control routes and consent pages.
 func (s *Server) Handler() http.Handler { return s.mux }
 
