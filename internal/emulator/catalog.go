@@ -3,6 +3,7 @@ package emulator
 import (
 	"net/http"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -181,7 +182,7 @@ func (tk *toolkitDef) resolveVersion(field, v string) (string, *apiError) {
 	if e := validateVersion(field, v); e != nil {
 		return "", e
 	}
-	if !contains(catalogVersions, v) {
+	if !slices.Contains(catalogVersions, v) {
 		return "", newErr(http.StatusBadRequest, CodeUnknownVersion, "ToolkitVersionNotFound",
 			"toolkit %s has no version %s; available versions: %s", tk.Slug, v, strings.Join(catalogVersions, ", ")).
 			with(field + ": unknown version " + v)

@@ -3,6 +3,7 @@ package emulator
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -211,7 +212,7 @@ func (s *Server) createAuthConfig(c *call) (int, any, *apiError) {
 		}
 		ac.Type, ac.IsComposioManaged, ac.AuthScheme = "default", true, modes[0]
 		if b.AuthScheme != "" {
-			if !contains(modes, b.AuthScheme) {
+			if !slices.Contains(modes, b.AuthScheme) {
 				return 0, nil, newErr(http.StatusBadRequest, CodeAuthConfigManagedAuth, "AuthConfig_ManagedAuthUnavailable",
 					"toolkit %s has no service-managed %s scheme (managed: %s)", tk.Slug, b.AuthScheme, strings.Join(modes, ", ")).
 					with("auth_config.authScheme: " + b.AuthScheme)
@@ -353,7 +354,7 @@ func applyToolAccess(ac *AuthConfig, b *authConfigBody) {
 }
 
 func schemeFor(tk *toolkitDef, mode, field string) (*schemeDef, *apiError) {
-	if !contains(knownSchemes, mode) {
+	if !slices.Contains(knownSchemes, mode) {
 		return nil, errValidation(field, "unknown auth scheme %q (one of %s)", mode, strings.Join(knownSchemes, ", "))
 	}
 	sc, ok := tk.scheme(mode)

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -108,7 +109,7 @@ func (s *Server) listAccounts(c *call) (int, any, *apiError) {
 	statuses := listParam(r, "statuses")
 	ids := listParam(r, "connected_account_ids", "connectedAccountIds")
 	for _, st := range statuses {
-		if !contains(accountStatuses, st) {
+		if !slices.Contains(accountStatuses, st) {
 			return 0, nil, errValidation("statuses", "unknown status %q (one of %s)", st, strings.Join(accountStatuses, ", "))
 		}
 	}
@@ -131,11 +132,11 @@ func (s *Server) listAccounts(c *call) (int, any, *apiError) {
 	var items []*ConnectedAccount
 	for _, a := range s.st.accounts {
 		if a.Project != c.project ||
-			(len(users) > 0 && !contains(users, a.UserID)) ||
+			(len(users) > 0 && !slices.Contains(users, a.UserID)) ||
 			(len(slugs) > 0 && !containsFold(slugs, a.ToolkitSlug)) ||
-			(len(acIDs) > 0 && !contains(acIDs, a.AuthConfigID)) ||
-			(len(statuses) > 0 && !contains(statuses, a.Status)) ||
-			(len(ids) > 0 && !contains(ids, a.ID)) {
+			(len(acIDs) > 0 && !slices.Contains(acIDs, a.AuthConfigID)) ||
+			(len(statuses) > 0 && !slices.Contains(statuses, a.Status)) ||
+			(len(ids) > 0 && !slices.Contains(ids, a.ID)) {
 			continue
 		}
 		items = append(items, a)

@@ -3,6 +3,7 @@ package emulator
 import (
 	"fmt"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -624,7 +625,7 @@ func (s *Server) sessionExecute(c *call) (int, any, *apiError) {
 	out := func(r map[string]any) (int, any, *apiError) {
 		return 200, map[string]any{"data": r["data"], "error": r["error"], "log_id": r["log_id"]}, nil
 	}
-	if slug := strings.ToUpper(body.ToolSlug); contains(toolRouterTools, slug) {
+	if slug := strings.ToUpper(body.ToolSlug); slices.Contains(toolRouterTools, slug) {
 		return out(map[string]any{"data": map[string]any{"tool": slug, "arguments": args, "emulated": true}, "error": nil, "log_id": newID("log")})
 	}
 	t, e := s.tool(body.ToolSlug)

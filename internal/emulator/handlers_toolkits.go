@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -134,7 +135,7 @@ func (s *Server) filterToolkits(c *call, category, managedBy, sortBy, search str
 	}
 	var out []*toolkitDef
 	for _, tk := range s.cat.toolkits {
-		if category != "" && !contains(tk.Categories, category) {
+		if category != "" && !slices.Contains(tk.Categories, category) {
 			continue
 		}
 		if managedBy == "composio" && len(tk.managedModes()) == 0 {

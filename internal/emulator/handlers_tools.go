@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -123,7 +124,7 @@ func (s *Server) listTools(c *call) (int, any, *apiError) {
 
 func anyTag(have, want []string) bool {
 	for _, w := range want {
-		if contains(have, w) {
+		if slices.Contains(have, w) {
 			return true
 		}
 	}
@@ -250,7 +251,7 @@ func (s *Server) proxyExecute(c *call) (int, any, *apiError) {
 	if body.Endpoint == "" {
 		return 0, nil, errValidation("endpoint", "endpoint is required")
 	}
-	if !contains(proxyMethods, body.Method) {
+	if !slices.Contains(proxyMethods, body.Method) {
 		return 0, nil, errValidation("method", "method must be one of %s, got %q", strings.Join(proxyMethods, ", "), body.Method)
 	}
 	query, headers := map[string]any{}, map[string]any{}

@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -152,14 +153,14 @@ func (s *Server) listTriggerInstances(c *call) (int, any, *apiError) {
 			acUUID = a.AuthConfigUUID
 		}
 		if t.Project != c.project ||
-			(len(caUUIDs) > 0 && !contains(caUUIDs, t.ConnectedAccountUUID)) ||
-			(len(acUUIDs) > 0 && !contains(acUUIDs, acUUID)) ||
+			(len(caUUIDs) > 0 && !slices.Contains(caUUIDs, t.ConnectedAccountUUID)) ||
+			(len(acUUIDs) > 0 && !slices.Contains(acUUIDs, acUUID)) ||
 			(!showDisabled && t.DisabledAt != nil) ||
-			(len(acIDs) > 0 && !contains(acIDs, t.AuthConfigID)) ||
-			(len(caIDs) > 0 && !contains(caIDs, t.ConnectedAccountID)) ||
-			(len(ids) > 0 && !contains(ids, t.ID)) ||
+			(len(acIDs) > 0 && !slices.Contains(acIDs, t.AuthConfigID)) ||
+			(len(caIDs) > 0 && !slices.Contains(caIDs, t.ConnectedAccountID)) ||
+			(len(ids) > 0 && !slices.Contains(ids, t.ID)) ||
 			(len(names) > 0 && !containsFold(names, t.TriggerName)) ||
-			(len(users) > 0 && !contains(users, t.UserID)) {
+			(len(users) > 0 && !slices.Contains(users, t.UserID)) {
 			continue
 		}
 		items = append(items, t)

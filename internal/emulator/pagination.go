@@ -151,15 +151,6 @@ func boolParam(r *http.Request, names ...string) (bool, *apiError) {
 	return false, nil
 }
 
-func contains(list []string, v string) bool {
-	for _, x := range list {
-		if x == v {
-			return true
-		}
-	}
-	return false
-}
-
 func containsFold(list []string, v string) bool {
 	for _, x := range list {
 		if strings.EqualFold(x, v) {

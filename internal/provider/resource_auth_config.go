@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -298,7 +299,7 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 			name string
 			v    types.Map
 		}{{"credentials_wo", cfg.CredentialsWO}, {"credentials", cfg.Credentials}} {
-			if keys, ok := mapKeys(m.v); ok && acContains(keys, "scopes") {
+			if keys, ok := mapKeys(m.v); ok && slices.Contains(keys, "scopes") {
 				resp.Diagnostics.AddAttributeError(path.Root(m.name).AtMapKey("scopes"), "Scopes given twice",
 					fmt.Sprintf("Attribute %s has a \"scopes\" field and the scopes attribute is set too. Give the "+
 						"scopes in one place only (preferably the scopes attribute).", m.name))
@@ -332,15 +333,6 @@ func acPlannedStatus(creating bool, plan, state authConfigResourceModel) (types.
 		return types.StringValue(client.AuthConfigStatusEnabled), true
 	}
 	return types.StringValue(client.AuthConfigStatusDisabled), true
-}
-
-func acContains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ModifyPlan checks the configuration against the toolkit (read once per
@@ -438,7 +430,7 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 
 	if !cfg.Scopes.IsNull() {
 		g := detail.Fields.AuthConfigCreation
-		if !acContains(fieldNames(g.Required), "scopes") && !acContains(fieldNames(g.Optional), "scopes") {
+		if !slices.Contains(fieldNames(g.Required), "scopes") && !slices.Contains(fieldNames(g.Optional), "scopes") {
 			resp.Diagnostics.AddAttributeError(path.Root("scopes"), "Scopes not supported by the scheme",
 				fmt.Sprintf("Attribute scopes: the %s scheme of toolkit %q has no scopes field. Remove scopes.",
 					strings.ToUpper(scheme), tk.Slug))
