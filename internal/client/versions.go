@@ -2,9 +2,10 @@ package client
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -98,12 +99,7 @@ func (v *ToolkitVersions) setQuery(q url.Values, hints ...string) {
 		q.Set("toolkit_versions", v.global())
 		return
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		q.Set("toolkit_versions["+k+"]", m[k])
 	}
 }

@@ -1,10 +1,10 @@
 package emulator
 
 import (
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
@@ -200,16 +200,6 @@ func (tk *toolkitDef) requestedVersion(r *http.Request, field string) (string, *
 	return tk.resolveVersion(field, tv.forToolkit(tk.Slug))
 }
 
-// sortedKeys returns the keys of m in ascending order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // toolkitVersions is a parsed toolkit_versions value: a global version and
 // per-toolkit overrides.
 type toolkitVersions struct {
@@ -236,7 +226,7 @@ func versionsFromQuery(r *http.Request) (toolkitVersions, *apiError) {
 		}
 		tv.global = v
 	}
-	for _, k := range sortedKeys(q) {
+	for _, k := range slices.Sorted(maps.Keys(q)) {
 		if !strings.HasPrefix(k, "toolkit_versions[") || !strings.HasSuffix(k, "]") || k == "toolkit_versions[]" {
 			continue
 		}

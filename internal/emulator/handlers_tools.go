@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -132,7 +133,7 @@ func anyTag(have, want []string) bool {
 }
 
 func (s *Server) toolEnum(c *call) (int, any, *apiError) {
-	return 200, sortedKeys(s.cat.tools), nil
+	return 200, slices.Sorted(maps.Keys(s.cat.tools)), nil
 }
 
 func (s *Server) getTool(c *call) (int, any, *apiError) {

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -72,7 +73,7 @@ func (s *Server) listTriggerTypes(c *call) (int, any, *apiError) {
 }
 
 func (s *Server) triggerTypeEnum(c *call) (int, any, *apiError) {
-	return 200, sortedKeys(s.cat.triggers), nil
+	return 200, slices.Sorted(maps.Keys(s.cat.triggers)), nil
 }
 
 func (s *Server) getTriggerType(c *call) (int, any, *apiError) {

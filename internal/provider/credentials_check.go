@@ -2,6 +2,8 @@ package provider
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -135,12 +137,7 @@ func mapKeys(m types.Map) ([]string, bool) {
 	if m.IsNull() {
 		return nil, true
 	}
-	keys := make([]string, 0, len(m.Elements()))
-	for k := range m.Elements() {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys, true
+	return slices.Sorted(maps.Keys(m.Elements())), true
 }
 
 func fieldNames(fs []client.Field) []string {

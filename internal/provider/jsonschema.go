@@ -3,8 +3,10 @@ package provider
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -127,12 +129,7 @@ func validateNode(schema map[string]any, v any, field string, out *[]schemaViola
 				}
 			}
 		}
-		keys := make([]string, 0, len(val))
-		for k := range val {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(val)) {
 			if ps, ok := props[k].(map[string]any); ok {
 				validateNode(ps, val[k], joinField(field, k), out)
 				continue
@@ -143,11 +140,7 @@ func validateNode(schema map[string]any, v any, field string, out *[]schemaViola
 			switch ap := schema["additionalProperties"].(type) {
 			case bool:
 				if !ap {
-					allowed := make([]string, 0, len(props))
-					for p := range props {
-						allowed = append(allowed, p)
-					}
-					sort.Strings(allowed)
+					allowed := slices.Sorted(maps.Keys(props))
 					*out = append(*out, schemaViolation{Field: joinField(field, k),
 						Message: "is not an allowed property (allowed: " + joinOrNone(allowed) + ")"})
 				}
