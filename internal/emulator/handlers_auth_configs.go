@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -219,14 +220,10 @@ func (s *Server) createAuthConfig(c *call) (int, any, *apiError) {
 			}
 			ac.AuthScheme = b.AuthScheme
 		}
+		if e := checkManagedCredentials(b.Credentials); e != nil {
+			return 0, nil, e
+		}
 		for k, v := range b.Credentials {
-			if k != "scopes" && k != "user_scopes" {
-				return 0, nil, newErr(http.StatusBadRequest, CodeAuthConfigCredentials, "AuthConfig_InvalidCredentials",
-					"credentials.%s: service-managed auth configs accept only scopes and user_scopes", k).with("credentials." + k + ": unknown field")
-			}
-			if e := checkScopes("credentials."+k, v); e != nil {
-				return 0, nil, e
-			}
 			ac.Credentials[k] = v
 		}
 	case "use_custom_auth":
@@ -458,14 +455,8 @@ func (s *Server) updateAuthConfig(c *call) (int, any, *apiError) {
 	tk := s.cat.bySlug[ac.ToolkitSlug]
 	if b.Type == "custom" && b.Credentials != nil {
 		if ac.IsComposioManaged {
-			for k, v := range b.Credentials {
-				if k != "scopes" && k != "user_scopes" {
-					return 0, nil, newErr(http.StatusBadRequest, CodeAuthConfigCredentials, "AuthConfig_InvalidCredentials",
-						"credentials.%s: service-managed auth configs accept only scopes and user_scopes", k).with("credentials." + k + ": unknown field")
-				}
-				if e := checkScopes("credentials."+k, v); e != nil {
-					return 0, nil, e
-				}
+			if e := checkManagedCredentials(b.Credentials); e != nil {
+				return 0, nil, e
 			}
 		} else if sc, ok := tk.scheme(ac.AuthScheme); ok {
 			if e := checkFields("credentials", b.Credentials, sc.CreationRequired, sc.CreationOptional, CodeAuthConfigCredentials, "AuthConfig_InvalidCredentials", sc.Mode); e != nil {
@@ -562,4 +553,19 @@ func toolkitName(tk *toolkitDef, slug string) string {
 		return slug
 	}
 	return tk.Name
+}
+
+// checkManagedCredentials refuses every credential of a service-managed auth
+// config other than its scopes, which must be well formed.
+func checkManagedCredentials(creds map[string]any) *apiError {
+	for _, k := range slices.Sorted(maps.Keys(creds)) {
+		if k != "scopes" && k != "user_scopes" {
+			return newErr(http.StatusBadRequest, CodeAuthConfigCredentials, "AuthConfig_InvalidCredentials",
+				"credentials.%s: service-managed auth configs accept only scopes and user_scopes", k).with("credentials." + k + ": unknown field")
+		}
+		if e := checkScopes("credentials."+k, creds[k]); e != nil {
+			return e
+		}
+	}
+	return nil
 }
