@@ -308,6 +308,13 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 	}
 }
 
+// acStateIsManaged reports a prior state of a service-managed auth config,
+// reading only the type attribute.
+func acStateIsManaged(ctx context.Context, req resource.ModifyPlanRequest) bool {
+	var t types.String
+	return !req.State.GetAttribute(ctx, path.Root("type"), &t).HasError() && acIsManagedType(t)
+}
+
 func acIsManagedType(v types.String) bool {
 	return v.IsNull() || v.ValueString() == authConfigTypeManaged
 }
@@ -341,8 +348,11 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
-	if planUnchanged(req) {
-		return // nothing to check or fill in
+	if planUnchanged(req) && acStateIsManaged(ctx, req) {
+		// Nothing to check or fill in. A custom auth config is still checked:
+		// the credentials its scheme requires must be in the configuration
+		// (an imported one's generated configuration has none).
+		return
 	}
 	var cfg, plan authConfigResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
