@@ -155,6 +155,9 @@ func isTransient(err error) bool {
 }
 
 func (c *Client) logReconcile(ctx context.Context, msg, what, key string, fields map[string]any) {
+	if !tflog.IsDebug(ctx) {
+		return
+	}
 	f := map[string]any{"object": what, "natural_key": key}
 	for k, v := range fields {
 		f[k] = v
