@@ -35,8 +35,10 @@ func TestCustomToolkitOperations(t *testing.T) {
 			body: `{"slug":"x","toolkit_config":{"name":"X","app_url":"https://x.example/mcp","auth_schemes":[{"mode":"DCR_OAUTH","discovery_url":"https://x.example/.well-known/oauth-authorization-server"}]}}`,
 		},
 		{
-			name:   "rename",
-			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.UpdateCustomToolkit(ctx, "CUSTOM_ACME", "Acme 2") },
+			name: "rename",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.UpdateCustomToolkit(ctx, "CUSTOM_ACME", "Acme 2")
+			},
 			reply:  `{"slug":"CUSTOM_ACME"}`,
 			method: "PATCH", path: "/api/v3.1/custom/toolkits/CUSTOM_ACME",
 			body: `{"name":"Acme 2"}`,
@@ -54,8 +56,10 @@ func TestCustomToolkitOperations(t *testing.T) {
 			},
 		},
 		{
-			name:   "delete",
-			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteCustomToolkit(ctx, "CUSTOM_ACME") },
+			name: "delete",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return nil, c.DeleteCustomToolkit(ctx, "CUSTOM_ACME")
+			},
 			reply:  `{"slug":"CUSTOM_ACME","deleted":true,"revoke_job_ids":[],"auth_configs_soft_deleted":0,"connected_accounts_soft_deleted":0}`,
 			method: "DELETE", path: "/api/v3.1/custom/toolkits/CUSTOM_ACME",
 		},

@@ -240,7 +240,7 @@ func (c *call) usableAuthConfig(id, field string) (*AuthConfig, *toolkitDef, *ap
 		return nil, nil, newErr(http.StatusBadRequest, CodeAuthConfigDisabled, "AuthConfig_Disabled",
 			"auth config %s is disabled; enable it before connecting accounts", ac.ID).with(field + ": auth config disabled")
 	}
-	tk, e := c.s.cat.toolkit(ac.ToolkitSlug)
+	tk, e := c.s.toolkitFor(c.project, ac.ToolkitSlug)
 	if e != nil {
 		return nil, nil, e
 	}
@@ -527,7 +527,7 @@ func (s *Server) patchAccount(c *call) (int, any, *apiError) {
 		if e != nil {
 			return 0, nil, e
 		}
-		tk, e := s.cat.toolkit(ac.ToolkitSlug)
+		tk, e := s.toolkitFor(c.project, ac.ToolkitSlug)
 		if e != nil {
 			return 0, nil, e
 		}
