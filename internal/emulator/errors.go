@@ -118,3 +118,7 @@ func defaultFix(status int) string {
 		return ""
 	}
 }
+
+func internalErr(err error) *apiError {
+	return newErr(http.StatusInternalServerError, CodeInternal, "InternalError", "internal error: %v", err)
+}

@@ -1,3 +1,6 @@
+// Resource group toolRouter.session: create, get, delete, tools, toolkits,
+// link, execute.
+
 package emulator
 
 import (
@@ -10,7 +13,7 @@ import (
 
 var toolRouterTools = []string{"COMPOSIO_SEARCH_TOOLS", "COMPOSIO_MULTI_EXECUTE_TOOL", "COMPOSIO_MANAGE_CONNECTIONS", "COMPOSIO_REMOTE_WORKBENCH"}
 
-func (s *Server) registerSessionRoutes() {
+func (s *Server) registerToolRouter() {
 	s.api("POST", "/tool_router/session", s.createSession)
 	s.api("GET", "/tool_router/session/{session_id}", s.getSession)
 	s.api("DELETE", "/tool_router/session/{session_id}", s.deleteSession)
@@ -154,22 +157,6 @@ func (s *Server) getSession(c *call) (int, any, *apiError) {
 		return 0, nil, e
 	}
 	return 200, s.renderSession(c, sess), nil
-}
-
-// session returns the caller's session named by the session_id path value.
-func (c *call) session() (*Session, *apiError) {
-	id := c.r.PathValue("session_id")
-	if !strings.HasPrefix(id, "trs_") {
-		return nil, newErr(http.StatusBadRequest, CodeSessionInvalidID, "ToolRouterSession_InvalidID",
-			"session id %q is not a tool-router session id (trs_...)", id).with("session_id: invalid format")
-	}
-	c.s.st.mu.RLock()
-	defer c.s.st.mu.RUnlock()
-	sess, ok := c.s.st.sessions[id]
-	if !ok || sess.Project != c.project {
-		return nil, errNotFound(CodeSessionNotFound, "ToolRouterSession_NotFound", "tool-router session", id)
-	}
-	return sess, nil
 }
 
 var metaToolDescriptions = map[string]string{

@@ -1,3 +1,5 @@
+// Resource group toolkits: list, multi, categories, get.
+
 package emulator
 
 import (
@@ -8,7 +10,7 @@ import (
 
 const catalogCreatedAt = "2024-06-01T00:00:00.000Z"
 
-func (s *Server) registerToolkitRoutes() {
+func (s *Server) registerToolkits() {
 	s.api("GET", "/toolkits", s.listToolkits)
 	s.api("POST", "/toolkits/multi", s.multiToolkits)
 	s.api("GET", "/toolkits/categories", s.listCategories)
