@@ -32,13 +32,30 @@ type CustomAuthScheme struct {
 // CustomToolkitConfig is the toolkit_config of a custom toolkit registration.
 type CustomToolkitConfig struct {
 	Name        string             `json:"name"`
+	Description string             `json:"description,omitempty"`
 	AppURL      string             `json:"app_url"`
 	AuthSchemes []CustomAuthScheme `json:"auth_schemes"`
 }
 
-type upsertCustomToolkitBody struct {
+type customToolkitBody struct {
 	Slug          string              `json:"slug"`
+	UserID        string              `json:"user_id,omitempty"`
 	ToolkitConfig CustomToolkitConfig `json:"toolkit_config"`
+}
+
+// CreateCustomToolkit registers a new custom toolkit shared with every user
+// of the project (POST /custom/toolkits, user_id "all") and returns the slug
+// the service gives it (CUSTOM_ + the upper-cased slug). Unlike upsert it
+// never takes over an existing toolkit: an existing slug answers 409.
+func (c *Client) CreateCustomToolkit(ctx context.Context, slug string, cfg CustomToolkitConfig) (string, error) {
+	var out struct {
+		Slug string `json:"slug"`
+	}
+	body := customToolkitBody{Slug: slug, UserID: "all", ToolkitConfig: cfg}
+	if err := c.do(ctx, http.MethodPost, "/custom/toolkits", nil, body, &out); err != nil {
+		return "", err
+	}
+	return out.Slug, nil
 }
 
 // UpsertCustomToolkit registers a custom toolkit under slug (POST
@@ -50,17 +67,23 @@ func (c *Client) UpsertCustomToolkit(ctx context.Context, slug string, cfg Custo
 	var out struct {
 		Slug string `json:"slug"`
 	}
-	if err := c.do(ctx, http.MethodPost, "/custom/toolkits/upsert", nil, upsertCustomToolkitBody{Slug: slug, ToolkitConfig: cfg}, &out); err != nil {
+	if err := c.do(ctx, http.MethodPost, "/custom/toolkits/upsert", nil, customToolkitBody{Slug: slug, ToolkitConfig: cfg}, &out); err != nil {
 		return "", err
 	}
 	return out.Slug, nil
 }
 
-// UpdateCustomToolkit renames a custom toolkit (PATCH /custom/toolkits/{slug});
-// app_url and the auth schemes cannot change.
-func (c *Client) UpdateCustomToolkit(ctx context.Context, slug, name string) error {
-	body := map[string]string{"name": name}
-	return c.do(ctx, http.MethodPatch, "/custom/toolkits/"+escape(slug), nil, body, nil)
+// UpdateCustomToolkitRequest holds the fields PATCH /custom/toolkits/{slug}
+// changes; nil fields keep their value.
+type UpdateCustomToolkitRequest struct {
+	Name        *string `json:"name,omitempty"`
+	Description *string `json:"description,omitempty"`
+}
+
+// UpdateCustomToolkit updates a custom toolkit's display fields (PATCH
+// /custom/toolkits/{slug}); app_url and the auth schemes cannot change.
+func (c *Client) UpdateCustomToolkit(ctx context.Context, slug string, r UpdateCustomToolkitRequest) error {
+	return c.do(ctx, http.MethodPatch, "/custom/toolkits/"+escape(slug), nil, r, nil)
 }
 
 // CustomToolkitSync is the answer of SyncCustomToolkit.

@@ -37,7 +37,7 @@ func TestCustomToolkitOperations(t *testing.T) {
 		{
 			name: "rename",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return nil, c.UpdateCustomToolkit(ctx, "CUSTOM_ACME", "Acme 2")
+				return nil, c.UpdateCustomToolkit(ctx, "CUSTOM_ACME", UpdateCustomToolkitRequest{Name: ptr("Acme 2")})
 			},
 			reply:  `{"slug":"CUSTOM_ACME"}`,
 			method: "PATCH", path: "/api/v3.1/custom/toolkits/CUSTOM_ACME",
