@@ -15,13 +15,15 @@ const masked = "********"
 var knownSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BILLCOM_AUTH", "BEARER_TOKEN", "GOOGLE_SERVICE_ACCOUNT",
 	"NO_AUTH", "BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "S2S_OAUTH2"}
 
+func init() { registerGroup((*Server).registerAuthConfigs) }
+
 func (s *Server) registerAuthConfigs() {
-	s.api("GET", "/auth_configs", s.listAuthConfigs)
-	s.api("POST", "/auth_configs", s.createAuthConfig)
-	s.api("GET", "/auth_configs/{nanoid}", s.getAuthConfig)
-	s.api("PATCH", "/auth_configs/{nanoid}", s.updateAuthConfig)
-	s.api("DELETE", "/auth_configs/{nanoid}", s.deleteAuthConfig)
-	s.api("PATCH", "/auth_configs/{nanoid}/{status}", s.setAuthConfigStatus)
+	s.handle("getApiV31AuthConfigs", s.listAuthConfigs)
+	s.handle("postApiV31AuthConfigs", s.createAuthConfig)
+	s.handle("getApiV31AuthConfigsByNanoid", s.getAuthConfig)
+	s.handle("patchApiV31AuthConfigsByNanoid", s.updateAuthConfig)
+	s.handle("deleteApiV31AuthConfigsByNanoid", s.deleteAuthConfig)
+	s.handle("patchApiV31AuthConfigsByNanoidByStatus", s.setAuthConfigStatus)
 }
 
 func (s *Server) connectionCounts(project string) map[string]int {

@@ -10,15 +10,17 @@ import (
 	"strings"
 )
 
+func init() { registerGroup((*Server).registerConnectedAccounts) }
+
 func (s *Server) registerConnectedAccounts() {
-	s.api("GET", "/connected_accounts", s.listAccounts)
-	s.api("POST", "/connected_accounts", s.initiateAccount)
-	s.api("POST", "/connected_accounts/link", s.linkAccount)
-	s.api("GET", "/connected_accounts/{nanoid}", s.getAccount)
-	s.api("PATCH", "/connected_accounts/{nanoid}", s.patchAccount)
-	s.api("DELETE", "/connected_accounts/{nanoid}", s.deleteAccount)
-	s.api("POST", "/connected_accounts/{nanoid}/refresh", s.refreshAccount)
-	s.api("PATCH", "/connected_accounts/{nanoid}/status", s.setAccountStatus)
+	s.handle("getApiV31ConnectedAccounts", s.listAccounts)
+	s.handle("postApiV31ConnectedAccounts", s.initiateAccount)
+	s.handle("postApiV31ConnectedAccountsLink", s.linkAccount)
+	s.handle("getApiV31ConnectedAccountsByNanoid", s.getAccount)
+	s.handle("patchApiV31ConnectedAccountsByNanoid", s.patchAccount)
+	s.handle("deleteApiV31ConnectedAccountsByNanoid", s.deleteAccount)
+	s.handle("postApiV31ConnectedAccountsByNanoidRefresh", s.refreshAccount)
+	s.handle("patchApiV31ConnectedAccountsByNanoIdStatus", s.setAccountStatus)
 }
 
 func (s *Server) listAccounts(c *call) (int, any, *apiError) {
@@ -339,7 +341,7 @@ func (s *Server) setAccountStatus(c *call) (int, any, *apiError) {
 	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
-	old, e := c.account(c.r.PathValue("nanoid"))
+	old, e := c.account(c.r.PathValue("nanoId"))
 	if e != nil {
 		return 0, nil, e
 	}

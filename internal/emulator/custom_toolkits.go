@@ -52,12 +52,14 @@ var customAuthModes = []string{"NO_AUTH", "API_KEY", "DCR_OAUTH"}
 
 func customToolkitKey(project, slug string) string { return project + "/" + strings.ToUpper(slug) }
 
-func (s *Server) registerCustomToolkitRoutes() {
-	s.api("POST", "/custom/toolkits", s.createCustomToolkit)
-	s.api("POST", "/custom/toolkits/upsert", s.upsertCustomToolkit)
-	s.api("POST", "/custom/toolkits/sync", s.syncCustomToolkit)
-	s.api("PATCH", "/custom/toolkits/{slug}", s.updateCustomToolkit)
-	s.api("DELETE", "/custom/toolkits/{slug}", s.deleteCustomToolkit)
+func init() { registerGroup((*Server).registerCustomToolkits) }
+
+func (s *Server) registerCustomToolkits() {
+	s.handle("postApiV31CustomToolkits", s.createCustomToolkit)
+	s.handle("postApiV31CustomToolkitsUpsert", s.upsertCustomToolkit)
+	s.handle("postApiV31CustomToolkitsSync", s.syncCustomToolkit)
+	s.handle("patchApiV31CustomToolkitsBySlug", s.updateCustomToolkit)
+	s.handle("deleteApiV31CustomToolkitsBySlug", s.deleteCustomToolkit)
 }
 
 // customToolkitDef returns the project's custom toolkit slug as a toolkit

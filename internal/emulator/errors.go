@@ -16,6 +16,7 @@ const (
 	CodeRouteNotFound            = 10404
 	CodeRateLimited              = 10429
 	CodeInternal                 = 10500
+	CodeNotImplemented           = 10501
 	CodeUnavailable              = 10503
 	CodeInvalidCursor            = 10410
 	CodeInvalidJSON              = 10411

@@ -22,14 +22,7 @@ func (s *Server) control(method, path string, h handlerFunc) {
 }
 
 func (s *Server) routes() {
-	s.registerAuthConfigs()
-	s.registerConnectedAccounts()
-	s.registerToolkits()
-	s.registerTriggersTypes()
-	s.registerTriggerInstances()
-	s.registerTools()
-	s.registerToolRouter()
-	s.registerCustomToolkitRoutes()
+	s.registerOperations()
 	s.registerControl()
 	s.registerConsentPages()
 	s.registerRealtime()

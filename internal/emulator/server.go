@@ -55,6 +55,7 @@ type Server struct {
 	writes   int64
 	rate     map[string]*rateWindow // per API key, under statsMu
 	closed   atomic.Bool
+	handled  map[string]bool // operation ids with a handler (see handle)
 }
 
 // New creates a server, opening (or creating) the data file when configured.

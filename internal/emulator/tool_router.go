@@ -13,14 +13,16 @@ import (
 
 var toolRouterTools = []string{"COMPOSIO_SEARCH_TOOLS", "COMPOSIO_MULTI_EXECUTE_TOOL", "COMPOSIO_MANAGE_CONNECTIONS", "COMPOSIO_REMOTE_WORKBENCH"}
 
+func init() { registerGroup((*Server).registerToolRouter) }
+
 func (s *Server) registerToolRouter() {
-	s.api("POST", "/tool_router/session", s.createSession)
-	s.api("GET", "/tool_router/session/{session_id}", s.getSession)
-	s.api("DELETE", "/tool_router/session/{session_id}", s.deleteSession)
-	s.api("GET", "/tool_router/session/{session_id}/tools", s.sessionTools)
-	s.api("GET", "/tool_router/session/{session_id}/toolkits", s.sessionToolkits)
-	s.api("POST", "/tool_router/session/{session_id}/link", s.sessionLink)
-	s.api("POST", "/tool_router/session/{session_id}/execute", s.sessionExecute)
+	s.handle("postApiV31ToolRouterSession", s.createSession)
+	s.handle("getApiV31ToolRouterSessionBySessionId", s.getSession)
+	s.handle("deleteApiV31ToolRouterSessionBySessionId", s.deleteSession)
+	s.handle("getApiV31ToolRouterSessionBySessionIdTools", s.sessionTools)
+	s.handle("getApiV31ToolRouterSessionBySessionIdToolkits", s.sessionToolkits)
+	s.handle("postApiV31ToolRouterSessionBySessionIdLink", s.sessionLink)
+	s.handle("postApiV31ToolRouterSessionBySessionIdExecute", s.sessionExecute)
 	s.mux.Handle("/tool_router/{session_id}/mcp", s.wrap(func(c *call) (int, any, *apiError) {
 		return http.StatusNotImplemented, map[string]any{"error": map[string]any{
 			"message": "the emulator does not implement the MCP protocol", "code": 10501, "status": 501, "request_id": c.requestID,

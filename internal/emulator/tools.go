@@ -10,12 +10,14 @@ import (
 	"strings"
 )
 
+func init() { registerGroup((*Server).registerTools) }
+
 func (s *Server) registerTools() {
-	s.api("GET", "/tools", s.listTools)
-	s.api("GET", "/tools/enum", s.toolEnum)
-	s.api("GET", "/tools/{tool_slug}", s.getTool)
-	s.api("POST", "/tools/execute/proxy", s.proxyExecute)
-	s.api("POST", "/tools/execute/{tool_slug}", s.executeTool)
+	s.handle("getApiV31Tools", s.listTools)
+	s.handle("getApiV31ToolsEnum", s.toolEnum)
+	s.handle("getApiV31ToolsByToolSlug", s.getTool)
+	s.handle("postApiV31ToolsExecuteProxy", s.proxyExecute)
+	s.handle("postApiV31ToolsExecuteByToolSlug", s.executeTool)
 }
 
 type versionedTool struct {

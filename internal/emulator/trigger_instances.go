@@ -9,11 +9,13 @@ import (
 	"sort"
 )
 
+func init() { registerGroup((*Server).registerTriggerInstances) }
+
 func (s *Server) registerTriggerInstances() {
-	s.api("GET", "/trigger_instances/active", s.listTriggerInstances)
-	s.api("POST", "/trigger_instances/{slug}/upsert", s.upsertTrigger)
-	s.api("PATCH", "/trigger_instances/manage/{triggerId}", s.manageTrigger)
-	s.api("DELETE", "/trigger_instances/manage/{triggerId}", s.deleteTrigger)
+	s.handle("getApiV31TriggerInstancesActive", s.listTriggerInstances)
+	s.handle("postApiV31TriggerInstancesBySlugUpsert", s.upsertTrigger)
+	s.handle("patchApiV31TriggerInstancesManageByTriggerId", s.manageTrigger)
+	s.handle("deleteApiV31TriggerInstancesManageByTriggerId", s.deleteTrigger)
 }
 
 func renderTriggerInstance(t *TriggerInstance) map[string]any {

@@ -8,10 +8,12 @@ import (
 	"slices"
 )
 
+func init() { registerGroup((*Server).registerTriggersTypes) }
+
 func (s *Server) registerTriggersTypes() {
-	s.api("GET", "/triggers_types", s.listTriggerTypes)
-	s.api("GET", "/triggers_types/list/enum", s.triggerTypeEnum)
-	s.api("GET", "/triggers_types/{slug}", s.getTriggerType)
+	s.handle("getApiV31TriggersTypes", s.listTriggerTypes)
+	s.handle("getApiV31TriggersTypesListEnum", s.triggerTypeEnum)
+	s.handle("getApiV31TriggersTypesBySlug", s.getTriggerType)
 }
 
 func renderTriggerType(t *triggerDef, version string) map[string]any {
