@@ -354,16 +354,18 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 		// (an imported one's generated configuration has none).
 		return
 	}
+	// Only the attributes this function and its helpers read (getAttributes:
+	// add any attribute a new check needs).
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes")...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	creating := req.State.Raw.IsNull()
 	var state authConfigResourceModel
 	if !creating {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "enabled", "status")...)
 		if resp.Diagnostics.HasError() {
 			return
 		}

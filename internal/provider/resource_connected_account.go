@@ -363,16 +363,20 @@ func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.
 	if planUnchanged(req) {
 		return // nothing to check or fill in
 	}
+	// Only the attributes this function and its helpers read (getAttributes:
+	// add any attribute a new check needs).
 	var plan, config connectedAccountModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "user_id", "auth_config_id", "callback_url", "credentials",
+		"credentials_wo_version", "hosted_link", "enabled", "disabled_reason")...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &config, "credentials_wo")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	creating := req.State.Raw.IsNull()
 	var state connectedAccountModel
 	if !creating {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "user_id", "auth_config_id", "callback_url", "credentials",
+			"credentials_wo_version", "enabled", "disabled_reason", "status", "status_reason", "updated_at", "toolkit", "auth_scheme")...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
