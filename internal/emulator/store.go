@@ -19,9 +19,11 @@ const (
 	// bucketDeletedTriggers holds tombstones of deleted trigger instances so
 	// that later calls answer 409 (DELETE) or 410 (manage) instead of 404.
 	bucketDeletedTriggers = "deleted_trigger_instances"
+	// bucketWebhookSubs holds webhook subscriptions (at most one per project).
+	bucketWebhookSubs = "webhook_subscriptions"
 )
 
-var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers}
+var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketWebhookSubs}
 
 // deletedTrigger is the tombstone of a deleted trigger instance.
 type deletedTrigger struct {
@@ -41,6 +43,7 @@ type store struct {
 	sessions    map[string]*Session
 	// deletedTriggers: trigger instance id -> tombstone
 	deletedTriggers map[string]*deletedTrigger
+	webhookSubs     map[string]*WebhookSubscription
 	seq             int64
 	lastStamp       time.Time
 }
@@ -62,6 +65,7 @@ func openStore(path string) (*store, error) {
 		triggers:        map[string]*TriggerInstance{},
 		sessions:        map[string]*Session{},
 		deletedTriggers: map[string]*deletedTrigger{},
+		webhookSubs:     map[string]*WebhookSubscription{},
 	}
 	if path == "" {
 		return st, nil
@@ -104,6 +108,9 @@ func (st *store) load() error {
 			return err
 		}
 		if err := loadBucket(tx, bucketDeletedTriggers, st.deletedTriggers); err != nil {
+			return err
+		}
+		if err := loadBucket(tx, bucketWebhookSubs, st.webhookSubs); err != nil {
 			return err
 		}
 		if v := tx.Bucket([]byte(bucketMeta)).Get([]byte("seq")); v != nil {
@@ -211,6 +218,12 @@ func (st *store) commit(changes ...change) error {
 				delete(st.deletedTriggers, c.id)
 			} else {
 				st.deletedTriggers[c.id] = c.val.(*deletedTrigger)
+			}
+		case bucketWebhookSubs:
+			if c.val == nil {
+				delete(st.webhookSubs, c.id)
+			} else {
+				st.webhookSubs[c.id] = c.val.(*WebhookSubscription)
 			}
 		}
 	}
