@@ -226,6 +226,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 		NewAuthConfigResource,
 		NewConnectedAccountResource,
 		NewTriggerInstanceResource,
+		NewWebhookSubscriptionResource,
 	}
 }
 
@@ -241,6 +242,7 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewTriggerTypeDataSource,
 		NewTriggerTypesDataSource,
 		NewTriggerInstancesDataSource,
+		NewWebhookEventTypesDataSource,
 	}
 }
 
