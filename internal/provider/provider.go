@@ -248,7 +248,9 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 
 // EphemeralResources lists the ephemeral resource types.
 func (p *ServiceProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
-	return []func() ephemeral.EphemeralResource{}
+	return []func() ephemeral.EphemeralResource{
+		NewConnectedAccountCredentialsEphemeralResource,
+	}
 }
 
 // envLookup abstracts the process environment for tests.
