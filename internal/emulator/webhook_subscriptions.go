@@ -1,3 +1,6 @@
+// Resource group webhookSubscriptions: the project's webhook subscription
+// (one per project), its secret and the event types it can enable.
+
 package emulator
 
 import (
@@ -64,14 +67,16 @@ func eventType(name string) (webhookEventType, bool) {
 	return webhookEventType{}, false
 }
 
-func (s *Server) registerWebhookSubscriptionRoutes() {
-	s.api("POST", "/webhook_subscriptions", s.createWebhookSub)
-	s.api("GET", "/webhook_subscriptions", s.listWebhookSubs)
-	s.api("GET", "/webhook_subscriptions/event_types", s.listWebhookEventTypes)
-	s.api("GET", "/webhook_subscriptions/{id}", s.getWebhookSub)
-	s.api("PATCH", "/webhook_subscriptions/{id}", s.updateWebhookSub)
-	s.api("DELETE", "/webhook_subscriptions/{id}", s.deleteWebhookSub)
-	s.api("POST", "/webhook_subscriptions/{id}/rotate_secret", s.rotateWebhookSecret)
+func init() { registerGroup((*Server).registerWebhookSubscriptions) }
+
+func (s *Server) registerWebhookSubscriptions() {
+	s.handle("postApiV31WebhookSubscriptions", s.createWebhookSub)
+	s.handle("getApiV31WebhookSubscriptions", s.listWebhookSubs)
+	s.handle("getApiV31WebhookSubscriptionsEventTypes", s.listWebhookEventTypes)
+	s.handle("getApiV31WebhookSubscriptionsById", s.getWebhookSub)
+	s.handle("patchApiV31WebhookSubscriptionsById", s.updateWebhookSub)
+	s.handle("deleteApiV31WebhookSubscriptionsById", s.deleteWebhookSub)
+	s.handle("postApiV31WebhookSubscriptionsByIdRotateSecret", s.rotateWebhookSecret)
 }
 
 func renderWebhookSub(w *WebhookSubscription) map[string]any {

@@ -1,3 +1,6 @@
+// Delivery of events to webhook subscriptions: signed attempts, retries with
+// backoff, and the delivery log shown in GET /_emulator/stats.
+
 package emulator
 
 import (
