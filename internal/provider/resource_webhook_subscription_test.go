@@ -72,14 +72,14 @@ func testAccCheckWebhookSubDestroy(t *testing.T) func(*terraform.State) error {
 	})
 }
 
-// testAccAttr captures an attribute of a resource in state.
+// testAccAttr captures an attribute of the test's webhook subscription in state.
 type testAccAttr struct{ v string }
 
-func (a *testAccAttr) capture(name, attr string) resource.TestCheckFunc {
+func (a *testAccAttr) capture(attr string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		rs, ok := s.RootModule().Resources[name]
+		rs, ok := s.RootModule().Resources[webhookSubName]
 		if !ok {
-			return fmt.Errorf("%s not in state", name)
+			return fmt.Errorf("%s not in state", webhookSubName)
 		}
 		a.v = rs.Primary.Attributes[attr]
 		return nil
@@ -120,7 +120,7 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(webhookSubName, tfjsonpath.New("updated_at"), testAccTimestamp),
 					statecheck.ExpectKnownValue(webhookSubName, tfjsonpath.New("secret_rotation"), knownvalue.Null()),
 				},
-				Check: resource.ComposeTestCheckFunc(id.capture(webhookSubName, "id"), secret.capture(webhookSubName, "secret"),
+				Check: resource.ComposeTestCheckFunc(id.capture("id"), secret.capture("secret"),
 					func(*terraform.State) error {
 						if !emulated {
 							return nil
@@ -200,7 +200,7 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 					plancheck.ExpectResourceAction(webhookSubName, plancheck.ResourceActionUpdate),
 					plancheck.ExpectUnknownValue(webhookSubName, tfjsonpath.New("secret")),
 				}},
-				Check: resource.ComposeTestCheckFunc(rotated.capture(webhookSubName, "secret"), func(s *terraform.State) error {
+				Check: resource.ComposeTestCheckFunc(rotated.capture("secret"), func(s *terraform.State) error {
 					if rotated.v == "" || rotated.v == secret.v {
 						return fmt.Errorf("secret not rotated")
 					}
@@ -370,7 +370,7 @@ func TestAccWebhookSubscription_deliveries(t *testing.T) {
 	deliver := func(version string) resource.TestStep {
 		return resource.TestStep{
 			Config: testAccWebhookSubConfig(rc.URL, version, "", "composio.trigger.message"),
-			Check: resource.ComposeTestCheckFunc(secret.capture(webhookSubName, "secret"), func(*terraform.State) error {
+			Check: resource.ComposeTestCheckFunc(secret.capture("secret"), func(*terraform.State) error {
 				testAccEmulatorPostJSON(t, "trigger_instances/"+triggerID+"/fire", map[string]any{"issue": "ISS-" + version})
 				got := rc.next(t)
 				h := got.header
