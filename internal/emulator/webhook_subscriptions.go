@@ -270,42 +270,56 @@ func (s *Server) getWebhookSub(c *call) (int, any, *apiError) {
 	return 200, renderWebhookSub(w), nil
 }
 
+// modifyWebhookSub applies change to a copy of the call's {id} subscription
+// and stores it with a new updated_at.
+func (s *Server) modifyWebhookSub(c *call, change func(w *WebhookSubscription) *apiError) (*WebhookSubscription, *apiError) {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	old, e := c.webhookSub(c.r.PathValue("id"))
+	if e != nil {
+		return nil, e
+	}
+	w := *old
+	if e := change(&w); e != nil {
+		return nil, e
+	}
+	w.UpdatedAt = s.st.stamp()
+	if err := s.st.commit(put(bucketWebhookSubs, w.ID, &w)); err != nil {
+		return nil, internalErr(err)
+	}
+	return &w, nil
+}
+
 func (s *Server) updateWebhookSub(c *call) (int, any, *apiError) {
 	var body webhookSubBody
 	if e := c.decode(&body); e != nil {
 		return 0, nil, e
 	}
-	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
-	old, e := c.webhookSub(c.r.PathValue("id"))
+	w, e := s.modifyWebhookSub(c, func(w *WebhookSubscription) *apiError {
+		if body.WebhookURL != nil {
+			if e := validWebhookURL(*body.WebhookURL); e != nil {
+				return e
+			}
+			w.WebhookURL = *body.WebhookURL
+		}
+		if body.Version != nil {
+			if e := validWebhookVersion(*body.Version); e != nil {
+				return e
+			}
+			w.Version = *body.Version
+		}
+		events := w.EnabledEvents
+		if body.EnabledEvents != nil {
+			events = *body.EnabledEvents
+		}
+		var e *apiError
+		w.EnabledEvents, e = validEvents(events, w.Version)
+		return e
+	})
 	if e != nil {
 		return 0, nil, e
 	}
-	w := *old
-	if body.WebhookURL != nil {
-		if e := validWebhookURL(*body.WebhookURL); e != nil {
-			return 0, nil, e
-		}
-		w.WebhookURL = *body.WebhookURL
-	}
-	if body.Version != nil {
-		if e := validWebhookVersion(*body.Version); e != nil {
-			return 0, nil, e
-		}
-		w.Version = *body.Version
-	}
-	events := old.EnabledEvents
-	if body.EnabledEvents != nil {
-		events = *body.EnabledEvents
-	}
-	if w.EnabledEvents, e = validEvents(events, w.Version); e != nil {
-		return 0, nil, e
-	}
-	w.UpdatedAt = s.st.stamp()
-	if err := s.st.commit(put(bucketWebhookSubs, w.ID, &w)); err != nil {
-		return 0, nil, internalErr(err)
-	}
-	return 200, renderWebhookSub(&w), nil
+	return 200, renderWebhookSub(w), nil
 }
 
 func (s *Server) deleteWebhookSub(c *call) (int, any, *apiError) {
@@ -322,17 +336,12 @@ func (s *Server) deleteWebhookSub(c *call) (int, any, *apiError) {
 }
 
 func (s *Server) rotateWebhookSecret(c *call) (int, any, *apiError) {
-	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
-	old, e := c.webhookSub(c.r.PathValue("id"))
+	w, e := s.modifyWebhookSub(c, func(w *WebhookSubscription) *apiError {
+		w.Secret = newWebhookSecret()
+		return nil
+	})
 	if e != nil {
 		return 0, nil, e
-	}
-	w := *old
-	w.Secret = newWebhookSecret()
-	w.UpdatedAt = s.st.stamp()
-	if err := s.st.commit(put(bucketWebhookSubs, w.ID, &w)); err != nil {
-		return 0, nil, internalErr(err)
 	}
 	return 200, map[string]any{"id": w.ID, "secret": w.Secret}, nil
 }
