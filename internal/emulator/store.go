@@ -23,7 +23,11 @@ const (
 	bucketWebhookSubs = "webhook_subscriptions"
 )
 
-var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketWebhookSubs}
+// bucketCustomToolkits: project-registered custom (MCP) toolkits, keyed by
+// customToolkitKey(project, slug).
+const bucketCustomToolkits = "custom_toolkits"
+
+var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketCustomToolkits, bucketWebhookSubs}
 
 // deletedTrigger is the tombstone of a deleted trigger instance.
 type deletedTrigger struct {
@@ -44,8 +48,12 @@ type store struct {
 	// deletedTriggers: trigger instance id -> tombstone
 	deletedTriggers map[string]*deletedTrigger
 	webhookSubs     map[string]*WebhookSubscription
-	seq             int64
-	lastStamp       time.Time
+	// customToolkits is written under mu (in commit) and cmu; toolkit
+	// lookups read it under cmu alone, so they work with or without mu held.
+	customToolkits map[string]*CustomToolkit
+	cmu            sync.RWMutex
+	seq            int64
+	lastStamp      time.Time
 }
 
 // change is one put (val != nil) or delete (val == nil) in a bucket.
@@ -66,6 +74,7 @@ func openStore(path string) (*store, error) {
 		sessions:        map[string]*Session{},
 		deletedTriggers: map[string]*deletedTrigger{},
 		webhookSubs:     map[string]*WebhookSubscription{},
+		customToolkits:  map[string]*CustomToolkit{},
 	}
 	if path == "" {
 		return st, nil
@@ -111,6 +120,9 @@ func (st *store) load() error {
 			return err
 		}
 		if err := loadBucket(tx, bucketWebhookSubs, st.webhookSubs); err != nil {
+			return err
+		}
+		if err := loadBucket(tx, bucketCustomToolkits, st.customToolkits); err != nil {
 			return err
 		}
 		if v := tx.Bucket([]byte(bucketMeta)).Get([]byte("seq")); v != nil {
@@ -225,6 +237,14 @@ func (st *store) commit(changes ...change) error {
 			} else {
 				st.webhookSubs[c.id] = c.val.(*WebhookSubscription)
 			}
+		case bucketCustomToolkits:
+			st.cmu.Lock()
+			if c.val == nil {
+				delete(st.customToolkits, c.id)
+			} else {
+				st.customToolkits[c.id] = c.val.(*CustomToolkit)
+			}
+			st.cmu.Unlock()
 		}
 	}
 	return nil
