@@ -32,6 +32,11 @@ type Options struct {
 	// BaseURL is the public origin used in redirect URLs and MCP URLs; when
 	// empty the origin of each request (Host header) is used. See SetBaseURL.
 	BaseURL string
+	// CatalogDir is a directory of catalog files (toolkit JSON files and an
+	// optional categories.json, the format of the built-in catalogdata/) that
+	// add toolkits with their tools and trigger types, or replace the
+	// built-in toolkit of the same slug; "" serves the built-in catalog only.
+	CatalogDir string
 	// WebhookMaxAttempts bounds delivery attempts per event (default 6).
 	WebhookMaxAttempts int
 	// WebhookBackoff is the delay before the first retry, doubled on each
@@ -81,6 +86,10 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	cat, err := loadCatalog(opts.CatalogDir)
+	if err != nil {
+		return nil, err
+	}
 	st, err := openStore(opts.DataPath)
 	if err != nil {
 		return nil, err
@@ -89,7 +98,7 @@ func New(opts Options) (*Server, error) {
 		opts:     opts,
 		log:      log,
 		st:       st,
-		cat:      builtinCatalog(),
+		cat:      cat,
 		keys:     keys,
 		mux:      http.NewServeMux(),
 		faults:   newFaultInjector(faults),
