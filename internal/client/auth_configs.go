@@ -3,11 +3,13 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Auth config create types (wire `auth_config.type`).
@@ -191,8 +193,39 @@ type CreatedAuthConfig struct {
 	ToolkitSlug       string
 }
 
-// CreateAuthConfig creates an auth config (POST /auth_configs).
+// CreateAuthConfig creates an auth config (POST /auth_configs). An ambiguous
+// failure is reconciled by listing the toolkit's auth configs with the same
+// name (when given) and type created since the request was sent (see the
+// write policy in transport.go).
 func (c *Client) CreateAuthConfig(ctx context.Context, r CreateAuthConfigRequest) (*CreatedAuthConfig, error) {
+	key := fmt.Sprintf("toolkit %q", r.ToolkitSlug)
+	if r.Name != "" {
+		key += fmt.Sprintf(", name %q", r.Name)
+	}
+	return CreateReconciled(ctx, c, Reconcile[*CreatedAuthConfig]{
+		What:   "auth config",
+		Key:    key,
+		Create: func(ctx context.Context) (*CreatedAuthConfig, error) { return c.createAuthConfigOnce(ctx, r) },
+		ID:     func(a *CreatedAuthConfig) string { return a.ID },
+		Find: func(ctx context.Context, since time.Time) ([]*CreatedAuthConfig, error) {
+			all, err := c.ListAuthConfigs(ctx, AuthConfigListParams{ToolkitSlug: r.ToolkitSlug, ShowDisabled: true})
+			if err != nil {
+				return nil, err
+			}
+			managed := r.Type == "" || r.Type == AuthConfigTypeManaged
+			var out []*CreatedAuthConfig
+			for _, a := range all {
+				if (r.Name != "" && a.Name != r.Name) || a.IsComposioManaged != managed || !createdSince(a.CreatedAt, since) {
+					continue
+				}
+				out = append(out, &CreatedAuthConfig{ID: a.ID, AuthScheme: a.AuthScheme, IsComposioManaged: a.IsComposioManaged, ToolkitSlug: a.Toolkit.Slug})
+			}
+			return out, nil
+		},
+	})
+}
+
+func (c *Client) createAuthConfigOnce(ctx context.Context, r CreateAuthConfigRequest) (*CreatedAuthConfig, error) {
 	typ := r.Type
 	if typ == "" {
 		typ = AuthConfigTypeManaged

@@ -37,6 +37,10 @@ type Options struct {
 	// add toolkits with their tools and trigger types, or replace the
 	// built-in toolkit of the same slug; "" serves the built-in catalog only.
 	CatalogDir string
+	// Crash is called by the crash-after-commit fault once the chosen write is
+	// committed and before it is answered (the command kills its own process
+	// with SIGKILL); nil drops the connection instead.
+	Crash func()
 	// WebhookMaxAttempts bounds delivery attempts per event (default 6).
 	WebhookMaxAttempts int
 	// WebhookBackoff is the delay before the first retry, doubled on each
