@@ -60,8 +60,10 @@
 // answer errors with newErr/errValidation/errNotFound. s.handle registers
 // the route under /api/v3.1 and /api/v3, panics on an ID not in the table or
 // bound twice, and the operation stops answering 501. Never edit the table
-// to add a handler; TestEveryOperationAnswers (and, with node,
-// sdkconformance's TestOperationTableMatchesClient) walk it.
+// to add a handler. TestEveryOperationAnswers walks the table;
+// sdkconformance's TestOperationTableMatchesClient checks it against the
+// installed client's operation list; test/contract walks that list and
+// checks responses against the client's types.
 //
 // The API is served under /api/v3 and /api/v3.1 (identical). Every API and
 // control route needs the x-api-key header; a missing or unknown key answers
