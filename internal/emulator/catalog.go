@@ -58,6 +58,17 @@ type toolkitDef struct {
 	Versions    []string // newest first
 	Triggers    []*triggerDef
 	Tools       []*toolDef
+	CreatedAt   string
+	UpdatedAt   string
+	Custom      bool // a project's custom (MCP) toolkit
+}
+
+// kind is the toolkit's type on the wire: native or custom.
+func (tk *toolkitDef) kind() string {
+	if tk.Custom {
+		return "custom"
+	}
+	return "native"
 }
 
 type triggerDef struct {
@@ -136,8 +147,14 @@ func (tk *toolkitDef) managedModes() []string {
 	return out
 }
 
-// latest is the toolkit's newest version, which "latest" resolves to.
-func (tk *toolkitDef) latest() string { return tk.Versions[0] }
+// latest is the toolkit's newest version, which "latest" resolves to
+// (VersionLatest for a toolkit without versions).
+func (tk *toolkitDef) latest() string {
+	if len(tk.Versions) == 0 {
+		return VersionLatest
+	}
+	return tk.Versions[0]
+}
 
 func (tk *toolkitDef) logo() string { return "https://logos.composio.dev/api/" + tk.Slug }
 
