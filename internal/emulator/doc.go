@@ -33,7 +33,8 @@
 // hosted_link.go, account_render.go, tool_render.go, tool_execution.go,
 // trigger_cascade.go. Infrastructure: server.go (Options, New, Close),
 // request.go (auth, rate-limit headers, JSON in/out), routes.go, errors.go,
-// store.go and models.go (bbolt state), catalog*.go (the built-in catalog),
+// store.go and models.go (bbolt state), catalog.go (catalog types and
+// version rules) and catalog_load.go (reading catalogdata/ and CatalogDir),
 // webhook_delivery.go (signed V3 webhooks), control.go (/_emulator routes),
 // consent.go (OAuth consent and hosted link pages), realtime.go, faults.go,
 // pagination.go, schema_validate.go. Group files do not call each other's
@@ -59,8 +60,10 @@
 // answer errors with newErr/errValidation/errNotFound. s.handle registers
 // the route under /api/v3.1 and /api/v3, panics on an ID not in the table or
 // bound twice, and the operation stops answering 501. Never edit the table
-// to add a handler; TestEveryOperationAnswers (and, with node,
-// sdkconformance's TestOperationTableMatchesClient) walk it.
+// to add a handler. TestEveryOperationAnswers walks the table;
+// sdkconformance's TestOperationTableMatchesClient checks it against the
+// installed client's operation list; test/contract walks that list and
+// checks responses against the client's types.
 //
 // The API is served under /api/v3 and /api/v3.1 (identical). Every API and
 // control route needs the x-api-key header; a missing or unknown key answers
@@ -156,8 +159,19 @@
 //     error), else the one session.toolkits() shows, 400 when that is not
 //     ACTIVE and enabled. Meta tools (COMPOSIO_*) answer a canned result.
 //   - Versions are YYYYMMDD_NN with a real date, or "latest" (400 otherwise);
-//     the catalog has VersionOld and VersionLatest for every toolkit (other
-//     well-formed versions answer 400 "has no version").
+//     each toolkit lists its versions (every built-in one has VersionOld and
+//     VersionLatest); other well-formed versions answer 400 "has no version".
+//
+// # Catalog
+//
+// The catalog is loaded at start from JSON files: the built-in ones embedded
+// from catalogdata/ (categories.json and one file per toolkit with its
+// metadata, auth schemes and credential fields, versions, tools and trigger
+// types), then Options.CatalogDir (service-emulator --catalog DIR), whose
+// files add toolkits or replace the built-in toolkit of the same slug
+// (catalog_load.go; the format is in the README's emulator section and
+// examples/emulator-catalog). New fails with an error naming the file and
+// the field (e.g. "github.json: tools[1].slug: ...") on a bad file.
 //
 // Realtime: GET /api/v3/internal/sdk/realtime/credentials answers
 // {pusher_key, project_id, pusher_cluster}; POST
@@ -168,11 +182,14 @@
 // # Control routes (same x-api-key, project-scoped, never faulted)
 //
 //	POST   /_emulator/connected_accounts/{id}/complete|fail|expire   body {"reason"?}; answers the account
-//	POST   /_emulator/trigger_instances/{id}/fire                    body = event data; signed V3 webhook
-//	GET    /_emulator/stats     {"requests":{"GET /api/v3.1/auth_configs/{nanoid}":n,...},"writes":n,"webhooks":{...}}
+//	POST   /_emulator/trigger_instances/{id}/fire                    body = event data; delivered to the project's subscription
+//	GET    /_emulator/stats     {"requests":{"GET /api/v3.1/auth_configs/{nanoid}":n,...},"writes":n,
+//	                             "webhooks":{"delivered","failed","attempts","deliveries":[{webhook_id, project,
+//	                             subscription_id, event_type, version, url, attempts, state, last_status, ...}]}}
 //	DELETE /_emulator/stats     reset counters
 //	PUT    /_emulator/faults    body: spec text (or {"spec":...}); empty clears; GET shows it
-//	PUT    /_emulator/webhook   body {"url","secret"}: webhook receiver at run time
+//	PUT    /_emulator/webhook   body {"url","secret"?}: points the project's subscription at url (creates a V3
+//	                            composio.trigger.message subscription when the project has none)
 //
 // Stats keys are "<METHOD> <route pattern>" with the version prefix as
 // registered (e.g. "GET /api/v3.1/toolkits/{slug}", "PATCH
@@ -192,12 +209,28 @@
 //
 // # Webhooks
 //
-// Fired triggers are POSTed as V3 payloads ({id, timestamp, type:
-// "composio.trigger.message", metadata{log_id, trigger_slug, trigger_id,
-// connected_account_id, auth_config_id, user_id}, data}) with webhook-id,
-// webhook-timestamp (Unix seconds) and webhook-signature "v1,<base64
-// HMAC-SHA256(secret bytes, id.timestamp.body)>" (see SignWebhook), retried
-// with exponential backoff on non-2xx or network errors.
+// Webhook subscriptions (/webhook_subscriptions, one per project: a second
+// POST answers 409) carry webhook_url (https, or http to a loopback host),
+// enabled_events (see GET /webhook_subscriptions/event_types:
+// composio.trigger.message in V1/V2/V3; composio.connected_account.expired
+// and composio.trigger.disabled in V3 only), version (default V3) and a
+// generated secret (rotate_secret replaces it). Events go to the project's
+// subscription when it enables them: fired triggers (trigger message),
+// the expire control route (account expired) and disabling a trigger
+// instance (trigger disabled). Trigger message bodies by version:
+//
+//	V3 {id (= webhook-id), timestamp, type: "composio.trigger.message", metadata{log_id, trigger_slug,
+//	   trigger_id, connected_account_id, auth_config_id, user_id}, data}
+//	V2 {type: lower-case trigger slug, timestamp, log_id, data{connection_id (account uuid),
+//	   connection_nano_id, trigger_id (instance uuid), trigger_nano_id, user_id, ...event}}
+//	V1 {trigger_name, connection_id, trigger_id, payload, log_id}
+//
+// Each attempt carries webhook-id, webhook-timestamp (Unix seconds),
+// webhook-signature "v1,<base64 HMAC-SHA256(secret bytes, id.timestamp.body)>"
+// (see SignWebhook), x-composio-webhook-version and
+// x-composio-delivery-attempt; non-2xx answers and network errors are
+// retried with exponential backoff. Options.WebhookURL (--webhook-url)
+// creates or repoints each project's subscription at start.
 //
 // # Persistence
 //

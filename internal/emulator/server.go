@@ -2,9 +2,12 @@ package emulator
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,15 +26,23 @@ type Options struct {
 	APIKeys map[string]string
 	// Faults is an initial fault spec, e.g. "status=429:0.1,status=503:0.1,latency=20ms,reset=0.02".
 	Faults string
-	// WebhookURL receives fired trigger events (signed V3 webhooks) when set.
+	// WebhookURL, when set, is a shortcut for a webhook subscription: every
+	// project without one gets a V3 subscription to composio.trigger.message
+	// at this URL (existing subscriptions are pointed at it).
 	WebhookURL string
-	// WebhookSecret keys the webhook HMAC signature.
+	// WebhookSecret is the signing secret of those subscriptions ("" keeps
+	// an existing secret or generates one).
 	WebhookSecret string
 	// Logger receives structured logs; nil discards them.
 	Logger *slog.Logger
 	// BaseURL is the public origin used in redirect URLs and MCP URLs; when
 	// empty the origin of each request (Host header) is used. See SetBaseURL.
 	BaseURL string
+	// CatalogDir is a directory of catalog files (toolkit JSON files and an
+	// optional categories.json, the format of the built-in catalogdata/) that
+	// add toolkits with their tools and trigger types, or replace the
+	// built-in toolkit of the same slug; "" serves the built-in catalog only.
+	CatalogDir string
 	// Crash is called by the crash-after-commit fault once the chosen write is
 	// committed and before it is answered (the command kills its own process
 	// with SIGKILL); nil drops the connection instead.
@@ -85,6 +96,10 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	cat, err := loadCatalog(opts.CatalogDir)
+	if err != nil {
+		return nil, err
+	}
 	st, err := openStore(opts.DataPath)
 	if err != nil {
 		return nil, err
@@ -93,7 +108,7 @@ func New(opts Options) (*Server, error) {
 		opts:     opts,
 		log:      log,
 		st:       st,
-		cat:      builtinCatalog(),
+		cat:      cat,
 		keys:     keys,
 		mux:      http.NewServeMux(),
 		faults:   newFaultInjector(faults),
@@ -102,6 +117,14 @@ func New(opts Options) (*Server, error) {
 	s.baseURL.Store(strings.TrimRight(opts.BaseURL, "/"))
 	s.hooks = newWebhookSender(opts, log)
 	s.routes()
+	if opts.WebhookURL != "" {
+		for _, project := range slices.Compact(slices.Sorted(maps.Values(keys))) {
+			if _, err := s.configureProjectWebhook(project, opts.WebhookURL, opts.WebhookSecret); err != nil {
+				_ = s.Close()
+				return nil, fmt.Errorf("emulator: webhook subscription of project %s: %w", project, err)
+			}
+		}
+	}
 	return s, nil
 }
 
