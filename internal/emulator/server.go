@@ -306,6 +306,7 @@ func (s *Server) routes() {
 	s.registerTriggerRoutes()
 	s.registerToolRoutes()
 	s.registerSessionRoutes()
+	s.registerMCPRoutes()
 	s.registerControlRoutes()
 	s.registerConsentRoutes()
 	s.api("GET", "/internal/sdk/realtime/credentials", func(c *call) (int, any, *apiError) {

@@ -19,9 +19,10 @@ const (
 	// bucketDeletedTriggers holds tombstones of deleted trigger instances so
 	// that later calls answer 409 (DELETE) or 410 (manage) instead of 404.
 	bucketDeletedTriggers = "deleted_trigger_instances"
+	bucketMCPServers      = "mcp_servers"
 )
 
-var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers}
+var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketMCPServers}
 
 // deletedTrigger is the tombstone of a deleted trigger instance.
 type deletedTrigger struct {
@@ -41,6 +42,7 @@ type store struct {
 	sessions    map[string]*Session
 	// deletedTriggers: trigger instance id -> tombstone
 	deletedTriggers map[string]*deletedTrigger
+	mcpServers      map[string]*MCPServer
 	seq             int64
 	lastStamp       time.Time
 }
@@ -62,6 +64,7 @@ func openStore(path string) (*store, error) {
 		triggers:        map[string]*TriggerInstance{},
 		sessions:        map[string]*Session{},
 		deletedTriggers: map[string]*deletedTrigger{},
+		mcpServers:      map[string]*MCPServer{},
 	}
 	if path == "" {
 		return st, nil
@@ -104,6 +107,9 @@ func (st *store) load() error {
 			return err
 		}
 		if err := loadBucket(tx, bucketDeletedTriggers, st.deletedTriggers); err != nil {
+			return err
+		}
+		if err := loadBucket(tx, bucketMCPServers, st.mcpServers); err != nil {
 			return err
 		}
 		if v := tx.Bucket([]byte(bucketMeta)).Get([]byte("seq")); v != nil {
@@ -211,6 +217,12 @@ func (st *store) commit(changes ...change) error {
 				delete(st.deletedTriggers, c.id)
 			} else {
 				st.deletedTriggers[c.id] = c.val.(*deletedTrigger)
+			}
+		case bucketMCPServers:
+			if c.val == nil {
+				delete(st.mcpServers, c.id)
+			} else {
+				st.mcpServers[c.id] = c.val.(*MCPServer)
 			}
 		}
 	}
