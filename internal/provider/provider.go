@@ -225,6 +225,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 	return []func() resource.Resource{
 		NewAuthConfigResource,
 		NewConnectedAccountResource,
+		NewMCPServerResource,
 		NewTriggerInstanceResource,
 	}
 }

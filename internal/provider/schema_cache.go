@@ -18,10 +18,14 @@ type SchemaCache struct {
 
 	fetchToolkit     func(ctx context.Context, slug, version string) (*client.Toolkit, error)
 	fetchTriggerType func(ctx context.Context, slug string, versions *client.ToolkitVersions) (*client.TriggerType, error)
+	fetchTools       func(ctx context.Context, p client.ToolListParams) ([]client.Tool, error)
+	fetchAuthConfig  func(ctx context.Context, id string) (*client.AuthConfig, error)
 
 	mu           sync.Mutex
 	toolkits     map[string]*cacheEntry[client.Toolkit]
 	triggerTypes map[string]*cacheEntry[client.TriggerType]
+	tools        map[string]*cacheEntry[[]client.Tool]
+	authConfigs  map[string]*cacheEntry[client.AuthConfig]
 }
 
 type cacheEntry[T any] struct {
@@ -35,6 +39,8 @@ func NewSchemaCache(c *client.Client, versions client.ToolkitVersions) *SchemaCa
 	sc := newSchemaCache(versions)
 	sc.fetchToolkit = c.GetToolkit
 	sc.fetchTriggerType = c.GetTriggerType
+	sc.fetchTools = c.ListTools
+	sc.fetchAuthConfig = c.GetAuthConfig
 	return sc
 }
 
@@ -43,6 +49,8 @@ func newSchemaCache(versions client.ToolkitVersions) *SchemaCache {
 		versions:     versions,
 		toolkits:     map[string]*cacheEntry[client.Toolkit]{},
 		triggerTypes: map[string]*cacheEntry[client.TriggerType]{},
+		tools:        map[string]*cacheEntry[[]client.Tool]{},
+		authConfigs:  map[string]*cacheEntry[client.AuthConfig]{},
 	}
 }
 
