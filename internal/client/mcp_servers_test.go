@@ -81,8 +81,10 @@ func TestMCPServerOperations(t *testing.T) {
 			},
 		},
 		{
-			name:   "list for app",
-			call:   func(ctx context.Context, c *Client) (any, error) { return c.ListMCPServersForApp(ctx, "github", MCPServerListParams{}) },
+			name: "list for app",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListMCPServersForApp(ctx, "github", MCPServerListParams{})
+			},
 			reply:  `{"items":[],"total_pages":1,"current_page":1}`,
 			method: "GET", path: "/api/v3.1/mcp/app/github", query: map[string]string{"page_no": "1"},
 		},
