@@ -19,6 +19,7 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
+	provider.QuietLogsUnlessRequested()
 
 	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
 		Address: provider.RegistryAddress,

@@ -2,6 +2,10 @@
 //
 //	service-emulator [--listen 127.0.0.1:8080] [--data PATH] [--api-key K | --api-key PROJECT=K]...
 //	                 [--faults SPEC] [--webhook-url U --webhook-secret S]
+//	service-emulator --operations
+//
+// --operations prints the operation table (one line per operation: "emulated"
+// or "501", method, path below /api/v3.1, operation ID, client method) and exits.
 //
 // The first line on stdout is exactly "listening on http://HOST:PORT". Logs
 // are structured (log/slog, text) on stderr at the level of SERVICE_LOG_LEVEL
@@ -13,6 +17,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -20,6 +25,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"text/tabwriter"
 	"time"
 
 	"github.com/integration-service/terraform-provider-service/internal/emulator"
@@ -69,10 +75,14 @@ func run(args []string) error {
 	faults := fs.String("faults", "", "fault spec, e.g. status=429:0.1,status=503:0.1,latency=20ms,reset=0.02")
 	webhookURL := fs.String("webhook-url", "", "URL receiving signed V3 webhooks of fired triggers")
 	webhookSecret := fs.String("webhook-secret", "", "webhook signing secret")
+	operations := fs.Bool("operations", false, "print the operation table (which operations are emulated) and exit")
 	var apiKeys keyFlags
 	fs.Var(&apiKeys, "api-key", "API key (repeatable; KEY or PROJECT=KEY); default one project with key emulator-key")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *operations {
+		return printOperations(os.Stdout)
 	}
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: logLevel()}))
 	keys, err := parseKeys(apiKeys)
@@ -122,4 +132,21 @@ func run(args []string) error {
 	}
 	log.Info("stopped")
 	return err
+}
+
+// printOperations writes the operation table, one operation per line.
+func printOperations(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, op := range emulator.Operations() {
+		state := "501"
+		if op.Emulated {
+			state = "emulated"
+		}
+		method := op.ClientMethod
+		if !op.InTypes {
+			method += " (documented, not in the client's types)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", state, op.Method, op.Path, op.ID, method)
+	}
+	return tw.Flush()
 }

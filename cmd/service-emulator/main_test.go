@@ -86,3 +86,24 @@ func TestCLIContract(t *testing.T) {
 		t.Fatalf("stderr logs:\n%s", logs)
 	}
 }
+
+func TestPrintOperations(t *testing.T) {
+	var buf strings.Builder
+	if err := printOperations(&buf); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if len(lines) != 109 {
+		t.Fatalf("%d lines, want 109 (104 operations of the client's types + 5 documented)", len(lines))
+	}
+	for _, want := range []string{
+		"emulated  GET     /auth_configs",
+		"501       GET     /logs/tool_execution/{id}",
+		"getApiV31LogsToolExecutionById",
+		"customToolkits.upsert (documented, not in the client's types)",
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, buf.String())
+		}
+	}
+}

@@ -34,7 +34,15 @@ var containerKeys = map[string]bool{"credentials": true, "val": true, "custom_au
 // when debugging).
 var unmaskedInContainers = map[string]bool{"status": true, "scopes": true, "user_scopes": true, "client_id": true, "redirectUrl": true, "authScheme": true}
 
+// logContext adds the client's field and secret masks to the provider logger
+// in ctx. It and every log* helper below return at once unless that logger
+// would emit debug logs: terraform-plugin-log copies and masks the fields of a
+// call before it checks the level, so building them for a disabled level is
+// pure cost on every request.
 func (c *Client) logContext(ctx context.Context) context.Context {
+	if !tflog.IsDebug(ctx) {
+		return ctx
+	}
 	ctx = tflog.SetField(ctx, "service_client", true)
 	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, sensitiveFieldKeys...)
 	if c.cfg.APIKey != "" {
@@ -45,6 +53,9 @@ func (c *Client) logContext(ctx context.Context) context.Context {
 }
 
 func (c *Client) logRequest(ctx context.Context, method, u string, payload []byte, attempt int) {
+	if !tflog.IsDebug(ctx) {
+		return
+	}
 	tflog.Debug(ctx, "service API request", map[string]any{
 		"http_method": method, "http_url": u, "attempt": attempt + 1,
 	})
@@ -61,6 +72,9 @@ func (c *Client) logRequest(ctx context.Context, method, u string, payload []byt
 }
 
 func (c *Client) logResponse(ctx context.Context, method, u string, res *response, d time.Duration) {
+	if !tflog.IsDebug(ctx) {
+		return
+	}
 	tflog.Debug(ctx, "service API response", map[string]any{
 		"http_method": method, "http_url": u, "http_status": res.status,
 		"duration_ms": d.Milliseconds(), "request_id": res.header.Get("X-Request-Id"),
@@ -74,6 +88,9 @@ func (c *Client) logResponse(ctx context.Context, method, u string, res *respons
 }
 
 func (c *Client) logRetry(ctx context.Context, method, u string, attempt int, wait time.Duration, reason string) {
+	if !tflog.IsDebug(ctx) {
+		return
+	}
 	tflog.Debug(ctx, "service API request will be retried", map[string]any{
 		"http_method": method, "http_url": u, "attempt": attempt + 1,
 		"retry_in_ms": wait.Milliseconds(), "reason": reason,

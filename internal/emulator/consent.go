@@ -42,7 +42,7 @@ type consentField struct {
 	Required, Secret  bool
 }
 
-func (s *Server) registerConsentRoutes() {
+func (s *Server) registerConsentPages() {
 	for _, prefix := range []string{"/oauth/consent/{token}", "/link/{token}"} {
 		s.mux.HandleFunc("GET "+prefix, s.consentPage)
 		s.mux.HandleFunc("POST "+prefix+"/approve", s.consentDecision(true))

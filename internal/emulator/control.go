@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-func (s *Server) registerControlRoutes() {
+func (s *Server) registerControl() {
 	s.control("POST", "/connected_accounts/{id}/complete", s.controlAccount(StatusActive))
 	s.control("POST", "/connected_accounts/{id}/fail", s.controlAccount(StatusFailed))
 	s.control("POST", "/connected_accounts/{id}/expire", s.controlAccount(StatusExpired))

@@ -8,6 +8,60 @@
 //	srv.SetBaseURL(ts.URL)                            // origin used in redirect_url / hosted links / MCP URLs
 //	defer srv.Close()
 //
+// # Operations
+//
+// operations.go holds the operation table: the 104 operations of
+// @composio/client 2.0.0-rc.6 (method, path below /api/v3.1, client method,
+// resource group) and the custom toolkit routes the service's API reference
+// documents but the types lack, each with an ID derived from method and path
+// (GET /logs/tool_execution/{id} is getApiV31LogsToolExecutionById). Every
+// operation answers: implemented, or 501 with the error envelope
+// {"error":{"message":"operation <id> is not emulated","code":10501,
+// "slug":"NotImplemented",...}}. Paths outside the table answer the
+// envelope 404 "no route for ...". Operations() (and Server.Operations)
+// list the table with what is emulated; `service-emulator --operations`
+// prints it.
+//
+// # Layout
+//
+// One file per resource group of the contract, named after it:
+// auth_configs.go, connected_accounts.go (with link), toolkits.go, tools.go,
+// triggers_types.go, trigger_instances.go (with manage), tool_router.go
+// (toolRouter.session); each has its test beside it. Shared pieces live in
+// files named for what they do: lookups.go (project-scoped lookups answering
+// the service's 404s), credential_fields.go, managed_auth_config.go,
+// hosted_link.go, account_render.go, tool_render.go, tool_execution.go,
+// trigger_cascade.go. Infrastructure: server.go (Options, New, Close),
+// request.go (auth, rate-limit headers, JSON in/out), routes.go, errors.go,
+// store.go and models.go (bbolt state), catalog*.go (the built-in catalog),
+// webhook_delivery.go (signed V3 webhooks), control.go (/_emulator routes),
+// consent.go (OAuth consent and hosted link pages), realtime.go, faults.go,
+// pagination.go, schema_validate.go. Group files do not call each other's
+// handlers or helpers; what two groups need goes in a neutral file.
+//
+// # Adding an operation
+//
+// Put the handlers of a group in its file (a new group gets a new file named
+// after it, e.g. webhook_subscriptions.go) with a register function that
+// binds them by operation ID, and add that function with registerGroup from
+// the file's init, so no shared list needs editing:
+//
+//	func init() { registerGroup((*Server).registerWebhookSubscriptions) }
+//
+//	func (s *Server) registerWebhookSubscriptions() {
+//		s.handle("postApiV31WebhookSubscriptions", s.createWebhookSubscription)
+//		s.handle("getApiV31WebhookSubscriptionsById", s.getWebhookSubscription)
+//	}
+//
+// A handler is func(c *call) (status int, body any, err *apiError): the
+// request is c.r, the caller's project c.project; read path parameters by
+// the table's names (c.r.PathValue("id")), decode bodies with c.decode, and
+// answer errors with newErr/errValidation/errNotFound. s.handle registers
+// the route under /api/v3.1 and /api/v3, panics on an ID not in the table or
+// bound twice, and the operation stops answering 501. Never edit the table
+// to add a handler; TestEveryOperationAnswers (and, with node,
+// sdkconformance's TestOperationTableMatchesClient) walk it.
+//
 // The API is served under /api/v3 and /api/v3.1 (identical). Every API and
 // control route needs the x-api-key header; a missing or unknown key answers
 // 401 with the error envelope. Each key belongs to a project; objects of other

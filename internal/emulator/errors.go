@@ -16,6 +16,7 @@ const (
 	CodeRouteNotFound            = 10404
 	CodeRateLimited              = 10429
 	CodeInternal                 = 10500
+	CodeNotImplemented           = 10501
 	CodeUnavailable              = 10503
 	CodeInvalidCursor            = 10410
 	CodeInvalidJSON              = 10411
@@ -117,4 +118,8 @@ func defaultFix(status int) string {
 		}
 		return ""
 	}
+}
+
+func internalErr(err error) *apiError {
+	return newErr(http.StatusInternalServerError, CodeInternal, "InternalError", "internal error: %v", err)
 }

@@ -46,18 +46,21 @@ type MCPInstance struct {
 // spaces and hyphens.
 var mcpNameRE = regexp.MustCompile(`^[a-zA-Z0-9- ]{4,30}$`)
 
-func (s *Server) registerMCPRoutes() {
-	s.api("POST", "/mcp/servers", s.createMCPServer)
-	s.api("POST", "/mcp/servers/custom", s.createCustomMCPServer)
-	s.api("POST", "/mcp/servers/generate", s.generateMCPURL)
-	s.api("GET", "/mcp/servers", s.listMCPServers)
-	s.api("GET", "/mcp/app/{appKey}", s.listMCPServersForApp)
-	s.api("GET", "/mcp/{id}", s.getMCPServer)
-	s.api("PATCH", "/mcp/{id}", s.updateMCPServer)
-	s.api("DELETE", "/mcp/{id}", s.deleteMCPServer)
-	s.api("POST", "/mcp/servers/{serverId}/instances", s.createMCPInstance)
-	s.api("GET", "/mcp/servers/{serverId}/instances", s.listMCPInstances)
-	s.api("DELETE", "/mcp/servers/{serverId}/instances/{instanceId}", s.deleteMCPInstance)
+func init() { registerGroup((*Server).registerMCP) }
+
+// registerMCP binds the mcp group's operations.
+func (s *Server) registerMCP() {
+	s.handle("postApiV31McpServers", s.createMCPServer)
+	s.handle("postApiV31McpServersCustom", s.createCustomMCPServer)
+	s.handle("postApiV31McpServersGenerate", s.generateMCPURL)
+	s.handle("getApiV31McpServers", s.listMCPServers)
+	s.handle("getApiV31McpAppByAppKey", s.listMCPServersForApp)
+	s.handle("getApiV31McpById", s.getMCPServer)
+	s.handle("patchApiV31McpById", s.updateMCPServer)
+	s.handle("deleteApiV31McpById", s.deleteMCPServer)
+	s.handle("postApiV31McpServersByServerIdInstances", s.createMCPInstance)
+	s.handle("getApiV31McpServersByServerIdInstances", s.listMCPInstances)
+	s.handle("deleteApiV31McpServersByServerIdInstancesByInstanceId", s.deleteMCPInstance)
 }
 
 // mcpServer returns the caller's MCP server or a 404; callers hold st.mu.

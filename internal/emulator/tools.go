@@ -1,3 +1,5 @@
+// Resource group tools: list, enum, get, execute, proxy execute.
+
 package emulator
 
 import (
@@ -8,34 +10,14 @@ import (
 	"strings"
 )
 
-func (s *Server) registerToolRoutes() {
-	s.api("GET", "/tools", s.listTools)
-	s.api("GET", "/tools/enum", s.toolEnum)
-	s.api("GET", "/tools/{tool_slug}", s.getTool)
-	s.api("POST", "/tools/execute/proxy", s.proxyExecute)
-	s.api("POST", "/tools/execute/{tool_slug}", s.executeTool)
-}
+func init() { registerGroup((*Server).registerTools) }
 
-func renderTool(t *toolDef, version string) map[string]any {
-	tk := map[string]any{"slug": t.toolkit.Slug, "name": t.toolkit.Name, "logo": t.toolkit.logo()}
-	return map[string]any{
-		"slug": t.Slug, "name": t.Name, "description": t.Description, "human_description": t.Description,
-		"toolkit": tk, "input_parameters": t.Input, "output_parameters": t.Output, "no_auth": false,
-		"available_versions": catalogVersions, "version": version, "scopes": t.Scopes, "scope_requirements": nil,
-		"tags": t.Tags, "is_deprecated": false,
-		"deprecated": map[string]any{
-			"displayName": t.Name, "version": version, "available_versions": catalogVersions, "is_deprecated": false,
-			"toolkit": map[string]any{"logo": t.toolkit.logo()},
-		},
-	}
-}
-
-func (s *Server) tool(slug string) (*toolDef, *apiError) {
-	t, ok := s.cat.tools[strings.ToUpper(slug)]
-	if !ok {
-		return nil, errNotFound(CodeToolNotFound, "Tool_NotFound", "tool", slug)
-	}
-	return t, nil
+func (s *Server) registerTools() {
+	s.handle("getApiV31Tools", s.listTools)
+	s.handle("getApiV31ToolsEnum", s.toolEnum)
+	s.handle("getApiV31ToolsByToolSlug", s.getTool)
+	s.handle("postApiV31ToolsExecuteProxy", s.proxyExecute)
+	s.handle("postApiV31ToolsExecuteByToolSlug", s.executeTool)
 }
 
 type versionedTool struct {
@@ -123,15 +105,6 @@ func (s *Server) listTools(c *call) (int, any, *apiError) {
 	return 200, page, nil
 }
 
-func anyTag(have, want []string) bool {
-	for _, w := range want {
-		if slices.Contains(have, w) {
-			return true
-		}
-	}
-	return false
-}
-
 func (s *Server) toolEnum(c *call) (int, any, *apiError) {
 	return 200, slices.Sorted(maps.Keys(s.cat.tools)), nil
 }
@@ -197,33 +170,6 @@ func (s *Server) executeTool(c *call) (int, any, *apiError) {
 		}
 	}
 	return 200, executed(t, version, args, acct), nil
-}
-
-// argumentsError checks args against the tool's input schema; "" when valid.
-func argumentsError(t *toolDef, args map[string]any) string {
-	if path, msg, ok := validateSchema(map[string]any{"type": "object", "properties": t.Input["properties"], "required": t.Input["required"]}, args, ""); !ok {
-		return "arguments." + path + " " + msg
-	}
-	return ""
-}
-
-func failedExecution(msg string) map[string]any {
-	return map[string]any{"data": map[string]any{}, "error": msg, "successful": false, "log_id": newID("log")}
-}
-
-// executed answers a tool execution on acct (nil for tools that need no
-// account): a failure when the account is not usable, else a canned success
-// echoing the arguments.
-func executed(t *toolDef, version string, args map[string]any, acct *ConnectedAccount) map[string]any {
-	if acct != nil && (acct.Status != StatusActive || acct.IsDisabled || acct.AuthConfigDeleted) {
-		return failedExecution("connected account " + acct.ID + " is not ACTIVE")
-	}
-	return map[string]any{
-		"data":       map[string]any{"tool": t.Slug, "version": version, "arguments": args, "emulated": true},
-		"error":      nil,
-		"successful": true,
-		"log_id":     newID("log"),
-	}
 }
 
 var proxyMethods = []string{"GET", "POST", "PUT", "DELETE", "PATCH", "HEAD"}

@@ -1,115 +1,21 @@
+// Resource group triggerInstances (and triggerInstances.manage): list active,
+// upsert, manage (enable/disable), delete.
+
 package emulator
 
 import (
-	"maps"
 	"net/http"
 	"slices"
 	"sort"
-	"strings"
 )
 
-func (s *Server) registerTriggerRoutes() {
-	s.api("GET", "/triggers_types", s.listTriggerTypes)
-	s.api("GET", "/triggers_types/list/enum", s.triggerTypeEnum)
-	s.api("GET", "/triggers_types/{slug}", s.getTriggerType)
-	s.api("GET", "/trigger_instances/active", s.listTriggerInstances)
-	s.api("POST", "/trigger_instances/{slug}/upsert", s.upsertTrigger)
-	s.api("PATCH", "/trigger_instances/manage/{triggerId}", s.manageTrigger)
-	s.api("DELETE", "/trigger_instances/manage/{triggerId}", s.deleteTrigger)
-}
+func init() { registerGroup((*Server).registerTriggerInstances) }
 
-func (s *Server) triggerType(slug string) (*triggerDef, *apiError) {
-	t, ok := s.cat.triggers[strings.ToUpper(slug)]
-	if !ok {
-		return nil, errNotFound(CodeTriggerTypeNotFound, "TriggerType_NotFound", "trigger type", slug).
-			fix("List trigger types with GET /triggers_types.")
-	}
-	return t, nil
-}
-
-func renderTriggerType(t *triggerDef, version string) map[string]any {
-	return map[string]any{
-		"slug": t.Slug, "name": t.Name, "description": t.Description, "instructions": t.Instructions, "type": t.Type,
-		"toolkit": map[string]any{"slug": t.toolkit.Slug, "name": t.toolkit.Name, "logo": t.toolkit.logo()},
-		"config":  t.Config[version], "payload": t.Payload, "version": version,
-		"requires_webhook_endpoint_setup": false,
-	}
-}
-
-type versionedTrigger struct {
-	t       *triggerDef
-	version string
-}
-
-func (s *Server) listTriggerTypes(c *call) (int, any, *apiError) {
-	slugs := listParam(c.r, "toolkit_slugs", "toolkit_slug")
-	for _, sl := range slugs {
-		if _, e := s.cat.toolkit(sl); e != nil {
-			return 0, nil, e
-		}
-	}
-	tv, e := versionsFromQuery(c.r)
-	if e != nil {
-		return 0, nil, e
-	}
-	var items []versionedTrigger
-	for _, tk := range s.cat.toolkits {
-		if len(slugs) > 0 && !containsFold(slugs, tk.Slug) {
-			continue
-		}
-		version, e := tk.resolveVersion("toolkit_versions", tv.forToolkit(tk.Slug))
-		if e != nil {
-			return 0, nil, e
-		}
-		for _, t := range tk.Triggers {
-			items = append(items, versionedTrigger{t, version})
-		}
-	}
-	page, e := paginate(c.r, items, maxLimit, func(v versionedTrigger) any { return renderTriggerType(v.t, v.version) })
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, page, nil
-}
-
-func (s *Server) triggerTypeEnum(c *call) (int, any, *apiError) {
-	return 200, slices.Sorted(maps.Keys(s.cat.triggers)), nil
-}
-
-func (s *Server) getTriggerType(c *call) (int, any, *apiError) {
-	t, e := s.triggerType(c.r.PathValue("slug"))
-	if e != nil {
-		return 0, nil, e
-	}
-	version, e := t.toolkit.requestedVersion(c.r, "toolkit_versions")
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, renderTriggerType(t, version), nil
-}
-
-// trigger returns the caller's trigger instance or a 404; callers hold st.mu.
-func (c *call) trigger(id string) (*TriggerInstance, *apiError) {
-	t, ok := c.s.st.triggers[id]
-	if !ok || t.Project != c.project {
-		if c.triggerDeleted(id) {
-			return nil, newErr(http.StatusGone, CodeTriggerDeleted, "TriggerInstance_Deleted", "trigger instance %s was deleted", id).
-				fix("Create a new trigger instance with POST /trigger_instances/{slug}/upsert.")
-		}
-		return nil, errNotFound(CodeTriggerNotFound, "TriggerInstance_NotFound", "trigger instance", id)
-	}
-	return t, nil
-}
-
-// triggerDeleted reports a tombstone of the caller's project; callers hold st.mu.
-func (c *call) triggerDeleted(id string) bool {
-	d, ok := c.s.st.deletedTriggers[id]
-	return ok && d.Project == c.project
-}
-
-// deleteTriggerChanges deletes a trigger instance and leaves its tombstone; callers hold st.mu.
-func (s *Server) deleteTriggerChanges(t *TriggerInstance) []change {
-	return []change{del(bucketTriggers, t.ID), put(bucketDeletedTriggers, t.ID, &deletedTrigger{Project: t.Project, DeletedAt: s.st.stamp()})}
+func (s *Server) registerTriggerInstances() {
+	s.handle("getApiV31TriggerInstancesActive", s.listTriggerInstances)
+	s.handle("postApiV31TriggerInstancesBySlugUpsert", s.upsertTrigger)
+	s.handle("patchApiV31TriggerInstancesManageByTriggerId", s.manageTrigger)
+	s.handle("deleteApiV31TriggerInstancesManageByTriggerId", s.deleteTrigger)
 }
 
 func renderTriggerInstance(t *TriggerInstance) map[string]any {

@@ -1,7 +1,8 @@
+// Resource group authConfigs: list, create, get, update, status, delete.
+
 package emulator
 
 import (
-	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -14,22 +15,15 @@ const masked = "********"
 var knownSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BILLCOM_AUTH", "BEARER_TOKEN", "GOOGLE_SERVICE_ACCOUNT",
 	"NO_AUTH", "BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "S2S_OAUTH2"}
 
-func (s *Server) registerAuthConfigRoutes() {
-	s.api("GET", "/auth_configs", s.listAuthConfigs)
-	s.api("POST", "/auth_configs", s.createAuthConfig)
-	s.api("GET", "/auth_configs/{nanoid}", s.getAuthConfig)
-	s.api("PATCH", "/auth_configs/{nanoid}", s.updateAuthConfig)
-	s.api("DELETE", "/auth_configs/{nanoid}", s.deleteAuthConfig)
-	s.api("PATCH", "/auth_configs/{nanoid}/{status}", s.setAuthConfigStatus)
-}
+func init() { registerGroup((*Server).registerAuthConfigs) }
 
-// authConfig returns the caller's auth config or a 404; callers hold st.mu.
-func (c *call) authConfig(id string) (*AuthConfig, *apiError) {
-	ac, ok := c.s.st.authConfigs[id]
-	if !ok || ac.Project != c.project {
-		return nil, errNotFound(CodeAuthConfigNotFound, "AuthConfig_NotFound", "auth config", id)
-	}
-	return ac, nil
+func (s *Server) registerAuthConfigs() {
+	s.handle("getApiV31AuthConfigs", s.listAuthConfigs)
+	s.handle("postApiV31AuthConfigs", s.createAuthConfig)
+	s.handle("getApiV31AuthConfigsByNanoid", s.getAuthConfig)
+	s.handle("patchApiV31AuthConfigsByNanoid", s.updateAuthConfig)
+	s.handle("deleteApiV31AuthConfigsByNanoid", s.deleteAuthConfig)
+	s.handle("patchApiV31AuthConfigsByNanoidByStatus", s.setAuthConfigStatus)
 }
 
 func (s *Server) connectionCounts(project string) map[string]int {
@@ -102,18 +96,6 @@ func (s *Server) renderAuthConfig(ac *AuthConfig, counts map[string]int) map[str
 			"expected_input_fields": []any{},
 		},
 	}
-}
-
-func secretFields(groups ...[]fieldDef) map[string]bool {
-	out := map[string]bool{}
-	for _, g := range groups {
-		for _, f := range g {
-			if f.Secret {
-				out[f.Name] = true
-			}
-		}
-	}
-	return out
 }
 
 func (s *Server) listAuthConfigs(c *call) (int, any, *apiError) {
@@ -269,73 +251,6 @@ func (s *Server) createAuthConfig(c *call) (int, any, *apiError) {
 	}, nil
 }
 
-func newAuthConfig(c *call, tk *toolkitDef) *AuthConfig {
-	return &AuthConfig{
-		ID: newID("ac"), UUID: newUUID(), Project: c.project, ToolkitSlug: tk.Slug, Status: "ENABLED",
-		Credentials: map[string]any{}, ToolsForCreation: []string{}, ToolsForExecution: []string{},
-	}
-}
-
-func errManagedUnavailable(tk *toolkitDef, field string) *apiError {
-	return newErr(http.StatusBadRequest, CodeAuthConfigManagedAuth, "AuthConfig_ManagedAuthUnavailable",
-		"toolkit %s has no service-managed auth scheme; create a custom auth config (use_custom_auth) with one of: %s",
-		tk.Slug, strings.Join(tk.schemeModes(), ", ")).with(field + ": managed auth unavailable for " + tk.Slug).
-		fix("Use type use_custom_auth with your own credentials.")
-}
-
-// newManagedAuthConfig creates the service-managed auth config the SDK's
-// toolkits.authorize creates when a toolkit has none ("<Toolkit> Auth
-// Config", first managed scheme); callers hold st.mu.
-func (s *Server) newManagedAuthConfig(c *call, tk *toolkitDef, field string) (*AuthConfig, *apiError) {
-	modes := tk.managedModes()
-	if len(modes) == 0 {
-		return nil, errManagedUnavailable(tk, field)
-	}
-	ac := newAuthConfig(c, tk)
-	ac.Type, ac.IsComposioManaged, ac.AuthScheme = "default", true, modes[0]
-	if e := s.storeAuthConfig(c, ac, tk, nil); e != nil {
-		return nil, e
-	}
-	return ac, nil
-}
-
-// storeAuthConfig names (name, else a unique "<Toolkit> Auth Config"),
-// stamps and commits a new auth config; callers hold st.mu.
-func (s *Server) storeAuthConfig(c *call, ac *AuthConfig, tk *toolkitDef, name *string) *apiError {
-	if name != nil && strings.TrimSpace(*name) != "" {
-		ac.Name = *name
-	} else {
-		ac.Name = s.uniqueName(c.project, tk.Name+" Auth Config")
-	}
-	ac.Seq = s.st.nextSeq()
-	ac.CreatedAt = s.st.stamp()
-	ac.LastUpdatedAt = ac.CreatedAt
-	if err := s.st.commit(put(bucketAuthConfigs, ac.ID, ac)); err != nil {
-		return internalErr(err)
-	}
-	s.log.Info("auth config created", "id", ac.ID, "toolkit", tk.Slug, "scheme", ac.AuthScheme, "project", c.project)
-	return nil
-}
-
-func internalErr(err error) *apiError {
-	return newErr(http.StatusInternalServerError, CodeInternal, "InternalError", "internal error: %v", err)
-}
-
-// uniqueName returns base, or base + " N" when the project already has that name.
-func (s *Server) uniqueName(project, base string) string {
-	taken := map[string]bool{}
-	for _, ac := range s.st.authConfigs {
-		if ac.Project == project {
-			taken[ac.Name] = true
-		}
-	}
-	name := base
-	for i := 2; taken[name]; i++ {
-		name = fmt.Sprintf("%s %d", base, i)
-	}
-	return name
-}
-
 func applyToolAccess(ac *AuthConfig, b *authConfigBody) {
 	if b.RestrictToFollowingTools != nil {
 		ac.ToolsForExecution = nonNil(*b.RestrictToFollowingTools)
@@ -348,65 +263,6 @@ func applyToolAccess(ac *AuthConfig, b *authConfigBody) {
 			ac.ToolsForExecution = nonNil(*t.ForExecution)
 		}
 	}
-}
-
-func schemeFor(tk *toolkitDef, mode, field string) (*schemeDef, *apiError) {
-	if !slices.Contains(knownSchemes, mode) {
-		return nil, errValidation(field, "unknown auth scheme %q (one of %s)", mode, strings.Join(knownSchemes, ", "))
-	}
-	sc, ok := tk.scheme(mode)
-	if !ok {
-		return nil, newErr(http.StatusBadRequest, CodeAuthConfigScheme, "AuthConfig_SchemeNotSupported",
-			"toolkit %s does not support auth scheme %s (supported: %s)", tk.Slug, mode, strings.Join(tk.schemeModes(), ", ")).
-			with(field + ": unsupported scheme " + mode)
-	}
-	return sc, nil
-}
-
-// checkFields validates a credential map against required/optional fields.
-func checkFields(prefix string, got map[string]any, required, optional []fieldDef, code int, slug, mode string) *apiError {
-	known := map[string]bool{}
-	for _, f := range append(append([]fieldDef{}, required...), optional...) {
-		known[f.Name] = true
-	}
-	for _, f := range required {
-		v, ok := got[f.Name]
-		if !ok || v == nil || v == "" {
-			return newErr(http.StatusBadRequest, code, slug, "%s.%s is required for %s", prefix, f.Name, mode).
-				with(prefix + "." + f.Name + ": missing required field")
-		}
-	}
-	keys := make([]string, 0, len(got))
-	for k := range got {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !known[k] {
-			names := make([]string, 0, len(known))
-			for n := range known {
-				names = append(names, n)
-			}
-			sort.Strings(names)
-			return newErr(http.StatusBadRequest, code, slug, "%s.%s is not a field of %s (accepted: %s)", prefix, k, mode, strings.Join(names, ", ")).
-				with(prefix + "." + k + ": unknown field")
-		}
-		switch v := got[k].(type) {
-		case string, bool, nil:
-		case []any:
-			if k != "scopes" && k != "user_scopes" {
-				return errValidation(prefix+"."+k, "must be a string, number or boolean")
-			}
-			if e := checkScopes(prefix+"."+k, v); e != nil {
-				return e
-			}
-		default:
-			if _, isNum := toFloat(v); !isNum {
-				return errValidation(prefix+"."+k, "must be a string, number or boolean")
-			}
-		}
-	}
-	return nil
 }
 
 func checkScopes(field string, v any) *apiError {
@@ -546,13 +402,6 @@ func (s *Server) deleteAuthConfig(c *call) (int, any, *apiError) {
 	}
 	s.log.Info("auth config deleted", "id", ac.ID, "accounts_deactivated", len(changes)-1)
 	return 200, map[string]any{}, nil
-}
-
-func toolkitName(tk *toolkitDef, slug string) string {
-	if tk == nil {
-		return slug
-	}
-	return tk.Name
 }
 
 // checkManagedCredentials refuses every credential of a service-managed auth

@@ -1,3 +1,5 @@
+// Resource group toolkits: list, multi, categories, get.
+
 package emulator
 
 import (
@@ -8,11 +10,13 @@ import (
 
 const catalogCreatedAt = "2024-06-01T00:00:00.000Z"
 
-func (s *Server) registerToolkitRoutes() {
-	s.api("GET", "/toolkits", s.listToolkits)
-	s.api("POST", "/toolkits/multi", s.multiToolkits)
-	s.api("GET", "/toolkits/categories", s.listCategories)
-	s.api("GET", "/toolkits/{slug}", s.getToolkit)
+func init() { registerGroup((*Server).registerToolkits) }
+
+func (s *Server) registerToolkits() {
+	s.handle("getApiV31Toolkits", s.listToolkits)
+	s.handle("postApiV31ToolkitsMulti", s.multiToolkits)
+	s.handle("getApiV31ToolkitsCategories", s.listCategories)
+	s.handle("getApiV31ToolkitsBySlug", s.getToolkit)
 }
 
 func renderField(f fieldDef, required bool) map[string]any {

@@ -1,3 +1,6 @@
+// Resource group connectedAccounts (and link): list, create, link, get,
+// update, delete, refresh, status.
+
 package emulator
 
 import (
@@ -5,100 +8,19 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 )
 
-func (s *Server) registerConnectedAccountRoutes() {
-	s.api("GET", "/connected_accounts", s.listAccounts)
-	s.api("POST", "/connected_accounts", s.initiateAccount)
-	s.api("POST", "/connected_accounts/link", s.linkAccount)
-	s.api("GET", "/connected_accounts/{nanoid}", s.getAccount)
-	s.api("PATCH", "/connected_accounts/{nanoid}", s.patchAccount)
-	s.api("DELETE", "/connected_accounts/{nanoid}", s.deleteAccount)
-	s.api("POST", "/connected_accounts/{nanoid}/refresh", s.refreshAccount)
-	s.api("PATCH", "/connected_accounts/{nanoid}/status", s.setAccountStatus)
-}
+func init() { registerGroup((*Server).registerConnectedAccounts) }
 
-// account returns the caller's connected account or a 404; callers hold st.mu.
-func (c *call) account(id string) (*ConnectedAccount, *apiError) {
-	a, ok := c.s.st.accounts[id]
-	if !ok || a.Project != c.project {
-		return nil, errNotFound(CodeConnectedAccountNotFound, "ConnectedAccount_NotFound", "connected account", id)
-	}
-	return a, nil
-}
-
-func (s *Server) accountSecretFields(a *ConnectedAccount) map[string]bool {
-	if tk := s.cat.bySlug[a.ToolkitSlug]; tk != nil {
-		if sc, ok := tk.scheme(a.AuthScheme); ok {
-			return secretFields(sc.InitRequired, sc.InitOptional)
-		}
-	}
-	return nil
-}
-
-func (s *Server) stateVal(a *ConnectedAccount, origin string) map[string]any {
-	secret := s.accountSecretFields(a)
-	val := map[string]any{}
-	for k, v := range a.Val {
-		if secret[k] {
-			val[k] = masked
-		} else {
-			val[k] = v
-		}
-	}
-	val["status"] = a.Status
-	if a.Status == StatusInitiated && a.ConsentToken != "" {
-		val["redirectUrl"] = s.consentURL(origin, a)
-	}
-	if a.CallbackURL != "" {
-		val["callback_url"] = a.CallbackURL
-	}
-	return val
-}
-
-func (s *Server) consentURL(origin string, a *ConnectedAccount) string {
-	if a.LinkToken != "" && a.LinkToken == a.ConsentToken {
-		return origin + "/link/" + a.LinkToken
-	}
-	return origin + "/oauth/consent/" + a.ConsentToken
-}
-
-func (s *Server) authConfigDisabled(a *ConnectedAccount) bool {
-	if a.AuthConfigDeleted {
-		return true
-	}
-	ac, ok := s.st.authConfigs[a.AuthConfigID]
-	return !ok || ac.Status == "DISABLED"
-}
-
-func (s *Server) renderAccount(a *ConnectedAccount, origin string, withParams bool) map[string]any {
-	val := s.stateVal(a, origin)
-	out := map[string]any{
-		"id":      a.ID,
-		"uuid":    a.UUID,
-		"user_id": a.UserID,
-		"toolkit": map[string]any{"slug": a.ToolkitSlug, "name": toolkitName(s.cat.bySlug[a.ToolkitSlug], a.ToolkitSlug)},
-		"auth_config": map[string]any{
-			"id": a.AuthConfigID, "auth_scheme": a.AuthScheme, "is_composio_managed": a.IsComposioManaged,
-			"is_disabled": s.authConfigDisabled(a), "deprecated": map[string]any{"uuid": a.AuthConfigUUID},
-		},
-		"status":                a.Status,
-		"status_reason":         a.StatusReason,
-		"is_disabled":           a.IsDisabled,
-		"alias":                 a.Alias,
-		"word_id":               nil,
-		"state":                 map[string]any{"authScheme": a.AuthScheme, "val": val},
-		"data":                  val,
-		"created_at":            a.CreatedAt,
-		"updated_at":            a.UpdatedAt,
-		"test_request_endpoint": "",
-		"deprecated":            map[string]any{"labels": []string{}, "uuid": a.UUID},
-	}
-	if withParams {
-		out["params"] = val
-	}
-	return out
+func (s *Server) registerConnectedAccounts() {
+	s.handle("getApiV31ConnectedAccounts", s.listAccounts)
+	s.handle("postApiV31ConnectedAccounts", s.initiateAccount)
+	s.handle("postApiV31ConnectedAccountsLink", s.linkAccount)
+	s.handle("getApiV31ConnectedAccountsByNanoid", s.getAccount)
+	s.handle("patchApiV31ConnectedAccountsByNanoid", s.patchAccount)
+	s.handle("deleteApiV31ConnectedAccountsByNanoid", s.deleteAccount)
+	s.handle("postApiV31ConnectedAccountsByNanoidRefresh", s.refreshAccount)
+	s.handle("patchApiV31ConnectedAccountsByNanoIdStatus", s.setAccountStatus)
 }
 
 func (s *Server) listAccounts(c *call) (int, any, *apiError) {
@@ -227,35 +149,6 @@ type errString string
 
 func (e errString) Error() string { return string(e) }
 
-// usableAuthConfig returns the caller's auth config if new connections may use it.
-func (c *call) usableAuthConfig(id, field string) (*AuthConfig, *toolkitDef, *apiError) {
-	if id == "" {
-		return nil, nil, errValidation(field, "%s is required", field)
-	}
-	ac, e := c.authConfig(id)
-	if e != nil {
-		return nil, nil, e
-	}
-	if ac.Status == "DISABLED" {
-		return nil, nil, newErr(http.StatusBadRequest, CodeAuthConfigDisabled, "AuthConfig_Disabled",
-			"auth config %s is disabled; enable it before connecting accounts", ac.ID).with(field + ": auth config disabled")
-	}
-	tk, e := c.s.cat.toolkit(ac.ToolkitSlug)
-	if e != nil {
-		return nil, nil, e
-	}
-	return ac, tk, nil
-}
-
-func (s *Server) newAccount(c *call, ac *AuthConfig, userID string) *ConnectedAccount {
-	now := s.st.stamp()
-	return &ConnectedAccount{
-		ID: newID("ca"), UUID: newUUID(), Project: c.project, Seq: s.st.nextSeq(), UserID: userID,
-		ToolkitSlug: ac.ToolkitSlug, AuthConfigID: ac.ID, AuthConfigUUID: ac.UUID, AuthScheme: ac.AuthScheme,
-		IsComposioManaged: ac.IsComposioManaged, Val: map[string]any{}, CreatedAt: now, UpdatedAt: now,
-	}
-}
-
 func (s *Server) initiateAccount(c *call) (int, any, *apiError) {
 	var body struct {
 		AuthConfig *struct {
@@ -354,26 +247,6 @@ func (s *Server) linkAccount(c *call) (int, any, *apiError) {
 	}, nil
 }
 
-// startLink stores an INITIATED connected account for userID on ac whose
-// redirect is the hosted link page (/link/{lt_...}); callers hold st.mu.
-// Used by POST /connected_accounts/link and POST /tool_router/session/{id}/link.
-func (s *Server) startLink(c *call, ac *AuthConfig, userID, callbackURL string, alias *string, connData map[string]any) (*ConnectedAccount, *apiError) {
-	a := s.newAccount(c, ac, userID)
-	a.Status, a.CallbackURL, a.Alias = StatusInitiated, callbackURL, alias
-	for k, v := range connData {
-		if k != "status" {
-			a.Val[k] = v
-		}
-	}
-	a.LinkToken = newID("lt")
-	a.ConsentToken = a.LinkToken
-	a.LinkExpiresAt = time.Now().UTC().Add(10 * time.Minute).Format("2006-01-02T15:04:05.000Z")
-	if err := s.st.commit(put(bucketAccounts, a.ID, a)); err != nil {
-		return nil, internalErr(err)
-	}
-	return a, nil
-}
-
 func (s *Server) getAccount(c *call) (int, any, *apiError) {
 	s.st.mu.RLock()
 	defer s.st.mu.RUnlock()
@@ -402,12 +275,6 @@ func (s *Server) deleteAccount(c *call) (int, any, *apiError) {
 		return 0, nil, internalErr(err)
 	}
 	return 200, map[string]any{"success": true}, nil
-}
-
-func unusable(a *ConnectedAccount, what string) *apiError {
-	return newErr(http.StatusBadRequest, CodeConnectedAccountUnusable, "ConnectedAccount_Unusable",
-		"cannot %s connected account %s: its auth config %s was deleted", what, a.ID, a.AuthConfigID).
-		fix("Create a new auth config and connect the account again.")
 }
 
 // refreshAccount: OAuth accounts that are ACTIVE get a fresh access token;
@@ -474,7 +341,7 @@ func (s *Server) setAccountStatus(c *call) (int, any, *apiError) {
 	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
-	old, e := c.account(c.r.PathValue("nanoid"))
+	old, e := c.account(c.r.PathValue("nanoId"))
 	if e != nil {
 		return 0, nil, e
 	}

@@ -1,3 +1,5 @@
+// Delivery of fired trigger events to the configured webhook receiver.
+
 package emulator
 
 import (

@@ -1,0 +1,28 @@
+// The Tool wire shape, shared by /tools and the tool-router session /tools.
+
+package emulator
+
+import "slices"
+
+func renderTool(t *toolDef, version string) map[string]any {
+	tk := map[string]any{"slug": t.toolkit.Slug, "name": t.toolkit.Name, "logo": t.toolkit.logo()}
+	return map[string]any{
+		"slug": t.Slug, "name": t.Name, "description": t.Description, "human_description": t.Description,
+		"toolkit": tk, "input_parameters": t.Input, "output_parameters": t.Output, "no_auth": false,
+		"available_versions": catalogVersions, "version": version, "scopes": t.Scopes, "scope_requirements": nil,
+		"tags": t.Tags, "is_deprecated": false,
+		"deprecated": map[string]any{
+			"displayName": t.Name, "version": version, "available_versions": catalogVersions, "is_deprecated": false,
+			"toolkit": map[string]any{"logo": t.toolkit.logo()},
+		},
+	}
+}
+
+func anyTag(have, want []string) bool {
+	for _, w := range want {
+		if slices.Contains(have, w) {
+			return true
+		}
+	}
+	return false
+}
