@@ -1,3 +1,6 @@
+// Resource group mcp: MCP servers (create, custom create, list, list by app,
+// get, update, delete). Instances and generated URLs are in mcp_instances.go.
+
 package emulator
 
 import (

@@ -1,3 +1,5 @@
+// Resource group mcp: per-user MCP server instances and generated URLs.
+
 package emulator
 
 import (

@@ -236,6 +236,8 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewAuthConfigDataSource,
 		NewAuthConfigsDataSource,
 		NewConnectedAccountsDataSource,
+		NewMCPServerDataSource,
+		NewMCPServersDataSource,
 		NewToolkitCategoriesDataSource,
 		NewToolkitDataSource,
 		NewToolkitsDataSource,

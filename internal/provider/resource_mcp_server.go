@@ -95,8 +95,8 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				Validators: mcpServerNameValidators(),
 			},
 			"auth_config_ids": schema.SetAttribute{
-				MarkdownDescription: "Auth configs (`ac_...`) whose toolkits the server serves, at most one per toolkit " +
-					"is usual. May be empty only when `no_auth_toolkits` is set.",
+				MarkdownDescription: "Auth configs (`ac_...`) whose toolkits the server serves, usually one per " +
+					"toolkit. May be empty only when `no_auth_toolkits` is set.",
 				Required:    true,
 				ElementType: types.StringType,
 				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.RegexMatches(authConfigIDRe,
@@ -119,8 +119,8 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				Validators:          []validator.Set{setvalidator.ValueStringsAre(toolkitSlugValidator())},
 			},
 			"managed_auth_via_service": schema.BoolAttribute{
-				MarkdownDescription: "Whether the service manages the users' authentication for this server (wire " +
-					"`managed_auth_via_composio`). Defaults to `false`.",
+				MarkdownDescription: "Whether the service manages the users' authentication for this server. " +
+					"Defaults to `false`.",
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
