@@ -72,7 +72,7 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("service-emulator", flag.ContinueOnError)
 	listen := fs.String("listen", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
 	data := fs.String("data", "", "bbolt data file (in-memory when empty)")
-	faults := fs.String("faults", "", "fault spec, e.g. status=429:0.1,status=503:0.1,latency=20ms,reset=0.02")
+	faults := fs.String("faults", "", "fault spec, e.g. status=429:0.1,status=503:0.1,latency=20ms,reset=0.02 or crash-after-commit=POST:/auth_configs")
 	webhookURL := fs.String("webhook-url", "", "URL receiving signed V3 webhooks of fired triggers")
 	webhookSecret := fs.String("webhook-secret", "", "webhook signing secret")
 	operations := fs.Bool("operations", false, "print the operation table (which operations are emulated) and exit")
@@ -92,6 +92,14 @@ func run(args []string) error {
 	srv, err := emulator.New(emulator.Options{
 		DataPath: *data, APIKeys: keys, Faults: *faults,
 		WebhookURL: *webhookURL, WebhookSecret: *webhookSecret, Logger: log,
+		// The crash-after-commit fault: die like a killed service, after the
+		// committed (fsync'd) write and before its answer.
+		Crash: func() {
+			if p, err := os.FindProcess(os.Getpid()); err == nil {
+				_ = p.Kill() // SIGKILL
+			}
+			select {}
+		},
 	})
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -69,6 +70,7 @@ type Client struct {
 	sem       chan struct{}
 	userAgent string
 	headers   http.Header
+	created   sync.Map // ids of objects this client created or adopted (see claim)
 }
 
 // New validates cfg, applies defaults and returns a Client.

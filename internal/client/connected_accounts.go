@@ -122,8 +122,55 @@ type initiateWire struct {
 	} `json:"connection"`
 }
 
-// InitiateConnectedAccount creates a connected account (POST /connected_accounts).
+// InitiateConnectedAccount creates a connected account (POST
+// /connected_accounts). An ambiguous failure is reconciled by listing the
+// accounts of the same user_id and auth_config_id created since the request
+// was sent (see the write policy in transport.go).
 func (c *Client) InitiateConnectedAccount(ctx context.Context, r InitiateConnectedAccountRequest) (*ConnectionRequest, error) {
+	return CreateReconciled(ctx, c, Reconcile[*ConnectionRequest]{
+		What:   "connected account",
+		Key:    accountKey(r.UserID, r.AuthConfigID),
+		Create: func(ctx context.Context) (*ConnectionRequest, error) { return c.initiateOnce(ctx, r) },
+		ID:     func(cr *ConnectionRequest) string { return cr.ID },
+		Find: func(ctx context.Context, since time.Time) ([]*ConnectionRequest, error) {
+			found, err := c.accountsCreatedSince(ctx, r.UserID, r.AuthConfigID, since)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]*ConnectionRequest, 0, len(found))
+			for _, a := range found {
+				cr := &ConnectionRequest{ID: a.ID, Status: a.Status}
+				if a.State != nil {
+					cr.RedirectURL, _ = a.State.Val["redirectUrl"].(string)
+				}
+				out = append(out, cr)
+			}
+			return out, nil
+		},
+	})
+}
+
+func accountKey(userID, authConfigID string) string {
+	return fmt.Sprintf("user_id %q, auth_config_id %q", userID, authConfigID)
+}
+
+// accountsCreatedSince lists the accounts of userID on authConfigID created
+// at or after since (the natural key of a connected account).
+func (c *Client) accountsCreatedSince(ctx context.Context, userID, authConfigID string, since time.Time) ([]ConnectedAccount, error) {
+	all, err := c.ListConnectedAccounts(ctx, ConnectedAccountListParams{UserIDs: []string{userID}, AuthConfigIDs: []string{authConfigID}})
+	if err != nil {
+		return nil, err
+	}
+	var out []ConnectedAccount
+	for _, a := range all {
+		if a.UserID == userID && a.AuthConfig.ID == authConfigID && createdSince(a.CreatedAt, since) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+func (c *Client) initiateOnce(ctx context.Context, r InitiateConnectedAccountRequest) (*ConnectionRequest, error) {
 	var body initiateWire
 	body.AuthConfig.ID = r.AuthConfigID
 	body.Connection.UserID = r.UserID
@@ -171,8 +218,39 @@ type LinkResponse struct {
 	ConnectedAccountID string `json:"connected_account_id"`
 }
 
-// CreateConnectedAccountLink creates a hosted link (POST /connected_accounts/link).
+// CreateConnectedAccountLink creates a hosted link (POST
+// /connected_accounts/link), which also creates an INITIATED account. After an
+// ambiguous failure the link token cannot be recovered, so an account of the
+// same user_id and auth_config_id created since the request was sent is
+// deleted and the link created again (see the write policy in transport.go).
 func (c *Client) CreateConnectedAccountLink(ctx context.Context, r LinkRequest) (*LinkResponse, error) {
+	return CreateReconciled(ctx, c, Reconcile[*LinkResponse]{
+		What:   "connected account",
+		Key:    accountKey(r.UserID, r.AuthConfigID),
+		Create: func(ctx context.Context) (*LinkResponse, error) { return c.createLinkOnce(ctx, r) },
+		ID:     func(l *LinkResponse) string { return l.ConnectedAccountID },
+		Find: func(ctx context.Context, since time.Time) ([]*LinkResponse, error) {
+			found, err := c.accountsCreatedSince(ctx, r.UserID, r.AuthConfigID, since)
+			if err != nil {
+				return nil, err
+			}
+			out := make([]*LinkResponse, 0, len(found))
+			for _, a := range found {
+				out = append(out, &LinkResponse{ConnectedAccountID: a.ID})
+			}
+			return out, nil
+		},
+		Discard: func(ctx context.Context, l *LinkResponse) error {
+			err := c.DeleteConnectedAccount(ctx, l.ConnectedAccountID)
+			if IsNotFound(err) {
+				return nil
+			}
+			return err
+		},
+	})
+}
+
+func (c *Client) createLinkOnce(ctx context.Context, r LinkRequest) (*LinkResponse, error) {
 	var out LinkResponse
 	if err := c.do(ctx, http.MethodPost, "/connected_accounts/link", nil, r, &out); err != nil {
 		return nil, err

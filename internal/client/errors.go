@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -231,4 +232,29 @@ func snippet(s string) string {
 // notFound builds the APIError used when a lookup by filter finds nothing.
 func notFound(method, path, msg string) *APIError {
 	return &APIError{StatusCode: http.StatusNotFound, Method: method, Path: path, Message: msg}
+}
+
+// AmbiguousWriteError is returned for a create that was sent and got no
+// answer saying whether the service applied it (connection reset, EOF,
+// per-attempt timeout, 502, 504, 503 without Retry-After). See the write
+// policy in transport.go; createReconciled resolves it.
+type AmbiguousWriteError struct {
+	Method string
+	Path   string
+	// SentAt is when the first attempt of the call started; an object the
+	// call created has a creation time at or after it.
+	SentAt time.Time
+	Err    error
+}
+
+func (e *AmbiguousWriteError) Error() string {
+	return e.Err.Error() + " (the request was sent and the service may have applied it)"
+}
+
+func (e *AmbiguousWriteError) Unwrap() error { return e.Err }
+
+// IsAmbiguous reports whether err is (or wraps) an *AmbiguousWriteError.
+func IsAmbiguous(err error) bool {
+	var ae *AmbiguousWriteError
+	return errors.As(err, &ae)
 }

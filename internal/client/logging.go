@@ -175,3 +175,16 @@ func isSecretKey(k string) bool {
 	}
 	return false
 }
+
+// logPolicy logs a write-policy decision (ambiguous create, reconciliation,
+// delete treated as done) at DEBUG.
+func (c *Client) logPolicy(ctx context.Context, msg, method, u string, fields map[string]any) {
+	if !tflog.IsDebug(ctx) {
+		return
+	}
+	f := map[string]any{"http_method": method, "http_url": u}
+	for k, v := range fields {
+		f[k] = v
+	}
+	tflog.Debug(ctx, msg, f)
+}

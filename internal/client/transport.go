@@ -17,33 +17,94 @@ import (
 	"time"
 )
 
-// Retry rule
+// Write policy (retry and reconciliation rule)
 //
-// A request is retried (up to Config.MaxRetries times, with exponential
-// backoff and jitter between RetryWaitMin and RetryWaitMax, or the delay the
-// server asks for in retry-after-ms / Retry-After) only when repeating it
-// cannot apply a change twice:
+// Every operation belongs to one of four kinds; the kind, not only the HTTP
+// method, decides what may be repeated. do picks the kind from the method
+// (GET/HEAD read, DELETE delete, PATCH/PUT idempotent write, POST create);
+// doKind states it explicitly (POST /trigger_instances/{slug}/upsert is an
+// idempotent write). Operations added later pick their kind the same way:
 //
-//   - Reads (GET, HEAD) are retried on 429, 502, 503, 504, on any connection
+//   - read (GET, HEAD): retried on 429, 502, 503, 504, on any connection
 //     failure (refused, reset, EOF) and on a per-attempt timeout.
-//   - Writes (POST, PATCH, PUT, DELETE) are retried only when the service
-//     cannot have applied them:
-//     429 Too Many Requests (the rate limiter rejects before any handler
-//     runs); 503 Service Unavailable carrying Retry-After/retry-after-ms (the
-//     service explicitly refused and asked to come back); and transport
-//     failures that happened before the request headers were written
-//     (dial/DNS/TLS failures, connection refused), detected with
-//     httptrace.WroteHeaders.
-//     A write is NOT retried on 502/504, on a bare 503, on a timeout or a
-//     connection reset after the request was sent, or on any other status:
-//     an upstream gateway may have forwarded it and the service may have
-//     applied it. The caller gets the error and Terraform can refresh state.
+//   - idempotent write (PATCH that sets values, status changes
+//     PATCH /auth_configs/{id}/{status}, PATCH /connected_accounts/{id}/status,
+//     PATCH /trigger_instances/manage/{id}, trigger upsert, PUT, and later
+//     webhook/MCP updates): repeating it leaves the same state, so it is
+//     retried exactly like a read.
+//   - delete (DELETE): retried like a read; when an earlier attempt of the
+//     same call was sent (so it may have been applied) and a retry answers
+//     404, 410 or 409 "already deleted", the call counts as done.
+//   - create (POST that makes a new object: auth config, connected account,
+//     link, refresh, session, and every create added later): retried only
+//     where the service cannot have applied it: 429 (the rate limiter
+//     answers before any handler runs), 503 carrying Retry-After or
+//     retry-after-ms (the service refused and asked to come back), and
+//     transport failures before the request headers were written (dial, DNS,
+//     TLS, connection refused; detected with httptrace.WroteHeaders).
+//     After an ambiguous failure (the request was sent and there is no
+//     answer: reset, EOF, per-attempt timeout, 502, 504, bare 503) do returns
+//     an *AmbiguousWriteError and never repeats the request itself. Creates
+//     go through createReconciled (reconcile.go): it lists the candidates by
+//     the object's natural key (auth config: toolkit + name + created at or
+//     after the request was sent; connected account: user_id +
+//     auth_config_id + created at or after; later resources by their own
+//     keys), retrying that read until the context deadline (the resource's
+//     create timeout) or DefaultReconcileWindow so that a restarting service
+//     can come back; it adopts a single match, creates again when there is
+//     none, and fails naming the candidates when there are several. Objects
+//     this client created itself are never adopted twice.
+//
+// Common to all kinds:
 //   - A response header `x-should-retry: false` disables retrying; `true`
 //     forces it (the server vouches that nothing was applied).
 //   - A server-requested delay longer than maxServerDelay, or any delay that
 //     would pass the context deadline, ends the retries immediately.
+//   - Status 500 and other 4xx are never retried (the service answered).
+//   - Retries use exponential backoff with jitter between RetryWaitMin and
+//     RetryWaitMax (or the delay the server asks for), up to MaxRetries.
 //
-// Status 500 and other 4xx are never retried.
+// Everything is logged at DEBUG: each attempt and response, each retry with
+// its reason, an ambiguous create, each reconciliation and its outcome
+// (adopted, none found so created again, several candidates), and a retried
+// delete treated as done.
+
+// opKind classifies an operation for the write policy above.
+type opKind int
+
+const (
+	opRead opKind = iota
+	opIdempotent
+	opDelete
+	opCreate
+)
+
+func (k opKind) String() string {
+	switch k {
+	case opRead:
+		return "read"
+	case opIdempotent:
+		return "idempotent write"
+	case opDelete:
+		return "delete"
+	default:
+		return "create"
+	}
+}
+
+// kindOf is the default kind of a method (see doKind for exceptions).
+func kindOf(method string) opKind {
+	switch method {
+	case http.MethodGet, http.MethodHead:
+		return opRead
+	case http.MethodDelete:
+		return opDelete
+	case http.MethodPatch, http.MethodPut:
+		return opIdempotent
+	default:
+		return opCreate
+	}
+}
 
 // maxServerDelay caps how long a Retry-After is honoured.
 const maxServerDelay = 60 * time.Second
@@ -58,10 +119,15 @@ type response struct {
 	sent   bool // request headers were written to the connection
 }
 
-// do performs one logical API call: JSON-encodes in (if non-nil), retries per
-// the rule above, decodes a 2xx body into out (if non-nil) and turns any other
-// status into *APIError.
+// do performs one logical API call of the method's default kind: JSON-encodes
+// in (if non-nil), retries per the policy above, decodes a 2xx body into out
+// (if non-nil) and turns any other status into *APIError.
 func (c *Client) do(ctx context.Context, method, path string, query url.Values, in, out any) error {
+	return c.doKind(ctx, kindOf(method), method, path, query, in, out)
+}
+
+// doKind is do with the operation's kind stated explicitly.
+func (c *Client) doKind(ctx context.Context, kind opKind, method, path string, query url.Values, in, out any) error {
 	var payload []byte
 	if in != nil {
 		var err error
@@ -76,6 +142,8 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 	}
 	errPath := APIPrefix + path
 	ctx = c.logContext(ctx)
+	sentBefore := false // an earlier attempt reached the service
+	first := time.Now()
 	for attempt := 0; ; attempt++ {
 		start := time.Now()
 		c.logRequest(ctx, method, u, payload, attempt)
@@ -84,6 +152,12 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 			c.logResponse(ctx, method, u, res, time.Since(start))
 			if res.status >= 200 && res.status < 300 {
 				return decodeBody(method, errPath, res.body, out)
+			}
+			if kind == opDelete && sentBefore && alreadyGone(res) {
+				c.logPolicy(ctx, "service API delete treated as done", method, u, map[string]any{
+					"http_status": res.status, "reason": "an earlier attempt was sent and the object is now gone",
+				})
+				return nil
 			}
 		}
 		var final error
@@ -95,7 +169,17 @@ func (c *Client) do(ctx context.Context, method, path string, query url.Values, 
 		} else {
 			final = newAPIError(method, errPath, res.status, res.header, res.body, c.redact)
 		}
-		retry, reason := shouldRetry(method, res, err)
+		retry, reason := shouldRetry(kind, res, err)
+		ambiguous := kind == opCreate && isAmbiguous(res, err)
+		if ambiguous {
+			final = &AmbiguousWriteError{Method: method, Path: errPath, SentAt: first, Err: final}
+			c.logPolicy(ctx, "service API create failed ambiguously; it is not repeated blindly", method, u, map[string]any{
+				"attempt": attempt + 1, "error": final.Error(),
+			})
+		}
+		if res != nil && res.sent {
+			sentBefore = true
+		}
 		if !retry || attempt >= c.cfg.MaxRetries {
 			return final
 		}
@@ -162,14 +246,14 @@ func (c *Client) attempt(ctx context.Context, method, u string, payload []byte) 
 	return &response{status: resp.StatusCode, header: resp.Header, body: data, sent: true}, nil
 }
 
-// shouldRetry implements the retry rule documented at the top of this file.
-func shouldRetry(method string, res *response, err error) (bool, string) {
-	read := method == http.MethodGet || method == http.MethodHead
+// shouldRetry implements the policy documented at the top of this file.
+func shouldRetry(kind opKind, res *response, err error) (bool, string) {
+	repeatable := kind != opCreate
 	if err != nil {
 		if res == nil || !res.sent {
 			return true, "connection failed before the request was sent"
 		}
-		if read {
+		if repeatable {
 			return true, "connection failed: " + cleanTransportError(err).Error()
 		}
 		return false, ""
@@ -184,15 +268,46 @@ func shouldRetry(method string, res *response, err error) (bool, string) {
 	case http.StatusTooManyRequests:
 		return true, "rate limited (429)"
 	case http.StatusServiceUnavailable:
-		if read || res.header.Get("Retry-After") != "" || res.header.Get("Retry-After-Ms") != "" {
+		if repeatable || res.header.Get("Retry-After") != "" || res.header.Get("Retry-After-Ms") != "" {
 			return true, "service unavailable (503)"
 		}
 	case http.StatusBadGateway, http.StatusGatewayTimeout:
-		if read {
+		if repeatable {
 			return true, "gateway error (" + strconv.Itoa(res.status) + ")"
 		}
 	}
 	return false, ""
+}
+
+// isAmbiguous reports a failure after which the service may or may not have
+// applied a create: the request was sent and no answer tells.
+func isAmbiguous(res *response, err error) bool {
+	if err != nil {
+		return res != nil && res.sent
+	}
+	if strings.EqualFold(res.header.Get("X-Should-Retry"), "true") {
+		return false
+	}
+	switch res.status {
+	case http.StatusBadGateway, http.StatusGatewayTimeout:
+		return true
+	case http.StatusServiceUnavailable:
+		return res.header.Get("Retry-After") == "" && res.header.Get("Retry-After-Ms") == ""
+	}
+	return false
+}
+
+// alreadyGone reports a delete answer meaning the object no longer exists:
+// 404, 410, or 409 whose message says it is already deleted.
+func alreadyGone(res *response) bool {
+	switch res.status {
+	case http.StatusNotFound, http.StatusGone:
+		return true
+	case http.StatusConflict:
+		msg := strings.ToLower(string(res.body))
+		return strings.Contains(msg, "already deleted") || strings.Contains(msg, "already been deleted")
+	}
+	return false
 }
 
 // backoff returns the delay before retry number attempt+1 and whether the

@@ -155,8 +155,9 @@ func TestRetryAfterParsing(t *testing.T) {
 func TestRetryRules(t *testing.T) {
 	type call func(c *Client) error
 	get := func(c *Client) error { _, err := c.GetAuthConfig(context.Background(), "ac_1"); return err }
+	// One create attempt sequence, without the reconciliation (reconcile_test.go).
 	post := func(c *Client) error {
-		_, err := c.CreateAuthConfig(context.Background(), CreateAuthConfigRequest{ToolkitSlug: "github"})
+		_, err := c.createAuthConfigOnce(context.Background(), CreateAuthConfigRequest{ToolkitSlug: "github"})
 		return err
 	}
 	patch := func(c *Client) error { return c.EnableTrigger(context.Background(), "ti_1") }
@@ -180,13 +181,17 @@ func TestRetryRules(t *testing.T) {
 		{"POST 502 exactly one attempt", post, []int{502}, nil, 1, true},
 		{"POST 504 not retried", post, []int{504}, nil, 1, true},
 		{"POST bare 503 not retried", post, []int{503}, nil, 1, true},
+		{"POST 500 not retried", post, []int{500}, nil, 1, true},
 		{"POST 503 with Retry-After retried", post, []int{503}, map[string]string{"Retry-After": "0"}, 2, false},
 		{"POST 429 retried", post, []int{429}, nil, 2, false},
 		{"POST x-should-retry true", post, []int{500}, map[string]string{"X-Should-Retry": "true"}, 2, false},
-		{"PATCH 502 not retried", patch, []int{502}, nil, 1, true},
+		{"PATCH 502 retried", patch, []int{502}, nil, 2, false},
+		{"PATCH bare 503 retried", patch, []int{503}, nil, 2, false},
 		{"PATCH 429 retried", patch, []int{429, 429}, nil, 3, false},
-		{"DELETE 504 not retried", del, []int{504}, nil, 1, true},
+		{"PATCH 500 not retried", patch, []int{500}, nil, 1, true},
+		{"DELETE 504 retried", del, []int{504}, nil, 2, false},
 		{"DELETE 429 retried", del, []int{429}, map[string]string{"Retry-After": "0"}, 2, false},
+		{"DELETE 404 on the first attempt is an error", del, []int{404}, nil, 1, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -307,11 +312,19 @@ func hangUp(w http.ResponseWriter, _ *http.Request) {
 
 func TestResetAfterSend(t *testing.T) {
 	c, rec := newTestClient(t, hangUp)
-	if err := c.EnableTrigger(context.Background(), "ti_1"); err == nil {
-		t.Fatal("want error")
+	_, err := c.createAuthConfigOnce(context.Background(), CreateAuthConfigRequest{ToolkitSlug: "github"})
+	if !IsAmbiguous(err) {
+		t.Fatalf("err = %v, want an ambiguous write error", err)
 	}
 	if rec.count() != 1 {
-		t.Errorf("PATCH attempts = %d, want exactly 1 (may have been applied)", rec.count())
+		t.Errorf("create attempts = %d, want exactly 1 (may have been applied)", rec.count())
+	}
+	c, rec = newTestClient(t, hangUp)
+	if err := c.EnableTrigger(context.Background(), "ti_1"); err == nil || IsAmbiguous(err) {
+		t.Fatalf("err = %v, want a plain error", err)
+	}
+	if rec.count() != 1+DefaultMaxRetries {
+		t.Errorf("PATCH attempts = %d, want %d (idempotent, retried like a read)", rec.count(), 1+DefaultMaxRetries)
 	}
 	c, rec = newTestClient(t, hangUp)
 	if _, err := c.GetTriggerInstance(context.Background(), "ti_1"); err == nil {
@@ -338,11 +351,18 @@ func TestPerAttemptTimeout(t *testing.T) {
 		t.Errorf("GET attempts = %d, want 3", rec.count())
 	}
 	c, rec = newTestClient(t, slow, func(cfg *Config) { cfg.Timeout = 50 * time.Millisecond })
+	if _, err := c.createAuthConfigOnce(context.Background(), CreateAuthConfigRequest{ToolkitSlug: "github"}); !IsAmbiguous(err) {
+		t.Fatalf("err = %v, want an ambiguous timeout", err)
+	}
+	if rec.count() != 1 {
+		t.Errorf("create attempts after timeout = %d, want 1", rec.count())
+	}
+	c, rec = newTestClient(t, slow, func(cfg *Config) { cfg.Timeout = 50 * time.Millisecond; cfg.MaxRetries = 2 })
 	if _, err := c.UpsertTrigger(context.Background(), "GITHUB_COMMIT_EVENT", UpsertTriggerRequest{ConnectedAccountID: "ca_1"}); err == nil {
 		t.Fatal("want timeout error")
 	}
-	if rec.count() != 1 {
-		t.Errorf("POST attempts after timeout = %d, want 1", rec.count())
+	if rec.count() != 3 {
+		t.Errorf("upsert attempts after timeouts = %d, want 3 (idempotent)", rec.count())
 	}
 }
 

@@ -142,7 +142,8 @@ func (c *Client) UpsertTrigger(ctx context.Context, slug string, r UpsertTrigger
 		} `json:"deprecated"`
 	}
 	path := "/trigger_instances/" + escape(slug) + "/upsert"
-	if err := c.do(ctx, http.MethodPost, path, nil, body, &out); err != nil {
+	// Idempotent: an identical upsert returns the same instance.
+	if err := c.doKind(ctx, opIdempotent, http.MethodPost, path, nil, body, &out); err != nil {
 		return "", err
 	}
 	if out.TriggerID == "" {

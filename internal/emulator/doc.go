@@ -184,7 +184,11 @@
 // A spec like "status=429:0.1,status=503:0.1,latency=20ms,reset=0.02" is
 // applied to API routes before handling: status=CODE:P answers CODE with
 // probability P (429 carries Retry-After: 1), latency delays every request,
-// reset=P drops the connection.
+// reset=P drops the connection. crash-after-commit=METHOD:/route[:N] (e.g.
+// POST:/auth_configs) lets the Nth successful request to the route commit and
+// then crashes before answering: the command kills itself with SIGKILL
+// (restart it on the same --data file), a Server without Options.Crash drops
+// the connection.
 //
 // # Webhooks
 //

@@ -15,11 +15,14 @@ import (
 //   - status=CODE:P  answer CODE (with the error envelope) with probability P
 //   - latency=D      delay every API request by D (Go duration)
 //   - reset=P        drop the connection without a response with probability P
+//   - crash-after-commit=METHOD:/route[:N]  crash after committing the Nth
+//     successful request to the route (see crashFault)
 type faultSpec struct {
 	raw      string
 	statuses []statusFault
 	latency  time.Duration
 	reset    float64
+	crash    crashFault
 }
 
 type statusFault struct {
@@ -68,8 +71,14 @@ func parseFaults(spec string) (faultSpec, error) {
 				return fs, fmt.Errorf("fault %q: %w", part, err)
 			}
 			fs.reset = prob
+		case "crash-after-commit":
+			cf, err := parseCrashFault(v)
+			if err != nil {
+				return fs, fmt.Errorf("fault %q: %w", part, err)
+			}
+			fs.crash = cf
 		default:
-			return fs, fmt.Errorf("fault %q: unknown kind %q (want status, latency or reset)", part, k)
+			return fs, fmt.Errorf("fault %q: unknown kind %q (want status, latency, reset or crash-after-commit)", part, k)
 		}
 	}
 	return fs, nil

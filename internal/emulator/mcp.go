@@ -165,11 +165,11 @@ func (c *call) mcpAuthToolkits(ids []string) ([]string, *apiError) {
 
 // checkNoAuthApps checks that every slug names a catalog toolkit offering
 // NO_AUTH and returns the catalog slugs.
-func (s *Server) checkNoAuthApps(field string, slugs []string) ([]string, *apiError) {
+func (c *call) checkNoAuthApps(field string, slugs []string) ([]string, *apiError) {
 	out := make([]string, 0, len(slugs))
 	for i, slug := range slugs {
-		tk, ok := s.cat.bySlug[strings.ToLower(slug)]
-		if !ok {
+		tk, e := c.s.toolkitFor(c.project, slug)
+		if e != nil {
 			return nil, errValidation(field, "%s[%d]: toolkit %q not found", field, i, slug)
 		}
 		if _, ok := tk.scheme("NO_AUTH"); !ok {
@@ -234,7 +234,7 @@ func (s *Server) createMCPServer(c *call) (int, any, *apiError) {
 	if b.AuthConfigIDs == nil {
 		return 0, nil, errValidation("auth_config_ids", "auth_config_ids is required")
 	}
-	noAuth, e := s.checkNoAuthApps("no_auth_apps", deref(b.NoAuthApps))
+	noAuth, e := c.checkNoAuthApps("no_auth_apps", deref(b.NoAuthApps))
 	if e != nil {
 		return 0, nil, e
 	}
@@ -296,8 +296,8 @@ func (s *Server) createCustomMCPServer(c *call) (int, any, *apiError) {
 	}
 	var toolkits []string
 	for i, slug := range deref(b.Toolkits) {
-		tk, ok := s.cat.bySlug[strings.ToLower(slug)]
-		if !ok {
+		tk, e := s.toolkitFor(c.project, slug)
+		if e != nil {
 			return 0, nil, errValidation("toolkits", "toolkits[%d]: toolkit %q not found", i, slug)
 		}
 		if !slices.Contains(toolkits, tk.Slug) {
@@ -359,10 +359,10 @@ func (s *Server) updateMCPServer(c *call) (int, any, *apiError) {
 	var noAuth []string
 	if b.Toolkits != nil {
 		for i, slug := range *b.Toolkits {
-			if tk, ok := s.cat.bySlug[strings.ToLower(slug)]; ok && slices.Contains(acToolkits, tk.Slug) {
+			if tk, e := s.toolkitFor(c.project, slug); e == nil && slices.Contains(acToolkits, tk.Slug) {
 				continue
 			}
-			na, e := s.checkNoAuthApps("toolkits", []string{slug})
+			na, e := c.checkNoAuthApps("toolkits", []string{slug})
 			if e != nil {
 				e.Message = strings.Replace(e.Message, "toolkits[0]", "toolkits["+strconv.Itoa(i)+"]", 1)
 				return 0, nil, e
@@ -371,7 +371,7 @@ func (s *Server) updateMCPServer(c *call) (int, any, *apiError) {
 		}
 	} else {
 		for _, slug := range m.Toolkits {
-			if tk, ok := s.cat.bySlug[slug]; ok && !slices.Contains(acToolkits, slug) {
+			if tk, e := s.toolkitFor(c.project, slug); e == nil && !slices.Contains(acToolkits, slug) {
 				if _, ok := tk.scheme("NO_AUTH"); ok {
 					noAuth = append(noAuth, slug)
 				}

@@ -51,6 +51,9 @@ func (s *Server) wrap(h handlerFunc, isAPI bool) http.Handler {
 			s.statsMu.Lock()
 			s.writes++
 			s.statsMu.Unlock()
+			if s.crashAfterCommit(w, r) {
+				return
+			}
 		}
 		s.writeJSON(w, status, body)
 	})

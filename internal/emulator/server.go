@@ -32,6 +32,10 @@ type Options struct {
 	// BaseURL is the public origin used in redirect URLs and MCP URLs; when
 	// empty the origin of each request (Host header) is used. See SetBaseURL.
 	BaseURL string
+	// Crash is called by the crash-after-commit fault once the chosen write is
+	// committed and before it is answered (the command kills its own process
+	// with SIGKILL); nil drops the connection instead.
+	Crash func()
 	// WebhookMaxAttempts bounds delivery attempts per event (default 6).
 	WebhookMaxAttempts int
 	// WebhookBackoff is the delay before the first retry, doubled on each

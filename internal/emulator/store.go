@@ -22,7 +22,11 @@ const (
 	bucketMCPServers      = "mcp_servers"
 )
 
-var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketMCPServers}
+// bucketCustomToolkits: project-registered custom (MCP) toolkits, keyed by
+// customToolkitKey(project, slug).
+const bucketCustomToolkits = "custom_toolkits"
+
+var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketCustomToolkits, bucketMCPServers}
 
 // deletedTrigger is the tombstone of a deleted trigger instance.
 type deletedTrigger struct {
@@ -42,9 +46,13 @@ type store struct {
 	sessions    map[string]*Session
 	// deletedTriggers: trigger instance id -> tombstone
 	deletedTriggers map[string]*deletedTrigger
-	mcpServers      map[string]*MCPServer
-	seq             int64
-	lastStamp       time.Time
+	// customToolkits is written under mu (in commit) and cmu; toolkit
+	// lookups read it under cmu alone, so they work with or without mu held.
+	customToolkits map[string]*CustomToolkit
+	cmu            sync.RWMutex
+	mcpServers     map[string]*MCPServer
+	seq            int64
+	lastStamp      time.Time
 }
 
 // change is one put (val != nil) or delete (val == nil) in a bucket.
@@ -64,6 +72,7 @@ func openStore(path string) (*store, error) {
 		triggers:        map[string]*TriggerInstance{},
 		sessions:        map[string]*Session{},
 		deletedTriggers: map[string]*deletedTrigger{},
+		customToolkits:  map[string]*CustomToolkit{},
 		mcpServers:      map[string]*MCPServer{},
 	}
 	if path == "" {
@@ -107,6 +116,9 @@ func (st *store) load() error {
 			return err
 		}
 		if err := loadBucket(tx, bucketDeletedTriggers, st.deletedTriggers); err != nil {
+			return err
+		}
+		if err := loadBucket(tx, bucketCustomToolkits, st.customToolkits); err != nil {
 			return err
 		}
 		if err := loadBucket(tx, bucketMCPServers, st.mcpServers); err != nil {
@@ -218,6 +230,14 @@ func (st *store) commit(changes ...change) error {
 			} else {
 				st.deletedTriggers[c.id] = c.val.(*deletedTrigger)
 			}
+		case bucketCustomToolkits:
+			st.cmu.Lock()
+			if c.val == nil {
+				delete(st.customToolkits, c.id)
+			} else {
+				st.customToolkits[c.id] = c.val.(*CustomToolkit)
+			}
+			st.cmu.Unlock()
 		case bucketMCPServers:
 			if c.val == nil {
 				delete(st.mcpServers, c.id)

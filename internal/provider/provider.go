@@ -227,6 +227,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 		NewConnectedAccountResource,
 		NewMCPServerResource,
 		NewTriggerInstanceResource,
+		NewCustomToolkitResource,
 	}
 }
 
