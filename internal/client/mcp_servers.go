@@ -2,9 +2,11 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 )
 
 // MCPCommands are the service's setup commands for MCP clients.
@@ -41,16 +43,43 @@ type CreateMCPServerRequest struct {
 	ManagedAuthViaComposio *bool    `json:"managed_auth_via_composio,omitempty"`
 }
 
-// CreateMCPServer creates an MCP server (POST /mcp/servers).
+// CreateMCPServer creates an MCP server (POST /mcp/servers). An ambiguous
+// failure is reconciled by listing the servers with the same name (unique in
+// a project) created since the request was sent (see the write policy in
+// transport.go).
 func (c *Client) CreateMCPServer(ctx context.Context, r CreateMCPServerRequest) (*MCPServer, error) {
 	if r.AuthConfigIDs == nil {
 		r.AuthConfigIDs = []string{}
 	}
-	var out MCPServer
-	if err := c.do(ctx, http.MethodPost, "/mcp/servers", nil, r, &out); err != nil {
+	return CreateReconciled(ctx, c, Reconcile[*MCPServer]{
+		What: "MCP server",
+		Key:  fmt.Sprintf("name %q", r.Name),
+		Create: func(ctx context.Context) (*MCPServer, error) {
+			var out MCPServer
+			if err := c.do(ctx, http.MethodPost, "/mcp/servers", nil, r, &out); err != nil {
+				return nil, err
+			}
+			return &out, nil
+		},
+		ID:   func(m *MCPServer) string { return m.ID },
+		Find: func(ctx context.Context, since time.Time) ([]*MCPServer, error) { return c.mcpServersNamed(ctx, r.Name, since) },
+	})
+}
+
+// mcpServersNamed lists the MCP servers named exactly name created at or
+// after since (the natural key of an MCP server).
+func (c *Client) mcpServersNamed(ctx context.Context, name string, since time.Time) ([]*MCPServer, error) {
+	all, err := c.ListMCPServers(ctx, MCPServerListParams{Name: name})
+	if err != nil {
 		return nil, err
 	}
-	return &out, nil
+	var out []*MCPServer
+	for i := range all {
+		if all[i].Name == name && createdSince(all[i].CreatedAt, since) {
+			out = append(out, &all[i])
+		}
+	}
+	return out, nil
 }
 
 // GetMCPServer fetches one MCP server (GET /mcp/{id}).

@@ -3,7 +3,9 @@ package client
 import (
 	"context"
 	"net/http"
+	"sync"
 	"testing"
+	"time"
 )
 
 const mcpServerJSON = `{"id":"6f1c2c9e-1111-4111-8111-111111111111","name":"Team","auth_config_ids":["ac_1","ac_2"],
@@ -174,5 +176,41 @@ func TestGetMCPServerNotFound(t *testing.T) {
 	_, err := c.GetMCPServer(context.Background(), "x")
 	if !IsNotFound(err) {
 		t.Fatalf("want not found, got %v", err)
+	}
+}
+
+// TestCreateMCPServerReconcilesByName: the create is committed and the
+// connection drops; the server named exactly like the request and created
+// since it was sent is adopted, one with another name is not, and nothing is
+// created twice.
+func TestCreateMCPServerReconcilesByName(t *testing.T) {
+	var mu sync.Mutex
+	var posts, lists int
+	old := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339Nano)
+	items := []map[string]any{
+		{"id": "s-old", "name": "Team", "created_at": old},                                           // same name, made before: not ours
+		{"id": "s-other", "name": "Team 2", "created_at": time.Now().UTC().Format(time.RFC3339Nano)}, // substring match only
+	}
+	c, _ := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Method == http.MethodGet {
+			lists++
+			if r.URL.Query().Get("name") != "Team" {
+				t.Errorf("reconcile list query = %v, want name=Team", r.URL.Query())
+			}
+			writeJSON(w, 200, map[string]any{"items": items, "total_pages": 1, "current_page": 1})
+			return
+		}
+		posts++
+		items = append(items, map[string]any{"id": "s-new", "name": "Team", "created_at": time.Now().UTC().Format(time.RFC3339Nano)})
+		hangUp(w, r)
+	})
+	got, err := c.CreateMCPServer(context.Background(), CreateMCPServerRequest{Name: "Team", AuthConfigIDs: []string{"ac_1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != "s-new" || posts != 1 || lists != 1 {
+		t.Fatalf("got %s after %d creates and %d lists; want s-new adopted after one create and one list", got.ID, posts, lists)
 	}
 }
