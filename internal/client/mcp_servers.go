@@ -61,8 +61,10 @@ func (c *Client) CreateMCPServer(ctx context.Context, r CreateMCPServerRequest) 
 			}
 			return &out, nil
 		},
-		ID:   func(m *MCPServer) string { return m.ID },
-		Find: func(ctx context.Context, since time.Time) ([]*MCPServer, error) { return c.mcpServersNamed(ctx, r.Name, since) },
+		ID: func(m *MCPServer) string { return m.ID },
+		Find: func(ctx context.Context, since time.Time) ([]*MCPServer, error) {
+			return c.mcpServersNamed(ctx, r.Name, since)
+		},
 	})
 }
 
