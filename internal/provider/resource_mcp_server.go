@@ -171,14 +171,22 @@ func (r *mcpServerResource) ValidateConfig(ctx context.Context, req resource.Val
 	}
 }
 
-func setStrings(ctx context.Context, s types.Set, diags *diag.Diagnostics) []string {
-	if s.IsNull() || s.IsUnknown() {
-		return nil
-	}
+// setStrings returns the known elements of a set of strings, sorted (none
+// when the set is null or unknown).
+func setStrings(s types.Set) []string {
 	var out []string
-	diags.Append(s.ElementsAs(ctx, &out, false)...)
+	for _, v := range s.Elements() {
+		if e, ok := v.(types.String); ok && !e.IsNull() && !e.IsUnknown() {
+			out = append(out, e.ValueString())
+		}
+	}
 	slices.Sort(out)
 	return out
+}
+
+// setFullyKnown reports a set whose elements are all known.
+func setFullyKnown(s types.Set) bool {
+	return !s.IsUnknown() && len(setStrings(s)) == len(s.Elements())
 }
 
 // stringSet returns the values as a set, or null when there are none and
@@ -206,12 +214,12 @@ func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateReque
 	managed := plan.ManagedAuthViaService.ValueBool()
 	body := client.CreateMCPServerRequest{
 		Name:                   plan.Name.ValueString(),
-		AuthConfigIDs:          setStrings(ctx, plan.AuthConfigIDs, &resp.Diagnostics),
-		NoAuthApps:             setStrings(ctx, plan.NoAuthToolkits, &resp.Diagnostics),
+		AuthConfigIDs:          setStrings(plan.AuthConfigIDs),
+		NoAuthApps:             setStrings(plan.NoAuthToolkits),
 		ManagedAuthViaComposio: &managed,
 	}
 	if !plan.AllowedTools.IsUnknown() {
-		body.AllowedTools = setStrings(ctx, plan.AllowedTools, &resp.Diagnostics)
+		body.AllowedTools = setStrings(plan.AllowedTools)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -257,11 +265,11 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 	// The toolkits of the auth configs are known from the prior state while
 	// the auth configs stay the same (one GET per refresh); after an import
 	// or when the auth configs changed outside Terraform they are read.
-	prior := setStrings(ctx, state.AuthConfigIDs, &resp.Diagnostics)
+	prior := setStrings(state.AuthConfigIDs)
 	var acToolkits []string
 	if !state.AuthConfigIDs.IsNull() && slices.Equal(prior, sortedCopy(m.AuthConfigIDs)) {
-		acToolkits = toolkitsExcept(setStrings(ctx, state.Toolkits, &resp.Diagnostics),
-			setStrings(ctx, state.NoAuthToolkits, &resp.Diagnostics))
+		acToolkits = toolkitsExcept(setStrings(state.Toolkits),
+			setStrings(state.NoAuthToolkits))
 	} else {
 		for _, acID := range m.AuthConfigIDs {
 			slug, err := r.data.Cache.AuthConfigToolkit(ctx, acID)
@@ -325,8 +333,8 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 	id := state.ID.ValueString()
 	name := plan.Name.ValueString()
 	managed := plan.ManagedAuthViaService.ValueBool()
-	acIDs := setStrings(ctx, plan.AuthConfigIDs, &resp.Diagnostics)
-	noAuth := setStrings(ctx, plan.NoAuthToolkits, &resp.Diagnostics)
+	acIDs := setStrings(plan.AuthConfigIDs)
+	noAuth := setStrings(plan.NoAuthToolkits)
 	body := client.UpdateMCPServerRequest{Name: &name, ManagedAuthViaComposio: &managed, AuthConfigIDs: acIDs}
 	if body.AuthConfigIDs == nil {
 		body.AuthConfigIDs = []string{}
@@ -350,7 +358,7 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 	}
 	switch {
 	case !plan.AllowedTools.IsUnknown():
-		body.AllowedTools = setStrings(ctx, plan.AllowedTools, &resp.Diagnostics)
+		body.AllowedTools = setStrings(plan.AllowedTools)
 	case toolkitsChanged:
 		body.AllowedTools = []string{} // every tool of the new toolkits
 	}

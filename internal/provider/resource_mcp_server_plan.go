@@ -48,7 +48,7 @@ func (r *mcpServerResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		if cfgTools.IsNull() {
 			if wasConfigured(ctx, req.Private) && r.data.Configured() {
 				// allowed_tools removed from the configuration: every tool of the toolkits.
-				r.planEveryTool(ctx, setStrings(ctx, state.Toolkits, &resp.Diagnostics), state.AllowedTools, resp)
+				r.planEveryTool(ctx, setStrings(state.Toolkits), state.AllowedTools, resp)
 				return
 			}
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("allowed_tools"), state.AllowedTools)...)
@@ -65,11 +65,11 @@ func (r *mcpServerResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if allKnown {
+	if allKnown && setFullyKnown(plan.NoAuthToolkits) {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("toolkits"), stringSet(toolkits, false))...)
 	}
 	if !cfgTools.IsNull() {
-		r.checkAllowedTools(ctx, setStrings(ctx, cfgTools, &resp.Diagnostics), toolkits, allKnown, &resp.Diagnostics)
+		r.checkAllowedTools(ctx, setStrings(cfgTools), toolkits, allKnown && setFullyKnown(plan.NoAuthToolkits), &resp.Diagnostics)
 	}
 }
 
@@ -102,7 +102,7 @@ func (r *mcpServerResource) planToolkits(ctx context.Context, plan mcpServerMode
 		}
 	}
 	attrNoAuth := path.Root("no_auth_toolkits")
-	for _, slug := range setStrings(ctx, plan.NoAuthToolkits, diags) {
+	for _, slug := range setStrings(plan.NoAuthToolkits) {
 		tk, err := r.data.Cache.Toolkit(ctx, slug)
 		if err != nil {
 			addLookupError(diags, attrNoAuth, "toolkit", slug, r.data.VersionFor(slug), err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
@@ -368,5 +369,64 @@ func TestAccMCPServer_importInvalidID(t *testing.T) {
 			ImportStateId: "ac_notanmcpserver",
 			ExpectError:   testAccErrRe(`Expected an MCP server id, a UUID`, `"ac_notanmcpserver"`),
 		}},
+	})
+}
+
+// TestAccMCPServer_noAuthToolkit: a NO_AUTH custom toolkit created in the
+// same apply served next to an auth config; import derives no_auth_toolkits;
+// removing it updates in place.
+func TestAccMCPServer_noAuthToolkit(t *testing.T) {
+	t.Parallel()
+	prefix := acctest.RandomWithPrefix("tfacc-mcp-noauth")
+	slug := "MCPOPEN" + acctest.RandStringFromCharSet(8, acctest.CharSetAlpha)
+	name := testAccMCPName()
+	cfg := func(noAuth string) string {
+		return fmt.Sprintf(`
+resource "service_custom_toolkit" "open" {
+  slug    = %[1]q
+  name    = "Open tools"
+  app_url = "https://mcp.open.example/mcp"
+  auth_scheme = {
+    mode = "NO_AUTH"
+  }
+}
+
+resource "service_auth_config" "github" {
+  toolkit = "github"
+  name    = "%[2]s-gh"
+}
+
+resource "service_mcp_server" "test" {
+  name            = %[3]q
+  auth_config_ids = [service_auth_config.github.id]
+%[4]s
+}
+`, slug, prefix, name, noAuth)
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckMCPServerDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(`  no_auth_toolkits = [service_custom_toolkit.open.id]`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccMCPServerName, tfjsonpath.New("toolkits"), testAccStrings("github", "CUSTOM_"+strings.ToUpper(slug))),
+					statecheck.ExpectKnownValue(testAccMCPServerName, tfjsonpath.New("no_auth_toolkits"), testAccStrings("CUSTOM_"+strings.ToUpper(slug))),
+				},
+			},
+			testAccImportStep(testAccMCPServerName),
+			{
+				Config: cfg(""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccMCPServerName, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(testAccMCPServerName, tfjsonpath.New("toolkits"), testAccStrings("github")),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccMCPServerName, tfjsonpath.New("toolkits"), testAccStrings("github")),
+					statecheck.ExpectKnownValue(testAccMCPServerName, tfjsonpath.New("no_auth_toolkits"), knownvalue.Null()),
+				},
+			},
+		},
 	})
 }
