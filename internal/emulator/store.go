@@ -19,14 +19,17 @@ const (
 	// bucketDeletedTriggers holds tombstones of deleted trigger instances so
 	// that later calls answer 409 (DELETE) or 410 (manage) instead of 404.
 	bucketDeletedTriggers = "deleted_trigger_instances"
-	bucketMCPServers      = "mcp_servers"
+	// bucketWebhookSubs holds webhook subscriptions (at most one per project).
+	bucketWebhookSubs = "webhook_subscriptions"
+	// bucketMCPServers holds MCP servers with their per-user instances.
+	bucketMCPServers = "mcp_servers"
 )
 
 // bucketCustomToolkits: project-registered custom (MCP) toolkits, keyed by
 // customToolkitKey(project, slug).
 const bucketCustomToolkits = "custom_toolkits"
 
-var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketCustomToolkits, bucketMCPServers}
+var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketCustomToolkits, bucketWebhookSubs, bucketMCPServers}
 
 // deletedTrigger is the tombstone of a deleted trigger instance.
 type deletedTrigger struct {
@@ -46,6 +49,7 @@ type store struct {
 	sessions    map[string]*Session
 	// deletedTriggers: trigger instance id -> tombstone
 	deletedTriggers map[string]*deletedTrigger
+	webhookSubs     map[string]*WebhookSubscription
 	// customToolkits is written under mu (in commit) and cmu; toolkit
 	// lookups read it under cmu alone, so they work with or without mu held.
 	customToolkits map[string]*CustomToolkit
@@ -72,6 +76,7 @@ func openStore(path string) (*store, error) {
 		triggers:        map[string]*TriggerInstance{},
 		sessions:        map[string]*Session{},
 		deletedTriggers: map[string]*deletedTrigger{},
+		webhookSubs:     map[string]*WebhookSubscription{},
 		customToolkits:  map[string]*CustomToolkit{},
 		mcpServers:      map[string]*MCPServer{},
 	}
@@ -116,6 +121,9 @@ func (st *store) load() error {
 			return err
 		}
 		if err := loadBucket(tx, bucketDeletedTriggers, st.deletedTriggers); err != nil {
+			return err
+		}
+		if err := loadBucket(tx, bucketWebhookSubs, st.webhookSubs); err != nil {
 			return err
 		}
 		if err := loadBucket(tx, bucketCustomToolkits, st.customToolkits); err != nil {
@@ -229,6 +237,12 @@ func (st *store) commit(changes ...change) error {
 				delete(st.deletedTriggers, c.id)
 			} else {
 				st.deletedTriggers[c.id] = c.val.(*deletedTrigger)
+			}
+		case bucketWebhookSubs:
+			if c.val == nil {
+				delete(st.webhookSubs, c.id)
+			} else {
+				st.webhookSubs[c.id] = c.val.(*WebhookSubscription)
 			}
 		case bucketCustomToolkits:
 			st.cmu.Lock()

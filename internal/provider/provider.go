@@ -228,6 +228,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 		NewMCPServerResource,
 		NewTriggerInstanceResource,
 		NewCustomToolkitResource,
+		NewWebhookSubscriptionResource,
 	}
 }
 
@@ -245,12 +246,15 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewTriggerTypeDataSource,
 		NewTriggerTypesDataSource,
 		NewTriggerInstancesDataSource,
+		NewWebhookEventTypesDataSource,
 	}
 }
 
 // EphemeralResources lists the ephemeral resource types.
 func (p *ServiceProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
-	return []func() ephemeral.EphemeralResource{}
+	return []func() ephemeral.EphemeralResource{
+		NewConnectedAccountCredentialsEphemeralResource,
+	}
 }
 
 // envLookup abstracts the process environment for tests.

@@ -75,10 +75,12 @@ func TestContract(t *testing.T) {
 	w.walkTriggers(active)
 	w.walkTools(active)
 	w.walkSessions()
+	w.walkWebhookSubscriptions()
 	w.walkMCP()
 
 	rec.setSource("client")
 	driveClient(t, base)
+	driveWebhookClient(t, base)
 	driveMCPClient(t, base)
 
 	recs := rec.records()
