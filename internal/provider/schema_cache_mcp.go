@@ -30,13 +30,11 @@ func (c *SchemaCache) ToolkitTools(ctx context.Context, slug string) ([]client.T
 	return *tools, nil
 }
 
-// AuthConfigToolkit returns the toolkit slug of auth config id, read at most
-// once per provider process (an auth config never changes toolkit). The
-// error is the client's (client.IsNotFound for an unknown id).
+// AuthConfigToolkit returns the toolkit slug of auth config id through the
+// cached AuthConfig (an auth config never changes toolkit). The error is the
+// client's (client.IsNotFound for an unknown id).
 func (c *SchemaCache) AuthConfigToolkit(ctx context.Context, id string) (string, error) {
-	ac, err := lookup(ctx, &c.mu, c.authConfigs, id, func(ctx context.Context) (*client.AuthConfig, error) {
-		return c.fetchAuthConfig(ctx, id)
-	})
+	ac, err := c.AuthConfig(ctx, id)
 	if err != nil {
 		return "", err
 	}
