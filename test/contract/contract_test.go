@@ -80,7 +80,6 @@ func TestContract(t *testing.T) {
 
 	rec.setSource("client")
 	driveClient(t, base)
-	driveWebhookClient(t, base)
 	driveMCPClient(t, base)
 
 	recs := rec.records()
