@@ -7,14 +7,14 @@ import (
 	"testing"
 )
 
-// addNoAuthToolkit adds a NO_AUTH toolkit with one tool to this server's catalog.
+// addNoAuthToolkit adds a NO_AUTH toolkit with one tool (<SLUG>_LIST_ITEMS)
+// to this server's catalog.
 func addNoAuthToolkit(e *testEnv, slug string) {
 	tk := &toolkitDef{Slug: slug, Name: slug, Schemes: []schemeDef{{Mode: "NO_AUTH", Name: "No auth"}}}
-	for _, t := range catalogTools(tk) {
-		t.toolkit = tk
-		tk.Tools = append(tk.Tools, t)
-		e.srv.cat.tools[t.Slug] = t
-	}
+	t := &toolDef{Slug: strings.ToUpper(slug) + "_LIST_ITEMS", Name: "List items", Input: map[string]any{"type": "object"},
+		Tags: []string{}, Scopes: []string{}, toolkit: tk}
+	tk.Tools = []*toolDef{t}
+	e.srv.cat.tools[t.Slug] = t
 	e.srv.cat.toolkits = append(e.srv.cat.toolkits, tk)
 	e.srv.cat.bySlug[slug] = tk
 }
