@@ -67,9 +67,15 @@ type AuthConfig struct {
 	Credentials            map[string]any   `json:"credentials"`
 	ToolAccessConfig       ToolAccessConfig `json:"tool_access_config"`
 	NoOfConnections        int              `json:"no_of_connections"`
-	// Scopes is credentials.scopes normalised to a list (the wire has a
-	// comma/space separated string or a list).
-	Scopes []string `json:"-"`
+	ProxyConfig            *ProxyConfig     `json:"proxy_config"`
+	// SharedCredentials are inherited by every connected account of the
+	// auth config; secret values come back masked.
+	SharedCredentials map[string]any `json:"shared_credentials"`
+	// Scopes and UserScopes are credentials.scopes and credentials.user_scopes
+	// normalised to lists (the wire has a comma/space separated string or a
+	// list).
+	Scopes     []string `json:"-"`
+	UserScopes []string `json:"-"`
 }
 
 // UnmarshalJSON decodes an auth config and fills Scopes.
@@ -82,6 +88,7 @@ func (a *AuthConfig) UnmarshalJSON(b []byte) error {
 	*a = AuthConfig(p)
 	if a.Credentials != nil {
 		a.Scopes = normalizeScopes(a.Credentials["scopes"])
+		a.UserScopes = normalizeScopes(a.Credentials["user_scopes"])
 	}
 	return nil
 }
@@ -164,6 +171,13 @@ type CreateAuthConfigRequest struct {
 	ToolAccessConfig       *ToolAccessConfig
 	IsEnabledForToolRouter *bool
 	ProxyConfig            *ProxyConfig
+	// SharedCredentials (nil: none) are inherited by the auth config's
+	// connected accounts.
+	SharedCredentials map[string]any
+	// ToolsAvailableForExecution (nil: no restriction) limits the tools the
+	// auth config's accounts may execute; the create body carries it as
+	// restrict_to_following_tools.
+	ToolsAvailableForExecution []string
 }
 
 type createAuthConfigBody struct {
@@ -182,6 +196,8 @@ type createAuthConfigWire struct {
 	Credentials            map[string]any    `json:"credentials,omitempty"`
 	ProxyConfig            *ProxyConfig      `json:"proxy_config,omitempty"`
 	ToolAccessConfig       *ToolAccessConfig `json:"tool_access_config,omitempty"`
+	RestrictToTools        []string          `json:"restrict_to_following_tools,omitempty"`
+	SharedCredentials      map[string]any    `json:"shared_credentials,omitempty"`
 	IsEnabledForToolRouter *bool             `json:"is_enabled_for_tool_router,omitempty"`
 }
 
@@ -237,6 +253,8 @@ func (c *Client) createAuthConfigOnce(ctx context.Context, r CreateAuthConfigReq
 			Name:                   r.Name,
 			Credentials:            r.Credentials,
 			ToolAccessConfig:       r.ToolAccessConfig,
+			RestrictToTools:        r.ToolsAvailableForExecution,
+			SharedCredentials:      r.SharedCredentials,
 			IsEnabledForToolRouter: r.IsEnabledForToolRouter,
 		},
 	}
@@ -270,14 +288,19 @@ func (c *Client) createAuthConfigOnce(ctx context.Context, r CreateAuthConfigReq
 // custom auth configs: Credentials; Scopes are merged into
 // credentials.scopes) or "default" (managed: Scopes sent as `scopes`).
 // Scopes nil leaves the scopes alone; a non-nil empty Scopes is sent as []
-// and clears them (likewise the ToolAccessConfig lists).
+// and clears them (likewise UserScopes and the ToolAccessConfig lists).
+// ProxyConfig (custom only) nil leaves the proxy alone; SharedCredentials nil
+// leaves them alone, otherwise replaces them.
 type UpdateAuthConfigRequest struct {
 	Type                   string
 	Name                   *string
 	Credentials            map[string]any
 	Scopes                 []string
+	UserScopes             []string
 	IsEnabledForToolRouter *bool
 	ToolAccessConfig       *ToolAccessConfig
+	ProxyConfig            *ProxyConfig
+	SharedCredentials      map[string]any
 }
 
 type updateAuthConfigWire struct {
@@ -285,6 +308,9 @@ type updateAuthConfigWire struct {
 	Name                   *string           `json:"name,omitempty"`
 	Credentials            map[string]any    `json:"credentials,omitempty"`
 	Scopes                 []string          `json:"scopes,omitzero"`
+	UserScopes             []string          `json:"user_scopes,omitzero"`
+	ProxyConfig            *ProxyConfig      `json:"proxy_config,omitempty"`
+	SharedCredentials      map[string]any    `json:"shared_credentials,omitempty"`
 	IsEnabledForToolRouter *bool             `json:"is_enabled_for_tool_router,omitempty"`
 	ToolAccessConfig       *ToolAccessConfig `json:"tool_access_config,omitempty"`
 }
@@ -300,18 +326,24 @@ func (c *Client) UpdateAuthConfig(ctx context.Context, id string, r UpdateAuthCo
 		Name:                   r.Name,
 		IsEnabledForToolRouter: r.IsEnabledForToolRouter,
 		ToolAccessConfig:       r.ToolAccessConfig,
+		SharedCredentials:      r.SharedCredentials,
 	}
 	if typ == AuthConfigUpdateCustom {
-		creds := make(map[string]any, len(r.Credentials)+1)
+		creds := make(map[string]any, len(r.Credentials)+2)
 		for k, v := range r.Credentials {
 			creds[k] = v
 		}
 		if _, ok := creds["scopes"]; !ok && r.Scopes != nil {
 			creds["scopes"] = r.Scopes
 		}
+		if _, ok := creds["user_scopes"]; !ok && r.UserScopes != nil {
+			creds["user_scopes"] = r.UserScopes
+		}
 		body.Credentials = creds
+		body.ProxyConfig = r.ProxyConfig
 	} else {
 		body.Scopes = r.Scopes
+		body.UserScopes = r.UserScopes
 		if len(r.Credentials) > 0 {
 			body.Credentials = r.Credentials
 		}

@@ -31,7 +31,7 @@ func (s *Server) listTools(c *call) (int, any, *apiError) {
 	tags := listParam(c.r, "tags")
 	search := strings.ToLower(c.r.URL.Query().Get("query") + c.r.URL.Query().Get("search"))
 	for _, sl := range slugs {
-		if _, e := s.cat.toolkit(sl); e != nil {
+		if _, e := s.toolkitFor(c.project, sl); e != nil {
 			return 0, nil, e
 		}
 	}

@@ -240,6 +240,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 		NewAuthConfigResource,
 		NewConnectedAccountResource,
 		NewTriggerInstanceResource,
+		NewCustomToolkitResource,
 	}
 }
 

@@ -1,0 +1,140 @@
+package contract
+
+import (
+	"context"
+	"testing"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// driveClient calls every operation of the Go client against the recording
+// emulator, so each request it sends is checked against the params type. The
+// calls mirror what the provider sends: managed and custom auth configs,
+// updates of both variants, accounts of each credential kind, triggers,
+// sessions, and the catalog reads.
+func driveClient(t *testing.T, baseURL string) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := client.New(client.Config{BaseURL: baseURL, APIKey: apiKey, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(what string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("client %s: %v", what, err)
+		}
+	}
+	yes := true
+	name := "client renamed"
+
+	managed, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{
+		ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: "client managed",
+		Credentials:      map[string]any{"scopes": []string{"repo"}},
+		ToolAccessConfig: &client.ToolAccessConfig{ToolsAvailableForExecution: []string{}},
+	})
+	must("create managed auth config", err)
+	custom, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{
+		ToolkitSlug: "github", Type: client.AuthConfigTypeCustom, AuthScheme: "OAUTH2", Name: "client custom",
+		Credentials:            map[string]any{"client_id": "cid", "client_secret": "csecret"},
+		IsEnabledForToolRouter: &yes,
+		ProxyConfig:            &client.ProxyConfig{ProxyURL: "https://proxy.example.com", ProxyAuthKey: "k"},
+	})
+	must("create custom auth config", err)
+	apiKeyConfig, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{
+		ToolkitSlug: "airtable", Type: client.AuthConfigTypeCustom, AuthScheme: "API_KEY",
+	})
+	must("create API key auth config", err)
+
+	_, err = c.GetAuthConfig(ctx, managed.ID)
+	must("get auth config", err)
+	_, err = c.ListAuthConfigs(ctx, client.AuthConfigListParams{ToolkitSlug: "github", IsComposioManaged: &yes, ShowDisabled: true, Search: "client", Limit: 2})
+	must("list auth configs", err)
+	must("update managed", c.UpdateAuthConfig(ctx, managed.ID, client.UpdateAuthConfigRequest{
+		Type: client.AuthConfigUpdateDefault, Name: &name, Scopes: []string{"repo", "read:user"},
+		Credentials:      map[string]any{"scopes": "repo"},
+		ToolAccessConfig: &client.ToolAccessConfig{ToolsForConnectedAccountCreation: []string{}},
+	}))
+	must("update custom", c.UpdateAuthConfig(ctx, custom.ID, client.UpdateAuthConfigRequest{
+		Type: client.AuthConfigUpdateCustom, Name: &name, Scopes: []string{"repo"},
+		Credentials:            map[string]any{"client_id": "cid2", "client_secret": "csecret2"},
+		IsEnabledForToolRouter: &yes,
+	}))
+	must("disable auth config", c.DisableAuthConfig(ctx, custom.ID))
+	must("enable auth config", c.EnableAuthConfig(ctx, custom.ID))
+
+	// Accounts: OAuth (INITIATED, then completed), API key (ACTIVE).
+	oauth, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{
+		AuthConfigID: custom.ID, UserID: "client-user", CallbackURL: "https://example.com/cb",
+	})
+	must("initiate OAuth account", err)
+	key, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{
+		AuthConfigID: apiKeyConfig.ID, UserID: "client-user",
+		State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k1"}},
+	})
+	must("initiate API key account", err)
+	_, err = c.GetConnectedAccount(ctx, oauth.ID)
+	must("get account", err)
+	_, err = c.ListConnectedAccounts(ctx, client.ConnectedAccountListParams{
+		UserIDs: []string{"client-user"}, ToolkitSlugs: []string{"github"}, AuthConfigIDs: []string{custom.ID},
+		Statuses: []string{"INITIATED", "ACTIVE"}, OrderBy: "created_at", OrderDirection: "desc", Limit: 1,
+	})
+	must("list accounts", err)
+	must("rotate credentials", c.UpdateConnectedAccountCredentials(ctx, key.ID, client.ConnectionState{
+		AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k2"},
+	}))
+	_, err = c.RefreshConnectedAccount(ctx, oauth.ID, client.RefreshParams{RedirectURL: "https://example.com/cb", ValidateCredentials: true})
+	must("refresh account", err)
+	must("disable account", c.DisableConnectedAccount(ctx, key.ID))
+	must("disable account with reason", c.UpdateConnectedAccountStatus(ctx, key.ID, false, "paused by the client"))
+	must("enable account", c.EnableConnectedAccount(ctx, key.ID))
+	_, err = c.CreateConnectedAccountLink(ctx, client.LinkRequest{AuthConfigID: custom.ID, UserID: "client-link", CallbackURL: "https://example.com/cb"})
+	must("link", err)
+
+	// Catalog reads.
+	_, err = c.ListToolkits(ctx, client.ToolkitListParams{Category: "productivity", ManagedBy: "composio", SortBy: "usage", Limit: 2})
+	must("list toolkits", err)
+	_, err = c.GetToolkit(ctx, "github", "")
+	must("get toolkit", err)
+	_, err = c.ListToolkitCategories(ctx)
+	must("list categories", err)
+	tools, err := c.ListTools(ctx, client.ToolListParams{ToolkitSlug: "github", Versions: &client.ToolkitVersions{Global: "latest"}, Limit: 2})
+	must("list tools", err)
+	_ = tools
+	types, err := c.ListTriggerTypes(ctx, client.TriggerTypeListParams{ToolkitSlugs: []string{"github"}, Limit: 2})
+	must("list trigger types", err)
+	if len(types) > 0 {
+		_, err = c.GetTriggerType(ctx, types[0].Slug, &client.ToolkitVersions{Global: "latest"})
+		must("get trigger type", err)
+	}
+
+	// Triggers on an ACTIVE GitHub account (completed through the control route).
+	gh, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: managed.ID, UserID: "client-user"})
+	must("initiate managed account", err)
+	completeAccount(t, baseURL, gh.ID)
+	if len(types) > 0 {
+		id, err := c.UpsertTrigger(ctx, types[0].Slug, client.UpsertTriggerRequest{
+			ConnectedAccountID: gh.ID, TriggerConfig: configFor(types[0].Config), ToolkitVersions: &client.ToolkitVersions{Global: "latest"},
+		})
+		must("upsert trigger", err)
+		_, err = c.GetTriggerInstance(ctx, id)
+		must("get trigger", err)
+		_, err = c.ListActiveTriggers(ctx, client.TriggerInstanceListParams{
+			AuthConfigIDs: []string{managed.ID}, ConnectedAccountIDs: []string{gh.ID}, TriggerIDs: []string{id},
+			TriggerNames: []string{types[0].Slug}, UserIDs: []string{"client-user"}, ShowDisabled: true, Limit: 1,
+		})
+		must("list triggers", err)
+		must("disable trigger", c.DisableTrigger(ctx, id))
+		must("enable trigger", c.EnableTrigger(ctx, id))
+		must("delete trigger", c.DeleteTrigger(ctx, id))
+	}
+
+	// Tool-router sessions.
+	sess, err := c.CreateToolRouterSession(ctx, client.ToolRouterSessionRequest{UserID: "client-user", Toolkits: []string{"github"}, ManageConnections: &yes})
+	must("create session", err)
+	_, err = c.GetToolRouterSession(ctx, sess.SessionID)
+	must("get session", err)
+
+	must("delete account", c.DeleteConnectedAccount(ctx, oauth.ID))
+	must("delete auth config", c.DeleteAuthConfig(ctx, apiKeyConfig.ID))
+}

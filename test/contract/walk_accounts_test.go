@@ -1,0 +1,175 @@
+package contract
+
+import "net/url"
+
+func isOAuth(mode string) bool { return mode == "OAUTH2" || mode == "OAUTH1" || mode == "DCR_OAUTH" }
+
+// connect creates a connected account on authConfig for sc; OAuth schemes
+// start INITIATED, the others ACTIVE.
+func (w *walker) connect(sc scheme, authConfig, user string) string {
+	w.t.Helper()
+	val := dummyFields(sc.initReq)
+	if isOAuth(sc.mode) {
+		val["status"] = "INITIALIZING"
+	} else {
+		val["status"] = "ACTIVE"
+	}
+	r := w.must("POST", "/connected_accounts", nil, map[string]any{
+		"auth_config": map[string]any{"id": authConfig},
+		"connection": map[string]any{
+			"user_id": user, "callback_url": "https://example.com/cb",
+			"state": map[string]any{"authScheme": sc.mode, "val": val},
+		},
+	})
+	return r.str("id")
+}
+
+// walkAccounts drives every scheme's accounts through the statuses the API
+// and the control routes reach: INITIATED, ACTIVE, FAILED, EXPIRED, disabled
+// and enabled again, INACTIVE (auth config deleted).
+func (w *walker) walkAccounts(configs []configured) (active map[string]string) {
+	w.t.Helper()
+	active = map[string]string{} // toolkit -> an ACTIVE account
+	for _, c := range configs {
+		sc, ac := c.scheme, c.id
+		a := w.connect(sc, ac, "walk-user")
+		w.must("GET", "/connected_accounts/"+a, nil, nil)
+		w.must("POST", "/_emulator/connected_accounts/"+a+"/complete", nil, nil)
+		w.must("GET", "/connected_accounts/"+a, nil, nil)
+		if _, ok := active[sc.toolkit]; !ok {
+			active[sc.toolkit] = a
+		}
+
+		failed := w.connect(sc, ac, "walk-user-2")
+		w.must("POST", "/_emulator/connected_accounts/"+failed+"/fail", nil, map[string]any{"reason": "walk"})
+		w.must("GET", "/connected_accounts/"+failed, nil, nil)
+
+		expired := w.connect(sc, ac, "walk-user-2")
+		w.must("POST", "/_emulator/connected_accounts/"+expired+"/complete", nil, nil)
+		w.must("POST", "/_emulator/connected_accounts/"+expired+"/expire", nil, nil)
+		w.must("GET", "/connected_accounts/"+expired, nil, nil)
+		w.must("POST", "/connected_accounts/"+expired+"/refresh", nil, map[string]any{})
+		w.must("GET", "/connected_accounts/"+expired, nil, nil)
+
+		w.must("PATCH", "/connected_accounts/"+failed+"/status", nil, map[string]any{"enabled": false})
+		w.must("GET", "/connected_accounts/"+failed, nil, nil)
+		w.must("PATCH", "/connected_accounts/"+failed+"/status", nil, map[string]any{"enabled": true})
+		w.must("PATCH", "/connected_accounts/"+a, nil, map[string]any{"alias": "walk alias"})
+	}
+	w.pages("/connected_accounts", nil, 5)
+	w.pages("/connected_accounts", url.Values{"statuses": {"ACTIVE", "EXPIRED"}, "order_by": {"updated_at"}}, 3)
+	w.pages("/connected_accounts", url.Values{"toolkit_slugs": {"github"}, "user_ids": {"walk-user"}}, 2)
+	w.reject("an unknown status filter", "GET", "/connected_accounts", url.Values{"statuses": {"SLEEPING"}}, nil)
+	w.reject("an unknown order_by", "GET", "/connected_accounts", url.Values{"order_by": {"name"}}, nil)
+	w.reject("an unknown account_type", "GET", "/connected_accounts", url.Values{"account_type": {"PUBLIC"}}, nil)
+	w.must("GET", "/connected_accounts", url.Values{"account_type": {"ALL"}}, nil)
+
+	// A hosted link, then INACTIVE accounts: delete one auth config per scheme
+	// except the ones the active accounts use.
+	w.must("POST", "/connected_accounts/link", nil, map[string]any{
+		"auth_config_id": configs[0].id, "user_id": "walk-link-user", "callback_url": "https://example.com/cb",
+	})
+	for _, c := range configs {
+		sc := c.scheme
+		r := w.must("POST", "/auth_configs", nil, map[string]any{
+			"toolkit": map[string]any{"slug": sc.toolkit},
+			"auth_config": map[string]any{
+				"type": "use_custom_auth", "authScheme": sc.mode, "credentials": dummyFields(sc.creation),
+			},
+		})
+		ac := r.str("auth_config", "id")
+		a := w.connect(sc, ac, "walk-inactive")
+		w.must("POST", "/_emulator/connected_accounts/"+a+"/complete", nil, nil)
+		pending := w.connect(sc, ac, "walk-inactive") // INITIATED for OAuth schemes
+		w.must("DELETE", "/auth_configs/"+ac, nil, nil)
+		w.must("GET", "/connected_accounts/"+a, nil, nil)
+		w.must("GET", "/connected_accounts/"+pending, nil, nil)
+		w.must("DELETE", "/connected_accounts/"+a, nil, nil)
+	}
+	w.do("GET", "/connected_accounts/ca_missing", nil, nil)
+	w.reject("an account without auth config", "POST", "/connected_accounts", nil, map[string]any{
+		"connection": map[string]any{"user_id": "x"},
+	})
+	return active
+}
+
+// walkTriggers upserts, lists, disables, enables and deletes a trigger
+// instance for the first trigger type whose toolkit has an ACTIVE account.
+func (w *walker) walkTriggers(active map[string]string) {
+	w.t.Helper()
+	for _, tt := range w.pages("/triggers_types", nil, 20) {
+		slug, _ := dig(tt, "slug").(string)
+		tk, _ := dig(tt, "toolkit", "slug").(string)
+		acct, ok := active[tk]
+		if !ok {
+			continue
+		}
+		r := w.do("POST", "/trigger_instances/"+slug+"/upsert", nil, map[string]any{
+			"connected_account_id": acct, "trigger_config": configFor(dig(tt, "config")),
+		})
+		if r.status >= 300 {
+			continue
+		}
+		id := r.str("trigger_id")
+		w.pages("/trigger_instances/active", nil, 2)
+		w.must("GET", "/trigger_instances/active", url.Values{"trigger_ids": {id}, "show_disabled": {"true"}}, nil)
+		w.must("PATCH", "/trigger_instances/manage/"+id, nil, map[string]any{"status": "disable"})
+		w.must("PATCH", "/trigger_instances/manage/"+id, nil, map[string]any{"status": "enable"})
+		w.reject("an unknown trigger status", "PATCH", "/trigger_instances/manage/"+id, nil, map[string]any{"status": "paused"})
+		w.must("DELETE", "/trigger_instances/manage/"+id, nil, nil)
+		return
+	}
+	w.t.Error("walk: no trigger type could be upserted")
+}
+
+// walkTools executes a tool and a proxy request with an ACTIVE account.
+func (w *walker) walkTools(active map[string]string) {
+	w.t.Helper()
+	acct := active["github"]
+	for _, tl := range w.pages("/tools", url.Values{"toolkit_slug": {"github"}}, 20) {
+		slug, _ := dig(tl, "slug").(string)
+		w.do("POST", "/tools/execute/"+slug, nil, map[string]any{"connected_account_id": acct, "arguments": map[string]any{}})
+		break
+	}
+	w.do("POST", "/tools/execute/proxy", nil, map[string]any{
+		"connected_account_id": acct, "endpoint": "/user", "method": "GET",
+	})
+}
+
+// walkSessions creates tool-router sessions with several configs and reads them.
+func (w *walker) walkSessions() {
+	w.t.Helper()
+	var toolSlug string
+	for _, tl := range w.pages("/tools", url.Values{"toolkit_slug": {"github"}}, 20) {
+		toolSlug, _ = dig(tl, "slug").(string)
+		break
+	}
+	bodies := []map[string]any{
+		{"user_id": "walk-session"},
+		{
+			"user_id": "walk-session", "toolkits": map[string]any{"enable": []string{"github", "slack"}},
+			"preload": map[string]any{"tools": []string{toolSlug}},
+			"tags":    []string{"readOnlyHint"}, "workbench": map[string]any{"enable": true, "sandbox_size": "medium"},
+			"manage_connections": map[string]any{"enable": true, "callback_url": "https://example.com/cb"},
+		},
+		{"user_id": "walk-session", "toolkits": map[string]any{"disable": []string{"gmail"}}, "tags": map[string]any{"disable": []string{"destructiveHint"}}},
+	}
+	for _, b := range bodies {
+		r := w.must("POST", "/tool_router/session", nil, b)
+		id := r.str("session_id")
+		w.must("GET", "/tool_router/session/"+id, nil, nil)
+		w.must("GET", "/tool_router/session/"+id+"/tools", nil, nil)
+		w.pages("/tool_router/session/"+id+"/toolkits", nil, 2)
+		w.do("POST", "/tool_router/session/"+id+"/link", nil, map[string]any{"toolkit": "github"})
+		if toolSlug != "" {
+			w.do("POST", "/tool_router/session/"+id+"/execute", nil, map[string]any{"tool_slug": toolSlug, "arguments": map[string]any{}})
+		}
+		w.must("DELETE", "/tool_router/session/"+id, nil, nil)
+	}
+	w.reject("an unknown tag", "POST", "/tool_router/session", nil, map[string]any{"user_id": "u", "tags": []string{"fastHint"}})
+	w.reject("an unknown sandbox size", "POST", "/tool_router/session", nil, map[string]any{
+		"user_id": "u", "workbench": map[string]any{"sandbox_size": "huge"},
+	})
+	w.reject("a session without user", "POST", "/tool_router/session", nil, map[string]any{})
+	w.do("GET", "/tool_router/session/trs_missing", nil, nil)
+}
