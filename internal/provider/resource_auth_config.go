@@ -341,6 +341,9 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
+	if skipPlanChecks(ctx, authConfigResourceType) {
+		return
+	}
 	var cfg, plan authConfigResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)

@@ -360,6 +360,9 @@ func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.
 	if req.Plan.Raw.IsNull() {
 		return
 	}
+	if skipPlanChecks(ctx, connectedAccountType) {
+		return
+	}
 	var plan, config connectedAccountModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)

@@ -170,6 +170,9 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
+	if skipPlanChecks(ctx, triggerInstanceType) {
+		return
+	}
 	var plan triggerInstanceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
