@@ -225,6 +225,7 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 	data := &ProviderData{
 		Client:          c,
 		ToolkitVersions: settings.versions,
+		VersionSources:  settings.versionSources,
 		Cache:           NewSchemaCache(c, settings.versions),
 	}
 	resp.ResourceData = data
@@ -278,6 +279,8 @@ type envLookup struct {
 type settings struct {
 	clientConfig client.Config
 	versions     client.ToolkitVersions
+	// versionSources: see ProviderData.VersionSources.
+	versionSources map[string]string
 	// unknown is true when a value needed to build the client is not yet known.
 	unknown bool
 }
@@ -366,6 +369,7 @@ func resolveSettings(cfg providerModel, env envLookup, providerVersion, terrafor
 		versions, vd := resolveToolkitVersions(cfg, env.environ())
 		diags.Append(vd...)
 		s.versions = versions
+		s.versionSources = toolkitVersionSources(cfg, env.environ())
 	}
 
 	// Headers.

@@ -382,7 +382,9 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 			// rather than its id: the service checks the auth config.
 			return
 		}
-		addLookupError(&resp.Diagnostics, path.Root("toolkit"), "toolkit", slug, r.data.VersionFor(slug), err)
+		if !r.data.addVersionNotFound(ctx, &resp.Diagnostics, slug, err) {
+			addLookupError(&resp.Diagnostics, path.Root("toolkit"), "toolkit", slug, r.data.VersionFor(slug), err)
+		}
 		return
 	}
 
