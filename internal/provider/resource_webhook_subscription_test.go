@@ -367,6 +367,7 @@ func TestAccWebhookSubscription_deliveries(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = c.DeleteTrigger(context.Background(), triggerID) })
 	secret := &testAccAttr{}
+	var forSDK []sdkVerifyInput
 	deliver := func(version string) resource.TestStep {
 		return resource.TestStep{
 			Config: testAccWebhookSubConfig(rc.URL, version, "", "composio.trigger.message"),
@@ -384,6 +385,8 @@ func TestAccWebhookSubscription_deliveries(t *testing.T) {
 				if res.Version != version || h.Get(client.WebhookVersionHeader) != version {
 					return fmt.Errorf("delivered as %s (header %s), want %s", res.Version, h.Get(client.WebhookVersionHeader), version)
 				}
+				forSDK = append(forSDK, sdkVerifyInput{Payload: string(got.body), Signature: h.Get(client.WebhookSignatureHeader),
+					ID: h.Get(client.WebhookIDHeader), Timestamp: h.Get(client.WebhookTimestampHeader), Secret: secret.v})
 				p := res.Payload
 				if p.TriggerSlug != "LINEAR_ISSUE_CREATED_TRIGGER" || p.Metadata.ConnectedAccount.ID != accountID ||
 					p.Payload["issue"] != "ISS-"+version {
@@ -405,4 +408,18 @@ func TestAccWebhookSubscription_deliveries(t *testing.T) {
 		CheckDestroy:             testAccCheckWebhookSubDestroy(t),
 		Steps:                    []resource.TestStep{deliver("V1"), deliver("V2"), deliver("V3")},
 	})
+	// The same deliveries verify with the official SDK's verifyWebhook.
+	res, ok := sdkVerifyWebhooks(t, forSDK)
+	if !ok {
+		return
+	}
+	t.Logf("the SDK's verifyWebhook accepted the deliveries: %+v", res)
+	if len(res) != 3 {
+		t.Fatalf("SDK verified %d deliveries, want 3: %+v", len(res), res)
+	}
+	for i, want := range []string{"V1", "V2", "V3"} {
+		if r := res[i]; r.Version != want || r.TriggerSlug != "LINEAR_ISSUE_CREATED_TRIGGER" || r.AccountID != accountID {
+			t.Errorf("SDK parsed delivery %d as %+v, want version %s of LINEAR_ISSUE_CREATED_TRIGGER for %s", i, r, want, accountID)
+		}
+	}
 }
