@@ -39,17 +39,21 @@ func (c *Client) Probe(ctx context.Context, window time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, window)
 	defer cancel()
 	var d net.Dialer
+	var cause error // the most telling failure: a refusal beats the final timeout
 	for {
 		conn, err := d.DialContext(ctx, "tcp", target)
 		if err == nil {
 			_ = conn.Close()
 			return nil
 		}
+		if cause == nil || ctx.Err() == nil {
+			cause = err
+		}
 		t := time.NewTimer(250 * time.Millisecond)
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return fmt.Errorf("cannot connect to %s within %s: %w", target, window, cleanDialError(err))
+			return fmt.Errorf("cannot connect to %s within %s: %w", target, window, cleanDialError(cause))
 		case <-t.C:
 		}
 	}
