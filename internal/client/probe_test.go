@@ -29,8 +29,11 @@ func TestProbe(t *testing.T) {
 	}
 	start := time.Now()
 	err = c.Probe(context.Background(), 500*time.Millisecond)
-	if err == nil || !strings.Contains(err.Error(), addr) || !strings.Contains(err.Error(), "refused") {
-		t.Fatalf("err = %v; want one naming %s and the refusal", err, addr)
+	// "refused" normally; on a busy machine another process may grab the
+	// freed port and leave the connection hanging ("timeout").
+	if err == nil || !strings.Contains(err.Error(), addr) ||
+		(!strings.Contains(err.Error(), "refused") && !strings.Contains(err.Error(), "timeout")) {
+		t.Fatalf("err = %v; want one naming %s and the cause", err, addr)
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("probe took %s, want about its 500ms window", d)
