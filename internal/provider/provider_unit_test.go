@@ -378,10 +378,15 @@ func TestConfigureUnreachableBaseURL(t *testing.T) {
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("configure took %s, want a few seconds", d)
 	}
-	for _, want := range []string{"Cannot reach the service", url, "connection refused", "base_url", EnvBaseURL, "max_retries"} {
+	for _, want := range []string{"Cannot reach the service", url, "base_url", EnvBaseURL, "max_retries"} {
 		if !diagsContain(resp.Diagnostics, want) {
 			t.Errorf("diagnostics lack %q: %v", want, resp.Diagnostics)
 		}
+	}
+	// The cause: normally refused; a busy machine may hand the freed port to
+	// another process that leaves the connection hanging.
+	if !diagsContain(resp.Diagnostics, "connection refused") && !diagsContain(resp.Diagnostics, "timeout") {
+		t.Errorf("diagnostics do not give the cause: %v", resp.Diagnostics)
 	}
 	if resp.ResourceData != nil {
 		t.Error("provider data set although the service is unreachable")
