@@ -613,7 +613,7 @@ func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 			},
 			{
 				Config:      testAccCAAccount(user, q(github.ID), `timeouts = { create = "soon" }`),
-				ExpectError: testAccErrRe(`Time Duration`, `"soon"`),
+				ExpectError: testAccErrRe(`Invalid duration`, `Attribute timeouts.create`, `"soon" is not a duration`),
 			},
 			{
 				Config:      `data "service_connected_accounts" "x" { statuses = ["ACTIVE", "DONE"] }`,
