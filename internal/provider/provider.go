@@ -240,6 +240,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 	return []func() resource.Resource{
 		NewAuthConfigResource,
 		NewConnectedAccountResource,
+		NewMCPServerResource,
 		NewTriggerInstanceResource,
 		NewCustomToolkitResource,
 		NewWebhookSubscriptionResource,
@@ -252,6 +253,8 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewAuthConfigDataSource,
 		NewAuthConfigsDataSource,
 		NewConnectedAccountsDataSource,
+		NewMCPServerDataSource,
+		NewMCPServersDataSource,
 		NewToolkitCategoriesDataSource,
 		NewToolkitDataSource,
 		NewToolkitsDataSource,
