@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -175,14 +177,18 @@ type slugRef struct {
 	Slug string `json:"slug"`
 }
 
+// createAuthConfigWire is the create body's auth_config. On create the
+// execution allow-list travels as restrict_to_following_tools: the create
+// variants' tool_access_config has only tools_for_connected_account_creation.
 type createAuthConfigWire struct {
-	Type                   string            `json:"type"`
-	Name                   string            `json:"name,omitempty"`
-	AuthScheme             string            `json:"authScheme,omitempty"` // camelCase on the wire
-	Credentials            map[string]any    `json:"credentials,omitempty"`
-	ProxyConfig            *ProxyConfig      `json:"proxy_config,omitempty"`
-	ToolAccessConfig       *ToolAccessConfig `json:"tool_access_config,omitempty"`
-	IsEnabledForToolRouter *bool             `json:"is_enabled_for_tool_router,omitempty"`
+	Type                     string            `json:"type"`
+	Name                     string            `json:"name,omitempty"`
+	AuthScheme               string            `json:"authScheme,omitempty"` // camelCase on the wire
+	Credentials              map[string]any    `json:"credentials,omitempty"`
+	ProxyConfig              *ProxyConfig      `json:"proxy_config,omitempty"`
+	ToolAccessConfig         *ToolAccessConfig `json:"tool_access_config,omitempty"`
+	RestrictToFollowingTools []string          `json:"restrict_to_following_tools,omitzero"`
+	IsEnabledForToolRouter   *bool             `json:"is_enabled_for_tool_router,omitempty"`
 }
 
 // CreatedAuthConfig is the create response.
@@ -236,9 +242,14 @@ func (c *Client) createAuthConfigOnce(ctx context.Context, r CreateAuthConfigReq
 			Type:                   typ,
 			Name:                   r.Name,
 			Credentials:            r.Credentials,
-			ToolAccessConfig:       r.ToolAccessConfig,
 			IsEnabledForToolRouter: r.IsEnabledForToolRouter,
 		},
+	}
+	if tac := r.ToolAccessConfig; tac != nil {
+		body.AuthConfig.RestrictToFollowingTools = tac.ToolsAvailableForExecution
+		if tac.ToolsForConnectedAccountCreation != nil {
+			body.AuthConfig.ToolAccessConfig = &ToolAccessConfig{ToolsForConnectedAccountCreation: tac.ToolsForConnectedAccountCreation}
+		}
 	}
 	if typ == AuthConfigTypeCustom {
 		body.AuthConfig.AuthScheme = r.AuthScheme
@@ -268,7 +279,10 @@ func (c *Client) createAuthConfigOnce(ctx context.Context, r CreateAuthConfigReq
 
 // UpdateAuthConfigRequest updates an auth config. Type is "custom" (for
 // custom auth configs: Credentials; Scopes are merged into
-// credentials.scopes) or "default" (managed: Scopes sent as `scopes`).
+// credentials.scopes) or "default" (managed: Scopes sent as `scopes`). The
+// default variant has no credentials: its Credentials may only carry scopes
+// and user_scopes, which are sent as the top-level fields; any other
+// credential field is an error and nothing is sent.
 // Scopes nil leaves the scopes alone; a non-nil empty Scopes is sent as []
 // and clears them (likewise the ToolAccessConfig lists).
 type UpdateAuthConfigRequest struct {
@@ -284,7 +298,8 @@ type updateAuthConfigWire struct {
 	Type                   string            `json:"type"`
 	Name                   *string           `json:"name,omitempty"`
 	Credentials            map[string]any    `json:"credentials,omitempty"`
-	Scopes                 []string          `json:"scopes,omitzero"`
+	Scopes                 any               `json:"scopes,omitempty"`
+	UserScopes             any               `json:"user_scopes,omitempty"`
 	IsEnabledForToolRouter *bool             `json:"is_enabled_for_tool_router,omitempty"`
 	ToolAccessConfig       *ToolAccessConfig `json:"tool_access_config,omitempty"`
 }
@@ -311,9 +326,21 @@ func (c *Client) UpdateAuthConfig(ctx context.Context, id string, r UpdateAuthCo
 		}
 		body.Credentials = creds
 	} else {
-		body.Scopes = r.Scopes
-		if len(r.Credentials) > 0 {
-			body.Credentials = r.Credentials
+		if r.Scopes != nil {
+			body.Scopes = r.Scopes
+		}
+		for _, k := range slices.Sorted(maps.Keys(r.Credentials)) {
+			switch v := r.Credentials[k]; k {
+			case "scopes":
+				if body.Scopes == nil {
+					body.Scopes = v
+				}
+			case "user_scopes":
+				body.UserScopes = v
+			default:
+				return fmt.Errorf("update auth config %s: credentials.%s cannot be sent in a %q update (only %q updates carry credentials)",
+					id, k, AuthConfigUpdateDefault, AuthConfigUpdateCustom)
+			}
 		}
 	}
 	return c.do(ctx, http.MethodPatch, "/auth_configs/"+escape(id), nil, body, nil)

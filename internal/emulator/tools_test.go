@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,4 +59,22 @@ func TestToolListAuthConfigFilter(t *testing.T) {
 		t.Fatalf("two auth configs: %v", got)
 	}
 	e.mustErr(404, "not found", "GET", v+"/tools?auth_config_ids=ac_nope", nil)
+}
+
+// GET /tools applies important (only "true"/"false") and scopes.
+func TestToolListImportantAndScopes(t *testing.T) {
+	e := newEnv(t, Options{})
+	all := len(e.must(200, "GET", v+"/tools?toolkit_slug=github", nil).items())
+	if got := len(e.must(200, "GET", v+"/tools?toolkit_slug=github&important=false", nil).items()); got != all {
+		t.Fatalf("important=false: %d of %d", got, all)
+	}
+	for _, it := range e.must(200, "GET", v+"/tools?important=true", nil).items() {
+		if tags, _ := it["tags"].([]any); !slices.Contains(tags, any("important")) {
+			t.Fatalf("important=true listed %v", it["slug"])
+		}
+	}
+	if got := len(e.must(200, "GET", v+"/tools?scopes=no:such:scope", nil).items()); got != 0 {
+		t.Fatalf("scopes filter kept %d tools", got)
+	}
+	e.mustErr(400, "important", "GET", v+"/tools?important=yes", nil)
 }
