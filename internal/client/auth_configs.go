@@ -69,9 +69,15 @@ type AuthConfig struct {
 	Credentials            map[string]any   `json:"credentials"`
 	ToolAccessConfig       ToolAccessConfig `json:"tool_access_config"`
 	NoOfConnections        int              `json:"no_of_connections"`
-	// Scopes is credentials.scopes normalised to a list (the wire has a
-	// comma/space separated string or a list).
-	Scopes []string `json:"-"`
+	ProxyConfig            *ProxyConfig     `json:"proxy_config"`
+	// SharedCredentials are inherited by every connected account of the
+	// auth config; secret values come back masked.
+	SharedCredentials map[string]any `json:"shared_credentials"`
+	// Scopes and UserScopes are credentials.scopes and credentials.user_scopes
+	// normalised to lists (the wire has a comma/space separated string or a
+	// list).
+	Scopes     []string `json:"-"`
+	UserScopes []string `json:"-"`
 }
 
 // UnmarshalJSON decodes an auth config and fills Scopes.
@@ -84,6 +90,7 @@ func (a *AuthConfig) UnmarshalJSON(b []byte) error {
 	*a = AuthConfig(p)
 	if a.Credentials != nil {
 		a.Scopes = normalizeScopes(a.Credentials["scopes"])
+		a.UserScopes = normalizeScopes(a.Credentials["user_scopes"])
 	}
 	return nil
 }
@@ -166,6 +173,13 @@ type CreateAuthConfigRequest struct {
 	ToolAccessConfig       *ToolAccessConfig
 	IsEnabledForToolRouter *bool
 	ProxyConfig            *ProxyConfig
+	// SharedCredentials (nil: none) are inherited by the auth config's
+	// connected accounts.
+	SharedCredentials map[string]any
+	// ToolsAvailableForExecution (nil: no restriction) limits the tools the
+	// auth config's accounts may execute; the create body carries it as
+	// restrict_to_following_tools.
+	ToolsAvailableForExecution []string
 }
 
 type createAuthConfigBody struct {
@@ -188,6 +202,7 @@ type createAuthConfigWire struct {
 	ProxyConfig              *ProxyConfig      `json:"proxy_config,omitempty"`
 	ToolAccessConfig         *ToolAccessConfig `json:"tool_access_config,omitempty"`
 	RestrictToFollowingTools []string          `json:"restrict_to_following_tools,omitzero"`
+	SharedCredentials        map[string]any    `json:"shared_credentials,omitempty"`
 	IsEnabledForToolRouter   *bool             `json:"is_enabled_for_tool_router,omitempty"`
 }
 
@@ -239,14 +254,18 @@ func (c *Client) createAuthConfigOnce(ctx context.Context, r CreateAuthConfigReq
 	body := createAuthConfigBody{
 		Toolkit: slugRef{Slug: r.ToolkitSlug},
 		AuthConfig: createAuthConfigWire{
-			Type:                   typ,
-			Name:                   r.Name,
-			Credentials:            r.Credentials,
-			IsEnabledForToolRouter: r.IsEnabledForToolRouter,
+			Type:                     typ,
+			Name:                     r.Name,
+			Credentials:              r.Credentials,
+			RestrictToFollowingTools: r.ToolsAvailableForExecution,
+			SharedCredentials:        r.SharedCredentials,
+			IsEnabledForToolRouter:   r.IsEnabledForToolRouter,
 		},
 	}
 	if tac := r.ToolAccessConfig; tac != nil {
-		body.AuthConfig.RestrictToFollowingTools = tac.ToolsAvailableForExecution
+		if r.ToolsAvailableForExecution == nil {
+			body.AuthConfig.RestrictToFollowingTools = tac.ToolsAvailableForExecution
+		}
 		if tac.ToolsForConnectedAccountCreation != nil {
 			body.AuthConfig.ToolAccessConfig = &ToolAccessConfig{ToolsForConnectedAccountCreation: tac.ToolsForConnectedAccountCreation}
 		}
@@ -284,14 +303,19 @@ func (c *Client) createAuthConfigOnce(ctx context.Context, r CreateAuthConfigReq
 // and user_scopes, which are sent as the top-level fields; any other
 // credential field is an error and nothing is sent.
 // Scopes nil leaves the scopes alone; a non-nil empty Scopes is sent as []
-// and clears them (likewise the ToolAccessConfig lists).
+// and clears them (likewise UserScopes and the ToolAccessConfig lists).
+// ProxyConfig (custom only) nil leaves the proxy alone; SharedCredentials nil
+// leaves them alone, otherwise replaces them.
 type UpdateAuthConfigRequest struct {
 	Type                   string
 	Name                   *string
 	Credentials            map[string]any
 	Scopes                 []string
+	UserScopes             []string
 	IsEnabledForToolRouter *bool
 	ToolAccessConfig       *ToolAccessConfig
+	ProxyConfig            *ProxyConfig
+	SharedCredentials      map[string]any
 }
 
 type updateAuthConfigWire struct {
@@ -300,6 +324,8 @@ type updateAuthConfigWire struct {
 	Credentials            map[string]any    `json:"credentials,omitempty"`
 	Scopes                 any               `json:"scopes,omitempty"`
 	UserScopes             any               `json:"user_scopes,omitempty"`
+	ProxyConfig            *ProxyConfig      `json:"proxy_config,omitempty"`
+	SharedCredentials      map[string]any    `json:"shared_credentials,omitempty"`
 	IsEnabledForToolRouter *bool             `json:"is_enabled_for_tool_router,omitempty"`
 	ToolAccessConfig       *ToolAccessConfig `json:"tool_access_config,omitempty"`
 }
@@ -315,19 +341,27 @@ func (c *Client) UpdateAuthConfig(ctx context.Context, id string, r UpdateAuthCo
 		Name:                   r.Name,
 		IsEnabledForToolRouter: r.IsEnabledForToolRouter,
 		ToolAccessConfig:       r.ToolAccessConfig,
+		SharedCredentials:      r.SharedCredentials,
 	}
 	if typ == AuthConfigUpdateCustom {
-		creds := make(map[string]any, len(r.Credentials)+1)
+		creds := make(map[string]any, len(r.Credentials)+2)
 		for k, v := range r.Credentials {
 			creds[k] = v
 		}
 		if _, ok := creds["scopes"]; !ok && r.Scopes != nil {
 			creds["scopes"] = r.Scopes
 		}
+		if _, ok := creds["user_scopes"]; !ok && r.UserScopes != nil {
+			creds["user_scopes"] = r.UserScopes
+		}
 		body.Credentials = creds
+		body.ProxyConfig = r.ProxyConfig
 	} else {
 		if r.Scopes != nil {
 			body.Scopes = r.Scopes
+		}
+		if r.UserScopes != nil {
+			body.UserScopes = r.UserScopes
 		}
 		for _, k := range slices.Sorted(maps.Keys(r.Credentials)) {
 			switch v := r.Credentials[k]; k {
@@ -336,7 +370,9 @@ func (c *Client) UpdateAuthConfig(ctx context.Context, id string, r UpdateAuthCo
 					body.Scopes = v
 				}
 			case "user_scopes":
-				body.UserScopes = v
+				if body.UserScopes == nil {
+					body.UserScopes = v
+				}
 			default:
 				return fmt.Errorf("update auth config %s: credentials.%s cannot be sent in a %q update (only %q updates carry credentials)",
 					id, k, AuthConfigUpdateDefault, AuthConfigUpdateCustom)

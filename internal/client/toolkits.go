@@ -92,6 +92,7 @@ type AuthConfigDetail struct {
 type ToolkitMeta struct {
 	Description       string     `json:"description"`
 	Logo              string     `json:"logo"`
+	AppURL            string     `json:"app_url"`
 	Version           string     `json:"version"`
 	Categories        []Category `json:"categories"`
 	AvailableVersions []string   `json:"available_versions"`
@@ -103,6 +104,7 @@ type ToolkitMeta struct {
 type Toolkit struct {
 	Slug                       string             `json:"slug"`
 	Name                       string             `json:"name"`
+	Type                       string             `json:"type"` // native | custom
 	Enabled                    bool               `json:"enabled"`
 	IsLocalToolkit             bool               `json:"is_local_toolkit"`
 	IsDeprecated               bool               `json:"is_deprecated"`
@@ -152,6 +154,7 @@ func (c *Client) GetToolkit(ctx context.Context, slug, version string) (*Toolkit
 type ToolkitSummary struct {
 	Slug                       string      `json:"slug"`
 	Name                       string      `json:"name"`
+	Type                       string      `json:"type"` // native | custom
 	AuthSchemes                []string    `json:"auth_schemes"`
 	ComposioManagedAuthSchemes []string    `json:"composio_managed_auth_schemes"`
 	IsLocalToolkit             bool        `json:"is_local_toolkit"`

@@ -213,7 +213,7 @@ func (s *Server) createAuthConfig(c *call) (int, any, *apiError) {
 	if body.Toolkit == nil || body.Toolkit.Slug == "" {
 		return 0, nil, errValidation("toolkit.slug", "toolkit.slug is required")
 	}
-	tk, e := s.cat.toolkit(body.Toolkit.Slug)
+	tk, e := s.toolkitFor(c.project, body.Toolkit.Slug)
 	if e != nil {
 		return 0, nil, e
 	}

@@ -68,6 +68,16 @@ type toolkitDef struct {
 	Triggers    []*triggerDef
 	Tools       []*toolDef
 	CreatedAt   string
+	UpdatedAt   string
+	Custom      bool // a project's custom (MCP) toolkit
+}
+
+// kind is the toolkit's type on the wire: native or custom.
+func (tk *toolkitDef) kind() string {
+	if tk.Custom {
+		return "custom"
+	}
+	return "native"
 }
 
 type triggerDef struct {

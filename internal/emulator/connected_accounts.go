@@ -424,7 +424,7 @@ func (s *Server) patchAccount(c *call) (int, any, *apiError) {
 		if e != nil {
 			return 0, nil, e
 		}
-		tk, e := s.cat.toolkit(ac.ToolkitSlug)
+		tk, e := s.toolkitFor(c.project, ac.ToolkitSlug)
 		if e != nil {
 			return 0, nil, e
 		}

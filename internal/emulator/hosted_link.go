@@ -21,7 +21,7 @@ func (c *call) usableAuthConfig(id, field string) (*AuthConfig, *toolkitDef, *ap
 		return nil, nil, newErr(http.StatusBadRequest, CodeAuthConfigDisabled, "AuthConfig_Disabled",
 			"auth config %s is disabled; enable it before connecting accounts", ac.ID).with(field + ": auth config disabled")
 	}
-	tk, e := c.s.cat.toolkit(ac.ToolkitSlug)
+	tk, e := c.s.toolkitFor(c.project, ac.ToolkitSlug)
 	if e != nil {
 		return nil, nil, e
 	}

@@ -21,7 +21,11 @@ const (
 	bucketDeletedTriggers = "deleted_trigger_instances"
 )
 
-var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers}
+// bucketCustomToolkits: project-registered custom (MCP) toolkits, keyed by
+// customToolkitKey(project, slug).
+const bucketCustomToolkits = "custom_toolkits"
+
+var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketCustomToolkits}
 
 // deletedTrigger is the tombstone of a deleted trigger instance.
 type deletedTrigger struct {
@@ -41,8 +45,12 @@ type store struct {
 	sessions    map[string]*Session
 	// deletedTriggers: trigger instance id -> tombstone
 	deletedTriggers map[string]*deletedTrigger
-	seq             int64
-	lastStamp       time.Time
+	// customToolkits is written under mu (in commit) and cmu; toolkit
+	// lookups read it under cmu alone, so they work with or without mu held.
+	customToolkits map[string]*CustomToolkit
+	cmu            sync.RWMutex
+	seq            int64
+	lastStamp      time.Time
 }
 
 // change is one put (val != nil) or delete (val == nil) in a bucket.
@@ -62,6 +70,7 @@ func openStore(path string) (*store, error) {
 		triggers:        map[string]*TriggerInstance{},
 		sessions:        map[string]*Session{},
 		deletedTriggers: map[string]*deletedTrigger{},
+		customToolkits:  map[string]*CustomToolkit{},
 	}
 	if path == "" {
 		return st, nil
@@ -104,6 +113,9 @@ func (st *store) load() error {
 			return err
 		}
 		if err := loadBucket(tx, bucketDeletedTriggers, st.deletedTriggers); err != nil {
+			return err
+		}
+		if err := loadBucket(tx, bucketCustomToolkits, st.customToolkits); err != nil {
 			return err
 		}
 		if v := tx.Bucket([]byte(bucketMeta)).Get([]byte("seq")); v != nil {
@@ -212,6 +224,14 @@ func (st *store) commit(changes ...change) error {
 			} else {
 				st.deletedTriggers[c.id] = c.val.(*deletedTrigger)
 			}
+		case bucketCustomToolkits:
+			st.cmu.Lock()
+			if c.val == nil {
+				delete(st.customToolkits, c.id)
+			} else {
+				st.customToolkits[c.id] = c.val.(*CustomToolkit)
+			}
+			st.cmu.Unlock()
 		}
 	}
 	return nil

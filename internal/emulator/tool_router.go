@@ -260,7 +260,7 @@ func (s *Server) createSession(c *call) (int, any, *apiError) {
 			list, _ := tks[key].([]any)
 			for _, sl := range list {
 				slug, _ := sl.(string)
-				if _, e := s.cat.toolkit(slug); e != nil {
+				if _, e := s.toolkitFor(c.project, slug); e != nil {
 					return 0, nil, e
 				}
 			}
@@ -568,7 +568,7 @@ func (s *Server) sessionToolkit(sess *Session, slug, field string) (*toolkitDef,
 	if slug == "" {
 		return nil, errValidation(field, "%s is required", field)
 	}
-	tk, e := s.cat.toolkit(slug)
+	tk, e := s.toolkitFor(sess.Project, slug)
 	if e != nil {
 		return nil, e
 	}
@@ -663,7 +663,7 @@ func (s *Server) sessionToolkits(c *call) (int, any, *apiError) {
 	var tks []*toolkitDef
 	if len(only) > 0 {
 		for _, slug := range only {
-			tk, e := s.cat.toolkit(slug)
+			tk, e := s.toolkitFor(c.project, slug)
 			if e != nil {
 				return 0, nil, e
 			}

@@ -49,8 +49,12 @@ func (tk *toolkitDef) categoriesFor(list bool) []any {
 }
 
 func (s *Server) renderToolkitMeta(tk *toolkitDef, version string, withVersions bool) map[string]any {
+	created, updated := catalogCreatedAt, catalogCreatedAt
+	if tk.Custom {
+		created, updated = tk.CreatedAt, tk.UpdatedAt
+	}
 	m := map[string]any{
-		"created_at": catalogCreatedAt, "updated_at": catalogCreatedAt,
+		"created_at": created, "updated_at": updated,
 		"description": tk.Description, "logo": tk.logo(), "app_url": tk.AppURL,
 		"categories": tk.categoriesFor(!withVersions), "triggers_count": len(tk.Triggers), "tools_count": len(tk.Tools),
 		"version": version,
@@ -63,7 +67,7 @@ func (s *Server) renderToolkitMeta(tk *toolkitDef, version string, withVersions 
 
 func (s *Server) renderToolkitSummary(tk *toolkitDef) map[string]any {
 	return map[string]any{
-		"slug": tk.Slug, "name": tk.Name, "type": "native",
+		"slug": tk.Slug, "name": tk.Name, "type": tk.kind(),
 		"auth_schemes": tk.schemeModes(), "composio_managed_auth_schemes": tk.managedModes(),
 		"is_local_toolkit": false, "no_auth": len(tk.Schemes) == 0, "auth_guide_url": nil,
 		"deprecated": map[string]any{"toolkitId": tk.Slug},
@@ -98,7 +102,7 @@ func (s *Server) renderToolkit(tk *toolkitDef, version string) map[string]any {
 		}
 	}
 	return map[string]any{
-		"slug": tk.Slug, "name": tk.Name, "type": "native", "enabled": true, "is_local_toolkit": false,
+		"slug": tk.Slug, "name": tk.Name, "type": tk.kind(), "enabled": true, "is_local_toolkit": false,
 		"composio_managed_auth_schemes": tk.managedModes(), "composio_managed_auth": managed,
 		"auth_config_details": details, "base_url": tk.BaseURL, "auth_guide_url": nil,
 		// get_current_user_endpoint is omitted, not null: @composio/core's schema types it as an optional string.
@@ -138,7 +142,7 @@ func (s *Server) filterToolkits(c *call, category, managedBy, sortBy, search str
 		s.st.mu.RUnlock()
 	}
 	var out []*toolkitDef
-	for _, tk := range s.cat.toolkits {
+	for _, tk := range append(slices.Clip(s.cat.toolkits), s.customToolkitDefs(c.project)...) {
 		if category != "" && !slices.Contains(tk.Categories, category) {
 			continue
 		}
@@ -148,7 +152,7 @@ func (s *Server) filterToolkits(c *call, category, managedBy, sortBy, search str
 		if managedBy == "project" && !projectToolkits[tk.Slug] {
 			continue
 		}
-		if search != "" && !strings.Contains(tk.Slug, strings.ToLower(search)) && !strings.Contains(strings.ToLower(tk.Name), strings.ToLower(search)) {
+		if search != "" && !strings.Contains(strings.ToLower(tk.Slug), strings.ToLower(search)) && !strings.Contains(strings.ToLower(tk.Name), strings.ToLower(search)) {
 			continue
 		}
 		if len(only) > 0 && !containsFold(only, tk.Slug) {
@@ -173,11 +177,12 @@ func (s *Server) listToolkits(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	// v3.1 type: every catalog toolkit is native; there are no custom toolkits.
-	switch q.Get("type") {
-	case "", "native", "all":
-	case "custom":
-		items = nil
+	// v3.1 type: catalog toolkits are native, the project's registered
+	// toolkits custom; without type both are listed.
+	switch typ := q.Get("type"); typ {
+	case "", "all":
+	case "native", "custom":
+		items = slices.DeleteFunc(items, func(tk *toolkitDef) bool { return tk.kind() != typ })
 	default:
 		return 0, nil, errValidation("type", "type must be native, custom or all, got %q", q.Get("type"))
 	}
@@ -230,7 +235,7 @@ func (s *Server) listCategories(c *call) (int, any, *apiError) {
 }
 
 func (s *Server) getToolkit(c *call) (int, any, *apiError) {
-	tk, e := s.cat.toolkit(c.r.PathValue("slug"))
+	tk, e := s.toolkitFor(c.project, c.r.PathValue("slug"))
 	if e != nil {
 		return 0, nil, e
 	}

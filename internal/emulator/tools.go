@@ -37,7 +37,7 @@ func (s *Server) listTools(c *call) (int, any, *apiError) {
 		return 0, nil, errValidation("important", `important must be "true" or "false", got %q`, important)
 	}
 	for _, sl := range slugs {
-		if _, e := s.cat.toolkit(sl); e != nil {
+		if _, e := s.toolkitFor(c.project, sl); e != nil {
 			return 0, nil, e
 		}
 	}

@@ -33,7 +33,7 @@ type versionedTrigger struct {
 func (s *Server) listTriggerTypes(c *call) (int, any, *apiError) {
 	slugs := listParam(c.r, "toolkit_slugs", "toolkit_slug")
 	for _, sl := range slugs {
-		if _, e := s.cat.toolkit(sl); e != nil {
+		if _, e := s.toolkitFor(c.project, sl); e != nil {
 			return 0, nil, e
 		}
 	}

@@ -226,6 +226,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 		NewAuthConfigResource,
 		NewConnectedAccountResource,
 		NewTriggerInstanceResource,
+		NewCustomToolkitResource,
 	}
 }
 

@@ -373,6 +373,12 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	slug := plan.Toolkit.ValueString()
 	tk, err := r.data.Cache.Toolkit(ctx, slug)
 	if err != nil {
+		if client.IsNotFound(err) && strings.HasPrefix(strings.ToUpper(slug), client.CustomToolkitPrefix) {
+			// A custom toolkit that does not exist yet, e.g. registered in
+			// the same apply by a service_custom_toolkit named by its slug
+			// rather than its id: the service checks the auth config.
+			return
+		}
 		addLookupError(&resp.Diagnostics, path.Root("toolkit"), "toolkit", slug, r.data.VersionFor(slug), err)
 		return
 	}

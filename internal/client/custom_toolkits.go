@@ -1,0 +1,115 @@
+package client
+
+import (
+	"context"
+	"net/http"
+)
+
+// Custom toolkit auth modes (toolkit_config.auth_schemes[].mode).
+const (
+	CustomAuthNoAuth   = "NO_AUTH"
+	CustomAuthAPIKey   = "API_KEY"
+	CustomAuthDCROAuth = "DCR_OAUTH"
+)
+
+// CustomAPIKeyPlaceholder is the text an API_KEY custom toolkit's header
+// values must contain; the service puts the connected account's key there.
+const CustomAPIKeyPlaceholder = "{{generic_api_key}}"
+
+// CustomToolkitPrefix is what the service puts before a custom toolkit's
+// slug ("acme" is registered as CUSTOM_ACME).
+const CustomToolkitPrefix = "CUSTOM_"
+
+// CustomAuthScheme is one auth scheme of a custom (remote MCP) toolkit:
+// Headers for API_KEY (a value holds CustomAPIKeyPlaceholder), DiscoveryURL
+// for DCR_OAUTH.
+type CustomAuthScheme struct {
+	Mode         string            `json:"mode"`
+	Headers      map[string]string `json:"headers,omitempty"`
+	DiscoveryURL string            `json:"discovery_url,omitempty"`
+}
+
+// CustomToolkitConfig is the toolkit_config of a custom toolkit registration.
+type CustomToolkitConfig struct {
+	Name        string             `json:"name"`
+	Description string             `json:"description,omitempty"`
+	AppURL      string             `json:"app_url"`
+	AuthSchemes []CustomAuthScheme `json:"auth_schemes"`
+}
+
+type customToolkitBody struct {
+	Slug          string              `json:"slug"`
+	UserID        string              `json:"user_id,omitempty"`
+	ToolkitConfig CustomToolkitConfig `json:"toolkit_config"`
+}
+
+// CreateCustomToolkit registers a new custom toolkit shared with every user
+// of the project (POST /custom/toolkits, user_id "all") and returns the slug
+// the service gives it (CUSTOM_ + the upper-cased slug). Unlike upsert it
+// never takes over an existing toolkit: an existing slug answers 409.
+func (c *Client) CreateCustomToolkit(ctx context.Context, slug string, cfg CustomToolkitConfig) (string, error) {
+	var out struct {
+		Slug string `json:"slug"`
+	}
+	body := customToolkitBody{Slug: slug, UserID: "all", ToolkitConfig: cfg}
+	if err := c.do(ctx, http.MethodPost, "/custom/toolkits", nil, body, &out); err != nil {
+		return "", err
+	}
+	return out.Slug, nil
+}
+
+// UpsertCustomToolkit registers a custom toolkit under slug (POST
+// /custom/toolkits/upsert) and returns the slug the service gives it
+// (CUSTOM_ + the upper-cased slug). Repeating it with the same app_url and
+// auth schemes is a no-op that may rename the toolkit, so it is safe to
+// retry; a different app_url or auth scheme answers 409.
+func (c *Client) UpsertCustomToolkit(ctx context.Context, slug string, cfg CustomToolkitConfig) (string, error) {
+	var out struct {
+		Slug string `json:"slug"`
+	}
+	if err := c.do(ctx, http.MethodPost, "/custom/toolkits/upsert", nil, customToolkitBody{Slug: slug, ToolkitConfig: cfg}, &out); err != nil {
+		return "", err
+	}
+	return out.Slug, nil
+}
+
+// UpdateCustomToolkitRequest holds the fields PATCH /custom/toolkits/{slug}
+// changes; nil fields keep their value.
+type UpdateCustomToolkitRequest struct {
+	Name        *string `json:"name,omitempty"`
+	Description *string `json:"description,omitempty"`
+}
+
+// UpdateCustomToolkit updates a custom toolkit's display fields (PATCH
+// /custom/toolkits/{slug}); app_url and the auth schemes cannot change.
+func (c *Client) UpdateCustomToolkit(ctx context.Context, slug string, r UpdateCustomToolkitRequest) error {
+	return c.do(ctx, http.MethodPatch, "/custom/toolkits/"+escape(slug), nil, r, nil)
+}
+
+// CustomToolkitSync is the answer of SyncCustomToolkit.
+type CustomToolkitSync struct {
+	Slug        string `json:"slug"`
+	Version     string `json:"version"`
+	SyncedCount int    `json:"synced_count"`
+}
+
+// SyncCustomToolkit re-reads a custom toolkit's tools from its MCP server
+// (POST /custom/toolkits/sync); connectedAccountID is needed for toolkits
+// with auth ("" sends none).
+func (c *Client) SyncCustomToolkit(ctx context.Context, slug, connectedAccountID string) (*CustomToolkitSync, error) {
+	body := struct {
+		Slug               string `json:"slug"`
+		ConnectedAccountID string `json:"connected_account_id,omitempty"`
+	}{slug, connectedAccountID}
+	var out CustomToolkitSync
+	if err := c.do(ctx, http.MethodPost, "/custom/toolkits/sync", nil, body, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// DeleteCustomToolkit deletes a custom toolkit with its auth configs and
+// connected accounts (DELETE /custom/toolkits/{slug}).
+func (c *Client) DeleteCustomToolkit(ctx context.Context, slug string) error {
+	return c.do(ctx, http.MethodDelete, "/custom/toolkits/"+escape(slug), nil, nil, nil)
+}

@@ -1,0 +1,112 @@
+package emulator
+
+import (
+	"testing"
+)
+
+func customBody(slug, appURL string, scheme map[string]any) map[string]any {
+	return map[string]any{"slug": slug, "toolkit_config": map[string]any{
+		"name": "Acme", "app_url": appURL, "auth_schemes": []any{scheme},
+	}}
+}
+
+var customAPIKeyScheme = map[string]any{"mode": "API_KEY", "headers": map[string]any{"Authorization": "Bearer {{generic_api_key}}"}}
+
+func TestCustomToolkitLifecycle(t *testing.T) {
+	e := newEnv(t, Options{APIKeys: map[string]string{testKey: "default", "other": "beta"}})
+	r := e.must(200, "POST", v+"/custom/toolkits/upsert", customBody("acme", "https://mcp.example.com/mcp", customAPIKeyScheme))
+	if r.str("slug") != "CUSTOM_ACME" {
+		t.Fatalf("slug %q", r.str("slug"))
+	}
+	// same app_url and scheme: idempotent, renames
+	b := customBody("ACME", "https://mcp.example.com/mcp", customAPIKeyScheme)
+	b["toolkit_config"].(map[string]any)["name"] = "Acme Two"
+	e.must(200, "POST", v+"/custom/toolkits/upsert", b)
+	tk := e.must(200, "GET", v+"/toolkits/CUSTOM_ACME", nil)
+	if tk.str("type") != "custom" || tk.str("name") != "Acme Two" || tk.str("meta", "app_url") != "https://mcp.example.com/mcp" {
+		t.Fatalf("toolkit %s", tk.raw)
+	}
+	details := tk.get("auth_config_details").([]any)
+	if len(details) != 1 || details[0].(map[string]any)["mode"] != "API_KEY" {
+		t.Fatalf("details %v", details)
+	}
+	// immutable fields
+	e.mustErr(409, "app_url cannot be changed", "POST", v+"/custom/toolkits/upsert", customBody("acme", "https://other.example.com/mcp", customAPIKeyScheme))
+	e.mustErr(409, "auth_schemes cannot be changed", "POST", v+"/custom/toolkits/upsert", customBody("acme", "https://mcp.example.com/mcp", map[string]any{"mode": "NO_AUTH"}))
+	e.mustErr(409, "already exists", "POST", v+"/custom/toolkits", map[string]any{"slug": "acme", "user_id": "all",
+		"toolkit_config": customBody("x", "https://mcp.example.com/mcp", customAPIKeyScheme)["toolkit_config"]})
+	// listed as custom, not as native
+	found := false
+	for _, it := range e.must(200, "GET", v+"/toolkits?type=custom", nil).items() {
+		found = found || it["slug"] == "CUSTOM_ACME"
+	}
+	if !found {
+		t.Fatal("CUSTOM_ACME not listed with type=custom")
+	}
+	for _, it := range e.must(200, "GET", v+"/toolkits?type=native&limit=100", nil).items() {
+		if it["slug"] == "CUSTOM_ACME" {
+			t.Fatal("CUSTOM_ACME listed as native")
+		}
+	}
+	// other projects do not see it
+	if r := e.doKey("other", "GET", v+"/toolkits/CUSTOM_ACME", nil); r.status != 404 {
+		t.Fatalf("other project: %d", r.status)
+	}
+	// usable by auth configs and connected accounts
+	ac := e.createCustomAC("CUSTOM_ACME", "API_KEY", map[string]any{})
+	e.mustErr(400, "does not support auth scheme", "POST", v+"/auth_configs", map[string]any{
+		"toolkit": map[string]any{"slug": "CUSTOM_ACME"}, "auth_config": map[string]any{"type": "use_custom_auth", "authScheme": "OAUTH2"}})
+	acct := e.must(201, "POST", v+"/connected_accounts", map[string]any{
+		"auth_config": map[string]any{"id": ac},
+		"connection": map[string]any{"user_id": "u1", "state": map[string]any{
+			"authScheme": "API_KEY", "val": map[string]any{"status": "ACTIVE", "generic_api_key": "k"}}},
+	}).str("id")
+	e.mustErr(400, "connected_account_id", "POST", v+"/custom/toolkits/sync", map[string]any{"slug": "CUSTOM_ACME"})
+	s := e.must(200, "POST", v+"/custom/toolkits/sync", map[string]any{"slug": "CUSTOM_ACME", "connected_account_id": acct})
+	if s.str("slug") != "CUSTOM_ACME" || s.str("version") == "" {
+		t.Fatalf("sync %s", s.raw)
+	}
+	// rename through PATCH; app_url refused
+	e.must(200, "PATCH", v+"/custom/toolkits/CUSTOM_ACME", map[string]any{"name": "Acme 3", "description": "d"})
+	if tk := e.must(200, "GET", v+"/toolkits/CUSTOM_ACME", nil); tk.str("name") != "Acme 3" || tk.str("meta", "description") != "d" {
+		t.Fatalf("after patch %s", tk.raw)
+	}
+	e.mustErr(409, "app_url", "PATCH", v+"/custom/toolkits/CUSTOM_ACME", map[string]any{"app_url": "https://x.example/mcp"})
+	e.mustErr(403, "managed by the service", "DELETE", v+"/custom/toolkits/github", nil)
+	// delete removes its auth configs and accounts
+	d := e.must(200, "DELETE", v+"/custom/toolkits/CUSTOM_ACME", nil)
+	if d.get("deleted") != true || d.get("auth_configs_soft_deleted") != float64(1) || d.get("connected_accounts_soft_deleted") != float64(1) {
+		t.Fatalf("delete %s", d.raw)
+	}
+	e.must(404, "GET", v+"/toolkits/CUSTOM_ACME", nil)
+	e.must(404, "GET", v+"/auth_configs/"+ac, nil)
+	e.must(404, "DELETE", v+"/custom/toolkits/CUSTOM_ACME", nil)
+}
+
+func TestCustomToolkitBadInputs(t *testing.T) {
+	e := newEnv(t, Options{})
+	for _, tc := range []struct {
+		name, want string
+		body       map[string]any
+	}{
+		{"no slug", "slug is required", map[string]any{"toolkit_config": map[string]any{}}},
+		{"bad slug", "slug may contain", customBody("a-b", "https://x.example/mcp", customAPIKeyScheme)},
+		{"no config", "toolkit_config is required", map[string]any{"slug": "x"}},
+		{"bad url", "app_url must be", customBody("x", "ftp://x", customAPIKeyScheme)},
+		{"no placeholder", "{{generic_api_key}}", customBody("x", "https://x.example/mcp", map[string]any{"mode": "API_KEY", "headers": map[string]any{"X-Key": "k"}})},
+		{"no discovery", "discovery_url", customBody("x", "https://x.example/mcp", map[string]any{"mode": "DCR_OAUTH"})},
+		{"bad mode", "mode must be one of", customBody("x", "https://x.example/mcp", map[string]any{"mode": "OAUTH2"})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e.mustErr(400, tc.want, "POST", v+"/custom/toolkits/upsert", tc.body)
+		})
+	}
+	e.mustErr(400, "user_id is required", "POST", v+"/custom/toolkits", customBody("x", "https://x.example/mcp", customAPIKeyScheme))
+	b := customBody("x", "https://x.example/mcp", map[string]any{"mode": "NO_AUTH"})
+	b["user_id"] = "all"
+	if r := e.must(201, "POST", v+"/custom/toolkits", b); r.str("slug") != "CUSTOM_X" {
+		t.Fatalf("create %s", r.raw)
+	}
+	// a no-auth toolkit syncs without an account
+	e.must(200, "POST", v+"/custom/toolkits/sync", map[string]any{"slug": "CUSTOM_X"})
+}
