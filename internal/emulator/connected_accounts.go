@@ -4,6 +4,7 @@
 package emulator
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -160,6 +161,28 @@ func credentialsFromState(tk *toolkitDef, ac *AuthConfig, st *stateBody, prefix 
 	return creds, StatusActive, nil
 }
 
+// checkStateStatus: a create's connection.state.val names its status, one
+// of the states the contract gives the scheme (for example API_KEY has no
+// EXPIRED).
+func checkStateStatus(st *stateBody, scheme string) *apiError {
+	if st == nil {
+		return nil
+	}
+	status, _ := st.Val["status"].(string)
+	if status == "" {
+		return errValidation("connection.state.val.status", "connection.state.val.status is required (e.g. ACTIVE with credentials, INITIALIZING for OAuth)")
+	}
+	states, ok := valStates[scheme]
+	if !ok {
+		return nil
+	}
+	if _, ok := states[status]; !ok {
+		return errValidation("connection.state.val.status", "connection.state.val.status %q is not a state of %s (one of %s)",
+			status, scheme, strings.Join(slices.Sorted(maps.Keys(states)), ", "))
+	}
+	return nil
+}
+
 type errString string
 
 func (e errString) Error() string { return string(e) }
@@ -194,6 +217,9 @@ func (s *Server) initiateAccount(c *call) (int, any, *apiError) {
 	}
 	creds, status, e := credentialsFromState(tk, ac, state, "connection.state")
 	if e != nil {
+		return 0, nil, e
+	}
+	if e := checkStateStatus(conn.State, ac.AuthScheme); e != nil {
 		return 0, nil, e
 	}
 	userID := conn.UserID

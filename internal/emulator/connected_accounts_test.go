@@ -26,13 +26,15 @@ func TestConnectedAccountCredentialSchemes(t *testing.T) {
 
 	jira := e.createCustomAC("jira", "BASIC", nil)
 	checkErr(t, post(jira, map[string]any{"authScheme": "BASIC", "val": map[string]any{"username": "u"}}), 400, "password is required")
-	r := post(jira, map[string]any{"authScheme": "BASIC", "val": map[string]any{"username": "u", "password": "p", "subdomain": "acme"}})
+	r := post(jira, map[string]any{"authScheme": "BASIC", "val": map[string]any{"status": "ACTIVE", "username": "u", "password": "p", "subdomain": "acme"}})
 	if r.status != 201 || r.str("status") != "ACTIVE" || r.str("connectionData", "val", "status") != "ACTIVE" || r.get("redirect_url") != nil {
 		t.Fatalf("basic: %s", r.raw)
 	}
 	slack := e.createCustomAC("slack", "BEARER_TOKEN", nil)
 	checkErr(t, post(slack, map[string]any{"authScheme": "BEARER_TOKEN", "val": map[string]any{}}), 400, "token is required")
-	if r := post(slack, map[string]any{"authScheme": "BEARER_TOKEN", "val": map[string]any{"token": "xoxb"}}); r.status != 201 || r.str("status") != "ACTIVE" {
+	checkErr(t, post(slack, map[string]any{"authScheme": "BEARER_TOKEN", "val": map[string]any{"token": "xoxb"}}), 400, "val.status is required")
+	checkErr(t, post(slack, map[string]any{"authScheme": "BEARER_TOKEN", "val": map[string]any{"status": "EXPIRED", "token": "xoxb"}}), 400, `"EXPIRED" is not a state of BEARER_TOKEN`)
+	if r := post(slack, map[string]any{"authScheme": "BEARER_TOKEN", "val": map[string]any{"status": "ACTIVE", "token": "xoxb"}}); r.status != 201 || r.str("status") != "ACTIVE" {
 		t.Fatalf("bearer: %s", r.raw)
 	}
 }

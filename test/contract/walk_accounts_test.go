@@ -92,6 +92,20 @@ func (w *walker) walkAccounts(configs []configured) (active map[string]string) {
 		w.must("DELETE", "/connected_accounts/"+a, revoke, nil)
 	}
 	w.do("GET", "/connected_accounts/ca_missing", nil, nil)
+	for _, c := range configs {
+		if c.mode != "API_KEY" {
+			continue
+		}
+		state := func(val map[string]any) map[string]any {
+			return map[string]any{"auth_config": map[string]any{"id": c.id},
+				"connection": map[string]any{"user_id": "walk-bad", "state": map[string]any{"authScheme": "API_KEY", "val": val}}}
+		}
+		w.reject("a connection state without val.status", "POST", "/connected_accounts", nil, state(dummyFields(c.initReq)))
+		bad := dummyFields(c.initReq)
+		bad["status"] = "EXPIRED"
+		w.reject("an API_KEY connection state EXPIRED", "POST", "/connected_accounts", nil, state(bad))
+		break
+	}
 	w.reject("an account without auth config", "POST", "/connected_accounts", nil, map[string]any{
 		"connection": map[string]any{"user_id": "x"},
 	})
