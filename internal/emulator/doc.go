@@ -132,8 +132,8 @@
 //   - GET /tools?auth_config_ids=... lists only tools of those auth configs'
 //     toolkits (only the tools_available_for_execution when an auth config
 //     restricts them); an unknown auth config answers 404. important=true
-//     keeps the tools tagged "important", scopes those needing one of the
-//     scopes. Tools answer scope_requirements {all_of: scopes} or null.
+//     keeps the tools tagged "important" (all tools of a toolkit that tags
+//     none), scopes those needing one of the scopes. Tools answer scope_requirements {all_of: scopes} or null.
 //   - POST /tools/execute/proxy (proxyExecute, custom tools' executeToolRequest)
 //     sends nothing out: it checks endpoint, method, parameters and the
 //     connected account (ACTIVE, enabled) and answers {status: 200, data:
