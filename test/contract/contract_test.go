@@ -75,9 +75,11 @@ func TestContract(t *testing.T) {
 	w.walkTriggers(active)
 	w.walkTools(active)
 	w.walkSessions()
+	w.walkWebhookSubscriptions()
 
 	rec.setSource("client")
 	driveClient(t, base)
+	driveWebhookClient(t, base)
 
 	recs := rec.records()
 	if len(rec.missed) > 0 {

@@ -1,0 +1,42 @@
+package contract
+
+import (
+	"context"
+	"testing"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// driveWebhookClient calls the Go client's webhook subscription methods the
+// way service_webhook_subscription and service_webhook_event_types do.
+func driveWebhookClient(t *testing.T, baseURL string) {
+	t.Helper()
+	ctx := context.Background()
+	c, err := client.New(client.Config{BaseURL: baseURL, APIKey: apiKey, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(what string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("client %s: %v", what, err)
+		}
+	}
+	_, err = c.ListWebhookEventTypes(ctx)
+	must("list webhook event types", err)
+	w, err := c.CreateWebhookSubscription(ctx, client.CreateWebhookSubscriptionRequest{
+		WebhookURL: "https://hooks.example.com/client", EnabledEvents: []string{"composio.trigger.message"}})
+	must("create webhook subscription", err)
+	_, err = c.ListWebhookSubscriptions(ctx)
+	must("list webhook subscriptions", err)
+	_, err = c.GetWebhookSubscription(ctx, w.ID)
+	must("get webhook subscription", err)
+	u, v := "https://hooks.example.com/client2", "V1"
+	_, err = c.UpdateWebhookSubscription(ctx, w.ID, client.UpdateWebhookSubscriptionRequest{WebhookURL: &u, Version: &v})
+	must("update webhook subscription", err)
+	_, err = c.UpdateWebhookSubscription(ctx, w.ID, client.UpdateWebhookSubscriptionRequest{EnabledEvents: []string{"composio.trigger.message"}})
+	must("update webhook subscription events", err)
+	_, err = c.RotateWebhookSecret(ctx, w.ID)
+	must("rotate webhook secret", err)
+	must("delete webhook subscription", c.DeleteWebhookSubscription(ctx, w.ID))
+}
