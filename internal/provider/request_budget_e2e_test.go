@@ -42,6 +42,7 @@ func TestAccE2E_RequestBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.DeleteConnectedAccount(context.Background(), acct.ID) })
+	testAccNoWebhookSubscription(t) // one per project: the configuration's must be the only one
 
 	w.WriteFile("main.tf", fmt.Sprintf(`
 resource "service_auth_config" "gh" {
@@ -64,6 +65,11 @@ resource "service_trigger_instance" "ti" {
   connected_account_id = %[4]q
   trigger_config       = jsonencode({ min_amount = 100 + count.index })
 }
+
+resource "service_webhook_subscription" "hook" {
+  webhook_url    = "https://hooks.example.com/%[2]s"
+  enabled_events = ["composio.trigger.message"]
+}
 `, budgetN, user, ac.ID, acct.ID))
 
 	const (
@@ -79,6 +85,11 @@ resource "service_trigger_instance" "ti" {
 		upsertTI       = "POST /api/v3.1/trigger_instances/{slug}/upsert"
 		listTI         = "GET /api/v3.1/trigger_instances/active"
 		deleteTI       = "DELETE /api/v3.1/trigger_instances/manage/{triggerId}"
+		eventTypes     = "GET /api/v3.1/webhook_subscriptions/event_types"
+		listWHS        = "GET /api/v3.1/webhook_subscriptions"
+		createWHS      = "POST /api/v3.1/webhook_subscriptions"
+		getWHS         = "GET /api/v3.1/webhook_subscriptions/{id}"
+		deleteWHS      = "DELETE /api/v3.1/webhook_subscriptions/{id}"
 	)
 	const n = budgetN
 	phases := []struct {
@@ -88,9 +99,10 @@ resource "service_trigger_instance" "ti" {
 	}{
 		// Plan: no writes; each referenced object read once (github and
 		// stripe toolkits, the trigger type, the existing auth config and
-		// connected account), whatever n.
+		// connected account), whatever n; the (single) webhook subscription
+		// reads the event types and lists the project's subscription.
 		{"plan", []string{"plan", "-out=tfplan", "-no-color"}, map[string]int{
-			getToolkit: 2, getTriggerType: 1, getAC: 1, getCA: 1,
+			getToolkit: 2, getTriggerType: 1, getAC: 1, getCA: 1, eventTypes: 1, listWHS: 1,
 		}},
 		// Apply of the saved plan: the final plan reads each referenced
 		// object once again (a new provider process); each Create makes one
@@ -98,15 +110,16 @@ resource "service_trigger_instance" "ti" {
 		{"apply", []string{"apply", "-no-color", "tfplan"}, map[string]int{
 			getToolkit: 2, getTriggerType: 1, getAC: 1 + n, getCA: 1 + n,
 			createAC: n, initiateCA: n, listCA: n, upsertTI: n, listTI: n,
+			eventTypes: 1, listWHS: 1, createWHS: 1,
 		}},
 		// Refresh and plan with nothing to change: one GET per resource, no
 		// plan-time read at all.
 		{"refresh plan", []string{"plan", "-detailed-exitcode", "-no-color"}, map[string]int{
-			getAC: n, getCA: n, listTI: n,
+			getAC: n, getCA: n, listTI: n, getWHS: 1,
 		}},
 		// Destroy: the refresh GET and one DELETE per resource.
 		{"destroy", []string{"destroy", "-auto-approve", "-no-color"}, map[string]int{
-			getAC: n, getCA: n, listTI: n, deleteAC: n, deleteCA: n, deleteTI: n,
+			getAC: n, getCA: n, listTI: n, deleteAC: n, deleteCA: n, deleteTI: n, getWHS: 1, deleteWHS: 1,
 		}},
 	}
 	for _, ph := range phases {

@@ -519,7 +519,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	}
 	var plan, config connectedAccountModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &config, "credentials_wo")...) // all Create reads of the configuration
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -193,7 +193,18 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !plan.EnabledEvents.IsUnknown() && !plan.Version.IsUnknown() {
+	var state *webhookSubscriptionModel
+	if !req.State.Raw.IsNull() {
+		state = &webhookSubscriptionModel{}
+		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	// Events and version are checked when they are sent: at create, or when
+	// either changes (a plan with nothing to change reads nothing).
+	unchanged := state != nil && state.EnabledEvents.Equal(plan.EnabledEvents) && state.Version.Equal(plan.Version)
+	if !unchanged && !plan.EnabledEvents.IsUnknown() && !plan.Version.IsUnknown() {
 		var events []string
 		resp.Diagnostics.Append(plan.EnabledEvents.ElementsAs(ctx, &events, true)...)
 		if resp.Diagnostics.HasError() {
@@ -213,7 +224,7 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 			return
 		}
 	}
-	if !req.State.Raw.IsNull() {
+	if state != nil {
 		return
 	}
 	subs, err := r.data.Client.ListWebhookSubscriptions(ctx)

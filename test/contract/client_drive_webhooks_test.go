@@ -2,27 +2,14 @@ package contract
 
 import (
 	"context"
-	"testing"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
 // driveWebhookClient calls the Go client's webhook subscription methods the
 // way service_webhook_subscription and service_webhook_event_types do.
-func driveWebhookClient(t *testing.T, baseURL string) {
-	t.Helper()
-	ctx := context.Background()
-	c, err := client.New(client.Config{BaseURL: baseURL, APIKey: apiKey, MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	must := func(what string, err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("client %s: %v", what, err)
-		}
-	}
-	_, err = c.ListWebhookEventTypes(ctx)
+func driveWebhookClient(ctx context.Context, c *client.Client, must func(what string, err error)) {
+	_, err := c.ListWebhookEventTypes(ctx)
 	must("list webhook event types", err)
 	w, err := c.CreateWebhookSubscription(ctx, client.CreateWebhookSubscriptionRequest{
 		WebhookURL: "https://hooks.example.com/client", EnabledEvents: []string{"composio.trigger.message"}})

@@ -79,7 +79,6 @@ func TestContract(t *testing.T) {
 
 	rec.setSource("client")
 	driveClient(t, base)
-	driveWebhookClient(t, base)
 
 	recs := rec.records()
 	first := len(recs)
