@@ -300,6 +300,7 @@ type UpdateAuthConfigRequest struct {
 	IsEnabledForToolRouter *bool
 	ToolAccessConfig       *ToolAccessConfig
 	ProxyConfig            *ProxyConfig
+	ClearProxyConfig       bool // send proxy_config: null (custom only)
 	SharedCredentials      map[string]any
 }
 
@@ -309,7 +310,7 @@ type updateAuthConfigWire struct {
 	Credentials            map[string]any    `json:"credentials,omitempty"`
 	Scopes                 []string          `json:"scopes,omitzero"`
 	UserScopes             []string          `json:"user_scopes,omitzero"`
-	ProxyConfig            *ProxyConfig      `json:"proxy_config,omitempty"`
+	ProxyConfig            any               `json:"proxy_config,omitempty"` // *ProxyConfig, or JSON null to remove
 	SharedCredentials      map[string]any    `json:"shared_credentials,omitempty"`
 	IsEnabledForToolRouter *bool             `json:"is_enabled_for_tool_router,omitempty"`
 	ToolAccessConfig       *ToolAccessConfig `json:"tool_access_config,omitempty"`
@@ -340,7 +341,12 @@ func (c *Client) UpdateAuthConfig(ctx context.Context, id string, r UpdateAuthCo
 			creds["user_scopes"] = r.UserScopes
 		}
 		body.Credentials = creds
-		body.ProxyConfig = r.ProxyConfig
+		switch {
+		case r.ClearProxyConfig:
+			body.ProxyConfig = json.RawMessage("null")
+		case r.ProxyConfig != nil:
+			body.ProxyConfig = r.ProxyConfig
+		}
 	} else {
 		body.Scopes = r.Scopes
 		body.UserScopes = r.UserScopes

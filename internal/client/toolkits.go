@@ -167,6 +167,7 @@ type ToolkitListParams struct {
 	Category  string
 	ManagedBy string // composio | all | project
 	SortBy    string // usage | alphabetically
+	Type      string // native | custom | all
 	Limit     int
 }
 
@@ -175,6 +176,7 @@ func (p ToolkitListParams) query() url.Values {
 	setString(q, "category", p.Category)
 	setString(q, "managed_by", p.ManagedBy)
 	setString(q, "sort_by", p.SortBy)
+	setString(q, "type", p.Type)
 	setLimit(q, p.Limit)
 	return q
 }

@@ -242,6 +242,7 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewTriggerTypeDataSource,
 		NewTriggerTypesDataSource,
 		NewTriggerInstancesDataSource,
+		NewToolsDataSource,
 	}
 }
 
