@@ -127,7 +127,8 @@ func TestPackaging(t *testing.T) {
 }
 `, mirror))
 
-	emulator := testutil.StartEmulator(t, testutil.GoBuild(t, t.TempDir(), "service-emulator", "./cmd/service-emulator"))
+	// The emulator users download: the one from the release's archive.
+	emulator := testutil.StartEmulator(t, checkEmulatorArchive(t, dist, platform))
 	env := testutil.TerraformEnv(cliConfig,
 		"SERVICE_BASE_URL="+emulator.URL,
 		"SERVICE_API_KEY="+emulator.APIKey,
@@ -238,8 +239,9 @@ func hostOnlyConfig(t *testing.T, root, goos, goarch, dist string) string {
 		t.Fatal(err)
 	}
 	cfg := string(b)
-	if len(goosLine.FindAllString(cfg, -1)) != 1 || len(goarchLine.FindAllString(cfg, -1)) != 1 {
-		t.Fatal(".goreleaser.yml must have exactly one `    goos: [...]` and one `    goarch: [...]` line (the packaging test rewrites them)")
+	// One goos and one goarch line per build: the provider and the emulator.
+	if len(goosLine.FindAllString(cfg, -1)) != 2 || len(goarchLine.FindAllString(cfg, -1)) != 2 {
+		t.Fatal(".goreleaser.yml must have one `    goos: [...]` and one `    goarch: [...]` line in each of its two builds (the packaging test rewrites them)")
 	}
 	cfg = goosLine.ReplaceAllString(cfg, "$1 ["+goos+"]")
 	cfg = goarchLine.ReplaceAllString(cfg, `$1 ["`+goarch+`"]`)
@@ -257,7 +259,7 @@ func checkArtifacts(t *testing.T, root, dist, zipName, sumsName, manifestName st
 	zipRE := regexp.MustCompile(`^` + regexp.QuoteMeta(project) + `_(\d+\.\d+\.\d+[-+.A-Za-z0-9]*)_([a-z0-9]+)_([a-z0-9]+)\.zip$`)
 	var zips []string
 	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".zip") {
+		if strings.HasPrefix(e.Name(), project+"_") && strings.HasSuffix(e.Name(), ".zip") {
 			zips = append(zips, e.Name())
 			if m := zipRE.FindStringSubmatch(e.Name()); m == nil || m[1] != version {
 				t.Errorf("archive %s does not follow %s_<version>_<os>_<arch>.zip with version %s", e.Name(), project, version)

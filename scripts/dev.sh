@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Local development loop: run your own Terraform configuration against the
+# provider built from this tree and a local emulator, without `terraform init`.
+#
+#   scripts/dev.sh start   # `make dev`: starts the emulator in the background
+#                          # (data in .dev/), writes .dev/terraform.rc with
+#                          # dev_overrides for bin/, prints three export lines
+#   scripts/dev.sh stop    # `make dev-stop`: stops the emulator (data kept)
+#
+# Only the export lines go to stdout, so `eval "$(make -s dev)"` sets them;
+# progress and hints go to stderr. DEV_LISTEN (default 127.0.0.1:0, a free
+# port) is the emulator's listen address. `rm -rf .dev` starts from scratch.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DEV="$ROOT/.dev"
+PROVIDER_BIN="${PROVIDER_BIN:-$ROOT/bin/terraform-provider-service}"
+EMULATOR_BIN="${EMULATOR_BIN:-$ROOT/bin/service-emulator}"
+API_KEY="emulator-key"
+
+say() { printf 'dev: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+running_pid() {
+	local pid
+	pid="$(cat "$DEV/emulator.pid" 2>/dev/null)" || return 1
+	[[ "$pid" =~ ^[0-9]+$ ]] && kill -0 "$pid" 2>/dev/null && echo "$pid"
+}
+
+start() {
+	[[ -x "$PROVIDER_BIN" ]] || die "$PROVIDER_BIN is missing: run 'make dev' (it builds first)"
+	[[ -x "$EMULATOR_BIN" ]] || die "$EMULATOR_BIN is missing: run 'make dev' (it builds first)"
+	mkdir -p "$DEV"
+
+	local url pid
+	if pid="$(running_pid)" && url="$(cat "$DEV/url" 2>/dev/null)" && [[ -n "$url" ]]; then
+		say "emulator already running (pid $pid) on $url; 'make dev-stop' stops it"
+	else
+		# The old announcement must go before the new process starts, or the
+		# loop below could read a stale address.
+		rm -f "$DEV/emulator.pid" "$DEV/url" "$DEV/emulator.out"
+		# setsid + closed descriptors: the emulator outlives make and does not
+		# hold the pipe of `eval "$(make -s dev)"` open.
+		local launcher=()
+		command -v setsid >/dev/null 2>&1 && launcher=(setsid)
+		"${launcher[@]}" "$EMULATOR_BIN" --listen "${DEV_LISTEN:-127.0.0.1:0}" --data "$DEV/emulator.db" \
+			</dev/null >"$DEV/emulator.out" 2>"$DEV/emulator.log" &
+		pid=$!
+		echo "$pid" >"$DEV/emulator.pid"
+		url=""
+		for _ in $(seq 1 150); do
+			local line
+			if line="$(head -n 1 "$DEV/emulator.out" 2>/dev/null)" && [[ "$line" == "listening on http://"* ]]; then
+				url="${line#listening on }"
+				break
+			fi
+			kill -0 "$pid" 2>/dev/null || die "the emulator exited: $(tail -n 5 "$DEV/emulator.log")"
+			sleep 0.1
+		done
+		if [[ -z "$url" ]]; then
+			kill "$pid" 2>/dev/null || true
+			rm -f "$DEV/emulator.pid"
+			die "the emulator did not report its address within 15s (log: $DEV/emulator.log)"
+		fi
+		echo "$url" >"$DEV/url"
+		say "emulator started (pid $pid) on $url, data in $DEV/emulator.db, log in $DEV/emulator.log"
+	fi
+
+	# dev_overrides serves the provider straight from bin/: no `terraform init`
+	# for it (other providers of a configuration still install normally).
+	cat >"$DEV/terraform.rc" <<EOF
+provider_installation {
+  dev_overrides {
+    "integration-service/service" = "$(dirname "$PROVIDER_BIN")"
+  }
+  direct {}
+}
+EOF
+	say "Terraform CLI config with dev_overrides for $(dirname "$PROVIDER_BIN"): $DEV/terraform.rc"
+	say "set these in your shell (or run: eval \"\$(make -s dev)\"), then terraform plan/apply in your configuration:"
+	printf 'export TF_CLI_CONFIG_FILE=%q\n' "$DEV/terraform.rc"
+	printf 'export SERVICE_BASE_URL=%q\n' "$url"
+	printf 'export SERVICE_API_KEY=%q\n' "$API_KEY"
+}
+
+stop() {
+	local pid
+	if ! pid="$(running_pid)"; then
+		rm -f "$DEV/emulator.pid" "$DEV/url"
+		say "no emulator running"
+		return 0
+	fi
+	kill -TERM "$pid"
+	for _ in $(seq 1 100); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		say "the emulator (pid $pid) did not stop within 10s; killing it"
+		kill -KILL "$pid" 2>/dev/null || true
+	fi
+	rm -f "$DEV/emulator.pid" "$DEV/url"
+	say "emulator stopped (data kept in $DEV/emulator.db; unset TF_CLI_CONFIG_FILE SERVICE_BASE_URL SERVICE_API_KEY to use the registry build and the real service)"
+}
+
+case "${1:-}" in
+start) start ;;
+stop) stop ;;
+*) die "usage: $0 start|stop" ;;
+esac
