@@ -93,6 +93,7 @@ type ToolkitMeta struct {
 	Description       string     `json:"description"`
 	Logo              string     `json:"logo"`
 	AppURL            string     `json:"app_url"`
+	CreatedAt         string     `json:"created_at"`
 	Version           string     `json:"version"`
 	Categories        []Category `json:"categories"`
 	AvailableVersions []string   `json:"available_versions"`
