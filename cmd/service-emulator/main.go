@@ -73,8 +73,8 @@ func run(args []string) error {
 	listen := fs.String("listen", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
 	data := fs.String("data", "", "bbolt data file (in-memory when empty)")
 	faults := fs.String("faults", "", "fault spec, e.g. status=429:0.1,status=503:0.1,latency=20ms,reset=0.02 or crash-after-commit=POST:/auth_configs")
-	webhookURL := fs.String("webhook-url", "", "URL receiving signed V3 webhooks of fired triggers")
-	webhookSecret := fs.String("webhook-secret", "", "webhook signing secret")
+	webhookURL := fs.String("webhook-url", "", "shortcut: give every project a V3 webhook subscription (composio.trigger.message) at this URL")
+	webhookSecret := fs.String("webhook-secret", "", "signing secret of the --webhook-url subscriptions (generated when empty)")
 	operations := fs.Bool("operations", false, "print the operation table (which operations are emulated) and exit")
 	var apiKeys keyFlags
 	fs.Var(&apiKeys, "api-key", "API key (repeatable; KEY or PROJECT=KEY); default one project with key emulator-key")

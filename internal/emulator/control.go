@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"time"
 )
 
 func (s *Server) registerControl() {
@@ -44,6 +43,9 @@ func (s *Server) controlAccount(target string) handlerFunc {
 		a := s.transition(old, target, body.Reason)
 		if err := s.st.commit(put(bucketAccounts, a.ID, a)); err != nil {
 			return 0, nil, internalErr(err)
+		}
+		if target == StatusExpired {
+			s.publishLocked(a.Project, EventAccountExpired, func(_, msgID string) map[string]any { return accountExpired(msgID, a) })
 		}
 		return 200, s.renderAccount(a, s.origin(c.r), true), nil
 	}
@@ -103,23 +105,10 @@ func (s *Server) fireTrigger(c *call) (int, any, *apiError) {
 		return 0, nil, newErr(http.StatusConflict, CodeTriggerAccountInvalid, "TriggerInstance_AccountNotActive",
 			"the connected account of trigger instance %s is not ACTIVE", t.ID)
 	}
-	msgID := newID("msg")
 	logID := newID("log")
-	payload := map[string]any{
-		"id":        msgID,
-		"timestamp": time.Now().UTC().Format("2006-01-02T15:04:05.000Z"),
-		"type":      "composio.trigger.message",
-		"metadata": map[string]any{
-			"log_id": logID, "trigger_slug": t.TriggerName, "trigger_id": t.ID,
-			"connected_account_id": t.ConnectedAccountID, "auth_config_id": t.AuthConfigID, "user_id": t.UserID,
-		},
-		"data": data,
-	}
-	body, err := json.Marshal(payload)
-	if err != nil {
-		return 0, nil, internalErr(err)
-	}
-	queued := s.hooks.enqueue(msgID, body)
+	msgID, payload, queued := s.publish(c.project, EventTriggerMessage, func(version, msgID string) map[string]any {
+		return triggerMessage(version, msgID, logID, t, a, data)
+	})
 	return 200, map[string]any{"webhook_id": msgID, "log_id": logID, "queued": queued, "payload": payload}, nil
 }
 
@@ -135,6 +124,7 @@ func (s *Server) stats(c *call) (int, any, *apiError) {
 		"requests": req, "writes": writes,
 		"webhooks": map[string]any{
 			"delivered": s.hooks.delivered.Load(), "failed": s.hooks.failed.Load(), "attempts": s.hooks.attempts.Load(),
+			"deliveries": s.hooks.deliveryLog(),
 		},
 	}, nil
 }
@@ -191,6 +181,12 @@ func (s *Server) putWebhook(c *call) (int, any, *apiError) {
 	if e := c.decode(&body); e != nil {
 		return 0, nil, e
 	}
-	s.hooks.configure(body.URL, body.Secret)
-	return 200, map[string]any{"url": body.URL}, nil
+	if body.URL == "" {
+		return 0, nil, errValidation("url", "url is required")
+	}
+	w, err := s.configureProjectWebhook(c.project, body.URL, body.Secret)
+	if err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, map[string]any{"url": w.WebhookURL, "subscription": renderWebhookSub(w)}, nil
 }

@@ -168,11 +168,14 @@
 // # Control routes (same x-api-key, project-scoped, never faulted)
 //
 //	POST   /_emulator/connected_accounts/{id}/complete|fail|expire   body {"reason"?}; answers the account
-//	POST   /_emulator/trigger_instances/{id}/fire                    body = event data; signed V3 webhook
-//	GET    /_emulator/stats     {"requests":{"GET /api/v3.1/auth_configs/{nanoid}":n,...},"writes":n,"webhooks":{...}}
+//	POST   /_emulator/trigger_instances/{id}/fire                    body = event data; delivered to the project's subscription
+//	GET    /_emulator/stats     {"requests":{"GET /api/v3.1/auth_configs/{nanoid}":n,...},"writes":n,
+//	                             "webhooks":{"delivered","failed","attempts","deliveries":[{webhook_id, project,
+//	                             subscription_id, event_type, version, url, attempts, state, last_status, ...}]}}
 //	DELETE /_emulator/stats     reset counters
 //	PUT    /_emulator/faults    body: spec text (or {"spec":...}); empty clears; GET shows it
-//	PUT    /_emulator/webhook   body {"url","secret"}: webhook receiver at run time
+//	PUT    /_emulator/webhook   body {"url","secret"?}: points the project's subscription at url (creates a V3
+//	                            composio.trigger.message subscription when the project has none)
 //
 // Stats keys are "<METHOD> <route pattern>" with the version prefix as
 // registered (e.g. "GET /api/v3.1/toolkits/{slug}", "PATCH
@@ -192,12 +195,28 @@
 //
 // # Webhooks
 //
-// Fired triggers are POSTed as V3 payloads ({id, timestamp, type:
-// "composio.trigger.message", metadata{log_id, trigger_slug, trigger_id,
-// connected_account_id, auth_config_id, user_id}, data}) with webhook-id,
-// webhook-timestamp (Unix seconds) and webhook-signature "v1,<base64
-// HMAC-SHA256(secret bytes, id.timestamp.body)>" (see SignWebhook), retried
-// with exponential backoff on non-2xx or network errors.
+// Webhook subscriptions (/webhook_subscriptions, one per project: a second
+// POST answers 409) carry webhook_url (https, or http to a loopback host),
+// enabled_events (see GET /webhook_subscriptions/event_types:
+// composio.trigger.message in V1/V2/V3; composio.connected_account.expired
+// and composio.trigger.disabled in V3 only), version (default V3) and a
+// generated secret (rotate_secret replaces it). Events go to the project's
+// subscription when it enables them: fired triggers (trigger message),
+// the expire control route (account expired) and disabling a trigger
+// instance (trigger disabled). Trigger message bodies by version:
+//
+//	V3 {id (= webhook-id), timestamp, type: "composio.trigger.message", metadata{log_id, trigger_slug,
+//	   trigger_id, connected_account_id, auth_config_id, user_id}, data}
+//	V2 {type: lower-case trigger slug, timestamp, log_id, data{connection_id (account uuid),
+//	   connection_nano_id, trigger_id (instance uuid), trigger_nano_id, user_id, ...event}}
+//	V1 {trigger_name, connection_id, trigger_id, payload, log_id}
+//
+// Each attempt carries webhook-id, webhook-timestamp (Unix seconds),
+// webhook-signature "v1,<base64 HMAC-SHA256(secret bytes, id.timestamp.body)>"
+// (see SignWebhook), x-composio-webhook-version and
+// x-composio-delivery-attempt; non-2xx answers and network errors are
+// retried with exponential backoff. Options.WebhookURL (--webhook-url)
+// creates or repoints each project's subscription at start.
 //
 // # Persistence
 //

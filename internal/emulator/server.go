@@ -2,9 +2,12 @@ package emulator
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,9 +26,12 @@ type Options struct {
 	APIKeys map[string]string
 	// Faults is an initial fault spec, e.g. "status=429:0.1,status=503:0.1,latency=20ms,reset=0.02".
 	Faults string
-	// WebhookURL receives fired trigger events (signed V3 webhooks) when set.
+	// WebhookURL, when set, is a shortcut for a webhook subscription: every
+	// project without one gets a V3 subscription to composio.trigger.message
+	// at this URL (existing subscriptions are pointed at it).
 	WebhookURL string
-	// WebhookSecret keys the webhook HMAC signature.
+	// WebhookSecret is the signing secret of those subscriptions ("" keeps
+	// an existing secret or generates one).
 	WebhookSecret string
 	// Logger receives structured logs; nil discards them.
 	Logger *slog.Logger
@@ -102,6 +108,14 @@ func New(opts Options) (*Server, error) {
 	s.baseURL.Store(strings.TrimRight(opts.BaseURL, "/"))
 	s.hooks = newWebhookSender(opts, log)
 	s.routes()
+	if opts.WebhookURL != "" {
+		for _, project := range slices.Compact(slices.Sorted(maps.Values(keys))) {
+			if _, err := s.configureProjectWebhook(project, opts.WebhookURL, opts.WebhookSecret); err != nil {
+				_ = s.Close()
+				return nil, fmt.Errorf("emulator: webhook subscription of project %s: %w", project, err)
+			}
+		}
+	}
 	return s, nil
 }
 

@@ -19,13 +19,15 @@ const (
 	// bucketDeletedTriggers holds tombstones of deleted trigger instances so
 	// that later calls answer 409 (DELETE) or 410 (manage) instead of 404.
 	bucketDeletedTriggers = "deleted_trigger_instances"
+	// bucketWebhookSubs holds webhook subscriptions (at most one per project).
+	bucketWebhookSubs = "webhook_subscriptions"
 )
 
 // bucketCustomToolkits: project-registered custom (MCP) toolkits, keyed by
 // customToolkitKey(project, slug).
 const bucketCustomToolkits = "custom_toolkits"
 
-var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketCustomToolkits}
+var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketCustomToolkits, bucketWebhookSubs}
 
 // deletedTrigger is the tombstone of a deleted trigger instance.
 type deletedTrigger struct {
@@ -45,6 +47,7 @@ type store struct {
 	sessions    map[string]*Session
 	// deletedTriggers: trigger instance id -> tombstone
 	deletedTriggers map[string]*deletedTrigger
+	webhookSubs     map[string]*WebhookSubscription
 	// customToolkits is written under mu (in commit) and cmu; toolkit
 	// lookups read it under cmu alone, so they work with or without mu held.
 	customToolkits map[string]*CustomToolkit
@@ -70,6 +73,7 @@ func openStore(path string) (*store, error) {
 		triggers:        map[string]*TriggerInstance{},
 		sessions:        map[string]*Session{},
 		deletedTriggers: map[string]*deletedTrigger{},
+		webhookSubs:     map[string]*WebhookSubscription{},
 		customToolkits:  map[string]*CustomToolkit{},
 	}
 	if path == "" {
@@ -113,6 +117,9 @@ func (st *store) load() error {
 			return err
 		}
 		if err := loadBucket(tx, bucketDeletedTriggers, st.deletedTriggers); err != nil {
+			return err
+		}
+		if err := loadBucket(tx, bucketWebhookSubs, st.webhookSubs); err != nil {
 			return err
 		}
 		if err := loadBucket(tx, bucketCustomToolkits, st.customToolkits); err != nil {
@@ -223,6 +230,12 @@ func (st *store) commit(changes ...change) error {
 				delete(st.deletedTriggers, c.id)
 			} else {
 				st.deletedTriggers[c.id] = c.val.(*deletedTrigger)
+			}
+		case bucketWebhookSubs:
+			if c.val == nil {
+				delete(st.webhookSubs, c.id)
+			} else {
+				st.webhookSubs[c.id] = c.val.(*WebhookSubscription)
 			}
 		case bucketCustomToolkits:
 			st.cmu.Lock()

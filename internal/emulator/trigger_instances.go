@@ -239,6 +239,9 @@ func (s *Server) manageTrigger(c *call) (int, any, *apiError) {
 	if err := s.st.commit(put(bucketTriggers, t.ID, &t)); err != nil {
 		return 0, nil, internalErr(err)
 	}
+	if t.DisabledAt != nil {
+		s.publishLocked(t.Project, EventTriggerDisabled, func(_, msgID string) map[string]any { return triggerDisabled(msgID, &t) })
+	}
 	return 200, map[string]any{"status": "success"}, nil
 }
 

@@ -1,4 +1,5 @@
-// Delivery of fired trigger events to the configured webhook receiver.
+// Delivery of events to webhook subscriptions: signed attempts, retries with
+// backoff, and the delivery log shown in GET /_emulator/stats.
 
 package emulator
 
@@ -25,10 +26,27 @@ func SignWebhook(secret, id, timestamp string, body []byte) string {
 	return "v1," + base64.StdEncoding.EncodeToString(mac.Sum(nil))
 }
 
+// deliveryLogSize bounds the delivery log kept for GET /_emulator/stats.
+const deliveryLogSize = 200
+
+// delivery is one event sent (or being sent) to a subscription.
+type delivery struct {
+	WebhookID      string `json:"webhook_id"`
+	Project        string `json:"project"`
+	SubscriptionID string `json:"subscription_id"`
+	EventType      string `json:"event_type"`
+	Version        string `json:"version"`
+	URL            string `json:"url"`
+	Attempts       int    `json:"attempts"`
+	State          string `json:"state"` // pending | delivered | failed
+	LastStatus     int    `json:"last_status"`
+	LastError      string `json:"last_error,omitempty"`
+	QueuedAt       string `json:"queued_at"`
+	FinishedAt     string `json:"finished_at,omitempty"`
+}
+
 // webhookSender delivers events asynchronously with retries and backoff.
 type webhookSender struct {
-	mu          sync.RWMutex
-	url, secret string
 	maxAttempts int
 	backoff     time.Duration
 	client      *http.Client
@@ -39,12 +57,13 @@ type webhookSender struct {
 	delivered   atomic.Int64
 	failed      atomic.Int64
 	attempts    atomic.Int64
+	logMu       sync.Mutex
+	deliveries  []*delivery // newest last, at most deliveryLogSize
 }
 
 func newWebhookSender(opts Options, log *slog.Logger) *webhookSender {
 	ctx, cancel := context.WithCancel(context.Background())
 	ws := &webhookSender{
-		url: opts.WebhookURL, secret: opts.WebhookSecret,
 		maxAttempts: opts.WebhookMaxAttempts, backoff: opts.WebhookBackoff,
 		client: &http.Client{Timeout: 10 * time.Second},
 		log:    log, ctx: ctx, cancel: cancel,
@@ -58,77 +77,111 @@ func newWebhookSender(opts Options, log *slog.Logger) *webhookSender {
 	return ws
 }
 
-func (ws *webhookSender) configure(url, secret string) {
-	ws.mu.Lock()
-	ws.url, ws.secret = url, secret
-	ws.mu.Unlock()
-}
-
-func (ws *webhookSender) target() (string, string) {
-	ws.mu.RLock()
-	defer ws.mu.RUnlock()
-	return ws.url, ws.secret
-}
-
 func (ws *webhookSender) close() {
 	ws.cancel()
 	ws.wg.Wait()
 }
 
-// enqueue starts delivery of body with message id msgID; it returns false
-// when no webhook URL is configured.
-func (ws *webhookSender) enqueue(msgID string, body []byte) bool {
-	url, secret := ws.target()
-	if url == "" || ws.ctx.Err() != nil {
+// enqueue starts delivery of body (event eventType, message id msgID) to
+// the subscription sub; it returns false once the sender is closed.
+func (ws *webhookSender) enqueue(sub WebhookSubscription, eventType, msgID string, body []byte) bool {
+	if ws.ctx.Err() != nil {
 		return false
 	}
+	d := &delivery{
+		WebhookID: msgID, Project: sub.Project, SubscriptionID: sub.ID, EventType: eventType, Version: sub.Version,
+		URL: sub.WebhookURL, State: "pending", QueuedAt: time.Now().UTC().Format(time.RFC3339Nano),
+	}
+	ws.logMu.Lock()
+	ws.deliveries = append(ws.deliveries, d)
+	if n := len(ws.deliveries) - deliveryLogSize; n > 0 {
+		ws.deliveries = append([]*delivery(nil), ws.deliveries[n:]...)
+	}
+	ws.logMu.Unlock()
 	ws.wg.Add(1)
 	go func() {
 		defer ws.wg.Done()
-		ws.deliver(url, secret, msgID, body)
+		ws.deliver(d, sub.Secret, body)
 	}()
 	return true
 }
 
-func (ws *webhookSender) deliver(url, secret, msgID string, body []byte) {
+// deliveryLog returns a copy of the delivery log, oldest first.
+func (ws *webhookSender) deliveryLog() []delivery {
+	ws.logMu.Lock()
+	defer ws.logMu.Unlock()
+	out := make([]delivery, len(ws.deliveries))
+	for i, d := range ws.deliveries {
+		out[i] = *d
+	}
+	return out
+}
+
+func (ws *webhookSender) record(d *delivery, f func(d *delivery)) {
+	ws.logMu.Lock()
+	f(d)
+	ws.logMu.Unlock()
+}
+
+func (ws *webhookSender) finish(d *delivery, state string) {
+	if state == "delivered" {
+		ws.delivered.Add(1)
+	} else {
+		ws.failed.Add(1)
+	}
+	ws.record(d, func(d *delivery) { d.State, d.FinishedAt = state, time.Now().UTC().Format(time.RFC3339Nano) })
+}
+
+func (ws *webhookSender) deliver(d *delivery, secret string, body []byte) {
 	delay := ws.backoff
 	for attempt := 1; attempt <= ws.maxAttempts; attempt++ {
 		ws.attempts.Add(1)
-		ts := strconv.FormatInt(time.Now().Unix(), 10)
-		req, err := http.NewRequestWithContext(ws.ctx, http.MethodPost, url, bytes.NewReader(body))
-		if err != nil {
-			ws.log.Error("webhook request", "err", err)
-			ws.failed.Add(1)
+		status, err := ws.post(d, secret, attempt, body)
+		ws.record(d, func(d *delivery) {
+			d.Attempts, d.LastStatus, d.LastError = attempt, status, ""
+			if err != nil {
+				d.LastError = err.Error()
+			}
+		})
+		if err == nil && status >= 200 && status < 300 {
+			ws.log.Info("webhook delivered", "webhook_id", d.WebhookID, "attempt", attempt, "status", status)
+			ws.finish(d, "delivered")
 			return
 		}
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("User-Agent", "service-emulator-webhooks/1")
-		req.Header.Set("webhook-id", msgID)
-		req.Header.Set("webhook-timestamp", ts)
-		req.Header.Set("webhook-signature", SignWebhook(secret, msgID, ts, body))
-		req.Header.Set("x-composio-webhook-version", "V3")
-		resp, err := ws.client.Do(req)
-		status := 0
-		if err == nil {
-			status = resp.StatusCode
-			_ = resp.Body.Close()
-			if status >= 200 && status < 300 {
-				ws.delivered.Add(1)
-				ws.log.Info("webhook delivered", "webhook_id", msgID, "attempt", attempt, "status", status)
-				return
-			}
-		}
-		ws.log.Warn("webhook delivery failed", "webhook_id", msgID, "attempt", attempt, "status", status, "err", err)
+		ws.log.Warn("webhook delivery failed", "webhook_id", d.WebhookID, "attempt", attempt, "status", status, "err", err)
 		if attempt == ws.maxAttempts {
 			break
 		}
 		select {
 		case <-time.After(delay):
 		case <-ws.ctx.Done():
-			ws.failed.Add(1)
+			ws.finish(d, "failed")
 			return
 		}
 		delay *= 2
 	}
-	ws.failed.Add(1)
+	ws.finish(d, "failed")
+}
+
+// post sends one signed attempt and returns the receiver's status.
+func (ws *webhookSender) post(d *delivery, secret string, attempt int, body []byte) (int, error) {
+	ts := strconv.FormatInt(time.Now().Unix(), 10)
+	req, err := http.NewRequestWithContext(ws.ctx, http.MethodPost, d.URL, bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	h := req.Header
+	h.Set("Content-Type", "application/json")
+	h.Set("User-Agent", "service-emulator-webhooks/1")
+	h.Set("webhook-id", d.WebhookID)
+	h.Set("webhook-timestamp", ts)
+	h.Set("webhook-signature", SignWebhook(secret, d.WebhookID, ts, body))
+	h.Set("x-composio-webhook-version", d.Version)
+	h.Set("x-composio-delivery-attempt", strconv.Itoa(attempt))
+	resp, err := ws.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode, nil
 }

@@ -44,8 +44,11 @@ var (
 	e2eBuildErr  error
 )
 
-// TestMain removes the provider binary built for end-to-end tests.
+// TestMain removes the provider binary built for end-to-end tests. When the
+// end-to-end benchmark runs this test binary as a provider process, it serves
+// that instead (benchProviderMain never returns then).
 func TestMain(m *testing.M) {
+	benchProviderMain()
 	code := m.Run()
 	if e2eBinDir != "" {
 		_ = os.RemoveAll(e2eBinDir)

@@ -227,6 +227,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 		NewConnectedAccountResource,
 		NewTriggerInstanceResource,
 		NewCustomToolkitResource,
+		NewWebhookSubscriptionResource,
 	}
 }
 
@@ -243,12 +244,15 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewTriggerTypesDataSource,
 		NewTriggerInstancesDataSource,
 		NewToolsDataSource,
+		NewWebhookEventTypesDataSource,
 	}
 }
 
 // EphemeralResources lists the ephemeral resource types.
 func (p *ServiceProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
-	return []func() ephemeral.EphemeralResource{}
+	return []func() ephemeral.EphemeralResource{
+		NewConnectedAccountCredentialsEphemeralResource,
+	}
 }
 
 // envLookup abstracts the process environment for tests.

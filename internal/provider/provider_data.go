@@ -4,19 +4,43 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
 // ProviderData is what the provider's Configure hands to every resource, data
 // source and ephemeral resource.
+//
+// # Request budget
+//
+// Every resource keeps to this budget, and tests hold it through the
+// emulator's request counters (request_budget_e2e_test.go; add a case there for
+// a new resource):
+//
+//   - Refresh (Read): exactly 1 GET of the object.
+//   - Create: 1 write and at most 1 read (the read-back), plus, for connected
+//     accounts without allow_multiple, the duplicate-account list the official
+//     SDK also makes. A write that the API needs to finish creating (say
+//     disabling an object created with enabled = false) comes on top.
+//   - Update: the writes of what changed and at most 1 read-back; none when
+//     nothing the service stores changed.
+//   - Destroy: 1 DELETE (plus the refresh GET Terraform asks for first).
+//   - Plan (ModifyPlan, ValidateConfig): no writes, and no reads at all when
+//     nothing the plan-time checks look at changed (return before decoding
+//     the plan: planUnchanged). Referenced objects (toolkit, trigger type,
+//     auth config, connected account) are read through Cache, at most once
+//     per distinct object per provider process, whatever the number of
+//     resources; Create may reuse what the final plan read in the same
+//     process instead of reading again.
 type ProviderData struct {
 	// Client is the configured API client.
 	Client *client.Client
 	// ToolkitVersions are the resolved toolkit versions (provider block,
 	// SERVICE_TOOLKIT_VERSION_<NAME>, toolkit_version).
 	ToolkitVersions client.ToolkitVersions
-	// Cache fetches toolkits and trigger types at most once per provider run.
+	// Cache fetches referenced objects (toolkits, trigger types, auth
+	// configs, connected accounts) at most once per provider process.
 	Cache *SchemaCache
 }
 
@@ -70,4 +94,13 @@ func requireClient(d *ProviderData, diags *diag.Diagnostics) bool {
 		"The service provider has not been configured with an API client: its configuration may depend on "+
 			"values that are not known yet. Apply the resources the provider configuration depends on first.")
 	return false
+}
+
+// planUnchanged reports a plan that changes nothing: an existing object
+// whose planned value equals its prior state (a refresh-only plan, or a
+// configuration that matches the state). ModifyPlan returns at once then:
+// nothing it checks or fills in can differ, and decoding the plan, state and
+// configuration of every resource would be pure cost in large plans.
+func planUnchanged(req resource.ModifyPlanRequest) bool {
+	return !req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() && req.Plan.Raw.Equal(req.State.Raw)
 }

@@ -282,7 +282,7 @@ func (r *authConfigResource) Configure(_ context.Context, req resource.Configure
 // `terraform validate`).
 func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg authConfigResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes")...)
 	if resp.Diagnostics.HasError() || cfg.Type.IsUnknown() || !acIsValidType(cfg.Type) {
 		// An invalid type gets the type validator's error only: the checks
 		// below depend on the type and would add misleading errors.
@@ -333,6 +333,13 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 	}
 }
 
+// acStateIsManaged reports a prior state of a service-managed auth config,
+// reading only the type attribute.
+func acStateIsManaged(ctx context.Context, req resource.ModifyPlanRequest) bool {
+	var t types.String
+	return !req.State.GetAttribute(ctx, path.Root("type"), &t).HasError() && acIsManagedType(t)
+}
+
 func acIsManagedType(v types.String) bool {
 	return v.IsNull() || v.ValueString() == authConfigTypeManaged
 }
@@ -366,16 +373,24 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
+	if planUnchanged(req) && acStateIsManaged(ctx, req) {
+		// Nothing to check or fill in. A custom auth config is still checked:
+		// the credentials its scheme requires must be in the configuration
+		// (an imported one's generated configuration has none).
+		return
+	}
+	// Only the attributes this function and its helpers read (getAttributes:
+	// add any attribute a new check needs).
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes")...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	creating := req.State.Raw.IsNull()
 	var state authConfigResourceModel
 	if !creating {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "enabled", "status")...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -477,7 +492,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "credentials_wo")...) // all Create reads of the configuration
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return

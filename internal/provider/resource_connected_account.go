@@ -360,16 +360,23 @@ func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.
 	if req.Plan.Raw.IsNull() {
 		return
 	}
+	if planUnchanged(req) {
+		return // nothing to check or fill in
+	}
+	// Only the attributes this function and its helpers read (getAttributes:
+	// add any attribute a new check needs).
 	var plan, config connectedAccountModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "user_id", "auth_config_id", "callback_url", "credentials",
+		"credentials_wo_version", "hosted_link", "enabled", "disabled_reason")...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &config, "credentials_wo")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	creating := req.State.Raw.IsNull()
 	var state connectedAccountModel
 	if !creating {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "user_id", "auth_config_id", "callback_url", "credentials",
+			"credentials_wo_version", "enabled", "disabled_reason", "status", "status_reason", "updated_at", "toolkit", "auth_scheme")...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -402,8 +409,9 @@ func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.
 		return
 	}
 
-	// Creating: learn the toolkit and scheme from the auth config (one GET)
-	// and check the credentials. When auth_config_id is unknown (the auth
+	// Creating: learn the toolkit and scheme from the auth config (through
+	// Cache: one GET per auth config per provider process, however many
+	// accounts use it) and check the credentials. When auth_config_id is unknown (the auth
 	// config is created in the same apply), this runs again in the final plan
 	// Terraform makes during apply, with the id known, before Create writes
 	// anything; Create itself never reads the auth config (see Create).
@@ -411,7 +419,7 @@ func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.
 		return
 	}
 	acID := plan.AuthConfigID.ValueString()
-	ac, err := r.data.Client.GetAuthConfig(ctx, acID)
+	ac, err := r.data.Cache.AuthConfig(ctx, acID)
 	if err != nil {
 		if client.IsNotFound(err) {
 			r.addAuthConfigNotFound(ctx, req, plan, acID, &resp.Diagnostics)
@@ -511,7 +519,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	}
 	var plan, config connectedAccountModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &config, "credentials_wo")...) // all Create reads of the configuration
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -522,12 +530,14 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		return
 	}
 
-	// Cost rule: Create makes one write and at most two reads (the duplicate
-	// check below, unless allow_multiple, and the read-back GET). It never
-	// reads the auth config. ModifyPlan reads it whenever auth_config_id is
-	// known, checks the credentials against the toolkit's initiation fields and
-	// plans toolkit and auth_scheme: during `terraform plan`, and again in the
-	// final plan Terraform makes during apply right before calling Create, when
+	// Cost rule (see "Request budget" in provider_data.go): Create makes one
+	// write and one read (the read-back GET), plus the duplicate-account list
+	// below unless allow_multiple (the official SDK makes the same list). It
+	// never reads the auth config: ModifyPlan reads it (through Cache, once per
+	// auth config per provider process) whenever auth_config_id is known,
+	// checks the credentials against the toolkit's initiation fields and plans
+	// toolkit and auth_scheme: during `terraform plan`, and again in the final
+	// plan Terraform makes during apply right before calling Create, when
 	// every argument is known (so an auth config created in the same apply is
 	// checked there, before this account is written). Bad credentials therefore
 	// never reach Create. If the scheme is still unknown here (the service

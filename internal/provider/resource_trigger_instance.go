@@ -170,6 +170,9 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
+	if planUnchanged(req) {
+		return // nothing to check or fill in
+	}
 	var plan triggerInstanceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -242,7 +245,7 @@ func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, us
 	if id == "" {
 		return
 	}
-	a, err := r.data.Client.GetConnectedAccount(ctx, id)
+	a, err := r.data.Cache.ConnectedAccount(ctx, id)
 	if err != nil {
 		tflog.Debug(ctx, "connected account not checked at plan time", map[string]any{"connected_account_id": id, "error": err.Error()})
 		return
@@ -279,7 +282,12 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 
-	// Resolve and check the connected account: one read either way.
+	// Resolve and check the connected account. Cost rule (see "Request
+	// budget" in provider_data.go): an explicit account is read through Cache,
+	// so the read the final plan made in this process (checkAccountAtPlan) is
+	// reused; without one, the first ACTIVE account is listed, as the official
+	// SDK does. With the upsert and the read-back GET below, Create makes one
+	// write and one read of its own.
 	accountID := plan.ConnectedAccountID.ValueString()
 	if plan.ConnectedAccountID.IsUnknown() || plan.ConnectedAccountID.IsNull() || accountID == "" {
 		accountID = r.firstActiveAccount(ctx, userID, toolkit, slug, &resp.Diagnostics)
@@ -349,11 +357,12 @@ func (r *triggerInstanceResource) firstActiveAccount(ctx context.Context, userID
 	return ""
 }
 
-// checkAccount verifies an explicit connected account (one GET) so that a
-// mismatch is reported on connected_account_id before anything is written.
+// checkAccount verifies an explicit connected account (read through Cache:
+// at most one GET per account per provider process) so that a mismatch is
+// reported on connected_account_id before anything is written.
 func (r *triggerInstanceResource) checkAccount(ctx context.Context, id, userID, toolkit, slug string, diags *diag.Diagnostics) {
 	attr := path.Root("connected_account_id")
-	a, err := r.data.Client.GetConnectedAccount(ctx, id)
+	a, err := r.data.Cache.ConnectedAccount(ctx, id)
 	if err != nil {
 		if client.IsNotFound(err) {
 			diags.AddAttributeError(attr, "Connected account not found",

@@ -8,20 +8,31 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// SchemaCache fetches toolkits and trigger types at most once per provider
-// process (per slug and toolkit version), for plan-time checks. It is safe for
-// concurrent use: concurrent callers for the same key share one request.
-// Successful results and NotFound errors are cached; other errors are not, so
-// a later call retries.
+// SchemaCache is the per-provider-process cache of the objects that
+// plan-time checks read: toolkits and trigger types (per slug and toolkit
+// version), and the auth configs and connected accounts other resources refer
+// to (per id). Each is fetched at most once per provider process, whatever
+// the number of resources referring to it (see "Request budget" in
+// provider_data.go). It is safe for concurrent use: concurrent callers for
+// the same key share one request. Successful results and NotFound errors are
+// cached; other errors are not, so a later call retries.
+//
+// Terraform starts a new provider process for each graph walk (the plan of
+// `terraform plan`, the final plan and apply of `terraform apply`), so a
+// cached object is at most as old as the current walk.
 type SchemaCache struct {
 	versions client.ToolkitVersions
 
-	fetchToolkit     func(ctx context.Context, slug, version string) (*client.Toolkit, error)
-	fetchTriggerType func(ctx context.Context, slug string, versions *client.ToolkitVersions) (*client.TriggerType, error)
+	fetchToolkit          func(ctx context.Context, slug, version string) (*client.Toolkit, error)
+	fetchTriggerType      func(ctx context.Context, slug string, versions *client.ToolkitVersions) (*client.TriggerType, error)
+	fetchAuthConfig       func(ctx context.Context, id string) (*client.AuthConfig, error)
+	fetchConnectedAccount func(ctx context.Context, id string) (*client.ConnectedAccount, error)
 
-	mu           sync.Mutex
-	toolkits     map[string]*cacheEntry[client.Toolkit]
-	triggerTypes map[string]*cacheEntry[client.TriggerType]
+	mu                sync.Mutex
+	toolkits          map[string]*cacheEntry[client.Toolkit]
+	triggerTypes      map[string]*cacheEntry[client.TriggerType]
+	authConfigs       map[string]*cacheEntry[client.AuthConfig]
+	connectedAccounts map[string]*cacheEntry[client.ConnectedAccount]
 }
 
 type cacheEntry[T any] struct {
@@ -35,14 +46,18 @@ func NewSchemaCache(c *client.Client, versions client.ToolkitVersions) *SchemaCa
 	sc := newSchemaCache(versions)
 	sc.fetchToolkit = c.GetToolkit
 	sc.fetchTriggerType = c.GetTriggerType
+	sc.fetchAuthConfig = c.GetAuthConfig
+	sc.fetchConnectedAccount = c.GetConnectedAccount
 	return sc
 }
 
 func newSchemaCache(versions client.ToolkitVersions) *SchemaCache {
 	return &SchemaCache{
-		versions:     versions,
-		toolkits:     map[string]*cacheEntry[client.Toolkit]{},
-		triggerTypes: map[string]*cacheEntry[client.TriggerType]{},
+		versions:          versions,
+		toolkits:          map[string]*cacheEntry[client.Toolkit]{},
+		triggerTypes:      map[string]*cacheEntry[client.TriggerType]{},
+		authConfigs:       map[string]*cacheEntry[client.AuthConfig]{},
+		connectedAccounts: map[string]*cacheEntry[client.ConnectedAccount]{},
 	}
 }
 
@@ -73,6 +88,25 @@ func (c *SchemaCache) TriggerType(ctx context.Context, slug string) (*client.Tri
 	}
 	return lookup(ctx, &c.mu, c.triggerTypes, strings.ToUpper(slug), func(ctx context.Context) (*client.TriggerType, error) {
 		return c.fetchTriggerType(ctx, slug, vp)
+	})
+}
+
+// AuthConfig returns the auth config id, read once per provider process. Use
+// it for plan-time checks of a referenced auth config (not in the auth config
+// resource's own Read, which must see the service's current state). Callers
+// must not modify the returned value.
+func (c *SchemaCache) AuthConfig(ctx context.Context, id string) (*client.AuthConfig, error) {
+	return lookup(ctx, &c.mu, c.authConfigs, id, func(ctx context.Context) (*client.AuthConfig, error) {
+		return c.fetchAuthConfig(ctx, id)
+	})
+}
+
+// ConnectedAccount returns the connected account id, read once per provider
+// process. Use it for checks of a referenced account (not in the connected
+// account resource's own Read). Callers must not modify the returned value.
+func (c *SchemaCache) ConnectedAccount(ctx context.Context, id string) (*client.ConnectedAccount, error) {
+	return lookup(ctx, &c.mu, c.connectedAccounts, id, func(ctx context.Context) (*client.ConnectedAccount, error) {
+		return c.fetchConnectedAccount(ctx, id)
 	})
 }
 

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"errors"
+	"maps"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -121,4 +122,43 @@ func TestSchemaCacheWaiterHonoursContext(t *testing.T) {
 		t.Fatalf("want context.Canceled, got %v", err)
 	}
 	close(release)
+}
+
+// TestSchemaCacheReferencedObjects: auth configs and connected accounts are
+// read once per id (NotFound included), and separately for distinct ids.
+func TestSchemaCacheReferencedObjects(t *testing.T) {
+	t.Parallel()
+	sc := newSchemaCache(client.ToolkitVersions{})
+	acCalls, caCalls := map[string]int{}, map[string]int{}
+	sc.fetchAuthConfig = func(_ context.Context, id string) (*client.AuthConfig, error) {
+		acCalls[id]++
+		if id == "ac_gone" {
+			return nil, &client.APIError{StatusCode: http.StatusNotFound}
+		}
+		return &client.AuthConfig{ID: id}, nil
+	}
+	sc.fetchConnectedAccount = func(_ context.Context, id string) (*client.ConnectedAccount, error) {
+		caCalls[id]++
+		return &client.ConnectedAccount{ID: id}, nil
+	}
+	ctx := context.Background()
+	for range 3 {
+		for _, id := range []string{"ac_1", "ac_2"} {
+			if ac, err := sc.AuthConfig(ctx, id); err != nil || ac.ID != id {
+				t.Fatalf("AuthConfig(%s) = %v, %v", id, ac, err)
+			}
+		}
+		if _, err := sc.AuthConfig(ctx, "ac_gone"); !client.IsNotFound(err) {
+			t.Fatalf("AuthConfig(ac_gone) error = %v, want NotFound", err)
+		}
+		if ca, err := sc.ConnectedAccount(ctx, "ca_1"); err != nil || ca.ID != "ca_1" {
+			t.Fatalf("ConnectedAccount(ca_1) = %v, %v", ca, err)
+		}
+	}
+	if want := map[string]int{"ac_1": 1, "ac_2": 1, "ac_gone": 1}; !maps.Equal(acCalls, want) {
+		t.Errorf("auth config reads %v, want %v", acCalls, want)
+	}
+	if want := map[string]int{"ca_1": 1}; !maps.Equal(caCalls, want) {
+		t.Errorf("connected account reads %v, want %v", caCalls, want)
+	}
 }

@@ -75,6 +75,7 @@ func TestContract(t *testing.T) {
 	w.walkTriggers(active)
 	w.walkTools(active)
 	w.walkSessions()
+	w.walkWebhookSubscriptions()
 
 	rec.setSource("client")
 	driveClient(t, base)

@@ -301,6 +301,7 @@ type delivery struct {
 	ContentType string `json:"content_type"`
 	Body        string `json:"body"`
 	TriggerID   string `json:"trigger_id"`
+	Version     string `json:"version"`
 	VerifyErr   string `json:"verify_error,omitempty"`
 }
 
@@ -331,15 +332,28 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			Timestamp:   req.Header.Get("webhook-timestamp"),
 			Signature:   req.Header.Get("webhook-signature"),
 			ContentType: req.Header.Get("content-type"),
+			Version:     req.Header.Get("x-composio-webhook-version"),
 			Body:        string(body),
 		}
+		// The trigger id: metadata.trigger_id (V3), data.trigger_nano_id (V2), trigger_id (V1).
 		var payload struct {
-			Metadata struct {
+			TriggerID string `json:"trigger_id"`
+			Metadata  struct {
 				TriggerID string `json:"trigger_id"`
 			} `json:"metadata"`
+			Data struct {
+				TriggerNanoID string `json:"trigger_nano_id"`
+			} `json:"data"`
 		}
 		_ = json.Unmarshal(body, &payload)
-		d.TriggerID = payload.Metadata.TriggerID
+		switch d.Version {
+		case "V1":
+			d.TriggerID = payload.TriggerID
+		case "V2":
+			d.TriggerID = payload.Data.TriggerNanoID
+		default:
+			d.TriggerID = payload.Metadata.TriggerID
+		}
 		if _, err := client.VerifyWebhook(client.VerifyWebhookParams{
 			Payload: body, Signature: d.Signature, ID: d.ID, Timestamp: d.Timestamp, Secret: r.secret,
 		}); err != nil {

@@ -786,6 +786,51 @@ export function conformanceSuite(sdk, quirks) {
       }, /tolerance/);
     });
 
+    // The project's webhook subscription (made by the emulator's --webhook-url) is switched to
+    // each payload version; every delivery must verify with the SDK and parse to the same event.
+    test('verifyWebhook on V1, V2 and V3 deliveries of the webhook subscription', { skip: !WEBHOOK_SECRET || !CAPTURE_URL }, async () => {
+      const subs = await control('GET', '/api/v3.1/webhook_subscriptions');
+      assert.equal(subs.items.length, 1, JSON.stringify(subs));
+      const sub = subs.items[0];
+      assert.equal(sub.secret, WEBHOOK_SECRET);
+      const types = await control('GET', '/api/v3.1/webhook_subscriptions/event_types');
+      const message = types.items.find((t) => t.event_type === 'composio.trigger.message');
+      assert.deepEqual([...message.supported_versions].sort(), ['V1', 'V2', 'V3']);
+      try {
+        for (const version of ['V1', 'V2', 'V3']) {
+          const updated = await control('PATCH', `/api/v3.1/webhook_subscriptions/${sub.id}`, { version });
+          assert.equal(updated.version, version);
+          const event = { commit: { sha: `sha-${version}` }, run };
+          const fired = await control('POST', `/_emulator/trigger_instances/${githubTrigger}/fire`, event);
+          let delivery;
+          const deadline = Date.now() + 15000;
+          while (!delivery && Date.now() < deadline) {
+            const res = await fetch(`${CAPTURE_URL}/captured?trigger_id=${encodeURIComponent(githubTrigger)}`);
+            delivery = (await res.json()).find((d) => d.id === fired.webhook_id);
+            if (!delivery) await sleep(100);
+          }
+          assert.ok(delivery, `${version}: the emulator delivered no webhook within 15s`);
+          assert.equal(delivery.version, version, 'x-composio-webhook-version');
+          const params = {
+            payload: delivery.body, signature: delivery.signature, id: delivery.id, timestamp: delivery.timestamp,
+            secret: WEBHOOK_SECRET,
+          };
+          const result = await op(`triggers.verifyWebhook(${version})`, async () => verifyWebhook(params));
+          assert.equal(result.version, version);
+          assert.equal(result.payload.triggerSlug, 'GITHUB_COMMIT_EVENT');
+          assert.equal(result.payload.toolkitSlug, 'GITHUB');
+          assert.equal(result.payload.metadata.connectedAccount.id, githubAccountId);
+          assert.deepEqual(result.payload.payload.commit, event.commit);
+          if (version !== 'V1') assert.equal(result.payload.userId, user);
+          if (version !== 'V2') assert.equal(result.payload.id, githubTrigger);
+          else assert.equal(result.payload.metadata.id, githubTrigger);
+          await verifyWebhookRejects(`${version} wrong secret`, { ...params, secret: `${WEBHOOK_SECRET}x` });
+        }
+      } finally {
+        await control('PATCH', `/api/v3.1/webhook_subscriptions/${sub.id}`, { version: 'V3' });
+      }
+    });
+
     test('delete', async () => {
       for (const id of [githubTrigger, stripeTrigger]) {
         const res = await op('triggers.delete', () => composio.triggers.delete(id));

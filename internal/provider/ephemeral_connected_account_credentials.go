@@ -1,0 +1,152 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+const connectedAccountCredentialsType = "service_connected_account_credentials"
+
+var (
+	_ ephemeral.EphemeralResource              = (*connectedAccountCredentialsEphemeral)(nil)
+	_ ephemeral.EphemeralResourceWithConfigure = (*connectedAccountCredentialsEphemeral)(nil)
+)
+
+// NewConnectedAccountCredentialsEphemeralResource returns the
+// service_connected_account_credentials ephemeral resource.
+func NewConnectedAccountCredentialsEphemeralResource() ephemeral.EphemeralResource {
+	return &connectedAccountCredentialsEphemeral{}
+}
+
+type connectedAccountCredentialsEphemeral struct {
+	data *ProviderData
+}
+
+type connectedAccountCredentialsModel struct {
+	ConnectedAccountID types.String `tfsdk:"connected_account_id"`
+	Status             types.String `tfsdk:"status"`
+	AuthScheme         types.String `tfsdk:"auth_scheme"`
+	Toolkit            types.String `tfsdk:"toolkit"`
+	UserID             types.String `tfsdk:"user_id"`
+	Values             types.Map    `tfsdk:"values"`
+}
+
+func (e *connectedAccountCredentialsEphemeral) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_connected_account_credentials"
+}
+
+func (e *connectedAccountCredentialsEphemeral) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The connection data of an `ACTIVE` connected account (for example the OAuth " +
+			"`access_token` of a user's GitHub or Slack connection), read at plan and apply time to configure " +
+			"another provider, and never stored in the plan or the state (Terraform 1.10 or later).\n\n" +
+			"The values are what the service returns for the account: a project that masks connected account " +
+			"secrets returns masked values. An account that is not `ACTIVE`, or is disabled, is refused with an error.",
+		Attributes: map[string]schema.Attribute{
+			"connected_account_id": schema.StringAttribute{
+				MarkdownDescription: "Connected account id (`ca_...`).",
+				Required:            true,
+				Validators: []validator.String{stringvalidator.RegexMatches(serviceObjectIDRe,
+					"must be a connected account id such as ca_AbC123")},
+			},
+			"status": schema.StringAttribute{
+				MarkdownDescription: "Status of the account; always `ACTIVE` (other statuses are refused).",
+				Computed:            true,
+			},
+			"auth_scheme": schema.StringAttribute{
+				MarkdownDescription: "Authentication scheme of the connection, e.g. `OAUTH2` or `API_KEY`.",
+				Computed:            true,
+			},
+			"toolkit": schema.StringAttribute{
+				MarkdownDescription: "Slug of the account's toolkit, e.g. `github`.",
+				Computed:            true,
+			},
+			"user_id": schema.StringAttribute{
+				MarkdownDescription: "External id of the user who owns the account.",
+				Computed:            true,
+			},
+			"values": schema.MapAttribute{
+				MarkdownDescription: "Connection data by field name, e.g. `access_token`, `token_type` or `api_key`. " +
+					"Values that are not strings are JSON-encoded.",
+				Computed:    true,
+				Sensitive:   true,
+				ElementType: types.StringType,
+			},
+		},
+	}
+}
+
+func (e *connectedAccountCredentialsEphemeral) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
+	e.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (e *connectedAccountCredentialsEphemeral) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
+	if !requireClient(e.data, &resp.Diagnostics) {
+		return
+	}
+	var m connectedAccountCredentialsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := m.ConnectedAccountID.ValueString()
+	a, err := e.data.Client.GetConnectedAccount(ctx, id)
+	if err != nil {
+		addAPIErrorAt(&resp.Diagnostics, path.Root("connected_account_id"), "reading", connectedAccountCredentialsType, id, err)
+		return
+	}
+	if a.Status != client.StatusActive || a.IsDisabled {
+		state := a.Status
+		if a.IsDisabled {
+			state += " and disabled"
+		}
+		reason := ""
+		if a.StatusReason != "" {
+			reason = fmt.Sprintf(" (%s)", a.StatusReason)
+		}
+		resp.Diagnostics.AddAttributeError(path.Root("connected_account_id"), "Connected account is not usable",
+			fmt.Sprintf("Attribute connected_account_id: connected account %s of user %q is %s%s, so it has no usable "+
+				"credentials. Only ACTIVE, enabled accounts can be read: complete or renew the connection (for example "+
+				"with a new service_connected_account) and apply again.", id, a.UserID, state, reason))
+		return
+	}
+	values := map[string]string{}
+	scheme := a.AuthConfig.AuthScheme
+	if a.State != nil {
+		if a.State.AuthScheme != "" {
+			scheme = a.State.AuthScheme
+		}
+		for k, v := range a.State.Val {
+			if k == "status" || v == nil {
+				continue
+			}
+			if s, ok := v.(string); ok {
+				values[k] = s
+				continue
+			}
+			b, err := json.Marshal(v)
+			if err != nil {
+				continue
+			}
+			values[k] = string(b)
+		}
+	}
+	vm, diags := types.MapValueFrom(ctx, types.StringType, values)
+	resp.Diagnostics.Append(diags...)
+	m.Status = types.StringValue(a.Status)
+	m.AuthScheme = types.StringValue(scheme)
+	m.Toolkit = types.StringValue(a.Toolkit.Slug)
+	m.UserID = types.StringValue(a.UserID)
+	m.Values = vm
+	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
+}

@@ -1,0 +1,163 @@
+package provider
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/echoprovider"
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// testAccEchoFactories serves this provider and terraform-plugin-testing's
+// echo provider, which copies its provider configuration into the state of
+// an "echo" resource: what reaches another provider's configuration.
+var testAccEchoFactories = map[string]func() (tfprotov6.ProviderServer, error){
+	"service": testAccProtoV6ProviderFactories["service"],
+	"echo":    echoprovider.NewProviderServer(),
+}
+
+// absentFromArtifacts fails when secret appears anywhere in the JSON state
+// or plan.
+type absentFromArtifacts struct{ secret string }
+
+func (a absentFromArtifacts) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	b, err := json.Marshal(req.State)
+	if err != nil {
+		resp.Error = err
+		return
+	}
+	if strings.Contains(string(b), a.secret) {
+		resp.Error = fmt.Errorf("the connection secret is in the state")
+	}
+	if req.State != nil && req.State.Values != nil && req.State.Values.RootModule != nil {
+		for _, r := range req.State.Values.RootModule.Resources {
+			if r.Type == connectedAccountCredentialsType {
+				resp.Error = fmt.Errorf("the ephemeral resource %s is in the state", r.Address)
+			}
+		}
+	}
+}
+
+func (a absentFromArtifacts) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	b, err := json.Marshal(req.Plan)
+	if err != nil {
+		resp.Error = err
+		return
+	}
+	if strings.Contains(string(b), a.secret) {
+		resp.Error = fmt.Errorf("the connection secret is in the plan")
+	}
+}
+
+// testAccOAuthAccount creates an ACTIVE OAuth2 github account whose access
+// token is a fresh random value.
+func testAccOAuthAccount(t *testing.T, token string) string {
+	t.Helper()
+	ctx := context.Background()
+	c := testAccClient(t)
+	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged,
+		Name: acctest.RandomWithPrefix("tf-acc-creds")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	conn, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{
+		AuthConfigID: ac.ID, UserID: acctest.RandomWithPrefix("tf-acc-creds-user"),
+		State: &client.ConnectionState{AuthScheme: "OAUTH2", Val: map[string]any{"access_token": token, "token_type": "bearer", "expires_in": 3600}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteConnectedAccount(context.Background(), conn.ID) })
+	return conn.ID
+}
+
+func testAccCredentialsConfig(accountID string) string {
+	return fmt.Sprintf(`
+ephemeral "service_connected_account_credentials" "gh" {
+  connected_account_id = %q
+}
+
+provider "echo" {
+  data = {
+    status      = ephemeral.service_connected_account_credentials.gh.status
+    auth_scheme = ephemeral.service_connected_account_credentials.gh.auth_scheme
+    toolkit     = ephemeral.service_connected_account_credentials.gh.toolkit
+    expires_in  = ephemeral.service_connected_account_credentials.gh.values["expires_in"]
+    token_hash  = sha256(ephemeral.service_connected_account_credentials.gh.values["access_token"])
+  }
+}
+
+resource "echo" "test" {}
+`, accountID)
+}
+
+// The connection's token reaches another provider's configuration (the echo
+// provider sees its hash) and is absent from the plan and the state.
+func TestAccConnectedAccountCredentials_feedsAnotherProvider(t *testing.T) {
+	t.Parallel()
+	testAccPreCheck(t)
+	token := "gho_" + acctest.RandString(32)
+	accountID := testAccOAuthAccount(t, token)
+	sum := sha256.Sum256([]byte(token))
+	check := absentFromArtifacts{secret: token}
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccEchoFactories,
+		Steps: []resource.TestStep{{
+			Config:           testAccCredentialsConfig(accountID),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{check}, PostApplyPostRefresh: []plancheck.PlanCheck{check}},
+			ConfigStateChecks: []statecheck.StateCheck{
+				check,
+				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("status"), knownvalue.StringExact("ACTIVE")),
+				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("auth_scheme"), knownvalue.StringExact("OAUTH2")),
+				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("toolkit"), knownvalue.StringExact("github")),
+				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("expires_in"), knownvalue.StringExact("3600")),
+				statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("token_hash"),
+					knownvalue.StringExact(hex.EncodeToString(sum[:]))),
+			},
+		}},
+	})
+}
+
+// An account that is not ACTIVE is refused with an error naming its status.
+func TestAccConnectedAccountCredentials_notActive(t *testing.T) {
+	testAccRequireEmulator(t)
+	testAccPreCheck(t)
+	accountID := testAccOAuthAccount(t, "gho_"+acctest.RandString(16))
+	testAccEmulatorPostJSON(t, "connected_accounts/"+accountID+"/expire", map[string]any{"reason": "refresh token revoked"})
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccEchoFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      testAccCredentialsConfig(accountID),
+				ExpectError: testAccErrRe("Connected account is not usable", accountID, "is EXPIRED", "refresh token revoked", "Only ACTIVE"),
+			},
+			{
+				Config:      testAccCredentialsConfig("not an id"),
+				ExpectError: testAccErrRe("connected_account_id", "must be a connected account id"),
+			},
+			{
+				Config:      testAccCredentialsConfig("ca_doesnotexist"),
+				ExpectError: testAccErrRe("ca_doesnotexist", "404"),
+			},
+		},
+	})
+}

@@ -1,0 +1,157 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// TestAccE2E_RequestBudget holds the request budget of every resource (see
+// "Request budget" in provider_data.go) through the real CLI, phase by
+// phase, with the emulator's request counters compared exactly, route by
+// route: budgetN service-managed auth configs, budgetN API-key connected
+// accounts of one existing auth config and budgetN trigger instances on one
+// existing connected account. With budgetN > 1, a referenced object read more
+// than once per provider process shows up as a count that grows with N.
+//
+// Not parallel: it compares process-wide counters. New resources: add their
+// objects to the configuration and their routes to the expectations.
+func TestAccE2E_RequestBudget(t *testing.T) {
+	const budgetN = 3
+	w := newE2EWorkspace(t)
+	testAccRequireEmulator(t)
+	ctx := context.Background()
+	c := testAccClient(t)
+	user := acctest.RandomWithPrefix("tf-budget")
+
+	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	acct, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: user + "-trig",
+		State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"status": "ACTIVE", "api_key": "sk_trig"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteConnectedAccount(context.Background(), acct.ID) })
+	testAccNoWebhookSubscription(t) // one per project: the configuration's must be the only one
+
+	w.WriteFile("main.tf", fmt.Sprintf(`
+resource "service_auth_config" "gh" {
+  count   = %[1]d
+  toolkit = "github"
+  name    = "%[2]s-${count.index}"
+}
+
+resource "service_connected_account" "ca" {
+  count          = %[1]d
+  user_id        = "%[2]s-${count.index}"
+  auth_config_id = %[3]q
+  credentials    = { api_key = "sk_${count.index}" }
+}
+
+resource "service_trigger_instance" "ti" {
+  count                = %[1]d
+  user_id              = "%[2]s-trig"
+  slug                 = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+  connected_account_id = %[4]q
+  trigger_config       = jsonencode({ min_amount = 100 + count.index })
+}
+
+resource "service_webhook_subscription" "hook" {
+  webhook_url    = "https://hooks.example.com/%[2]s"
+  enabled_events = ["composio.trigger.message"]
+}
+`, budgetN, user, ac.ID, acct.ID))
+
+	const (
+		getToolkit     = "GET /api/v3.1/toolkits/{slug}"
+		getTriggerType = "GET /api/v3.1/triggers_types/{slug}"
+		createAC       = "POST /api/v3.1/auth_configs"
+		getAC          = "GET /api/v3.1/auth_configs/{nanoid}"
+		deleteAC       = "DELETE /api/v3.1/auth_configs/{nanoid}"
+		initiateCA     = "POST /api/v3.1/connected_accounts"
+		listCA         = "GET /api/v3.1/connected_accounts"
+		getCA          = "GET /api/v3.1/connected_accounts/{nanoid}"
+		deleteCA       = "DELETE /api/v3.1/connected_accounts/{nanoid}"
+		upsertTI       = "POST /api/v3.1/trigger_instances/{slug}/upsert"
+		listTI         = "GET /api/v3.1/trigger_instances/active"
+		deleteTI       = "DELETE /api/v3.1/trigger_instances/manage/{triggerId}"
+		eventTypes     = "GET /api/v3.1/webhook_subscriptions/event_types"
+		listWHS        = "GET /api/v3.1/webhook_subscriptions"
+		createWHS      = "POST /api/v3.1/webhook_subscriptions"
+		getWHS         = "GET /api/v3.1/webhook_subscriptions/{id}"
+		deleteWHS      = "DELETE /api/v3.1/webhook_subscriptions/{id}"
+	)
+	const n = budgetN
+	phases := []struct {
+		name string
+		args []string
+		want map[string]int
+	}{
+		// Plan: no writes; each referenced object read once (github and
+		// stripe toolkits, the trigger type, the existing auth config and
+		// connected account), whatever n; the (single) webhook subscription
+		// reads the event types and lists the project's subscription.
+		{"plan", []string{"plan", "-out=tfplan", "-no-color"}, map[string]int{
+			getToolkit: 2, getTriggerType: 1, getAC: 1, getCA: 1, eventTypes: 1, listWHS: 1,
+		}},
+		// Apply of the saved plan: the final plan reads each referenced
+		// object once again (a new provider process); each Create makes one
+		// write and one read-back, plus the duplicate-account list.
+		{"apply", []string{"apply", "-no-color", "tfplan"}, map[string]int{
+			getToolkit: 2, getTriggerType: 1, getAC: 1 + n, getCA: 1 + n,
+			createAC: n, initiateCA: n, listCA: n, upsertTI: n, listTI: n,
+			eventTypes: 1, listWHS: 1, createWHS: 1,
+		}},
+		// Refresh and plan with nothing to change: one GET per resource, no
+		// plan-time read at all.
+		{"refresh plan", []string{"plan", "-detailed-exitcode", "-no-color"}, map[string]int{
+			getAC: n, getCA: n, listTI: n, getWHS: 1,
+		}},
+		// Destroy: the refresh GET and one DELETE per resource.
+		{"destroy", []string{"destroy", "-auto-approve", "-no-color"}, map[string]int{
+			getAC: n, getCA: n, listTI: n, deleteAC: n, deleteCA: n, deleteTI: n, getWHS: 1, deleteWHS: 1,
+		}},
+	}
+	for _, ph := range phases {
+		before := testAccEmulatorStatsNow(t).Requests
+		res := w.Run(nil, ph.args...)
+		if res.ExitCode != 0 {
+			t.Fatalf("%s: terraform %s: exit %d\n%s\n%s", ph.name, strings.Join(ph.args, " "), res.ExitCode, res.Stdout, res.Stderr)
+		}
+		got := requestDelta(before, testAccEmulatorStatsNow(t).Requests)
+		if !maps.Equal(got, ph.want) {
+			t.Errorf("%s: requests differ from the budget (n = %d)\n got: %s\nwant: %s", ph.name, n, formatCounts(got), formatCounts(ph.want))
+		}
+	}
+}
+
+// requestDelta returns the API requests counted between two emulator stats
+// snapshots, by route (routes with no request left out, control routes of
+// the emulator ignored).
+func requestDelta(before, after map[string]int) map[string]int {
+	out := map[string]int{}
+	for route, v := range after {
+		if d := v - before[route]; d != 0 && !strings.Contains(route, "/_emulator/") {
+			out[route] = d
+		}
+	}
+	return out
+}
+
+func formatCounts(m map[string]int) string {
+	var b strings.Builder
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		fmt.Fprintf(&b, "%s=%d; ", k, m[k])
+	}
+	return b.String()
+}

@@ -1,0 +1,404 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+const webhookSubscriptionType = "service_webhook_subscription"
+
+var (
+	_ resource.Resource                = (*webhookSubscriptionResource)(nil)
+	_ resource.ResourceWithConfigure   = (*webhookSubscriptionResource)(nil)
+	_ resource.ResourceWithImportState = (*webhookSubscriptionResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*webhookSubscriptionResource)(nil)
+)
+
+// NewWebhookSubscriptionResource returns the service_webhook_subscription resource.
+func NewWebhookSubscriptionResource() resource.Resource { return &webhookSubscriptionResource{} }
+
+type webhookSubscriptionResource struct {
+	data *ProviderData
+}
+
+type webhookSubscriptionModel struct {
+	ID             types.String `tfsdk:"id"`
+	WebhookURL     types.String `tfsdk:"webhook_url"`
+	EnabledEvents  types.Set    `tfsdk:"enabled_events"`
+	Version        types.String `tfsdk:"version"`
+	SecretRotation types.String `tfsdk:"secret_rotation"`
+	Secret         types.String `tfsdk:"secret"`
+	CreatedAt      types.String `tfsdk:"created_at"`
+	UpdatedAt      types.String `tfsdk:"updated_at"`
+}
+
+func (r *webhookSubscriptionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_webhook_subscription"
+}
+
+func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The project's webhook subscription: where the service delivers events (trigger " +
+			"messages, expired connections, disabled triggers), in which payload version, signed with `secret`.\n\n" +
+			"The service allows **one subscription per project**. When the project already has one (created in the " +
+			"dashboard, by another configuration, or with the emulator's `--webhook-url`), import it instead of " +
+			"creating a second: `terraform import service_webhook_subscription.<name> <id>`.\n\n" +
+			"Every attribute except `id` and `created_at` changes in place; `enabled_events` is checked during " +
+			"`terraform plan` against the service's event types and the chosen `version`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The subscription id, used for import.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"webhook_url": schema.StringAttribute{
+				MarkdownDescription: "URL the service POSTs events to. Must be `https://`; plain `http://` is accepted " +
+					"only for loopback hosts (`localhost`, `127.0.0.1`, `[::1]`), for local receivers.",
+				Required:   true,
+				Validators: []validator.String{webhookURLValidator()},
+			},
+			"enabled_events": schema.SetAttribute{
+				MarkdownDescription: "Event types delivered to `webhook_url`, e.g. `composio.trigger.message` (the " +
+					"`service_webhook_event_types` data source lists them with the versions that deliver each).",
+				Required:    true,
+				ElementType: types.StringType,
+				Validators: []validator.Set{
+					setvalidator.SizeAtLeast(1),
+					setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+				},
+			},
+			"version": schema.StringAttribute{
+				MarkdownDescription: "Payload version of the deliveries: `V1`, `V2` or `V3` (default). V1 and V2 are " +
+					"legacy shapes of the trigger message; other events are delivered in V3 only.",
+				Optional:   true,
+				Computed:   true,
+				Default:    stringdefault.StaticString(defaultWebhookVersion),
+				Validators: []validator.String{stringvalidator.OneOf(webhookVersions...)},
+			},
+			"secret_rotation": schema.StringAttribute{
+				MarkdownDescription: "Any string; changing it rotates `secret` in place (for example a date, " +
+					"`\"2026-01\"`). Setting it when creating the subscription does not rotate; removing it does not " +
+					"rotate. Not read from the service, so an import leaves it unset.",
+				Optional: true,
+			},
+			"secret": schema.StringAttribute{
+				MarkdownDescription: "Signing secret of the deliveries (HMAC-SHA256 over `<webhook-id>.<webhook-timestamp>.<body>`, " +
+					"see the guide *Receiving trigger events*). Sensitive; stored in state.",
+				Computed:  true,
+				Sensitive: true,
+				PlanModifiers: []planmodifier.String{
+					rotatedSecretPlanModifier{},
+				},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the subscription was created (ISO 8601).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"updated_at": schema.StringAttribute{
+				MarkdownDescription: "When the subscription was last changed (ISO 8601).",
+				Computed:            true,
+			},
+		},
+	}
+}
+
+// webhookURLValidator accepts absolute https URLs and http URLs to loopback hosts.
+func webhookURLValidator() validator.String {
+	return stringCheck{
+		description: "value must be an https URL (http only to a loopback host)",
+		summary:     "Invalid webhook URL",
+		check: func(raw string) error {
+			u, err := url.Parse(raw)
+			if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+				return fmt.Errorf("must be an absolute https URL such as https://example.com/webhooks, got %q", raw)
+			}
+			if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
+				return fmt.Errorf("uses plain http to the non-loopback host %q; the service delivers to https URLs "+
+					"(plain http is accepted only for localhost, 127.0.0.1 or [::1])", u.Hostname())
+			}
+			return nil
+		},
+	}
+}
+
+// rotatedSecretPlanModifier keeps the secret from state unless
+// secret_rotation changes to a new non-null value (then it is unknown).
+type rotatedSecretPlanModifier struct{}
+
+func (rotatedSecretPlanModifier) Description(_ context.Context) string {
+	return "keeps the secret unless secret_rotation changes"
+}
+
+func (m rotatedSecretPlanModifier) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (rotatedSecretPlanModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || req.StateValue.IsNull() {
+		return // create or destroy: unknown, or nothing
+	}
+	var planned, prior types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("secret_rotation"), &planned)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("secret_rotation"), &prior)...)
+	if rotates(prior, planned) {
+		resp.PlanValue = types.StringUnknown()
+		return
+	}
+	resp.PlanValue = req.StateValue
+}
+
+// rotates reports whether secret_rotation going from prior to planned asks
+// for a rotation: a change to a new, non-null value (unknown counts).
+func rotates(prior, planned types.String) bool {
+	return !planned.IsNull() && !planned.Equal(prior)
+}
+
+func (r *webhookSubscriptionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func importHint(id string) string {
+	return fmt.Sprintf("Manage the existing subscription instead of creating a second one: import it with\n\n"+
+		"  terraform import %s.<name> %s\n\n"+
+		"(or an `import { to = %s.<name>, id = %q }` block), or delete it first.", webhookSubscriptionType, id, webhookSubscriptionType, id)
+}
+
+// ModifyPlan checks enabled_events against the service's event types for
+// the planned version and, for a create, that the project has no
+// subscription yet. Nothing is written.
+func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || !r.data.Configured() {
+		return
+	}
+	var plan webhookSubscriptionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var state *webhookSubscriptionModel
+	if !req.State.Raw.IsNull() {
+		state = &webhookSubscriptionModel{}
+		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	// Events and version are checked when they are sent: at create, or when
+	// either changes (a plan with nothing to change reads nothing).
+	unchanged := state != nil && state.EnabledEvents.Equal(plan.EnabledEvents) && state.Version.Equal(plan.Version)
+	if !unchanged && !plan.EnabledEvents.IsUnknown() && !plan.Version.IsUnknown() {
+		var events []string
+		resp.Diagnostics.Append(plan.EnabledEvents.ElementsAs(ctx, &events, true)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		catalog, err := webhookEventTypes(ctx, r.data.Client)
+		if err != nil {
+			addAPIErrorAt(&resp.Diagnostics, path.Root("enabled_events"), "reading webhook event types", "", "", err)
+			return
+		}
+		for _, p := range eventProblems(catalog, events, plan.Version.ValueString()) {
+			resp.Diagnostics.AddAttributeError(path.Root("enabled_events"), "Unsupported webhook event",
+				fmt.Sprintf("Attribute enabled_events: %s. The service_webhook_event_types data source lists the event "+
+					"types and the versions that deliver each.", p))
+		}
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	if state != nil {
+		return
+	}
+	subs, err := r.data.Client.ListWebhookSubscriptions(ctx)
+	if err != nil {
+		tflog.Debug(ctx, "existing webhook subscriptions not checked at plan time", map[string]any{"error": err.Error()})
+		return
+	}
+	if len(subs) > 0 {
+		resp.Diagnostics.AddAttributeError(path.Root("webhook_url"), "The project already has a webhook subscription",
+			fmt.Sprintf("The service allows one webhook subscription per project, and this project has %s (delivering to %s).\n\n%s",
+				subs[0].ID, subs[0].WebhookURL, importHint(subs[0].ID)))
+	}
+}
+
+func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan webhookSubscriptionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var events []string
+	resp.Diagnostics.Append(plan.EnabledEvents.ElementsAs(ctx, &events, false)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	w, err := r.data.Client.CreateWebhookSubscription(ctx, client.CreateWebhookSubscriptionRequest{
+		WebhookURL: plan.WebhookURL.ValueString(), EnabledEvents: events, Version: plan.Version.ValueString(),
+	})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "creating", webhookSubscriptionType, "", err)
+		if client.IsConflict(err) {
+			resp.Diagnostics.AddError("The project already has a webhook subscription", r.conflictDetail(ctx))
+		}
+		return
+	}
+	tflog.Debug(ctx, "created webhook subscription", map[string]any{"id": w.ID})
+	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, w)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// conflictDetail names the existing subscription after a 409 on create.
+func (r *webhookSubscriptionResource) conflictDetail(ctx context.Context) string {
+	subs, err := r.data.Client.ListWebhookSubscriptions(ctx)
+	if err != nil || len(subs) == 0 {
+		return "The service allows one webhook subscription per project. " + importHint("<id>")
+	}
+	return "The service allows one webhook subscription per project. " + importHint(subs[0].ID)
+}
+
+func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state webhookSubscriptionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.Configured() {
+		return
+	}
+	id := state.ID.ValueString()
+	w, err := r.data.Client.GetWebhookSubscription(ctx, id)
+	if readFailed(ctx, resp, webhookSubscriptionType, id, err) {
+		return
+	}
+	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &state, w)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan, state webhookSubscriptionModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	c := r.data.Client
+	var body client.UpdateWebhookSubscriptionRequest
+	changed := false
+	if !plan.WebhookURL.Equal(state.WebhookURL) {
+		body.WebhookURL, changed = plan.WebhookURL.ValueStringPointer(), true
+	}
+	if !plan.Version.Equal(state.Version) {
+		body.Version, changed = plan.Version.ValueStringPointer(), true
+	}
+	if !plan.EnabledEvents.Equal(state.EnabledEvents) {
+		resp.Diagnostics.Append(plan.EnabledEvents.ElementsAs(ctx, &body.EnabledEvents, false)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		changed = true
+	}
+	current := webhookSubscriptionFromState(ctx, state, &resp.Diagnostics)
+	if changed {
+		w, err := c.UpdateWebhookSubscription(ctx, id, body)
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "updating", webhookSubscriptionType, id, err)
+			return
+		}
+		current = w
+	}
+	if rotates(state.SecretRotation, plan.SecretRotation) {
+		secret, err := c.RotateWebhookSecret(ctx, id)
+		if err != nil {
+			// Keep what the update applied; the rotation is retried on the next apply.
+			plan.SecretRotation = state.SecretRotation
+			resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, current)...)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			addAPIError(&resp.Diagnostics, "rotating the secret of", webhookSubscriptionType, id, err)
+			return
+		}
+		current.Secret = secret
+		if !changed {
+			// rotate_secret answers only {id, secret}; updated_at moved: one read.
+			if w, err := c.GetWebhookSubscription(ctx, id); err == nil {
+				current = w
+			} else {
+				current.UpdatedAt = ""
+			}
+		}
+	}
+	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, current)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// webhookSubscriptionFromState rebuilds the service object from state (for
+// an update that only rotates the secret).
+func webhookSubscriptionFromState(ctx context.Context, s webhookSubscriptionModel, diags *diag.Diagnostics) *client.WebhookSubscription {
+	w := &client.WebhookSubscription{
+		ID: s.ID.ValueString(), WebhookURL: s.WebhookURL.ValueString(), Version: s.Version.ValueString(),
+		Secret: s.Secret.ValueString(), CreatedAt: s.CreatedAt.ValueString(), UpdatedAt: s.UpdatedAt.ValueString(),
+	}
+	diags.Append(s.EnabledEvents.ElementsAs(ctx, &w.EnabledEvents, false)...)
+	return w
+}
+
+func (r *webhookSubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var state webhookSubscriptionModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	addDeleteError(&resp.Diagnostics, webhookSubscriptionType, id, r.data.Client.DeleteWebhookSubscription(ctx, id))
+}
+
+func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id := strings.TrimSpace(req.ID)
+	if !serviceObjectIDRe.MatchString(id) {
+		resp.Diagnostics.AddError("Invalid import id",
+			fmt.Sprintf("Expected a webhook subscription id such as whs_AbC123 (GET /api/v3.1/webhook_subscriptions lists it), got %q.", req.ID))
+		return
+	}
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), resource.ImportStateRequest{ID: id}, resp)
+}
+
+// applyWebhookSubscription copies the service's view into m (secret_rotation
+// is Terraform's own and kept).
+func applyWebhookSubscription(ctx context.Context, m *webhookSubscriptionModel, w *client.WebhookSubscription) diag.Diagnostics {
+	events, diags := types.SetValueFrom(ctx, types.StringType, w.EnabledEvents)
+	m.ID = types.StringValue(w.ID)
+	m.WebhookURL = types.StringValue(w.WebhookURL)
+	m.EnabledEvents = events
+	m.Version = types.StringValue(w.Version)
+	m.Secret = types.StringValue(w.Secret)
+	m.CreatedAt = types.StringValue(w.CreatedAt)
+	m.UpdatedAt = types.StringValue(w.UpdatedAt)
+	if w.UpdatedAt == "" {
+		m.UpdatedAt = types.StringNull()
+	}
+	return diags
+}
