@@ -282,7 +282,8 @@ func (r *authConfigResource) Configure(_ context.Context, req resource.Configure
 // `terraform validate`).
 func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes")...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes",
+		"proxy_config", "shared_credentials_wo", "shared_credentials_wo_version")...)
 	if resp.Diagnostics.HasError() || cfg.Type.IsUnknown() || !acIsValidType(cfg.Type) {
 		// An invalid type gets the type validator's error only: the checks
 		// below depend on the type and would add misleading errors.
@@ -382,7 +383,7 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	// Only the attributes this function and its helpers read (getAttributes:
 	// add any attribute a new check needs).
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes")...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes")...)
 	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -492,7 +493,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "credentials_wo")...) // all Create reads of the configuration
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "credentials_wo", "proxy_config", "shared_credentials_wo")...) // all Create reads of the configuration
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
