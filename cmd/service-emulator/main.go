@@ -1,8 +1,14 @@
 // Command service-emulator runs the local emulator of the integration service.
 //
 //	service-emulator [--listen 127.0.0.1:8080] [--data PATH] [--api-key K | --api-key PROJECT=K]...
-//	                 [--faults SPEC] [--webhook-url U --webhook-secret S]
+//	                 [--faults SPEC] [--webhook-url U --webhook-secret S] [--catalog DIR]
 //	service-emulator --operations
+//
+// --catalog DIR loads toolkit files (JSON, the format of the built-in catalog
+// in internal/emulator/catalogdata/; see examples/emulator-catalog) that add
+// toolkits with their tools and trigger types or replace built-in toolkits of
+// the same slug; a bad file stops the start with an error naming the file and
+// the field.
 //
 // --operations prints the operation table (one line per operation: "emulated"
 // or "501", method, path below /api/v3.1, operation ID, client method) and exits.
@@ -75,6 +81,7 @@ func run(args []string) error {
 	faults := fs.String("faults", "", "fault spec, e.g. status=429:0.1,status=503:0.1,latency=20ms,reset=0.02 or crash-after-commit=POST:/auth_configs")
 	webhookURL := fs.String("webhook-url", "", "shortcut: give every project a V3 webhook subscription (composio.trigger.message) at this URL")
 	webhookSecret := fs.String("webhook-secret", "", "signing secret of the --webhook-url subscriptions (generated when empty)")
+	catalogDir := fs.String("catalog", "", "directory of catalog files adding or replacing toolkits, tools and trigger types")
 	operations := fs.Bool("operations", false, "print the operation table (which operations are emulated) and exit")
 	var apiKeys keyFlags
 	fs.Var(&apiKeys, "api-key", "API key (repeatable; KEY or PROJECT=KEY); default one project with key emulator-key")
@@ -90,7 +97,7 @@ func run(args []string) error {
 		return err
 	}
 	srv, err := emulator.New(emulator.Options{
-		DataPath: *data, APIKeys: keys, Faults: *faults,
+		DataPath: *data, APIKeys: keys, Faults: *faults, CatalogDir: *catalogDir,
 		WebhookURL: *webhookURL, WebhookSecret: *webhookSecret, Logger: log,
 		// The crash-after-commit fault: die like a killed service, after the
 		// committed (fsync'd) write and before its answer.

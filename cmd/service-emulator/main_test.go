@@ -41,7 +41,8 @@ func TestCLIContract(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	cmd := exec.CommandContext(ctx, bin, "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "d.db"), "--api-key", "team=secret-key")
+	cmd := exec.CommandContext(ctx, bin, "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "d.db"), "--api-key", "team=secret-key",
+		"--catalog", "../../examples/emulator-catalog")
 	cmd.Env = append(os.Environ(), "SERVICE_LOG_LEVEL=debug")
 	stdout, _ := cmd.StdoutPipe()
 	var stderr strings.Builder
@@ -58,16 +59,12 @@ func TestCLIContract(t *testing.T) {
 		t.Fatalf("first line %q", first)
 	}
 	base := strings.TrimSpace(strings.TrimPrefix(first, "listening on "))
-	get := func(key string) int {
-		req, _ := http.NewRequestWithContext(ctx, "GET", base+"/api/v3.1/toolkits/github", nil)
-		req.Header.Set("x-api-key", key)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, _ = io.Copy(io.Discard, res.Body)
-		res.Body.Close()
-		return res.StatusCode
+	get := func(key string) int { return getStatus(ctx, t, base+"/api/v3.1/toolkits/github", key) }
+	if s := getStatus(ctx, t, base+"/api/v3.1/toolkits/acme", "secret-key"); s != 200 {
+		t.Fatalf("toolkit acme of --catalog: %d", s)
+	}
+	if s := getStatus(ctx, t, base+"/api/v3.1/tools/ACME_CREATE_TICKET", "secret-key"); s != 200 {
+		t.Fatalf("tool ACME_CREATE_TICKET of --catalog: %d", s)
 	}
 	if s := get("secret-key"); s != 200 {
 		t.Fatalf("configured key: %d", s)
@@ -105,5 +102,31 @@ func TestPrintOperations(t *testing.T) {
 		if !strings.Contains(buf.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, buf.String())
 		}
+	}
+}
+
+func getStatus(ctx context.Context, t *testing.T, url, key string) int {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	req.Header.Set("x-api-key", key)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// TestBadCatalogStops: a bad --catalog file stops the start with an error
+// naming the file and the field.
+func TestBadCatalogStops(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "x.json"), []byte(`{"slug": "x", "name": "X"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	err := run([]string{"--listen", "127.0.0.1:0", "--catalog", dir})
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "x.json")+": base_url: is required") {
+		t.Fatalf("run with a bad catalog: %v", err)
 	}
 }

@@ -12,9 +12,6 @@ import (
 
 const masked = "********"
 
-var knownSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BILLCOM_AUTH", "BEARER_TOKEN", "GOOGLE_SERVICE_ACCOUNT",
-	"NO_AUTH", "BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "S2S_OAUTH2"}
-
 func init() { registerGroup((*Server).registerAuthConfigs) }
 
 func (s *Server) registerAuthConfigs() {

@@ -6,36 +6,26 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"time"
 )
 
-// Toolkit versions known to the catalog. Every toolkit has both; "latest"
-// resolves to VersionLatest.
+// Toolkit versions of the built-in catalog (catalogdata/): every built-in
+// toolkit has both, and "latest" resolves to VersionLatest. Toolkits loaded
+// from a catalog directory list their own versions.
 const (
 	VersionOld    = "20250901_00"
 	VersionLatest = "20251015_00"
 )
 
-var catalogVersions = []string{VersionLatest, VersionOld} // newest first
-
-// Categories (slug -> display name), in list order.
-var categoryList = []struct{ Slug, Name string }{
-	{"developer-tools", "Developer Tools"},
-	{"communication", "Communication"},
-	{"productivity", "Productivity"},
-	{"crm", "CRM"},
-	{"marketing", "Marketing"},
-	{"finance", "Finance"},
+// categoryDef is a toolkit category (slug, display name); the catalog lists
+// them in file order.
+type categoryDef struct {
+	Slug string `json:"slug"`
+	Name string `json:"name"`
 }
 
-func categoryName(slug string) string {
-	for _, c := range categoryList {
-		if c.Slug == slug {
-			return c.Name
-		}
-	}
-	return slug
-}
+// knownSchemes are the auth scheme modes of the contract.
+var knownSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BILLCOM_AUTH", "BEARER_TOKEN", "GOOGLE_SERVICE_ACCOUNT",
+	"NO_AUTH", "BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "S2S_OAUTH2"}
 
 type fieldDef struct {
 	Name        string
@@ -65,6 +55,7 @@ type toolkitDef struct {
 	Categories  []string
 	Schemes     []schemeDef
 	Popularity  int
+	Versions    []string // newest first
 	Triggers    []*triggerDef
 	Tools       []*toolDef
 	CreatedAt   string
@@ -103,29 +94,21 @@ type toolDef struct {
 }
 
 type catalog struct {
-	toolkits []*toolkitDef
-	bySlug   map[string]*toolkitDef
-	triggers map[string]*triggerDef
-	tools    map[string]*toolDef
+	categories []categoryDef
+	toolkits   []*toolkitDef
+	bySlug     map[string]*toolkitDef
+	triggers   map[string]*triggerDef
+	tools      map[string]*toolDef
 }
 
-func builtinCatalog() *catalog {
-	c := &catalog{bySlug: map[string]*toolkitDef{}, triggers: map[string]*triggerDef{}, tools: map[string]*toolDef{}}
-	for _, tk := range catalogToolkits() {
-		c.toolkits = append(c.toolkits, tk)
-		c.bySlug[tk.Slug] = tk
-		for _, t := range catalogTriggers(tk.Slug) {
-			t.toolkit = tk
-			tk.Triggers = append(tk.Triggers, t)
-			c.triggers[t.Slug] = t
-		}
-		for _, t := range catalogTools(tk) {
-			t.toolkit = tk
-			tk.Tools = append(tk.Tools, t)
-			c.tools[t.Slug] = t
+// categoryName is the display name of a category slug.
+func (c *catalog) categoryName(slug string) string {
+	for _, cat := range c.categories {
+		if cat.Slug == slug {
+			return cat.Name
 		}
 	}
-	return c
+	return slug
 }
 
 func (c *catalog) toolkit(slug string) (*toolkitDef, *apiError) {
@@ -167,6 +150,15 @@ func (tk *toolkitDef) managedModes() []string {
 	return out
 }
 
+// latest is the toolkit's newest version, which "latest" resolves to
+// (VersionLatest for a toolkit without versions).
+func (tk *toolkitDef) latest() string {
+	if len(tk.Versions) == 0 {
+		return VersionLatest
+	}
+	return tk.Versions[0]
+}
+
 func (tk *toolkitDef) logo() string { return "https://logos.composio.dev/api/" + tk.Slug }
 
 var versionRE = regexp.MustCompile(`^(\d{8})_(\d{2})$`)
@@ -176,11 +168,8 @@ func validateVersion(field, v string) *apiError {
 	if v == "latest" {
 		return nil
 	}
-	m := versionRE.FindStringSubmatch(v)
-	if m != nil {
-		if _, err := time.Parse("20060102", m[1]); err == nil {
-			return nil
-		}
+	if validVersion(v) {
+		return nil
 	}
 	return newErr(http.StatusBadRequest, CodeInvalidVersion, "InvalidToolkitVersion",
 		"%s: invalid toolkit version %q: expected YYYYMMDD_NN (e.g. %s) or \"latest\"", field, v, VersionLatest).
@@ -190,14 +179,14 @@ func validateVersion(field, v string) *apiError {
 // resolveVersion maps "", "latest" or an explicit version to a catalog version.
 func (tk *toolkitDef) resolveVersion(field, v string) (string, *apiError) {
 	if v == "" || v == "latest" {
-		return VersionLatest, nil
+		return tk.latest(), nil
 	}
 	if e := validateVersion(field, v); e != nil {
 		return "", e
 	}
-	if !slices.Contains(catalogVersions, v) {
+	if !slices.Contains(tk.Versions, v) {
 		return "", newErr(http.StatusBadRequest, CodeUnknownVersion, "ToolkitVersionNotFound",
-			"toolkit %s has no version %s; available versions: %s", tk.Slug, v, strings.Join(catalogVersions, ", ")).
+			"toolkit %s has no version %s; available versions: %s", tk.Slug, v, strings.Join(tk.Versions, ", ")).
 			with(field + ": unknown version " + v)
 	}
 	return v, nil
@@ -280,4 +269,11 @@ func versionsFromBody(v any) (toolkitVersions, *apiError) {
 		return tv, errValidation("toolkit_versions", "toolkit_versions must be a string or an object of toolkit slug to version")
 	}
 	return tv, nil
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

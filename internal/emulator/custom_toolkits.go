@@ -112,7 +112,8 @@ func (s *Server) toolkitFor(project, slug string) (*toolkitDef, *apiError) {
 func (ct *CustomToolkit) def() *toolkitDef {
 	tk := &toolkitDef{
 		Slug: ct.Slug, Name: ct.Name, Description: ct.Description, AppURL: ct.AppURL, BaseURL: ct.AppURL,
-		Categories: []string{customCategory}, CreatedAt: ct.CreatedAt, UpdatedAt: ct.UpdatedAt, Custom: true,
+		Categories: []string{customCategory}, Versions: []string{VersionLatest, VersionOld},
+		CreatedAt: ct.CreatedAt, UpdatedAt: ct.UpdatedAt, Custom: true,
 	}
 	for _, a := range ct.AuthSchemes {
 		sc := schemeDef{Mode: a.Mode}

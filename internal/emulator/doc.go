@@ -33,7 +33,8 @@
 // hosted_link.go, account_render.go, tool_render.go, tool_execution.go,
 // trigger_cascade.go. Infrastructure: server.go (Options, New, Close),
 // request.go (auth, rate-limit headers, JSON in/out), routes.go, errors.go,
-// store.go and models.go (bbolt state), catalog*.go (the built-in catalog),
+// store.go and models.go (bbolt state), catalog.go (catalog types and
+// version rules) and catalog_load.go (reading catalogdata/ and CatalogDir),
 // webhook_delivery.go (signed V3 webhooks), control.go (/_emulator routes),
 // consent.go (OAuth consent and hosted link pages), realtime.go, faults.go,
 // pagination.go, schema_validate.go. Group files do not call each other's
@@ -59,8 +60,10 @@
 // answer errors with newErr/errValidation/errNotFound. s.handle registers
 // the route under /api/v3.1 and /api/v3, panics on an ID not in the table or
 // bound twice, and the operation stops answering 501. Never edit the table
-// to add a handler; TestEveryOperationAnswers (and, with node,
-// sdkconformance's TestOperationTableMatchesClient) walk it.
+// to add a handler. TestEveryOperationAnswers walks the table;
+// sdkconformance's TestOperationTableMatchesClient checks it against the
+// installed client's operation list; test/contract walks that list and
+// checks responses against the client's types.
 //
 // The API is served under /api/v3 and /api/v3.1 (identical). Every API and
 // control route needs the x-api-key header; a missing or unknown key answers
@@ -156,8 +159,19 @@
 //     error), else the one session.toolkits() shows, 400 when that is not
 //     ACTIVE and enabled. Meta tools (COMPOSIO_*) answer a canned result.
 //   - Versions are YYYYMMDD_NN with a real date, or "latest" (400 otherwise);
-//     the catalog has VersionOld and VersionLatest for every toolkit (other
-//     well-formed versions answer 400 "has no version").
+//     each toolkit lists its versions (every built-in one has VersionOld and
+//     VersionLatest); other well-formed versions answer 400 "has no version".
+//
+// # Catalog
+//
+// The catalog is loaded at start from JSON files: the built-in ones embedded
+// from catalogdata/ (categories.json and one file per toolkit with its
+// metadata, auth schemes and credential fields, versions, tools and trigger
+// types), then Options.CatalogDir (service-emulator --catalog DIR), whose
+// files add toolkits or replace the built-in toolkit of the same slug
+// (catalog_load.go; the format is in the README's emulator section and
+// examples/emulator-catalog). New fails with an error naming the file and
+// the field (e.g. "github.json: tools[1].slug: ...") on a bad file.
 //
 // Realtime: GET /api/v3/internal/sdk/realtime/credentials answers
 // {pusher_key, project_id, pusher_cluster}; POST

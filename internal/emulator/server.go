@@ -38,6 +38,11 @@ type Options struct {
 	// BaseURL is the public origin used in redirect URLs and MCP URLs; when
 	// empty the origin of each request (Host header) is used. See SetBaseURL.
 	BaseURL string
+	// CatalogDir is a directory of catalog files (toolkit JSON files and an
+	// optional categories.json, the format of the built-in catalogdata/) that
+	// add toolkits with their tools and trigger types, or replace the
+	// built-in toolkit of the same slug; "" serves the built-in catalog only.
+	CatalogDir string
 	// Crash is called by the crash-after-commit fault once the chosen write is
 	// committed and before it is answered (the command kills its own process
 	// with SIGKILL); nil drops the connection instead.
@@ -91,6 +96,10 @@ func New(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	cat, err := loadCatalog(opts.CatalogDir)
+	if err != nil {
+		return nil, err
+	}
 	st, err := openStore(opts.DataPath)
 	if err != nil {
 		return nil, err
@@ -99,7 +108,7 @@ func New(opts Options) (*Server, error) {
 		opts:     opts,
 		log:      log,
 		st:       st,
-		cat:      builtinCatalog(),
+		cat:      cat,
 		keys:     keys,
 		mux:      http.NewServeMux(),
 		faults:   newFaultInjector(faults),

@@ -9,10 +9,10 @@ func renderTool(t *toolDef, version string) map[string]any {
 	return map[string]any{
 		"slug": t.Slug, "name": t.Name, "description": t.Description, "human_description": t.Description,
 		"toolkit": tk, "input_parameters": t.Input, "output_parameters": t.Output, "no_auth": false,
-		"available_versions": catalogVersions, "version": version, "scopes": t.Scopes, "scope_requirements": nil,
+		"available_versions": t.toolkit.Versions, "version": version, "scopes": t.Scopes, "scope_requirements": nil,
 		"tags": t.Tags, "is_deprecated": false,
 		"deprecated": map[string]any{
-			"displayName": t.Name, "version": version, "available_versions": catalogVersions, "is_deprecated": false,
+			"displayName": t.Name, "version": version, "available_versions": t.toolkit.Versions, "is_deprecated": false,
 			"toolkit": map[string]any{"logo": t.toolkit.logo()},
 		},
 	}

@@ -25,7 +25,7 @@ func (s *Server) registerToolRouter() {
 	s.handle("postApiV31ToolRouterSessionBySessionIdExecute", s.sessionExecute)
 	s.mux.Handle("/tool_router/{session_id}/mcp", s.wrap(func(c *call) (int, any, *apiError) {
 		return http.StatusNotImplemented, map[string]any{"error": map[string]any{
-			"message": "the emulator does not implement the MCP protocol", "code": 10501, "status": 501, "request_id": c.requestID,
+			"message": "the emulator does not implement the MCP protocol", "code": CodeNotImplemented, "status": 501, "request_id": c.requestID,
 			"suggested_fix": "Use a real service for MCP traffic.",
 		}}, nil
 	}, false))

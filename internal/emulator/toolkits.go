@@ -38,13 +38,13 @@ func renderFields(fs []fieldDef, required bool) []any {
 	return out
 }
 
-func (tk *toolkitDef) categoriesFor(list bool) []any {
+// categoriesOf renders a toolkit's categories (both id, the list shape, and
+// slug, the get shape, are sent).
+func (c *catalog) categoriesOf(tk *toolkitDef) []any {
 	out := make([]any, 0, len(tk.Categories))
-	for _, c := range tk.Categories {
-		// both id (list shape) and slug (get shape) are sent
-		out = append(out, map[string]any{"id": c, "slug": c, "name": categoryName(c)})
+	for _, slug := range tk.Categories {
+		out = append(out, map[string]any{"id": slug, "slug": slug, "name": c.categoryName(slug)})
 	}
-	_ = list
 	return out
 }
 
@@ -56,11 +56,11 @@ func (s *Server) renderToolkitMeta(tk *toolkitDef, version string, withVersions 
 	m := map[string]any{
 		"created_at": created, "updated_at": updated,
 		"description": tk.Description, "logo": tk.logo(), "app_url": tk.AppURL,
-		"categories": tk.categoriesFor(!withVersions), "triggers_count": len(tk.Triggers), "tools_count": len(tk.Tools),
+		"categories": s.cat.categoriesOf(tk), "triggers_count": len(tk.Triggers), "tools_count": len(tk.Tools),
 		"version": version,
 	}
 	if withVersions {
-		m["available_versions"] = catalogVersions
+		m["available_versions"] = tk.Versions
 	}
 	return m
 }
@@ -71,7 +71,7 @@ func (s *Server) renderToolkitSummary(tk *toolkitDef) map[string]any {
 		"auth_schemes": tk.schemeModes(), "composio_managed_auth_schemes": tk.managedModes(),
 		"is_local_toolkit": false, "no_auth": len(tk.Schemes) == 0, "auth_guide_url": nil,
 		"deprecated": map[string]any{"toolkitId": tk.Slug},
-		"meta":       s.renderToolkitMeta(tk, VersionLatest, false),
+		"meta":       s.renderToolkitMeta(tk, tk.latest(), false),
 	}
 }
 
@@ -124,7 +124,7 @@ func (s *Server) filterToolkits(c *call, category, managedBy, sortBy, search str
 	}
 	if category != "" {
 		known := false
-		for _, cat := range categoryList {
+		for _, cat := range s.cat.categories {
 			known = known || cat.Slug == category
 		}
 		if !known {
@@ -225,7 +225,7 @@ func (s *Server) multiToolkits(c *call) (int, any, *apiError) {
 }
 
 func (s *Server) listCategories(c *call) (int, any, *apiError) {
-	page, e := paginate(c.r, categoryList, maxLimit, func(cat struct{ Slug, Name string }) any {
+	page, e := paginate(c.r, s.cat.categories, maxLimit, func(cat categoryDef) any {
 		return map[string]any{"id": cat.Slug, "slug": cat.Slug, "name": cat.Name}
 	})
 	if e != nil {

@@ -209,18 +209,21 @@ output "auth_config_id" {
 	t.Logf("packaging test took %s", time.Since(start).Round(time.Millisecond))
 }
 
-// ensureGoreleaser returns bin/goreleaser, building it with make when missing.
+// ensureGoreleaser returns bin/goreleaser at the version the GNUmakefile
+// pins, through make: nothing to do when it is there already, a wait when
+// `make test` is still building it in the background, a build otherwise.
 func ensureGoreleaser(t *testing.T, root string) string {
 	t.Helper()
 	p := filepath.Join(root, "bin", "goreleaser")
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Minute)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "make", "-C", root, p)
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, "make", "-s", "-C", root, p)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building goreleaser (make %s): %v\n%s", p, err, out)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Logf("waited %s for %s", d.Round(time.Second), p)
 	}
 	return p
 }

@@ -3,12 +3,8 @@ package sdkconformance
 import (
 	"context"
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -45,10 +41,10 @@ type clientOperation struct {
 }
 
 // TestOperationTableMatchesClient checks the emulator's operation table
-// against the operation list of the installed @composio/client 2.0.0-rc.6
-// (core-0.21's lockfile pins it), then walks that list against an in-process
-// emulator: every operation answers a route, a non-emulated one 501 with
-// the error envelope naming it.
+// (method, path, client method) against the operation list of the installed
+// @composio/client 2.0.0-rc.6 (core-0.21's lockfile pins it). That every
+// operation answers is walked by the emulator's TestEveryOperationAnswers
+// (the table) and test/contract's TestEveryOperationAnswers (the package).
 func TestOperationTableMatchesClient(t *testing.T) {
 	nodeBin, err := exec.LookPath("node")
 	if err != nil {
@@ -101,75 +97,4 @@ func TestOperationTableMatchesClient(t *testing.T) {
 			t.Errorf("table operation %s (%s) is not in the installed client", key, op.ID)
 		}
 	}
-
-	srv, err := emulator.New(emulator.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	t.Cleanup(func() { ts.Close(); _ = srv.Close() })
-	param := regexp.MustCompile(`\{[^}]+\}`)
-	emulated := 0
-	for _, co := range clientOps {
-		op := table[co.Method+" "+co.Path]
-		path := param.ReplaceAllStringFunc(co.Path, func(p string) string {
-			if p == "{status}" {
-				return "ENABLED"
-			}
-			return "zz" + strings.Trim(p, "{}")
-		})
-		status, envelope := call(t, ts.URL, co.Method, path)
-		switch {
-		case envelope.Error.Code == emulator.CodeRouteNotFound:
-			t.Errorf("%s %s: route miss: %+v", co.Method, path, envelope.Error)
-		case op.Emulated:
-			emulated++
-			if status == http.StatusNotImplemented {
-				t.Errorf("%s %s: emulated %s answered 501", co.Method, path, op.ID)
-			}
-		default:
-			want := "operation " + op.ID + " is not emulated"
-			if status != http.StatusNotImplemented || envelope.Error.Message != want || envelope.Error.Status != 501 || envelope.Error.RequestID == "" {
-				t.Errorf("%s %s: %d %+v, want 501 envelope %q", co.Method, path, status, envelope.Error, want)
-			}
-		}
-	}
-	t.Logf("%d of the client's %d operations emulated; the others answer 501", emulated, len(clientOps))
-}
-
-type errorEnvelope struct {
-	Error struct {
-		Message   string `json:"message"`
-		Code      int    `json:"code"`
-		Status    int    `json:"status"`
-		RequestID string `json:"request_id"`
-	} `json:"error"`
-}
-
-func call(t *testing.T, base, method, path string) (int, errorEnvelope) {
-	t.Helper()
-	var body *strings.Reader
-	if method == http.MethodPost || method == http.MethodPatch {
-		body = strings.NewReader("{}")
-	} else {
-		body = strings.NewReader("")
-	}
-	req, err := http.NewRequestWithContext(context.Background(), method, base+path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("x-api-key", apiKey)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer res.Body.Close()
-	var env errorEnvelope
-	if res.StatusCode >= 400 {
-		if err := json.NewDecoder(res.Body).Decode(&env); err != nil {
-			t.Fatalf("%s %s: %d without a JSON envelope: %v", method, path, res.StatusCode, err)
-		}
-	}
-	return res.StatusCode, env
 }

@@ -1,0 +1,78 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+func TestEventProblems(t *testing.T) {
+	catalog := []client.WebhookEventType{
+		{EventType: "composio.trigger.message", SupportedVersions: []string{"V1", "V2", "V3"}},
+		{EventType: "composio.connected_account.expired", SupportedVersions: []string{"V3"}},
+	}
+	if p := eventProblems(catalog, []string{"composio.trigger.message", "composio.connected_account.expired"}, "V3"); len(p) != 0 {
+		t.Fatalf("valid events reported: %v", p)
+	}
+	p := eventProblems(catalog, []string{"composio.nope", "composio.connected_account.expired"}, "V2")
+	if len(p) != 2 || !strings.Contains(p[0], `unknown event type "composio.nope"`) ||
+		!strings.Contains(p[0], "composio.connected_account.expired, composio.trigger.message") ||
+		!strings.Contains(p[1], "not delivered in version V2 (supported: V3)") {
+		t.Fatalf("problems: %q", p)
+	}
+}
+
+func TestWebhookURLValidator(t *testing.T) {
+	cases := map[string]string{
+		"https://hooks.example.com/x":  "",
+		"http://localhost:8080/hook":   "",
+		"http://127.0.0.1/hook":        "",
+		"http://[::1]:9000/":           "",
+		"http://hooks.example.com/x":   "plain http",
+		"ftp://hooks.example.com/x":    "absolute https URL",
+		"hooks.example.com/x":          "absolute https URL",
+		"https://":                     "absolute https URL",
+		"http://127.0.0.1.example.com": "plain http",
+	}
+	for in, want := range cases {
+		var resp validator.StringResponse
+		webhookURLValidator().ValidateString(context.Background(), validator.StringRequest{
+			Path: path.Root("webhook_url"), ConfigValue: types.StringValue(in)}, &resp)
+		got := ""
+		if resp.Diagnostics.HasError() {
+			got = resp.Diagnostics[0].Detail()
+			if !strings.Contains(got, "webhook_url") {
+				t.Errorf("%q: detail does not name the attribute: %s", in, got)
+			}
+		}
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRotates(t *testing.T) {
+	s := types.StringValue
+	cases := []struct {
+		prior, planned types.String
+		want           bool
+	}{
+		{types.StringNull(), types.StringNull(), false},
+		{types.StringNull(), s("a"), true},
+		{s("a"), s("a"), false},
+		{s("a"), s("b"), true},
+		{s("a"), types.StringNull(), false},
+		{s("a"), types.StringUnknown(), true},
+	}
+	for _, c := range cases {
+		if got := rotates(c.prior, c.planned); got != c.want {
+			t.Errorf("rotates(%v, %v) = %v, want %v", c.prior, c.planned, got, c.want)
+		}
+	}
+}
