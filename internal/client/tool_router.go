@@ -14,8 +14,8 @@ type ToolRouterSessionRequest struct {
 	ManageConnections *bool
 }
 
-// MCPServer is a session's MCP endpoint.
-type MCPServer struct {
+// SessionMCP is a session's MCP endpoint.
+type SessionMCP struct {
 	Type string `json:"type"`
 	URL  string `json:"url"`
 }
@@ -23,7 +23,7 @@ type MCPServer struct {
 // ToolRouterSession is a tool-router session.
 type ToolRouterSession struct {
 	SessionID       string         `json:"session_id"`
-	MCP             MCPServer      `json:"mcp"`
+	MCP             SessionMCP     `json:"mcp"`
 	ToolRouterTools []string       `json:"tool_router_tools"`
 	Config          map[string]any `json:"config"`
 }

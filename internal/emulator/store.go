@@ -21,13 +21,15 @@ const (
 	bucketDeletedTriggers = "deleted_trigger_instances"
 	// bucketWebhookSubs holds webhook subscriptions (at most one per project).
 	bucketWebhookSubs = "webhook_subscriptions"
+	// bucketMCPServers holds MCP servers with their per-user instances.
+	bucketMCPServers = "mcp_servers"
 )
 
 // bucketCustomToolkits: project-registered custom (MCP) toolkits, keyed by
 // customToolkitKey(project, slug).
 const bucketCustomToolkits = "custom_toolkits"
 
-var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketCustomToolkits, bucketWebhookSubs}
+var allBuckets = []string{bucketAuthConfigs, bucketAccounts, bucketTriggers, bucketSessions, bucketMeta, bucketDeletedTriggers, bucketCustomToolkits, bucketWebhookSubs, bucketMCPServers}
 
 // deletedTrigger is the tombstone of a deleted trigger instance.
 type deletedTrigger struct {
@@ -52,6 +54,7 @@ type store struct {
 	// lookups read it under cmu alone, so they work with or without mu held.
 	customToolkits map[string]*CustomToolkit
 	cmu            sync.RWMutex
+	mcpServers     map[string]*MCPServer
 	seq            int64
 	lastStamp      time.Time
 }
@@ -75,6 +78,7 @@ func openStore(path string) (*store, error) {
 		deletedTriggers: map[string]*deletedTrigger{},
 		webhookSubs:     map[string]*WebhookSubscription{},
 		customToolkits:  map[string]*CustomToolkit{},
+		mcpServers:      map[string]*MCPServer{},
 	}
 	if path == "" {
 		return st, nil
@@ -123,6 +127,9 @@ func (st *store) load() error {
 			return err
 		}
 		if err := loadBucket(tx, bucketCustomToolkits, st.customToolkits); err != nil {
+			return err
+		}
+		if err := loadBucket(tx, bucketMCPServers, st.mcpServers); err != nil {
 			return err
 		}
 		if v := tx.Bucket([]byte(bucketMeta)).Get([]byte("seq")); v != nil {
@@ -245,6 +252,12 @@ func (st *store) commit(changes ...change) error {
 				st.customToolkits[c.id] = c.val.(*CustomToolkit)
 			}
 			st.cmu.Unlock()
+		case bucketMCPServers:
+			if c.val == nil {
+				delete(st.mcpServers, c.id)
+			} else {
+				st.mcpServers[c.id] = c.val.(*MCPServer)
+			}
 		}
 	}
 	return nil

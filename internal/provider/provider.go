@@ -225,6 +225,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 	return []func() resource.Resource{
 		NewAuthConfigResource,
 		NewConnectedAccountResource,
+		NewMCPServerResource,
 		NewTriggerInstanceResource,
 		NewCustomToolkitResource,
 		NewWebhookSubscriptionResource,
@@ -237,6 +238,8 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewAuthConfigDataSource,
 		NewAuthConfigsDataSource,
 		NewConnectedAccountsDataSource,
+		NewMCPServerDataSource,
+		NewMCPServersDataSource,
 		NewToolkitCategoriesDataSource,
 		NewToolkitDataSource,
 		NewToolkitsDataSource,

@@ -741,12 +741,11 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	var state authConfigResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	var id string // all Delete needs from the state
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	id := state.ID.ValueString()
 	addDeleteError(&resp.Diagnostics, authConfigResourceType, id, r.data.Client.DeleteAuthConfig(ctx, id))
 }
 

@@ -869,12 +869,11 @@ func (r *connectedAccountResource) Delete(ctx context.Context, req resource.Dele
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	var state connectedAccountModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	var id string // all Delete needs from the state
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	id := state.ID.ValueString()
 	addDeleteError(&resp.Diagnostics, connectedAccountType, id, r.data.Client.DeleteConnectedAccount(ctx, id))
 }
 

@@ -25,12 +25,14 @@ type SchemaCache struct {
 
 	fetchToolkit          func(ctx context.Context, slug, version string) (*client.Toolkit, error)
 	fetchTriggerType      func(ctx context.Context, slug string, versions *client.ToolkitVersions) (*client.TriggerType, error)
+	fetchTools            func(ctx context.Context, p client.ToolListParams) ([]client.Tool, error)
 	fetchAuthConfig       func(ctx context.Context, id string) (*client.AuthConfig, error)
 	fetchConnectedAccount func(ctx context.Context, id string) (*client.ConnectedAccount, error)
 
 	mu                sync.Mutex
 	toolkits          map[string]*cacheEntry[client.Toolkit]
 	triggerTypes      map[string]*cacheEntry[client.TriggerType]
+	tools             map[string]*cacheEntry[[]client.Tool]
 	authConfigs       map[string]*cacheEntry[client.AuthConfig]
 	connectedAccounts map[string]*cacheEntry[client.ConnectedAccount]
 }
@@ -46,6 +48,7 @@ func NewSchemaCache(c *client.Client, versions client.ToolkitVersions) *SchemaCa
 	sc := newSchemaCache(versions)
 	sc.fetchToolkit = c.GetToolkit
 	sc.fetchTriggerType = c.GetTriggerType
+	sc.fetchTools = c.ListTools
 	sc.fetchAuthConfig = c.GetAuthConfig
 	sc.fetchConnectedAccount = c.GetConnectedAccount
 	return sc
@@ -56,6 +59,7 @@ func newSchemaCache(versions client.ToolkitVersions) *SchemaCache {
 		versions:          versions,
 		toolkits:          map[string]*cacheEntry[client.Toolkit]{},
 		triggerTypes:      map[string]*cacheEntry[client.TriggerType]{},
+		tools:             map[string]*cacheEntry[[]client.Tool]{},
 		authConfigs:       map[string]*cacheEntry[client.AuthConfig]{},
 		connectedAccounts: map[string]*cacheEntry[client.ConnectedAccount]{},
 	}

@@ -76,9 +76,11 @@ func TestContract(t *testing.T) {
 	w.walkTools(active)
 	w.walkSessions()
 	w.walkWebhookSubscriptions()
+	w.walkMCP()
 
 	rec.setSource("client")
 	driveClient(t, base)
+	driveMCPClient(t, base)
 
 	recs := rec.records()
 	if len(rec.missed) > 0 {

@@ -1,0 +1,3 @@
+# MCP servers are imported by their id (a UUID), as listed by the
+# service_mcp_servers data source.
+terraform import service_mcp_server.support 6f1c2c9e-5b1a-4c3e-9d2f-0a1b2c3d4e5f

@@ -1,0 +1,216 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+)
+
+const mcpServerJSON = `{"id":"6f1c2c9e-1111-4111-8111-111111111111","name":"Team","auth_config_ids":["ac_1","ac_2"],
+"allowed_tools":["GITHUB_GET_A_REPOSITORY"],"mcp_url":"https://x/v3/mcp/6f1c/mcp","toolkits":["github","gmail"],
+"toolkit_icons":{"github":"https://l/github"},"commands":{"cursor":"c","claude":"cl","windsurf":"w"},
+"updated_at":"2026-01-02T00:00:00.000Z","created_at":"2026-01-01T00:00:00.000Z","server_instance_count":2,
+"managed_auth_via_composio":true,"deleted":false}`
+
+func checkMCPServer(t *testing.T, got any) {
+	t.Helper()
+	m := got.(*MCPServer)
+	if m.ID == "" || m.Name != "Team" || len(m.AuthConfigIDs) != 2 || m.AllowedTools[0] != "GITHUB_GET_A_REPOSITORY" ||
+		m.Toolkits[1] != "gmail" || m.ToolkitIcons["github"] == "" || m.Commands.Claude != "cl" || m.ServerInstanceCount != 2 ||
+		!m.ManagedAuthViaComposio || m.CreatedAt == "" || m.UpdatedAt == "" || m.MCPURL == "" {
+		t.Errorf("%+v", m)
+	}
+}
+
+func TestMCPServerOperations(t *testing.T) {
+	runOpCases(t, []opCase{
+		{
+			name: "create",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateMCPServer(ctx, CreateMCPServerRequest{Name: "Team", AuthConfigIDs: []string{"ac_1", "ac_2"},
+					AllowedTools: []string{"GITHUB_GET_A_REPOSITORY"}, NoAuthApps: []string{"weather"}, ManagedAuthViaComposio: ptr(true)})
+			},
+			status: 201, reply: mcpServerJSON, method: "POST", path: "/api/v3.1/mcp/servers",
+			body:      `{"name":"Team","auth_config_ids":["ac_1","ac_2"],"no_auth_apps":["weather"],"allowed_tools":["GITHUB_GET_A_REPOSITORY"],"managed_auth_via_composio":true}`,
+			checkResp: checkMCPServer,
+		},
+		{
+			name: "create minimal sends auth_config_ids",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateMCPServer(ctx, CreateMCPServerRequest{Name: "Only weather", NoAuthApps: []string{"weather"}})
+			},
+			status: 201, reply: mcpServerJSON, method: "POST", path: "/api/v3.1/mcp/servers",
+			body: `{"name":"Only weather","auth_config_ids":[],"no_auth_apps":["weather"]}`,
+		},
+		{
+			name:   "get",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.GetMCPServer(ctx, "a/b") },
+			reply:  mcpServerJSON,
+			method: "GET", path: "/api/v3.1/mcp/a/b", checkResp: checkMCPServer,
+		},
+		{
+			name: "update sends only what is set; empty allowed_tools is sent",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.UpdateMCPServer(ctx, "s1", UpdateMCPServerRequest{Name: ptr("New"), Toolkits: []string{"github"}, AllowedTools: []string{}})
+			},
+			reply: mcpServerJSON, method: "PATCH", path: "/api/v3.1/mcp/s1",
+			body: `{"name":"New","toolkits":["github"],"allowed_tools":[]}`, checkResp: checkMCPServer,
+		},
+		{
+			name:   "delete",
+			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.DeleteMCPServer(ctx, "s1") },
+			reply:  `{"id":"s1","deleted":true}`,
+			method: "DELETE", path: "/api/v3.1/mcp/s1",
+		},
+		{
+			name: "list with filters",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListMCPServers(ctx, MCPServerListParams{Name: "Te", Toolkits: []string{"github", "gmail"}, AuthConfigIDs: []string{"ac_1"},
+					OrderBy: "updated_at", OrderDirection: "asc", Limit: 5})
+			},
+			reply:  `{"items":[` + mcpServerJSON + `],"total_pages":1,"current_page":1}`,
+			method: "GET", path: "/api/v3.1/mcp/servers",
+			query: map[string]string{"name": "Te", "toolkits": "github,gmail", "auth_config_ids": "ac_1", "order_by": "updated_at",
+				"order_direction": "asc", "limit": "5", "page_no": "1"},
+			checkResp: func(t *testing.T, got any) {
+				l := got.([]MCPServer)
+				if len(l) != 1 {
+					t.Fatalf("%+v", l)
+				}
+				checkMCPServer(t, &l[0])
+			},
+		},
+		{
+			name: "list for app",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListMCPServersForApp(ctx, "github", MCPServerListParams{})
+			},
+			reply:  `{"items":[],"total_pages":1,"current_page":1}`,
+			method: "GET", path: "/api/v3.1/mcp/app/github", query: map[string]string{"page_no": "1"},
+		},
+		{
+			name:   "create instance",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.CreateMCPInstance(ctx, "s1", "alice") },
+			status: 201, reply: `{"id":"i1","instance_id":"alice","mcp_server_id":"s1","created_at":"t","updated_at":"t"}`,
+			method: "POST", path: "/api/v3.1/mcp/servers/s1/instances", body: `{"user_id":"alice"}`,
+			checkResp: func(t *testing.T, got any) {
+				if in := got.(*MCPInstance); in.InstanceID != "alice" || in.MCPServerID != "s1" || in.ID != "i1" {
+					t.Errorf("%+v", in)
+				}
+			},
+		},
+		{
+			name: "list instances",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListMCPInstances(ctx, "s1", MCPInstanceListParams{Search: "al", Limit: 10})
+			},
+			reply:  `{"instances":[{"id":"i1","instance_id":"alice","mcp_server_id":"s1"}],"server_id":"s1","server_name":"Team","total_pages":1,"current_page":1}`,
+			method: "GET", path: "/api/v3.1/mcp/servers/s1/instances", query: map[string]string{"search": "al", "limit": "10", "page_no": "1"},
+			checkResp: func(t *testing.T, got any) {
+				if l := got.([]MCPInstance); len(l) != 1 || l[0].InstanceID != "alice" {
+					t.Errorf("%+v", l)
+				}
+			},
+		},
+		{
+			name:   "delete instance",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.DeleteMCPInstance(ctx, "s1", "alice") },
+			reply:  `{"message":"ok","deleted_connected_accounts":3}`,
+			method: "DELETE", path: "/api/v3.1/mcp/servers/s1/instances/alice",
+			checkResp: func(t *testing.T, got any) {
+				if got.(int) != 3 {
+					t.Errorf("deleted %v", got)
+				}
+			},
+		},
+		{
+			name: "generate",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.GenerateMCPURL(ctx, GenerateMCPURLRequest{MCPServerID: "s1", UserIDs: []string{"alice"}})
+			},
+			reply:  `{"mcp_url":"https://x/mcp","connected_account_urls":[],"user_ids_url":["https://x/mcp?user_id=alice"]}`,
+			method: "POST", path: "/api/v3.1/mcp/servers/generate", body: `{"mcp_server_id":"s1","user_ids":["alice"]}`,
+			checkResp: func(t *testing.T, got any) {
+				if g := got.(*GeneratedMCPURLs); g.MCPURL != "https://x/mcp" || len(g.UserIDsURL) != 1 {
+					t.Errorf("%+v", g)
+				}
+			},
+		},
+		{
+			name: "custom create",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateCustomMCPServer(ctx, CustomMCPServerRequest{Name: "Custom", Toolkits: []string{"slack"}})
+			},
+			status: 201, reply: `{"id":"s2","name":"Custom","auth_config_ids":[],"allowed_tools":["SLACK_SEND_MESSAGE"],"mcp_url":"u","commands":{"cursor":"c","claude":"c","windsurf":"w"}}`,
+			method: "POST", path: "/api/v3.1/mcp/servers/custom", body: `{"name":"Custom","toolkits":["slack"]}`,
+			checkResp: func(t *testing.T, got any) {
+				if g := got.(*CreatedCustomMCPServer); g.ID != "s2" || g.AllowedTools[0] != "SLACK_SEND_MESSAGE" || g.Commands.Windsurf != "w" {
+					t.Errorf("%+v", g)
+				}
+			},
+		},
+	})
+}
+
+func TestListMCPServersReadsEveryPage(t *testing.T) {
+	c, rec := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+		page := r.URL.Query().Get("page_no")
+		writeJSON(w, http.StatusOK, map[string]any{
+			"items":       []map[string]any{{"id": "s" + page, "name": "n" + page}},
+			"total_pages": 3, "current_page": page,
+		})
+	})
+	got, err := c.ListMCPServers(context.Background(), MCPServerListParams{Limit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got[0].ID != "s1" || got[2].ID != "s3" || rec.count() != 3 {
+		t.Fatalf("got %+v after %d requests", got, rec.count())
+	}
+}
+
+func TestGetMCPServerNotFound(t *testing.T) {
+	c, _ := newTestClient(t, replyJSON(404, `{"error":{"message":"MCP server \"x\" not found","code":1500,"status":404,"request_id":"req_1"}}`))
+	_, err := c.GetMCPServer(context.Background(), "x")
+	if !IsNotFound(err) {
+		t.Fatalf("want not found, got %v", err)
+	}
+}
+
+// TestCreateMCPServerReconcilesByName: the create is committed and the
+// connection drops; the server named exactly like the request and created
+// since it was sent is adopted, one with another name is not, and nothing is
+// created twice.
+func TestCreateMCPServerReconcilesByName(t *testing.T) {
+	var mu sync.Mutex
+	var posts, lists int
+	old := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339Nano)
+	items := []map[string]any{
+		{"id": "s-old", "name": "Team", "created_at": old},                                           // same name, made before: not ours
+		{"id": "s-other", "name": "Team 2", "created_at": time.Now().UTC().Format(time.RFC3339Nano)}, // substring match only
+	}
+	c, _ := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		if r.Method == http.MethodGet {
+			lists++
+			if r.URL.Query().Get("name") != "Team" {
+				t.Errorf("reconcile list query = %v, want name=Team", r.URL.Query())
+			}
+			writeJSON(w, 200, map[string]any{"items": items, "total_pages": 1, "current_page": 1})
+			return
+		}
+		posts++
+		items = append(items, map[string]any{"id": "s-new", "name": "Team", "created_at": time.Now().UTC().Format(time.RFC3339Nano)})
+		hangUp(w, r)
+	})
+	got, err := c.CreateMCPServer(context.Background(), CreateMCPServerRequest{Name: "Team", AuthConfigIDs: []string{"ac_1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != "s-new" || posts != 1 || lists != 1 {
+		t.Fatalf("got %s after %d creates and %d lists; want s-new adopted after one create and one list", got.ID, posts, lists)
+	}
+}

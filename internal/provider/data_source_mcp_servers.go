@@ -1,0 +1,104 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+var (
+	_ datasource.DataSource              = (*mcpServersDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*mcpServersDataSource)(nil)
+)
+
+// NewMCPServersDataSource returns the service_mcp_servers data source.
+func NewMCPServersDataSource() datasource.DataSource {
+	return &mcpServersDataSource{}
+}
+
+type mcpServersDataSource struct {
+	data *ProviderData
+}
+
+type mcpServersDataModel struct {
+	Name          types.String `tfsdk:"name"`
+	Toolkits      types.List   `tfsdk:"toolkits"`
+	AuthConfigIDs types.List   `tfsdk:"auth_config_ids"`
+	IDs           types.List   `tfsdk:"ids"`
+	Servers       types.List   `tfsdk:"servers"`
+}
+
+func (d *mcpServersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_mcp_servers"
+}
+
+func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the project's MCP servers, newest first, optionally filtered (every page is read).",
+		Attributes: map[string]schema.Attribute{
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Only servers whose name contains this text (case-insensitive).",
+				Optional:            true,
+			},
+			"toolkits": stringListFilter("Only servers serving at least one of these toolkit slugs.", toolkitSlugValidator()),
+			"auth_config_ids": stringListFilter("Only servers using at least one of these auth configs (`ac_...`).",
+				stringCheck{
+					description: "value must be an auth config id such as ac_AbC123",
+					summary:     "Invalid auth config id",
+					check: func(v string) error {
+						if !authConfigIDRe.MatchString(v) {
+							return fmt.Errorf("%q is not an auth config id such as ac_AbC123", v)
+						}
+						return nil
+					},
+				}),
+			"ids": computedStringList("Ids of the servers found, in the order of `servers`."),
+			"servers": schema.ListNestedAttribute{
+				MarkdownDescription: "The servers found.",
+				Computed:            true,
+				NestedObject:        schema.NestedAttributeObject{Attributes: mcpServerDataAttributes(false)},
+			},
+		},
+	}
+}
+
+func (d *mcpServersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	if !requireClient(d.data, &resp.Diagnostics) {
+		return
+	}
+	var cfg mcpServersDataModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	list, err := d.data.Client.ListMCPServers(ctx, client.MCPServerListParams{
+		Name:          cfg.Name.ValueString(),
+		Toolkits:      stringsFromList(ctx, cfg.Toolkits, &resp.Diagnostics),
+		AuthConfigIDs: stringsFromList(ctx, cfg.AuthConfigIDs, &resp.Diagnostics),
+	})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "listing", "service_mcp_servers", "", err)
+		return
+	}
+	ids := make([]string, 0, len(list))
+	servers := make([]mcpServerDataModel, 0, len(list))
+	for i := range list {
+		ids = append(ids, list[i].ID)
+		servers = append(servers, mcpServerDataFrom(&list[i]))
+	}
+	idList, diags := types.ListValueFrom(ctx, types.StringType, ids)
+	resp.Diagnostics.Append(diags...)
+	serverList, diags := types.ListValueFrom(ctx, types.ObjectType{AttrTypes: mcpServerDataAttrTypes}, servers)
+	resp.Diagnostics.Append(diags...)
+	cfg.IDs, cfg.Servers = idList, serverList
+	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+}

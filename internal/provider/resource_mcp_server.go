@@ -1,0 +1,416 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+const mcpServerType = "service_mcp_server"
+
+var (
+	_ resource.Resource                   = (*mcpServerResource)(nil)
+	_ resource.ResourceWithConfigure      = (*mcpServerResource)(nil)
+	_ resource.ResourceWithImportState    = (*mcpServerResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*mcpServerResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*mcpServerResource)(nil)
+)
+
+// mcpServerNameRe is the service's rule for MCP server names.
+var mcpServerNameRe = regexp.MustCompile(`^[a-zA-Z0-9- ]+$`)
+
+// toolSlugRe matches tool slugs: upper snake case, prefixed by the toolkit.
+var toolSlugRe = regexp.MustCompile(`^[A-Z0-9]+(_[A-Z0-9]+)+$`)
+
+// NewMCPServerResource returns the service_mcp_server resource.
+func NewMCPServerResource() resource.Resource {
+	return &mcpServerResource{}
+}
+
+type mcpServerResource struct {
+	data *ProviderData
+}
+
+type mcpServerModel struct {
+	ID                    types.String `tfsdk:"id"`
+	Name                  types.String `tfsdk:"name"`
+	AuthConfigIDs         types.Set    `tfsdk:"auth_config_ids"`
+	AllowedTools          types.Set    `tfsdk:"allowed_tools"`
+	NoAuthToolkits        types.Set    `tfsdk:"no_auth_toolkits"`
+	ManagedAuthViaService types.Bool   `tfsdk:"managed_auth_via_service"`
+	MCPURL                types.String `tfsdk:"mcp_url"`
+	Toolkits              types.Set    `tfsdk:"toolkits"`
+	CreatedAt             types.String `tfsdk:"created_at"`
+	UpdatedAt             types.String `tfsdk:"updated_at"`
+}
+
+func (r *mcpServerResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_mcp_server"
+}
+
+func mcpServerNameValidators() []validator.String {
+	return []validator.String{
+		stringvalidator.LengthBetween(4, 30),
+		stringvalidator.RegexMatches(mcpServerNameRe, "must contain only letters, digits, spaces and hyphens"),
+	}
+}
+
+func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An MCP server: one endpoint through which MCP clients (Cursor, Claude, agents) use the " +
+			"tools of one or more toolkits, authenticated with the project's auth configs.\n\n" +
+			"During `terraform plan` the provider reads each auth config's toolkit and each toolkit's tools (at the " +
+			"toolkit version the provider is configured with; once per provider run) and rejects, before anything " +
+			"is written, an unknown auth config, an unknown tool, or a tool of a toolkit that none of the auth " +
+			"configs (or `no_auth_toolkits`) serves. Every attribute changes in place.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The MCP server id (a UUID), used for import.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Name of the server: 4 to 30 letters, digits, spaces and hyphens, unique in the " +
+					"project.",
+				Required:   true,
+				Validators: mcpServerNameValidators(),
+			},
+			"auth_config_ids": schema.SetAttribute{
+				MarkdownDescription: "Auth configs (`ac_...`) whose toolkits the server serves, usually one per " +
+					"toolkit. May be empty only when `no_auth_toolkits` is set.",
+				Required:    true,
+				ElementType: types.StringType,
+				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.RegexMatches(authConfigIDRe,
+					"must be an auth config id such as ac_AbC123"))},
+			},
+			"allowed_tools": schema.SetAttribute{
+				MarkdownDescription: "Tool slugs (upper snake case, e.g. `GITHUB_CREATE_AN_ISSUE`) the server exposes; each " +
+					"must belong to one of the server's toolkits. When not set, every tool of those toolkits is exposed " +
+					"and this attribute shows the service's list.",
+				Optional:    true,
+				Computed:    true,
+				ElementType: types.StringType,
+				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.RegexMatches(toolSlugRe,
+					"must be a tool slug in upper snake case prefixed by its toolkit, e.g. GITHUB_CREATE_AN_ISSUE"))},
+			},
+			"no_auth_toolkits": schema.SetAttribute{
+				MarkdownDescription: "Slugs of toolkits that need no authentication (scheme `NO_AUTH`) to serve as well.",
+				Optional:            true,
+				ElementType:         types.StringType,
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(toolkitSlugValidator())},
+			},
+			"managed_auth_via_service": schema.BoolAttribute{
+				MarkdownDescription: "Whether the service manages the users' authentication for this server. " +
+					"Defaults to `false`.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+			},
+			"mcp_url": schema.StringAttribute{
+				MarkdownDescription: "The server's MCP URL; clients add `user_id` or `connected_account_id` as a query " +
+					"parameter.",
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"toolkits": schema.SetAttribute{
+				MarkdownDescription: "Slugs of the toolkits the server serves: those of the auth configs and " +
+					"`no_auth_toolkits`.",
+				Computed:    true,
+				ElementType: types.StringType,
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the server was created (ISO 8601).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"updated_at": schema.StringAttribute{
+				MarkdownDescription: "When the server was last changed (ISO 8601).",
+				Computed:            true,
+			},
+		},
+	}
+}
+
+func (r *mcpServerResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig requires at least one auth config or NO_AUTH toolkit.
+func (r *mcpServerResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg mcpServerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if cfg.AuthConfigIDs.IsUnknown() || cfg.NoAuthToolkits.IsUnknown() {
+		return
+	}
+	if len(cfg.AuthConfigIDs.Elements()) == 0 && len(cfg.NoAuthToolkits.Elements()) == 0 {
+		resp.Diagnostics.AddAttributeError(path.Root("auth_config_ids"), "No toolkits to serve",
+			"Attribute auth_config_ids is empty and no_auth_toolkits is not set: an MCP server needs at least one auth "+
+				"config (or one toolkit that needs no authentication in no_auth_toolkits).")
+	}
+}
+
+// setStrings returns the known elements of a set of strings, sorted (none
+// when the set is null or unknown).
+func setStrings(s types.Set) []string {
+	var out []string
+	for _, v := range s.Elements() {
+		if e, ok := v.(types.String); ok && !e.IsNull() && !e.IsUnknown() {
+			out = append(out, e.ValueString())
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// setFullyKnown reports a set whose elements are all known.
+func setFullyKnown(s types.Set) bool {
+	return !s.IsUnknown() && len(setStrings(s)) == len(s.Elements())
+}
+
+// stringSet returns the values as a set, or null when there are none and
+// keepNull (an optional attribute the configuration leaves out).
+func stringSet(vals []string, keepNull bool) types.Set {
+	if len(vals) == 0 && keepNull {
+		return types.SetNull(types.StringType)
+	}
+	elems := make([]attr.Value, 0, len(vals))
+	for _, v := range vals {
+		elems = append(elems, types.StringValue(v))
+	}
+	return types.SetValueMust(types.StringType, elems)
+}
+
+func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan mcpServerModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	managed := plan.ManagedAuthViaService.ValueBool()
+	body := client.CreateMCPServerRequest{
+		Name:                   plan.Name.ValueString(),
+		AuthConfigIDs:          setStrings(plan.AuthConfigIDs),
+		NoAuthApps:             setStrings(plan.NoAuthToolkits),
+		ManagedAuthViaComposio: &managed,
+	}
+	if !plan.AllowedTools.IsUnknown() {
+		body.AllowedTools = setStrings(plan.AllowedTools)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m, err := r.data.Client.CreateMCPServer(ctx, body)
+	if err != nil {
+		addMCPServerWriteError(&resp.Diagnostics, "creating", "", body.Name, err)
+		return
+	}
+	tflog.Debug(ctx, "created MCP server", map[string]any{"id": m.ID, "name": m.Name})
+	applyMCPServer(&plan, m, toolkitsExcept(m.Toolkits, body.NoAuthApps))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(recordAllowedToolsConfigured(ctx, req.Config, resp.Private)...)
+}
+
+// addMCPServerWriteError reports a failed create or update; a name already
+// taken is attached to name.
+func addMCPServerWriteError(diags *diag.Diagnostics, op, id, name string, err error) {
+	if client.IsConflict(err) {
+		addAPIErrorAt(diags, path.Root("name"), op, mcpServerType, id, err)
+		diags.AddAttributeError(path.Root("name"), "MCP server name taken",
+			fmt.Sprintf("Attribute name: the project already has an MCP server named %q. Choose another name, or import "+
+				"the existing server (the service_mcp_server data source finds it by name).", name))
+		return
+	}
+	addAPIError(diags, op, mcpServerType, id, err)
+}
+
+func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state mcpServerModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !r.data.Configured() {
+		return // keep the prior state; see ProviderData.Configured
+	}
+	id := state.ID.ValueString()
+	m, err := r.data.Client.GetMCPServer(ctx, id)
+	if readFailed(ctx, resp, mcpServerType, id, err) {
+		return
+	}
+	// The toolkits of the auth configs are known from the prior state while
+	// the auth configs stay the same (one GET per refresh); after an import
+	// or when the auth configs changed outside Terraform they are read.
+	prior := setStrings(state.AuthConfigIDs)
+	var acToolkits []string
+	if !state.AuthConfigIDs.IsNull() && slices.Equal(prior, sortedCopy(m.AuthConfigIDs)) {
+		acToolkits = toolkitsExcept(setStrings(state.Toolkits),
+			setStrings(state.NoAuthToolkits))
+	} else {
+		for _, acID := range m.AuthConfigIDs {
+			slug, err := r.data.Cache.AuthConfigToolkit(ctx, acID)
+			if err != nil && !client.IsNotFound(err) {
+				addAPIError(&resp.Diagnostics, "reading the auth configs of", mcpServerType, id, err)
+				return
+			}
+			acToolkits = append(acToolkits, slug)
+		}
+	}
+	applyMCPServer(&state, m, acToolkits)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+type privateSetter interface {
+	SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+}
+
+// recordAllowedToolsConfigured remembers in private state whether the
+// configuration sets allowed_tools.
+func recordAllowedToolsConfigured(ctx context.Context, cfg tfsdk.Config, p privateSetter) diag.Diagnostics {
+	var tools types.Set
+	diags := cfg.GetAttribute(ctx, path.Root("allowed_tools"), &tools)
+	if diags.HasError() {
+		return diags
+	}
+	v := "false"
+	if !tools.IsNull() {
+		v = "true"
+	}
+	return p.SetKey(ctx, privateKeyAllowedTools, []byte(v))
+}
+
+// toolkitsExcept returns the toolkits that are not in except.
+func toolkitsExcept(toolkits, except []string) []string {
+	var out []string
+	for _, t := range toolkits {
+		if !slices.Contains(except, t) {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func sortedCopy(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
+}
+
+func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan, state mcpServerModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	name := plan.Name.ValueString()
+	managed := plan.ManagedAuthViaService.ValueBool()
+	acIDs := setStrings(plan.AuthConfigIDs)
+	noAuth := setStrings(plan.NoAuthToolkits)
+	body := client.UpdateMCPServerRequest{Name: &name, ManagedAuthViaComposio: &managed, AuthConfigIDs: acIDs}
+	if body.AuthConfigIDs == nil {
+		body.AuthConfigIDs = []string{}
+	}
+	toolkitsChanged := !plan.AuthConfigIDs.Equal(state.AuthConfigIDs) || !plan.NoAuthToolkits.Equal(state.NoAuthToolkits)
+	if toolkitsChanged {
+		// The service takes the NO_AUTH toolkits as part of the full toolkit
+		// list: those of the auth configs and the NO_AUTH ones.
+		toolkits := slices.Clone(noAuth)
+		for _, acID := range acIDs {
+			slug, err := r.data.Cache.AuthConfigToolkit(ctx, acID)
+			if err != nil {
+				addAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_ids"), "reading auth config "+acID+" for", mcpServerType, id, err)
+				return
+			}
+			if !slices.Contains(toolkits, slug) {
+				toolkits = append(toolkits, slug)
+			}
+		}
+		body.Toolkits = toolkits
+	}
+	switch {
+	case !plan.AllowedTools.IsUnknown():
+		body.AllowedTools = setStrings(plan.AllowedTools)
+	case toolkitsChanged:
+		body.AllowedTools = []string{} // every tool of the new toolkits
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	m, err := r.data.Client.UpdateMCPServer(ctx, id, body)
+	if err != nil {
+		addMCPServerWriteError(&resp.Diagnostics, "updating", id, name, err)
+		return
+	}
+	applyMCPServer(&plan, m, toolkitsExcept(m.Toolkits, noAuth))
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(recordAllowedToolsConfigured(ctx, req.Config, resp.Private)...)
+}
+
+func (r *mcpServerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var state mcpServerModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	addDeleteError(&resp.Diagnostics, mcpServerType, id, r.data.Client.DeleteMCPServer(ctx, id))
+}
+
+func (r *mcpServerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id := strings.TrimSpace(req.ID)
+	if !uuidRe.MatchString(id) {
+		resp.Diagnostics.AddError("Invalid import id",
+			fmt.Sprintf("Expected an MCP server id, a UUID such as 6f1c2c9e-0000-4000-8000-000000000000 (the "+
+				"service_mcp_servers data source lists them), got %q.", id))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
+}
+
+// applyMCPServer copies what the service reports into m. acToolkits are the
+// toolkits of the server's auth configs: the other toolkits are its NO_AUTH
+// toolkits.
+func applyMCPServer(m *mcpServerModel, s *client.MCPServer, acToolkits []string) {
+	m.ID = types.StringValue(s.ID)
+	m.Name = types.StringValue(s.Name)
+	m.AuthConfigIDs = stringSet(s.AuthConfigIDs, false)
+	m.AllowedTools = stringSet(s.AllowedTools, false)
+	m.NoAuthToolkits = stringSet(toolkitsExcept(s.Toolkits, acToolkits), m.NoAuthToolkits.IsNull() || m.NoAuthToolkits.IsUnknown())
+	m.ManagedAuthViaService = types.BoolValue(s.ManagedAuthViaComposio)
+	m.MCPURL = types.StringValue(s.MCPURL)
+	m.Toolkits = stringSet(s.Toolkits, false)
+	m.CreatedAt = types.StringValue(s.CreatedAt)
+	m.UpdatedAt = types.StringValue(s.UpdatedAt)
+}

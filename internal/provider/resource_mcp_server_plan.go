@@ -1,0 +1,205 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// ModifyPlan checks, before anything is written, that the auth configs
+// exist, that the NO_AUTH toolkits exist and need no authentication, and that
+// every allowed tool belongs to one of the server's toolkits (read through the
+// schema cache: once per provider run). It plans toolkits as known when every
+// auth config id is known, and keeps the service's allowed_tools when the
+// configuration leaves them out and the toolkits do not change.
+func (r *mcpServerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return // destroy
+	}
+	var plan mcpServerModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	var state *mcpServerModel
+	if !req.State.Raw.IsNull() {
+		state = &mcpServerModel{}
+		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	var cfgTools types.Set
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("allowed_tools"), &cfgTools)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	sameToolkits := state != nil && state.AuthConfigIDs.Equal(plan.AuthConfigIDs) && state.NoAuthToolkits.Equal(plan.NoAuthToolkits)
+	if sameToolkits {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("toolkits"), state.Toolkits)...)
+		if cfgTools.IsNull() {
+			if wasConfigured(ctx, req.Private) && r.data.Configured() {
+				// allowed_tools removed from the configuration: every tool of the toolkits.
+				r.planEveryTool(ctx, setStrings(state.Toolkits), state.AllowedTools, resp)
+				return
+			}
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("allowed_tools"), state.AllowedTools)...)
+			return
+		}
+		if state.AllowedTools.Equal(cfgTools) {
+			return // nothing the service checks changes
+		}
+	}
+	if !r.data.Configured() || plan.AuthConfigIDs.IsUnknown() || plan.NoAuthToolkits.IsUnknown() || cfgTools.IsUnknown() {
+		return
+	}
+	toolkits, allKnown := r.planToolkits(ctx, plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if allKnown && setFullyKnown(plan.NoAuthToolkits) {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("toolkits"), stringSet(toolkits, false))...)
+	}
+	if !cfgTools.IsNull() {
+		r.checkAllowedTools(ctx, setStrings(cfgTools), toolkits, allKnown && setFullyKnown(plan.NoAuthToolkits), &resp.Diagnostics)
+	}
+}
+
+// planToolkits returns the toolkits of the known auth configs and the NO_AUTH
+// toolkits, and whether every auth config id is known.
+func (r *mcpServerResource) planToolkits(ctx context.Context, plan mcpServerModel, diags *diag.Diagnostics) ([]string, bool) {
+	attrIDs := path.Root("auth_config_ids")
+	var toolkits []string
+	allKnown := true
+	for _, v := range plan.AuthConfigIDs.Elements() {
+		s, ok := v.(types.String)
+		if !ok || s.IsUnknown() || s.IsNull() {
+			allKnown = false
+			continue
+		}
+		id := s.ValueString()
+		slug, err := r.data.Cache.AuthConfigToolkit(ctx, id)
+		switch {
+		case client.IsNotFound(err):
+			diags.AddAttributeError(attrIDs, "Unknown auth config",
+				fmt.Sprintf("Attribute auth_config_ids: the project has no auth config %q (the service_auth_configs data "+
+					"source lists them).", id))
+			continue
+		case err != nil:
+			addAPIErrorAt(diags, attrIDs, "reading auth config "+id+" for", mcpServerType, "", err)
+			continue
+		}
+		if !slices.Contains(toolkits, slug) {
+			toolkits = append(toolkits, slug)
+		}
+	}
+	attrNoAuth := path.Root("no_auth_toolkits")
+	for _, slug := range setStrings(plan.NoAuthToolkits) {
+		tk, err := r.data.Cache.Toolkit(ctx, slug)
+		if err != nil {
+			addLookupError(diags, attrNoAuth, "toolkit", slug, r.data.VersionFor(slug), err)
+			continue
+		}
+		if _, ok := tk.AuthDetail("NO_AUTH"); !ok {
+			modes := make([]string, 0, len(tk.AuthConfigDetails))
+			for _, d := range tk.AuthConfigDetails {
+				modes = append(modes, d.Mode)
+			}
+			diags.AddAttributeError(attrNoAuth, "Toolkit needs authentication",
+				fmt.Sprintf("Attribute no_auth_toolkits: toolkit %q needs authentication (schemes: %s); create a "+
+					"service_auth_config for it and list it in auth_config_ids instead.", slug, strings.Join(modes, ", ")))
+			continue
+		}
+		if !slices.Contains(toolkits, tk.Slug) {
+			toolkits = append(toolkits, tk.Slug)
+		}
+	}
+	return toolkits, allKnown
+}
+
+// checkAllowedTools reports each tool that no toolkit of the server has: an
+// unknown tool, or (when every toolkit is known) a tool of another toolkit.
+func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolkits []string, allKnown bool, diags *diag.Diagnostics) {
+	attr := path.Root("allowed_tools")
+	served := map[string]string{} // tool slug -> toolkit
+	for _, tk := range toolkits {
+		list, err := r.data.Cache.ToolkitTools(ctx, tk)
+		if err != nil {
+			addAPIErrorAt(diags, attr, "listing the tools of toolkit "+tk+" for", mcpServerType, "", err)
+			return
+		}
+		for _, t := range list {
+			served[t.Slug] = tk
+		}
+	}
+	for _, tool := range tools {
+		if _, ok := served[tool]; ok {
+			continue
+		}
+		owner := toolkitPrefix(tool)
+		if slices.Contains(toolkits, owner) {
+			diags.AddAttributeError(attr, "Unknown tool",
+				fmt.Sprintf("Attribute allowed_tools: toolkit %q has no tool %q at version %s (the service_tools data "+
+					"source lists a toolkit's tools).", owner, tool, r.data.VersionFor(owner)))
+			continue
+		}
+		if !allKnown {
+			continue // its toolkit may be one of the auth configs created in this apply
+		}
+		list, err := r.data.Cache.ToolkitTools(ctx, owner)
+		found := err == nil && slices.ContainsFunc(list, func(t client.Tool) bool { return t.Slug == tool })
+		if found {
+			diags.AddAttributeError(attr, "Tool of another toolkit",
+				fmt.Sprintf("Attribute allowed_tools: tool %q belongs to toolkit %q, which none of auth_config_ids or "+
+					"no_auth_toolkits serves (the server's toolkits: %s).", tool, owner, strings.Join(sortedCopy(toolkits), ", ")))
+			continue
+		}
+		diags.AddAttributeError(attr, "Unknown tool",
+			fmt.Sprintf("Attribute allowed_tools: no toolkit of the server (%s) has a tool %q.", strings.Join(sortedCopy(toolkits), ", "), tool))
+	}
+}
+
+// privateKeyAllowedTools marks, in private state, a server whose allowed_tools
+// came from the configuration (so removing them means every tool again).
+const privateKeyAllowedTools = "allowed_tools_configured"
+
+type privateGetter interface {
+	GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+}
+
+func wasConfigured(ctx context.Context, p privateGetter) bool {
+	if p == nil {
+		return false
+	}
+	v, d := p.GetKey(ctx, privateKeyAllowedTools)
+	return !d.HasError() && string(v) == "true"
+}
+
+// planEveryTool plans allowed_tools as every tool of the toolkits (the prior
+// value stays when a list cannot be read), and updated_at as unknown when
+// that changes them.
+func (r *mcpServerResource) planEveryTool(ctx context.Context, toolkits []string, prior types.Set, resp *resource.ModifyPlanResponse) {
+	var all []string
+	for _, tk := range toolkits {
+		list, err := r.data.Cache.ToolkitTools(ctx, tk)
+		if err != nil {
+			return
+		}
+		for _, t := range list {
+			all = append(all, t.Slug)
+		}
+	}
+	every := stringSet(all, false)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("allowed_tools"), every)...)
+	if !every.Equal(prior) {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("updated_at"), types.StringUnknown())...)
+	}
+}

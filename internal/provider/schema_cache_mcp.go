@@ -1,0 +1,42 @@
+package provider
+
+import (
+	"context"
+	"strings"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// ToolkitTools returns the tools of toolkit slug at the provider's configured
+// version for it (every page of GET /tools?toolkit_slug=...), fetched at most
+// once per provider process. Callers must not modify the returned slice.
+func (c *SchemaCache) ToolkitTools(ctx context.Context, slug string) ([]client.Tool, error) {
+	slug = strings.ToLower(strings.TrimSpace(slug))
+	version := toolkitVersionFor(c.versions, slug)
+	tools, err := lookup(ctx, &c.mu, c.tools, slug+"@"+version, func(ctx context.Context) (*[]client.Tool, error) {
+		p := client.ToolListParams{ToolkitSlug: slug, Limit: 1000}
+		if version != latestVersion {
+			p.Versions = &client.ToolkitVersions{PerToolkit: map[string]string{slug: version}}
+		}
+		list, err := c.fetchTools(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return &list, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return *tools, nil
+}
+
+// AuthConfigToolkit returns the toolkit slug of auth config id through the
+// cached AuthConfig (an auth config never changes toolkit). The error is the
+// client's (client.IsNotFound for an unknown id).
+func (c *SchemaCache) AuthConfigToolkit(ctx context.Context, id string) (string, error) {
+	ac, err := c.AuthConfig(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return ac.Toolkit.Slug, nil
+}
