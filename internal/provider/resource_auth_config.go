@@ -383,7 +383,8 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	// Only the attributes this function and its helpers read (getAttributes:
 	// add any attribute a new check needs).
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes")...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes",
+		"shared_credentials_wo")...)
 	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -475,6 +476,7 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 		resp.Diagnostics.Append(checkCredentialFields(tk, scheme, purposeAuthConfigCreation, keys, path.Root(credAttr))...)
 	}
 
+	checkSharedCredentialKeys(tk, detail, cfg.SharedCredentialsWO, &resp.Diagnostics)
 	for _, a := range []struct {
 		name string
 		v    types.List

@@ -7,6 +7,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -232,4 +233,28 @@ func applyAuthConfigExtras(ctx context.Context, m *authConfigResourceModel, ac *
 	diags.Append(d...)
 	m.ProxyConfig = obj
 	return diags
+}
+
+// checkSharedCredentialKeys: shared credentials are inherited by the
+// connected accounts, so their keys must be fields of the scheme's connected
+// account initiation.
+func checkSharedCredentialKeys(tk *client.Toolkit, detail *client.AuthConfigDetail, shared types.Map, diags *diag.Diagnostics) {
+	keys, known := mapKeys(shared)
+	if !known || detail == nil {
+		return
+	}
+	g := detail.Fields.ConnectedAccountInitiation
+	allowed := append(fieldNames(g.Required), fieldNames(g.Optional)...)
+	var unknown []string
+	for _, k := range keys {
+		if !slices.Contains(allowed, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		diags.AddAttributeError(path.Root("shared_credentials_wo"), "Unknown shared credential fields",
+			fmt.Sprintf("Attribute shared_credentials_wo: %s: not connected account field(s) of the %s scheme of toolkit %q, "+
+				"which the auth config's accounts could inherit. Fields: %s.", quoteList(unknown),
+				strings.ToUpper(detail.Mode), tk.Slug, joinOrNone(allowed)))
+	}
 }

@@ -30,7 +30,7 @@ func testAccToolSlugs(t *testing.T, toolkit string) (string, string) {
 func testAccAuthConfigExtras(tools, userScopes, proxy string, sharedVersion int) string {
 	return fmt.Sprintf(`
 resource "service_auth_config" "test" {
-  toolkit                = "github"
+  toolkit                = "jira"
   type                   = "use_custom_auth"
   auth_scheme            = "OAUTH2"
   credentials_wo         = { client_id = "id", client_secret = "secret" }
@@ -39,7 +39,7 @@ resource "service_auth_config" "test" {
   tool_access_config = {
     tools_available_for_execution = %s
   }
-  shared_credentials_wo         = { team = "platform" }
+  shared_credentials_wo         = { subdomain = "acme" }
   shared_credentials_wo_version = %d
 %s
 }
@@ -61,7 +61,7 @@ func testAccProxy(url string, version int) string {
 func TestAccAuthConfig_accessProxySharedUserScopes(t *testing.T) {
 	t.Parallel()
 	testAccPreCheck(t)
-	t1, t2 := testAccToolSlugs(t, "github")
+	t1, t2 := testAccToolSlugs(t, "jira")
 	var id string
 	execTools := tfjsonpath.New("tool_access_config").AtMapKey("tools_available_for_execution")
 	resource.Test(t, resource.TestCase{
@@ -153,6 +153,14 @@ resource "service_auth_config" "bad" {
   auth_scheme = "API_KEY"
   user_scopes = ["a"]
 }`, "user_scopes", "has no user_scopes field"),
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit                       = "stripe"
+  type                          = "use_custom_auth"
+  auth_scheme                   = "API_KEY"
+  shared_credentials_wo         = { team = "x" }
+  shared_credentials_wo_version = 1
+}`, "shared_credentials_wo", `"team"`, "api_key"),
 			step(`
 resource "service_auth_config" "bad" {
   toolkit     = "stripe"

@@ -58,7 +58,14 @@ resource "service_auth_config" "stripe" {
   name        = "Stripe"
   enabled     = true
 
-  # Every connected account inherits these values (write-only).
-  shared_credentials_wo         = { base_url = "https://api.stripe.com" }
+  # Every connected account inherits these connection fields (write-only):
+  # here one restricted key shared by all accounts.
+  shared_credentials_wo         = { api_key = var.stripe_shared_key }
   shared_credentials_wo_version = 1
+}
+
+variable "stripe_shared_key" {
+  type      = string
+  sensitive = true
+  ephemeral = true
 }
