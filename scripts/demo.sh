@@ -10,6 +10,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/emulator-lib.sh
+source "$ROOT/scripts/emulator-lib.sh"
 PROVIDER_BIN="${PROVIDER_BIN:-$ROOT/bin/terraform-provider-service}"
 EMULATOR_BIN="${EMULATOR_BIN:-$ROOT/bin/service-emulator}"
 API_KEY="emulator-key"
@@ -69,16 +71,7 @@ step "Starting emulator"
 "$EMULATOR_BIN" --listen 127.0.0.1:0 --data "$WORK/emulator.db" \
 	>"$WORK/emulator.out" 2>"$WORK/emulator.log" &
 EMU_PID=$!
-BASE_URL=""
-for _ in $(seq 1 150); do
-	if line="$(head -n 1 "$WORK/emulator.out" 2>/dev/null)" && [[ "$line" == "listening on http://"* ]]; then
-		BASE_URL="${line#listening on }"
-		break
-	fi
-	kill -0 "$EMU_PID" 2>/dev/null || die "the emulator exited: $(tail -n 5 "$WORK/emulator.log")"
-	sleep 0.1
-done
-[[ -n "$BASE_URL" ]] || die "the emulator did not report its address within 15s"
+BASE_URL="$(wait_emulator_url "$WORK/emulator.out" "$EMU_PID" "$WORK/emulator.log")" || die "could not start the emulator"
 info "listening on $BASE_URL (data file $WORK/emulator.db)"
 
 # ---------------------------------------------------------------- terraform

@@ -13,6 +13,8 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/emulator-lib.sh
+source "$ROOT/scripts/emulator-lib.sh"
 DEV="$ROOT/.dev"
 PROVIDER_BIN="${PROVIDER_BIN:-$ROOT/bin/terraform-provider-service}"
 EMULATOR_BIN="${EMULATOR_BIN:-$ROOT/bin/service-emulator}"
@@ -47,20 +49,10 @@ start() {
 			</dev/null >"$DEV/emulator.out" 2>"$DEV/emulator.log" &
 		pid=$!
 		echo "$pid" >"$DEV/emulator.pid"
-		url=""
-		for _ in $(seq 1 150); do
-			local line
-			if line="$(head -n 1 "$DEV/emulator.out" 2>/dev/null)" && [[ "$line" == "listening on http://"* ]]; then
-				url="${line#listening on }"
-				break
-			fi
-			kill -0 "$pid" 2>/dev/null || die "the emulator exited: $(tail -n 5 "$DEV/emulator.log")"
-			sleep 0.1
-		done
-		if [[ -z "$url" ]]; then
+		if ! url="$(wait_emulator_url "$DEV/emulator.out" "$pid" "$DEV/emulator.log")"; then
 			kill "$pid" 2>/dev/null || true
 			rm -f "$DEV/emulator.pid"
-			die "the emulator did not report its address within 15s (log: $DEV/emulator.log)"
+			die "could not start the emulator"
 		fi
 		echo "$url" >"$DEV/url"
 		say "emulator started (pid $pid) on $url, data in $DEV/emulator.db, log in $DEV/emulator.log"

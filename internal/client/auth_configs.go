@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -189,16 +191,19 @@ type slugRef struct {
 	Slug string `json:"slug"`
 }
 
+// createAuthConfigWire is the create body's auth_config. On create the
+// execution allow-list travels as restrict_to_following_tools: the create
+// variants' tool_access_config has only tools_for_connected_account_creation.
 type createAuthConfigWire struct {
-	Type                   string            `json:"type"`
-	Name                   string            `json:"name,omitempty"`
-	AuthScheme             string            `json:"authScheme,omitempty"` // camelCase on the wire
-	Credentials            map[string]any    `json:"credentials,omitempty"`
-	ProxyConfig            *ProxyConfig      `json:"proxy_config,omitempty"`
-	ToolAccessConfig       *ToolAccessConfig `json:"tool_access_config,omitempty"`
-	RestrictToTools        []string          `json:"restrict_to_following_tools,omitempty"`
-	SharedCredentials      map[string]any    `json:"shared_credentials,omitempty"`
-	IsEnabledForToolRouter *bool             `json:"is_enabled_for_tool_router,omitempty"`
+	Type                     string            `json:"type"`
+	Name                     string            `json:"name,omitempty"`
+	AuthScheme               string            `json:"authScheme,omitempty"` // camelCase on the wire
+	Credentials              map[string]any    `json:"credentials,omitempty"`
+	ProxyConfig              *ProxyConfig      `json:"proxy_config,omitempty"`
+	ToolAccessConfig         *ToolAccessConfig `json:"tool_access_config,omitempty"`
+	RestrictToFollowingTools []string          `json:"restrict_to_following_tools,omitzero"`
+	SharedCredentials        map[string]any    `json:"shared_credentials,omitempty"`
+	IsEnabledForToolRouter   *bool             `json:"is_enabled_for_tool_router,omitempty"`
 }
 
 // CreatedAuthConfig is the create response.
@@ -249,14 +254,21 @@ func (c *Client) createAuthConfigOnce(ctx context.Context, r CreateAuthConfigReq
 	body := createAuthConfigBody{
 		Toolkit: slugRef{Slug: r.ToolkitSlug},
 		AuthConfig: createAuthConfigWire{
-			Type:                   typ,
-			Name:                   r.Name,
-			Credentials:            r.Credentials,
-			ToolAccessConfig:       r.ToolAccessConfig,
-			RestrictToTools:        r.ToolsAvailableForExecution,
-			SharedCredentials:      r.SharedCredentials,
-			IsEnabledForToolRouter: r.IsEnabledForToolRouter,
+			Type:                     typ,
+			Name:                     r.Name,
+			Credentials:              r.Credentials,
+			RestrictToFollowingTools: r.ToolsAvailableForExecution,
+			SharedCredentials:        r.SharedCredentials,
+			IsEnabledForToolRouter:   r.IsEnabledForToolRouter,
 		},
+	}
+	if tac := r.ToolAccessConfig; tac != nil {
+		if r.ToolsAvailableForExecution == nil {
+			body.AuthConfig.RestrictToFollowingTools = tac.ToolsAvailableForExecution
+		}
+		if tac.ToolsForConnectedAccountCreation != nil {
+			body.AuthConfig.ToolAccessConfig = &ToolAccessConfig{ToolsForConnectedAccountCreation: tac.ToolsForConnectedAccountCreation}
+		}
 	}
 	if typ == AuthConfigTypeCustom {
 		body.AuthConfig.AuthScheme = r.AuthScheme
@@ -286,7 +298,10 @@ func (c *Client) createAuthConfigOnce(ctx context.Context, r CreateAuthConfigReq
 
 // UpdateAuthConfigRequest updates an auth config. Type is "custom" (for
 // custom auth configs: Credentials; Scopes are merged into
-// credentials.scopes) or "default" (managed: Scopes sent as `scopes`).
+// credentials.scopes) or "default" (managed: Scopes sent as `scopes`). The
+// default variant has no credentials: its Credentials may only carry scopes
+// and user_scopes, which are sent as the top-level fields; any other
+// credential field is an error and nothing is sent.
 // Scopes nil leaves the scopes alone; a non-nil empty Scopes is sent as []
 // and clears them (likewise UserScopes and the ToolAccessConfig lists).
 // ProxyConfig (custom only) nil leaves the proxy alone; SharedCredentials nil
@@ -307,8 +322,8 @@ type updateAuthConfigWire struct {
 	Type                   string            `json:"type"`
 	Name                   *string           `json:"name,omitempty"`
 	Credentials            map[string]any    `json:"credentials,omitempty"`
-	Scopes                 []string          `json:"scopes,omitzero"`
-	UserScopes             []string          `json:"user_scopes,omitzero"`
+	Scopes                 any               `json:"scopes,omitempty"`
+	UserScopes             any               `json:"user_scopes,omitempty"`
 	ProxyConfig            *ProxyConfig      `json:"proxy_config,omitempty"`
 	SharedCredentials      map[string]any    `json:"shared_credentials,omitempty"`
 	IsEnabledForToolRouter *bool             `json:"is_enabled_for_tool_router,omitempty"`
@@ -342,10 +357,26 @@ func (c *Client) UpdateAuthConfig(ctx context.Context, id string, r UpdateAuthCo
 		body.Credentials = creds
 		body.ProxyConfig = r.ProxyConfig
 	} else {
-		body.Scopes = r.Scopes
-		body.UserScopes = r.UserScopes
-		if len(r.Credentials) > 0 {
-			body.Credentials = r.Credentials
+		if r.Scopes != nil {
+			body.Scopes = r.Scopes
+		}
+		if r.UserScopes != nil {
+			body.UserScopes = r.UserScopes
+		}
+		for _, k := range slices.Sorted(maps.Keys(r.Credentials)) {
+			switch v := r.Credentials[k]; k {
+			case "scopes":
+				if body.Scopes == nil {
+					body.Scopes = v
+				}
+			case "user_scopes":
+				if body.UserScopes == nil {
+					body.UserScopes = v
+				}
+			default:
+				return fmt.Errorf("update auth config %s: credentials.%s cannot be sent in a %q update (only %q updates carry credentials)",
+					id, k, AuthConfigUpdateDefault, AuthConfigUpdateCustom)
+			}
 		}
 	}
 	return c.do(ctx, http.MethodPatch, "/auth_configs/"+escape(id), nil, body, nil)

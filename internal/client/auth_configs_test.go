@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -243,4 +244,40 @@ func TestAuthConfigWireListsNilVersusEmpty(t *testing.T) {
 			t.Errorf("%s: %s, want %s", tc.name, b, tc.want)
 		}
 	}
+}
+
+// TestAuthConfigWireVariants pins the bodies the contract's variants allow:
+// a default update carries no credentials (scopes move to the top level,
+// another credential field is refused before any request), and a create
+// sends the execution allow-list as restrict_to_following_tools.
+func TestAuthConfigWireVariants(t *testing.T) {
+	ctx := context.Background()
+	c, rec := newTestClient(t, nil)
+
+	if err := c.UpdateAuthConfig(ctx, "ac_1", UpdateAuthConfigRequest{
+		Type: AuthConfigUpdateDefault, Credentials: map[string]any{"scopes": "repo", "user_scopes": []string{"u"}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	assertJSON(t, rec.last(t).Body, `{"type":"default","scopes":"repo","user_scopes":["u"]}`)
+
+	n := rec.count()
+	err := c.UpdateAuthConfig(ctx, "ac_1", UpdateAuthConfigRequest{
+		Type: AuthConfigUpdateDefault, Credentials: map[string]any{"client_secret": "s3cr3t"},
+	})
+	if err == nil || !strings.Contains(err.Error(), "credentials.client_secret") || strings.Contains(err.Error(), "s3cr3t") {
+		t.Fatalf("default update with a credential: err = %v", err)
+	}
+	if rec.count() != n {
+		t.Fatal("a refused default update was sent")
+	}
+
+	if _, err := c.CreateAuthConfig(ctx, CreateAuthConfigRequest{
+		ToolkitSlug: "github", Type: AuthConfigTypeManaged,
+		ToolAccessConfig: &ToolAccessConfig{ToolsAvailableForExecution: []string{"GITHUB_X"}, ToolsForConnectedAccountCreation: []string{}},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	assertJSON(t, rec.last(t).Body, `{"toolkit":{"slug":"github"},"auth_config":{"type":"use_composio_managed_auth",`+
+		`"restrict_to_following_tools":["GITHUB_X"],"tool_access_config":{"tools_for_connected_account_creation":[]}}}`)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -150,6 +151,29 @@ func (c *Client) InitiateConnectedAccount(ctx context.Context, r InitiateConnect
 	})
 }
 
+// withInitialStatus returns state with val.status set when the caller left
+// it out (the wire requires it): INITIALIZING for the redirect-based schemes
+// (OAuth 1/2, DCR) without an access token, ACTIVE for credentials given
+// up front. The caller's state is not modified.
+func withInitialStatus(state *ConnectionState) *ConnectionState {
+	if state == nil {
+		return nil
+	}
+	if _, ok := state.Val["status"]; ok {
+		return state
+	}
+	val := make(map[string]any, len(state.Val)+1)
+	maps.Copy(val, state.Val)
+	val["status"] = "ACTIVE"
+	switch state.AuthScheme {
+	case "OAUTH2", "OAUTH1", "DCR_OAUTH":
+		if tok, _ := val["access_token"].(string); tok == "" {
+			val["status"] = "INITIALIZING"
+		}
+	}
+	return &ConnectionState{AuthScheme: state.AuthScheme, Val: val}
+}
+
 func accountKey(userID, authConfigID string) string {
 	return fmt.Sprintf("user_id %q, auth_config_id %q", userID, authConfigID)
 }
@@ -175,7 +199,7 @@ func (c *Client) initiateOnce(ctx context.Context, r InitiateConnectedAccountReq
 	body.AuthConfig.ID = r.AuthConfigID
 	body.Connection.UserID = r.UserID
 	body.Connection.CallbackURL = r.CallbackURL
-	body.Connection.State = r.State
+	body.Connection.State = withInitialStatus(r.State)
 	var out struct {
 		ID             string `json:"id"`
 		Status         string `json:"status"`

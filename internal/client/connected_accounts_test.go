@@ -217,3 +217,29 @@ func TestWaitForConnectionNotFound(t *testing.T) {
 		t.Errorf("err = %v after %d requests", err, rec.count())
 	}
 }
+
+// TestInitiateSetsInitialStatus: the wire requires state.val.status; the
+// client fills it in when the caller leaves it out, and keeps a given one.
+func TestInitiateSetsInitialStatus(t *testing.T) {
+	ctx := context.Background()
+	c, rec := newTestClient(t, replyJSON(http.StatusCreated, `{"id":"ca_1","status":"ACTIVE"}`))
+	for _, tc := range []struct {
+		state ConnectionState
+		want  string
+	}{
+		{ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k"}}, `"status":"ACTIVE","api_key":"k"`},
+		{ConnectionState{AuthScheme: "OAUTH2", Val: map[string]any{}}, `"status":"INITIALIZING"`},
+		{ConnectionState{AuthScheme: "OAUTH2", Val: map[string]any{"access_token": "t"}}, `"status":"ACTIVE","access_token":"t"`},
+		{ConnectionState{AuthScheme: "BASIC", Val: map[string]any{"status": "INITIATED"}}, `"status":"INITIATED"`},
+	} {
+		st := tc.state
+		if _, err := c.InitiateConnectedAccount(ctx, InitiateConnectedAccountRequest{AuthConfigID: "ac_1", UserID: "u", State: &st}); err != nil {
+			t.Fatal(err)
+		}
+		assertJSON(t, rec.last(t).Body, `{"auth_config":{"id":"ac_1"},"connection":{"user_id":"u","state":{"authScheme":"`+
+			tc.state.AuthScheme+`","val":{`+tc.want+`}}}}`)
+		if _, ok := tc.state.Val["status"]; ok != strings.Contains(tc.want, "INITIATED") {
+			t.Errorf("%s: the caller's state was modified: %v", tc.state.AuthScheme, tc.state.Val)
+		}
+	}
+}

@@ -84,7 +84,7 @@ func (s *Server) renderAuthConfig(ac *AuthConfig, counts map[string]int) map[str
 			"tools_for_connected_account_creation": nonNil(ac.ToolsForCreation),
 			"tools_available_for_execution":        nonNil(ac.ToolsForExecution),
 		},
-		"shared_credentials":         map[string]any{},
+		"shared_credentials":         renderSharedCredentials(ac, tk),
 		"is_enabled_for_tool_router": ac.IsEnabledForToolRouter,
 		"deprecated_params": map[string]any{
 			"default_connector_id":  ac.UUID,
@@ -159,6 +159,44 @@ type authConfigBody struct {
 	IsEnabledForToolRouter   *bool           `json:"is_enabled_for_tool_router"`
 	Scopes                   any             `json:"scopes"`
 	UserScopes               any             `json:"user_scopes"`
+	SharedCredentials        map[string]any  `json:"shared_credentials"`
+}
+
+// setSharedCredentials stores shared (inherited) credentials on ac: fields
+// of the scheme's connected account initiation, given to every account of
+// the auth config that does not set them itself. nil leaves them alone.
+func setSharedCredentials(ac *AuthConfig, tk *toolkitDef, shared map[string]any, field string) *apiError {
+	if shared == nil {
+		return nil
+	}
+	sc, ok := tk.scheme(ac.AuthScheme)
+	if !ok {
+		return internalErr(errString("auth config scheme not in catalog"))
+	}
+	if e := checkFields(field, shared, nil, append(slices.Clone(sc.InitRequired), sc.InitOptional...),
+		CodeAuthConfigCredentials, "AuthConfig_InvalidCredentials", sc.Mode); e != nil {
+		return e
+	}
+	ac.SharedCredentials = cloneMap(shared)
+	return nil
+}
+
+// renderSharedCredentials masks the secret fields of the shared credentials.
+func renderSharedCredentials(ac *AuthConfig, tk *toolkitDef) map[string]any {
+	var secret map[string]bool
+	if tk != nil {
+		if sc, ok := tk.scheme(ac.AuthScheme); ok {
+			secret = secretFields(sc.InitRequired, sc.InitOptional)
+		}
+	}
+	out := make(map[string]any, len(ac.SharedCredentials))
+	for k, v := range ac.SharedCredentials {
+		if secret[k] {
+			v = masked
+		}
+		out[k] = v
+	}
+	return out
 }
 
 func (s *Server) createAuthConfig(c *call) (int, any, *apiError) {
@@ -233,6 +271,9 @@ func (s *Server) createAuthConfig(c *call) (int, any, *apiError) {
 	applyToolAccess(ac, b)
 	if b.IsEnabledForToolRouter != nil {
 		ac.IsEnabledForToolRouter = *b.IsEnabledForToolRouter
+	}
+	if e := setSharedCredentials(ac, tk, b.SharedCredentials, "auth_config.shared_credentials"); e != nil {
+		return 0, nil, e
 	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
@@ -343,6 +384,11 @@ func (s *Server) updateAuthConfig(c *call) (int, any, *apiError) {
 	if b.IsEnabledForToolRouter != nil {
 		ac.IsEnabledForToolRouter = *b.IsEnabledForToolRouter
 	}
+	if tk != nil {
+		if e := setSharedCredentials(&ac, tk, b.SharedCredentials, "shared_credentials"); e != nil {
+			return 0, nil, e
+		}
+	}
 	ac.LastUpdatedAt = s.st.stamp()
 	if err := s.st.commit(put(bucketAuthConfigs, ac.ID, &ac)); err != nil {
 		return 0, nil, internalErr(err)
@@ -351,9 +397,11 @@ func (s *Server) updateAuthConfig(c *call) (int, any, *apiError) {
 }
 
 func (s *Server) setAuthConfigStatus(c *call) (int, any, *apiError) {
-	status := strings.ToUpper(c.r.PathValue("status"))
+	// Exactly ENABLED or DISABLED: the path parameter is an enum, so
+	// "enabled" is a 400 like on the service.
+	status := c.r.PathValue("status")
 	if status != "ENABLED" && status != "DISABLED" {
-		return 0, nil, errValidation("status", "status must be ENABLED or DISABLED, got %q", c.r.PathValue("status"))
+		return 0, nil, errValidation("status", "status must be ENABLED or DISABLED (upper case), got %q", status)
 	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
@@ -374,7 +422,14 @@ func (s *Server) setAuthConfigStatus(c *call) (int, any, *apiError) {
 // readable but stop working: status INACTIVE, status_reason
 // "auth config <id> was deleted", auth_config.is_disabled true, and they
 // refuse refresh, enable, new triggers and tool execution.
+//
+// With revoke_on_delete=true the accounts' upstream credentials are revoked
+// too: they become REVOKED and the answer carries the revoke_job_id.
 func (s *Server) deleteAuthConfig(c *call) (int, any, *apiError) {
+	revoke, e := boolParam(c.r, "revoke_on_delete")
+	if e != nil {
+		return 0, nil, e
+	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
 	ac, e := c.authConfig(c.r.PathValue("nanoid"))
@@ -382,13 +437,16 @@ func (s *Server) deleteAuthConfig(c *call) (int, any, *apiError) {
 		return 0, nil, e
 	}
 	changes := []change{del(bucketAuthConfigs, ac.ID)}
-	reason := "auth config " + ac.ID + " was deleted"
+	reason, status := "auth config "+ac.ID+" was deleted", StatusInactive
+	if revoke {
+		reason, status = "credentials revoked when auth config "+ac.ID+" was deleted", StatusRevoked
+	}
 	for _, a := range s.st.accounts {
 		if a.Project != c.project || a.AuthConfigID != ac.ID {
 			continue
 		}
 		na := *a
-		na.Status = StatusInactive
+		na.Status = status
 		na.StatusReason = &reason
 		na.AuthConfigDeleted = true
 		na.UpdatedAt = s.st.stamp()
@@ -397,8 +455,8 @@ func (s *Server) deleteAuthConfig(c *call) (int, any, *apiError) {
 	if err := s.st.commit(changes...); err != nil {
 		return 0, nil, internalErr(err)
 	}
-	s.log.Info("auth config deleted", "id", ac.ID, "accounts_deactivated", len(changes)-1)
-	return 200, map[string]any{}, nil
+	s.log.Info("auth config deleted", "id", ac.ID, "accounts_deactivated", len(changes)-1, "revoke", revoke)
+	return 200, revokeAnswer(revoke, map[string]any{}), nil
 }
 
 // checkManagedCredentials refuses every credential of a service-managed auth

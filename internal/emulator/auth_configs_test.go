@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -230,4 +231,70 @@ func TestAuthConfigUpdateClearsLists(t *testing.T) {
 		len(list(g, "tool_access_config", "tools_for_connected_account_creation")) != 0 {
 		t.Fatalf("custom update did not clear: %s", g.raw)
 	}
+}
+
+// PATCH /auth_configs/{id}/{status} takes exactly ENABLED or DISABLED.
+func TestAuthConfigStatusIsExact(t *testing.T) {
+	e := newEnv(t, Options{})
+	id := e.createManagedAC("github")
+	e.mustErr(400, "ENABLED or DISABLED", "PATCH", v+"/auth_configs/"+id+"/enabled", nil)
+	e.mustErr(400, "ENABLED or DISABLED", "PATCH", v+"/auth_configs/"+id+"/Disabled", nil)
+	e.must(200, "PATCH", v+"/auth_configs/"+id+"/DISABLED", nil)
+	if got := e.must(200, "GET", v+"/auth_configs/"+id, nil).str("status"); got != "DISABLED" {
+		t.Fatalf("status = %s", got)
+	}
+}
+
+// shared_credentials are stored (secret fields masked on read), replaced by
+// an update, inherited by the auth config's new accounts, and checked
+// against the scheme's connected account fields.
+func TestAuthConfigSharedCredentials(t *testing.T) {
+	e := newEnv(t, Options{})
+	r := e.must(201, "POST", v+"/auth_configs", map[string]any{
+		"toolkit": map[string]any{"slug": "airtable"},
+		"auth_config": map[string]any{"type": "use_custom_auth", "authScheme": "API_KEY", "credentials": map[string]any{},
+			"shared_credentials": map[string]any{"api_key": "sk_shared"}},
+	})
+	id := r.str("auth_config", "id")
+	if got := e.must(200, "GET", v+"/auth_configs/"+id, nil).get("shared_credentials", "api_key"); got != masked {
+		t.Fatalf("shared api_key read back as %v, want masked", got)
+	}
+	// An account without its own api_key inherits the shared one.
+	a := e.must(201, "POST", v+"/connected_accounts", map[string]any{
+		"auth_config": map[string]any{"id": id},
+		"connection":  map[string]any{"user_id": "u1", "state": map[string]any{"authScheme": "API_KEY", "val": map[string]any{"status": "ACTIVE"}}},
+	})
+	if a.str("status") != "ACTIVE" {
+		t.Fatalf("account with inherited api_key: %s", a.raw)
+	}
+	e.mustErr(400, "shared_credentials.client_id", "PATCH", v+"/auth_configs/"+id, map[string]any{
+		"type": "custom", "shared_credentials": map[string]any{"client_id": "x"},
+	})
+	e.must(200, "PATCH", v+"/auth_configs/"+id, map[string]any{"type": "default", "shared_credentials": map[string]any{}})
+	if got := e.must(200, "GET", v+"/auth_configs/"+id, nil).get("shared_credentials"); len(got.(map[string]any)) != 0 {
+		t.Fatalf("shared credentials after clearing: %v", got)
+	}
+}
+
+// revoke_on_delete=true answers a revoke_job_id and leaves the accounts
+// REVOKED; without it the delete answers {} and the accounts are INACTIVE.
+func TestAuthConfigDeleteRevoke(t *testing.T) {
+	e := newEnv(t, Options{})
+	plain := e.createCustomAC("airtable", "API_KEY", map[string]any{})
+	a1 := e.apiKeyAccount(plain, "u1")
+	if r := e.must(200, "DELETE", v+"/auth_configs/"+plain, nil); r.get("revoke_job_id") != nil {
+		t.Fatalf("plain delete: %s", r.raw)
+	}
+	if got := e.must(200, "GET", v+"/connected_accounts/"+a1, nil); got.str("status") != "INACTIVE" || got.str("state", "val", "status") != "INACTIVE" {
+		t.Fatalf("after plain delete: %s", got.raw)
+	}
+	revoked := e.createCustomAC("airtable", "API_KEY", map[string]any{})
+	a2 := e.apiKeyAccount(revoked, "u1")
+	if r := e.must(200, "DELETE", v+"/auth_configs/"+revoked+"?revoke_on_delete=true", nil); !strings.HasPrefix(r.str("revoke_job_id"), "rvk_") {
+		t.Fatalf("revoking delete: %s", r.raw)
+	}
+	if got := e.must(200, "GET", v+"/connected_accounts/"+a2, nil); got.str("status") != "REVOKED" || got.str("state", "val", "status") != "INACTIVE" {
+		t.Fatalf("after revoking delete: %s", got.raw)
+	}
+	e.mustErr(400, "revoke_on_delete", "DELETE", v+"/auth_configs/"+e.createManagedAC("github")+"?revoke_on_delete=maybe", nil)
 }

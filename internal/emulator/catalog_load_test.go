@@ -63,7 +63,7 @@ func TestCatalogDirExample(t *testing.T) {
 	ac := e.createCustomAC("acme", "API_KEY", map[string]any{})
 	acct := e.must(201, "POST", v+"/connected_accounts", map[string]any{
 		"auth_config": map[string]any{"id": ac},
-		"connection":  map[string]any{"user_id": "u1", "state": map[string]any{"authScheme": "API_KEY", "val": map[string]any{"api_key": "k", "workspace": "ops"}}},
+		"connection":  map[string]any{"user_id": "u1", "state": map[string]any{"authScheme": "API_KEY", "val": map[string]any{"status": "ACTIVE", "api_key": "k", "workspace": "ops"}}},
 	})
 	if acct.str("status") != "ACTIVE" {
 		t.Fatalf("acme account: %s", acct.raw)

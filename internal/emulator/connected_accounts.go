@@ -4,6 +4,7 @@
 package emulator
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 	"sort"
@@ -42,12 +43,20 @@ func (s *Server) listAccounts(c *call) (int, any, *apiError) {
 	if orderBy != "created_at" && orderBy != "updated_at" {
 		return 0, nil, errValidation("order_by", "order_by must be created_at or updated_at, got %q", orderBy)
 	}
-	dir := strings.ToLower(r.URL.Query().Get("order_direction"))
+	dir := r.URL.Query().Get("order_direction")
 	if dir == "" {
 		dir = "desc"
 	}
 	if dir != "asc" && dir != "desc" {
 		return 0, nil, errValidation("order_direction", "order_direction must be asc or desc, got %q", dir)
+	}
+	// Every emulated account is PRIVATE (the emulator has no shared
+	// accounts): the default (PRIVATE) and ALL list them, SHARED lists none.
+	accountType := r.URL.Query().Get("account_type")
+	switch accountType {
+	case "", accountPrivate, "SHARED", "ALL":
+	default:
+		return 0, nil, errValidation("account_type", "account_type must be PRIVATE, SHARED or ALL, got %q", accountType)
 	}
 	s.st.mu.RLock()
 	defer s.st.mu.RUnlock()
@@ -58,7 +67,8 @@ func (s *Server) listAccounts(c *call) (int, any, *apiError) {
 			(len(slugs) > 0 && !containsFold(slugs, a.ToolkitSlug)) ||
 			(len(acIDs) > 0 && !slices.Contains(acIDs, a.AuthConfigID)) ||
 			(len(statuses) > 0 && !slices.Contains(statuses, a.Status)) ||
-			(len(ids) > 0 && !slices.Contains(ids, a.ID)) {
+			(len(ids) > 0 && !slices.Contains(ids, a.ID)) ||
+			accountType == "SHARED" {
 			continue
 		}
 		items = append(items, a)
@@ -127,6 +137,12 @@ func credentialsFromState(tk *toolkitDef, ac *AuthConfig, st *stateBody, prefix 
 			}
 		}
 	}
+	// The auth config's shared credentials fill the fields the account leaves out.
+	for k, v := range ac.SharedCredentials {
+		if _, ok := creds[k]; !ok {
+			creds[k] = v
+		}
+	}
 	if sc.Mode == "OAUTH2" || sc.Mode == "OAUTH1" || sc.Mode == "DCR_OAUTH" {
 		if tok, _ := creds["access_token"].(string); tok != "" {
 			return creds, StatusActive, nil
@@ -143,6 +159,28 @@ func credentialsFromState(tk *toolkitDef, ac *AuthConfig, st *stateBody, prefix 
 		return nil, "", e
 	}
 	return creds, StatusActive, nil
+}
+
+// checkStateStatus: a create's connection.state.val names its status, one
+// of the states the contract gives the scheme (for example API_KEY has no
+// EXPIRED).
+func checkStateStatus(st *stateBody, scheme string) *apiError {
+	if st == nil {
+		return nil
+	}
+	status, _ := st.Val["status"].(string)
+	if status == "" {
+		return errValidation("connection.state.val.status", "connection.state.val.status is required (e.g. ACTIVE with credentials, INITIALIZING for OAuth)")
+	}
+	states, ok := valStates[scheme]
+	if !ok {
+		return nil
+	}
+	if _, ok := states[status]; !ok {
+		return errValidation("connection.state.val.status", "connection.state.val.status %q is not a state of %s (one of %s)",
+			status, scheme, strings.Join(slices.Sorted(maps.Keys(states)), ", "))
+	}
+	return nil
 }
 
 type errString string
@@ -179,6 +217,9 @@ func (s *Server) initiateAccount(c *call) (int, any, *apiError) {
 	}
 	creds, status, e := credentialsFromState(tk, ac, state, "connection.state")
 	if e != nil {
+		return 0, nil, e
+	}
+	if e := checkStateStatus(conn.State, ac.AuthScheme); e != nil {
 		return 0, nil, e
 	}
 	userID := conn.UserID
@@ -258,7 +299,14 @@ func (s *Server) getAccount(c *call) (int, any, *apiError) {
 }
 
 // deleteAccount removes the account and its trigger instances.
+//
+// revoke_on_delete=true also revokes the upstream credentials (a background
+// job on the service): the answer carries its revoke_job_id.
 func (s *Server) deleteAccount(c *call) (int, any, *apiError) {
+	revoke, e := boolParam(c.r, "revoke_on_delete")
+	if e != nil {
+		return 0, nil, e
+	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
 	a, e := c.account(c.r.PathValue("nanoid"))
@@ -274,7 +322,15 @@ func (s *Server) deleteAccount(c *call) (int, any, *apiError) {
 	if err := s.st.commit(changes...); err != nil {
 		return 0, nil, internalErr(err)
 	}
-	return 200, map[string]any{"success": true}, nil
+	return 200, revokeAnswer(revoke, map[string]any{"success": true}), nil
+}
+
+// revokeAnswer adds the revoke_job_id of a delete with revoke_on_delete=true.
+func revokeAnswer(revoke bool, body map[string]any) map[string]any {
+	if revoke {
+		body["revoke_job_id"] = newID("rvk")
+	}
+	return body
 }
 
 // refreshAccount: OAuth accounts that are ACTIVE get a fresh access token;

@@ -26,13 +26,15 @@ func TestConnectedAccountCredentialSchemes(t *testing.T) {
 
 	jira := e.createCustomAC("jira", "BASIC", nil)
 	checkErr(t, post(jira, map[string]any{"authScheme": "BASIC", "val": map[string]any{"username": "u"}}), 400, "password is required")
-	r := post(jira, map[string]any{"authScheme": "BASIC", "val": map[string]any{"username": "u", "password": "p", "subdomain": "acme"}})
+	r := post(jira, map[string]any{"authScheme": "BASIC", "val": map[string]any{"status": "ACTIVE", "username": "u", "password": "p", "subdomain": "acme"}})
 	if r.status != 201 || r.str("status") != "ACTIVE" || r.str("connectionData", "val", "status") != "ACTIVE" || r.get("redirect_url") != nil {
 		t.Fatalf("basic: %s", r.raw)
 	}
 	slack := e.createCustomAC("slack", "BEARER_TOKEN", nil)
 	checkErr(t, post(slack, map[string]any{"authScheme": "BEARER_TOKEN", "val": map[string]any{}}), 400, "token is required")
-	if r := post(slack, map[string]any{"authScheme": "BEARER_TOKEN", "val": map[string]any{"token": "xoxb"}}); r.status != 201 || r.str("status") != "ACTIVE" {
+	checkErr(t, post(slack, map[string]any{"authScheme": "BEARER_TOKEN", "val": map[string]any{"token": "xoxb"}}), 400, "val.status is required")
+	checkErr(t, post(slack, map[string]any{"authScheme": "BEARER_TOKEN", "val": map[string]any{"status": "EXPIRED", "token": "xoxb"}}), 400, `"EXPIRED" is not a state of BEARER_TOKEN`)
+	if r := post(slack, map[string]any{"authScheme": "BEARER_TOKEN", "val": map[string]any{"status": "ACTIVE", "token": "xoxb"}}); r.status != 201 || r.str("status") != "ACTIVE" {
 		t.Fatalf("bearer: %s", r.raw)
 	}
 }
@@ -164,4 +166,55 @@ func TestConnectedAccountListFilters(t *testing.T) {
 	}
 	e.mustErr(400, "unknown status", "GET", v+"/connected_accounts?statuses=HAPPY", nil)
 	e.mustErr(400, "order_by", "GET", v+"/connected_accounts?order_by=name", nil)
+}
+
+// state.val.status stays within what the contract allows for the scheme:
+// an API key account that FAILED or EXPIRED reads INACTIVE there (the
+// top-level status keeps FAILED / EXPIRED); an OAuth account whose auth
+// config was deleted before it got a token reads INITIALIZING (INACTIVE
+// would need an access_token).
+func TestConnectedAccountValStatusPerScheme(t *testing.T) {
+	e := newEnv(t, Options{})
+	ac := e.createCustomAC("airtable", "API_KEY", map[string]any{})
+	for _, ctl := range []string{"fail", "expire"} {
+		id := e.apiKeyAccount(ac, "u1")
+		e.must(200, "POST", "/_emulator/connected_accounts/"+id+"/"+ctl, nil)
+		r := e.must(200, "GET", v+"/connected_accounts/"+id, nil)
+		if r.str("state", "val", "status") != "INACTIVE" || r.str("status") == "INACTIVE" {
+			t.Fatalf("%s: status %s, val.status %s", ctl, r.str("status"), r.str("state", "val", "status"))
+		}
+	}
+	oac := e.createCustomAC("github", "OAUTH2", map[string]any{"client_id": "c", "client_secret": "s"})
+	pending, _ := e.oauthAccount(oac, "u1", "https://example.com/cb")
+	done, _ := e.oauthAccount(oac, "u1", "https://example.com/cb")
+	e.must(200, "POST", "/_emulator/connected_accounts/"+done+"/complete", nil)
+	e.must(200, "DELETE", v+"/auth_configs/"+oac, nil)
+	if r := e.must(200, "GET", v+"/connected_accounts/"+pending, nil); r.str("status") != "INACTIVE" || r.str("state", "val", "status") != "INITIALIZING" {
+		t.Fatalf("pending OAuth account after delete: %s", r.raw)
+	}
+	if r := e.must(200, "GET", v+"/connected_accounts/"+done, nil); r.str("state", "val", "status") != "INACTIVE" || r.str("state", "val", "access_token") == "" {
+		t.Fatalf("completed OAuth account after delete: %s", r.raw)
+	}
+}
+
+// account_type is PRIVATE (default), SHARED or ALL; every emulated account
+// is PRIVATE; revoke_on_delete on an account answers a revoke_job_id.
+func TestConnectedAccountTypeAndRevoke(t *testing.T) {
+	e := newEnv(t, Options{})
+	ac := e.createCustomAC("airtable", "API_KEY", map[string]any{})
+	id := e.apiKeyAccount(ac, "u1")
+	for q, want := range map[string]int{"": 1, "?account_type=PRIVATE": 1, "?account_type=ALL": 1, "?account_type=SHARED": 0} {
+		if got := len(e.must(200, "GET", v+"/connected_accounts"+q, nil).items()); got != want {
+			t.Errorf("list%s: %d items, want %d", q, got, want)
+		}
+	}
+	e.mustErr(400, "account_type", "GET", v+"/connected_accounts?account_type=shared", nil)
+	e.mustErr(400, "order_direction", "GET", v+"/connected_accounts?order_direction=ASC", nil)
+	if got := e.must(200, "GET", v+"/connected_accounts/"+id, nil).get("experimental", "account_type"); got != "PRIVATE" {
+		t.Fatalf("experimental.account_type = %v", got)
+	}
+	r := e.must(200, "DELETE", v+"/connected_accounts/"+id+"?revoke_on_delete=true", nil)
+	if r.get("success") != true || !strings.HasPrefix(r.str("revoke_job_id"), "rvk_") {
+		t.Fatalf("revoking delete: %s", r.raw)
+	}
 }

@@ -97,12 +97,25 @@
 //     (400 naming a missing or unknown field). OAuth accounts start INITIATED
 //     with redirect_url pointing at the consent page (/oauth/consent/{token});
 //     hosted links (POST /connected_accounts/link) point at /link/{lt_token}.
+//   - state.val.status stays within the states the contract gives the
+//     scheme (API_KEY, BASIC, BEARER_TOKEN and the service-account schemes
+//     have no FAILED or EXPIRED): an account whose status the scheme lacks,
+//     or whose val misses that state's required fields, reads INACTIVE there
+//     when val fits it, else INITIALIZING (e.g. an OAuth account that never
+//     got a token and lost its auth config). The top-level status is the
+//     account's own. Accounts carry experimental.account_type PRIVATE; the
+//     list's account_type (PRIVATE default, SHARED, ALL) filters on it.
+//   - shared_credentials on auth config create/update are fields of the
+//     scheme's connected_account_initiation (400 otherwise); they are answered
+//     (secrets masked) and fill the fields a new account leaves out.
+//   - PATCH /auth_configs/{id}/{status} takes exactly ENABLED or DISABLED.
 //   - Disabled auth configs refuse new connections (400). Deleting an auth
 //     config keeps its connected accounts readable but stops them: status
 //     INACTIVE, status_reason "auth config <id> was deleted",
 //     auth_config.is_disabled true; refresh, enable, PATCH, trigger upserts and
 //     tool execution on them are refused. Deleting a connected account deletes
-//     its trigger instances.
+//     its trigger instances. Both deletes take revoke_on_delete: true answers
+//     a revoke_job_id (and the auth config's accounts become REVOKED).
 //   - PATCH /connected_accounts/{id}/status {"enabled":false,"reason":"..."}
 //     sets is_disabled and status_reason (status unchanged); enabling clears the reason.
 //   - Trigger upsert validates trigger_config against the type's config JSON
@@ -121,15 +134,23 @@
 //     manage PATCH answers 410; ids never seen answer 404.
 //   - GET /tools?auth_config_ids=... lists only tools of those auth configs'
 //     toolkits (only the tools_available_for_execution when an auth config
-//     restricts them); an unknown auth config answers 404.
+//     restricts them); an unknown auth config answers 404. important=true
+//     keeps the tools tagged "important" (all tools of a toolkit that tags
+//     none), scopes those needing one of the scopes. Tools answer scope_requirements {all_of: scopes} or null.
 //   - POST /tools/execute/proxy (proxyExecute, custom tools' executeToolRequest)
 //     sends nothing out: it checks endpoint, method, parameters and the
 //     connected account (ACTIVE, enabled) and answers {status: 200, data:
 //     {emulated, method, url (toolkit base URL + endpoint), query, headers,
 //     body}, headers}.
-//   - Tool-router session create echoes preload ({tools: [slugs] | "all"};
-//     "all" needs toolkits, tools or tags to enable), search and execute in
-//     config. GET /tool_router/session/{id}/tools (session.tools()) answers a
+//   - Tool-router session create echoes preload ({tools: [slugs] | "all"},
+//     [] by default; "all" needs toolkits, tools or tags to enable), search
+//     and execute in config. tags (and per-toolkit tools rules' tags) are the
+//     four annotation hints, workbench.sandbox_size standard|medium|large|
+//     xlarge (400 otherwise); tools rules answer as {enabled}|{disabled}|
+//     {tags:{enabled,disabled}}. An experimental block answers experimental
+//     (custom tools and toolkits with original_slug, assistive_prompt);
+//     preloading 20 or more tools adds a PRELOAD_TOOLS_HIGH_CONTEXT_USAGE
+//     warning. GET /tool_router/session/{id}/tools (session.tools()) answers a
 //     page of the session's meta tools (COMPOSIO_SEARCH_TOOLS, ...) followed by
 //     its preloaded app tools as Tool objects. DELETE /tool_router/session/{id}
 //     answers {session_id, deleted: true}. Session routes answer 400 for ids

@@ -15,6 +15,7 @@ type AuthConfig struct {
 	AuthScheme             string         `json:"auth_scheme"`
 	IsComposioManaged      bool           `json:"is_composio_managed"`
 	Credentials            map[string]any `json:"credentials"`
+	SharedCredentials      map[string]any `json:"shared_credentials,omitempty"` // inherited by its connected accounts
 	ProxyConfig            map[string]any `json:"proxy_config,omitempty"`
 	Status                 string         `json:"status"` // ENABLED | DISABLED
 	ToolsForCreation       []string       `json:"tools_for_connected_account_creation"`
@@ -71,12 +72,15 @@ type TriggerInstance struct {
 
 // Session is a stored tool-router session.
 type Session struct {
-	ID        string         `json:"id"`
-	Project   string         `json:"project"`
-	Seq       int64          `json:"seq"`
-	UserID    string         `json:"user_id"`
-	Config    map[string]any `json:"config"`
-	CreatedAt string         `json:"created_at"`
+	ID      string         `json:"id"`
+	Project string         `json:"project"`
+	Seq     int64          `json:"seq"`
+	UserID  string         `json:"user_id"`
+	Config  map[string]any `json:"config"`
+	// Experimental is the answer's experimental block (custom toolkits and
+	// tools, assistive prompt), nil when the create body had none.
+	Experimental map[string]any `json:"experimental,omitempty"`
+	CreatedAt    string         `json:"created_at"`
 }
 
 // Account statuses.

@@ -134,7 +134,7 @@ func TestKill9Durability(t *testing.T) {
 	var ids []string
 	for i := 0; i < 20; i++ {
 		m := post(v+"/connected_accounts", map[string]any{"auth_config": map[string]any{"id": ac},
-			"connection": map[string]any{"user_id": fmt.Sprint("u", i), "state": map[string]any{"authScheme": "API_KEY", "val": map[string]any{"api_key": "k"}}}})
+			"connection": map[string]any{"user_id": fmt.Sprint("u", i), "state": map[string]any{"authScheme": "API_KEY", "val": map[string]any{"status": "ACTIVE", "api_key": "k"}}}})
 		ids = append(ids, m["id"].(string))
 	}
 	if err := cmd.Process.Kill(); err != nil { // SIGKILL

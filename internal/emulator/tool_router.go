@@ -31,28 +31,214 @@ func (s *Server) registerToolRouter() {
 	}, false))
 }
 
-// toggleList normalises toolkits/tags values: a list, {enable:[..]} or {disable:[..]}.
-func toggleList(field string, v any) (map[string]any, *apiError) {
+// sessionTags are the tool annotation hints a session's tags filter may name.
+var sessionTags = []string{"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+
+// sandboxSizes are the workbench sandbox sizes.
+var sandboxSizes = []string{"standard", "medium", "large", "xlarge"}
+
+// preloadWarnAt is the number of preloaded tools from which a session answer
+// warns PRELOAD_TOOLS_HIGH_CONTEXT_USAGE.
+const preloadWarnAt = 20
+
+// toggleList normalises toolkits/tags values: a list, {enable:[..]} or
+// {disable:[..]}, into {enabled:[..]} / {disabled:[..]}. Every element must
+// be a string, and one of allowed when allowed is set.
+func toggleList(field string, v any, allowed []string) (map[string]any, *apiError) {
+	check := func(sub string, list any) ([]any, *apiError) {
+		l, ok := list.([]any)
+		if !ok {
+			return nil, errValidation(sub, "%s must be a list of strings", sub)
+		}
+		for i, it := range l {
+			str, ok := it.(string)
+			if !ok {
+				return nil, errValidation(fmt.Sprintf("%s[%d]", sub, i), "%s[%d] must be a string", sub, i)
+			}
+			if allowed != nil && !slices.Contains(allowed, str) {
+				return nil, errValidation(fmt.Sprintf("%s[%d]", sub, i), "%s[%d]: %q is not one of %s", sub, i, str, strings.Join(allowed, ", "))
+			}
+		}
+		return l, nil
+	}
 	switch x := v.(type) {
 	case nil:
 		return nil, nil
 	case []any:
-		return map[string]any{"enabled": x}, nil
+		l, e := check(field, x)
+		if e != nil {
+			return nil, e
+		}
+		return map[string]any{"enabled": l}, nil
 	case map[string]any:
 		out := map[string]any{}
 		for k, val := range x {
+			var key string
 			switch k {
 			case "enable", "enabled":
-				out["enabled"] = val
+				key = "enabled"
 			case "disable", "disabled":
-				out["disabled"] = val
+				key = "disabled"
 			default:
 				return nil, errValidation(field+"."+k, "unknown key (use enable or disable)")
 			}
+			l, e := check(field+"."+k, val)
+			if e != nil {
+				return nil, e
+			}
+			out[key] = l
 		}
 		return out, nil
 	}
 	return nil, errValidation(field, "must be a list or an object with enable/disable")
+}
+
+// toolRules normalises the per-toolkit tools config {slug: {enable: [..]} |
+// {disable: [..]} | {tags: [..] | {enable, disable}}} into the answer's
+// shape ({enabled}, {disabled}, {tags: {enabled, disabled}}).
+func (s *Server) toolRules(v any) (map[string]any, *apiError) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, errValidation("tools", "tools must be an object keyed by toolkit slug")
+	}
+	out := map[string]any{}
+	for slug, rule := range m {
+		field := "tools." + slug
+		if _, e := s.cat.toolkit(slug); e != nil {
+			return nil, errValidation(field, "unknown toolkit %q", slug)
+		}
+		r, ok := rule.(map[string]any)
+		if !ok || len(r) != 1 {
+			return nil, errValidation(field, "%s must be one of {enable: [...]}, {disable: [...]} or {tags: ...}", field)
+		}
+		if tags, ok := r["tags"]; ok {
+			t, e := toggleList(field+".tags", tags, sessionTags)
+			if e != nil {
+				return nil, e
+			}
+			out[slug] = map[string]any{"tags": t}
+			continue
+		}
+		t, e := toggleList(field, r, nil)
+		if e != nil {
+			return nil, e
+		}
+		out[slug] = t
+	}
+	return out, nil
+}
+
+// sessionWorkbench validates the workbench config and answers it with the
+// defaults (enabled, proxy execution on).
+func sessionWorkbench(v any) (map[string]any, *apiError) {
+	wb := map[string]any{"enable": true, "proxy_execution_enabled": true}
+	if v == nil {
+		return wb, nil
+	}
+	x, ok := v.(map[string]any)
+	if !ok {
+		return nil, errValidation("workbench", "workbench must be an object")
+	}
+	for k, val := range x {
+		switch k {
+		case "enable", "enable_proxy_execution":
+			if _, ok := val.(bool); !ok {
+				return nil, errValidation("workbench."+k, "workbench.%s must be a boolean", k)
+			}
+			if k == "enable_proxy_execution" { // request name; the config answers the past tense
+				k = "proxy_execution_enabled"
+			}
+		case "auto_offload_threshold":
+			if _, ok := toFloat(val); !ok {
+				return nil, errValidation("workbench."+k, "workbench.%s must be a number", k)
+			}
+		case "sandbox_size":
+			if str, _ := val.(string); !slices.Contains(sandboxSizes, str) {
+				return nil, errValidation("workbench.sandbox_size", "workbench.sandbox_size must be one of %s, got %v", strings.Join(sandboxSizes, ", "), val)
+			}
+		}
+		wb[k] = val
+	}
+	return wb, nil
+}
+
+// sessionExperimental answers the create body's experimental block: the
+// custom toolkits and tools (each with its original_slug) and, for an
+// assistive_prompt_config, the assistive prompt. nil when there is none.
+func sessionExperimental(v any) (map[string]any, *apiError) {
+	x, ok := v.(map[string]any)
+	if v == nil || (ok && len(x) == 0) {
+		return nil, nil
+	}
+	if !ok {
+		return nil, errValidation("experimental", "experimental must be an object")
+	}
+	out := map[string]any{}
+	customTool := func(field string, t any) (map[string]any, *apiError) {
+		m, ok := t.(map[string]any)
+		if !ok {
+			return nil, errValidation(field, "%s must be an object", field)
+		}
+		for _, k := range []string{"slug", "name", "description"} {
+			if str, _ := m[k].(string); str == "" {
+				return nil, errValidation(field+"."+k, "%s.%s is required", field, k)
+			}
+		}
+		if _, ok := m["input_schema"].(map[string]any); !ok {
+			return nil, errValidation(field+".input_schema", "%s.input_schema is required (a JSON schema object)", field)
+		}
+		r := map[string]any{"original_slug": m["slug"]}
+		for _, k := range []string{"slug", "name", "description", "input_schema", "output_schema", "extends_toolkit"} {
+			if val, ok := m[k]; ok {
+				r[k] = val
+			}
+		}
+		return r, nil
+	}
+	if list, ok := x["custom_tools"].([]any); ok {
+		tools := make([]any, 0, len(list))
+		for i, t := range list {
+			r, e := customTool(fmt.Sprintf("experimental.custom_tools[%d]", i), t)
+			if e != nil {
+				return nil, e
+			}
+			tools = append(tools, r)
+		}
+		out["custom_tools"] = tools
+	}
+	if list, ok := x["custom_toolkits"].([]any); ok {
+		tks := make([]any, 0, len(list))
+		for i, it := range list {
+			field := fmt.Sprintf("experimental.custom_toolkits[%d]", i)
+			m, _ := it.(map[string]any)
+			slug, _ := m["slug"].(string)
+			name, _ := m["name"].(string)
+			desc, _ := m["description"].(string)
+			raw, isList := m["tools"].([]any)
+			if slug == "" || name == "" || desc == "" || !isList {
+				return nil, errValidation(field, "%s needs slug, name, description and tools", field)
+			}
+			tools := make([]any, 0, len(raw))
+			for j, t := range raw {
+				r, e := customTool(fmt.Sprintf("%s.tools[%d]", field, j), t)
+				if e != nil {
+					return nil, e
+				}
+				delete(r, "extends_toolkit")
+				tools = append(tools, r)
+			}
+			tks = append(tks, map[string]any{"slug": slug, "name": name, "description": desc, "tools": tools})
+		}
+		out["custom_toolkits"] = tks
+	}
+	if apc, ok := x["assistive_prompt_config"].(map[string]any); ok {
+		tz, _ := apc["user_timezone"].(string)
+		if tz == "" {
+			tz = "UTC"
+		}
+		out["assistive_prompt"] = "You are connected to the service's tool router. The user's timezone is " + tz + "."
+	}
+	return out, nil
 }
 
 func (s *Server) createSession(c *call) (int, any, *apiError) {
@@ -64,8 +250,8 @@ func (s *Server) createSession(c *call) (int, any, *apiError) {
 	if userID == "" {
 		return 0, nil, errValidation("user_id", "user_id is required")
 	}
-	cfg := map[string]any{"user_id": userID, "preload": map[string]any{}, "search": map[string]any{}, "execute": map[string]any{}}
-	tks, e := toggleList("toolkits", body["toolkits"])
+	cfg := map[string]any{"user_id": userID, "preload": map[string]any{"tools": []any{}}, "search": map[string]any{}, "execute": map[string]any{}}
+	tks, e := toggleList("toolkits", body["toolkits"], nil)
 	if e != nil {
 		return 0, nil, e
 	}
@@ -81,7 +267,7 @@ func (s *Server) createSession(c *call) (int, any, *apiError) {
 		}
 		cfg["toolkits"] = tks
 	}
-	if tags, e := toggleList("tags", body["tags"]); e != nil {
+	if tags, e := toggleList("tags", body["tags"], sessionTags); e != nil {
 		return 0, nil, e
 	} else if tags != nil {
 		cfg["tags"] = tags
@@ -100,21 +286,27 @@ func (s *Server) createSession(c *call) (int, any, *apiError) {
 		}
 	}
 	cfg["manage_connections"] = mc
-	for _, k := range []string{"auth_configs", "connected_accounts", "tools", "multi_account"} {
+	for _, k := range []string{"auth_configs", "connected_accounts", "multi_account"} {
 		if v, ok := body[k]; ok {
 			cfg[k] = v
 		}
 	}
-	wb := map[string]any{"enable": true, "proxy_execution_enabled": true}
-	if x, ok := body["workbench"].(map[string]any); ok {
-		for k, v := range x {
-			if k == "enable_proxy_execution" { // request name; the config answers the past tense
-				k = "proxy_execution_enabled"
-			}
-			wb[k] = v
+	if v, ok := body["tools"]; ok && v != nil {
+		rules, e := s.toolRules(v)
+		if e != nil {
+			return 0, nil, e
 		}
+		cfg["tools"] = rules
+	}
+	wb, e := sessionWorkbench(body["workbench"])
+	if e != nil {
+		return 0, nil, e
 	}
 	cfg["workbench"] = wb
+	experimental, e := sessionExperimental(body["experimental"])
+	if e != nil {
+		return 0, nil, e
+	}
 	// search and execute are echoed as sent (the direct_tools preset sends
 	// {"enable":false} and {"enable_multi_execute":false}).
 	for _, k := range []string{"search", "execute"} {
@@ -135,7 +327,8 @@ func (s *Server) createSession(c *call) (int, any, *apiError) {
 	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
-	sess := &Session{ID: newID("trs"), Project: c.project, Seq: s.st.nextSeq(), UserID: userID, Config: cfg, CreatedAt: s.st.stamp()}
+	sess := &Session{ID: newID("trs"), Project: c.project, Seq: s.st.nextSeq(), UserID: userID, Config: cfg,
+		Experimental: experimental, CreatedAt: s.st.stamp()}
 	if err := s.st.commit(put(bucketSessions, sess.ID, sess)); err != nil {
 		return 0, nil, internalErr(err)
 	}
@@ -143,7 +336,7 @@ func (s *Server) createSession(c *call) (int, any, *apiError) {
 }
 
 func (s *Server) renderSession(c *call, sess *Session) map[string]any {
-	return map[string]any{
+	out := map[string]any{
 		"session_id":        sess.ID,
 		"mcp":               map[string]any{"type": "http", "url": s.origin(c.r) + "/tool_router/" + sess.ID + "/mcp"},
 		"tool_router_tools": toolRouterTools,
@@ -151,6 +344,16 @@ func (s *Server) renderSession(c *call, sess *Session) map[string]any {
 		"config_version":    1,
 		"created_at":        sess.CreatedAt,
 	}
+	if sess.Experimental != nil {
+		out["experimental"] = sess.Experimental
+	}
+	if n := len(s.preloadedTools(sess.Config)); n >= preloadWarnAt {
+		out["warnings"] = []any{map[string]any{
+			"code":    "PRELOAD_TOOLS_HIGH_CONTEXT_USAGE",
+			"message": fmt.Sprintf("the session preloads %d tools; their schemas use a large part of the model's context", n),
+		}}
+	}
+	return out
 }
 
 func (s *Server) getSession(c *call) (int, any, *apiError) {
@@ -175,7 +378,7 @@ func (s *Server) sessionPreload(cfg map[string]any, v any) (map[string]any, *api
 	if !ok {
 		return nil, errValidation("preload", `preload must be an object {"tools": [...] | "all"}`)
 	}
-	out := map[string]any{}
+	out := map[string]any{"tools": []any{}}
 	for k, val := range p {
 		if k != "tools" {
 			return nil, errValidation("preload."+k, "preload.%s is not a known key (only tools)", k)
@@ -273,7 +476,7 @@ func (s *Server) preloadedTools(cfg map[string]any) []*toolDef {
 			}
 		}
 		ruleCfg := map[string]any{"rule": rule}
-		enable, disable := toggled(ruleCfg, "rule", "enable"), toggled(ruleCfg, "rule", "disable")
+		enable, disable := toggled(ruleCfg, "rule", "enabled"), toggled(ruleCfg, "rule", "disabled")
 		for _, t := range tk.Tools {
 			if len(enable) > 0 && !containsFold(enable, t.Slug) || containsFold(disable, t.Slug) {
 				continue
@@ -334,7 +537,7 @@ func (s *Server) sessionTools(c *call) (int, any, *apiError) {
 			}},
 			"output_parameters": map[string]any{"type": "object", "properties": map[string]any{}},
 			"no_auth":           true, "available_versions": []string{VersionLatest}, "version": VersionLatest,
-			"scopes": []string{}, "tags": []string{}, "is_deprecated": false,
+			"scopes": []string{}, "scope_requirements": nil, "tags": []string{}, "is_deprecated": false,
 			"deprecated": map[string]any{"displayName": name, "version": VersionLatest, "available_versions": []string{VersionLatest},
 				"is_deprecated": false, "toolkit": map[string]any{"logo": logo}},
 		}

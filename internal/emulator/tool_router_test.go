@@ -83,7 +83,7 @@ func TestSessionPreloadSearchExecute(t *testing.T) {
 		t.Fatalf("slug preload: %v", got)
 	}
 	id = e.must(201, "POST", v+"/tool_router/session", map[string]any{
-		"user_id": "u1", "toolkits": []any{"github"}, "tags": map[string]any{"enable": []any{"issues"}}, "preload": map[string]any{"tools": "all"},
+		"user_id": "u1", "toolkits": []any{"github"}, "tags": map[string]any{"disable": []any{"readOnlyHint"}}, "preload": map[string]any{"tools": "all"},
 	}).str("session_id")
 	if got := sessionToolSlugs(t, e, id); got[len(got)-1] != "GITHUB_CREATE_AN_ISSUE" || len(got) != len(toolRouterTools)+1 {
 		t.Fatalf("tag-filtered preload: %v", got)
@@ -98,6 +98,65 @@ func TestSessionPreloadSearchExecute(t *testing.T) {
 	e.mustErr(400, "NO_SUCH_TOOL", "POST", v+"/tool_router/session", map[string]any{"user_id": "u1", "preload": map[string]any{"tools": []any{"NO_SUCH_TOOL"}}})
 	e.mustErr(400, "preload.tools", "POST", v+"/tool_router/session", map[string]any{"user_id": "u1", "preload": map[string]any{"tools": "some"}})
 	e.mustErr(400, "search", "POST", v+"/tool_router/session", map[string]any{"user_id": "u1", "search": true})
+	// Session tags are the four annotation hints; sandbox sizes an enum.
+	e.mustErr(400, "tags.enable[0]", "POST", v+"/tool_router/session", map[string]any{"user_id": "u1", "tags": map[string]any{"enable": []any{"issues"}}})
+	e.mustErr(400, "tags[0]", "POST", v+"/tool_router/session", map[string]any{"user_id": "u1", "tags": []any{"readonlyhint"}})
+	e.mustErr(400, "sandbox_size", "POST", v+"/tool_router/session", map[string]any{"user_id": "u1", "workbench": map[string]any{"sandbox_size": "huge"}})
+	e.mustErr(400, "tools.github.tags", "POST", v+"/tool_router/session", map[string]any{"user_id": "u1",
+		"tools": map[string]any{"github": map[string]any{"tags": []any{"fastHint"}}}})
+}
+
+// The answer carries config.preload.tools ([] by default), the per-toolkit
+// tools rules in the answer's shape, experimental (custom tools with their
+// original_slug) when asked, and a warning when many tools are preloaded.
+func TestSessionAnswerShape(t *testing.T) {
+	e := newEnv(t, Options{})
+	r := e.must(201, "POST", v+"/tool_router/session", map[string]any{"user_id": "u1"})
+	if tools, ok := r.get("config", "preload", "tools").([]any); !ok || len(tools) != 0 {
+		t.Fatalf("default preload: %s", r.raw)
+	}
+	if r.get("experimental") != nil || r.get("warnings") != nil {
+		t.Fatalf("experimental/warnings without cause: %s", r.raw)
+	}
+	r = e.must(201, "POST", v+"/tool_router/session", map[string]any{
+		"user_id": "u1",
+		"tools":   map[string]any{"github": map[string]any{"enable": []any{"GITHUB_GET_A_REPOSITORY"}}, "slack": map[string]any{"tags": map[string]any{"disable": []any{"destructiveHint"}}}},
+		"experimental": map[string]any{
+			"assistive_prompt_config": map[string]any{"user_timezone": "Europe/Paris"},
+			"custom_tools":            []any{map[string]any{"slug": "MY_TOOL", "name": "My tool", "description": "d", "input_schema": map[string]any{"type": "object"}}},
+		},
+		"workbench": map[string]any{"sandbox_size": "large", "enable_proxy_execution": false},
+	})
+	if got := r.get("config", "tools", "github", "enabled"); len(got.([]any)) != 1 {
+		t.Fatalf("tools rule: %s", r.raw)
+	}
+	if got := r.get("config", "tools", "slack", "tags", "disabled"); len(got.([]any)) != 1 {
+		t.Fatalf("tools tags rule: %s", r.raw)
+	}
+	if r.get("config", "workbench", "sandbox_size") != "large" || r.get("config", "workbench", "proxy_execution_enabled") != false {
+		t.Fatalf("workbench: %s", r.raw)
+	}
+	tools, _ := r.get("experimental", "custom_tools").([]any)
+	if len(tools) != 1 || tools[0].(map[string]any)["original_slug"] != "MY_TOOL" || !strings.Contains(r.str("experimental", "assistive_prompt"), "Europe/Paris") {
+		t.Fatalf("experimental: %s", r.raw)
+	}
+	id := r.str("session_id")
+	if got := e.must(200, "GET", v+"/tool_router/session/"+id, nil).get("experimental", "custom_tools"); got == nil {
+		t.Fatal("retrieve lost experimental")
+	}
+	e.mustErr(400, "input_schema", "POST", v+"/tool_router/session", map[string]any{"user_id": "u1",
+		"experimental": map[string]any{"custom_tools": []any{map[string]any{"slug": "X", "name": "X", "description": "d"}}}})
+
+	// Preloading every tool of every toolkit warns about the context.
+	all := []any{}
+	for _, tk := range e.srv.cat.toolkits {
+		all = append(all, tk.Slug)
+	}
+	r = e.must(201, "POST", v+"/tool_router/session", map[string]any{"user_id": "u1", "toolkits": all, "preload": map[string]any{"tools": "all"}})
+	w, _ := r.get("warnings").([]any)
+	if len(w) != 1 || w[0].(map[string]any)["code"] != "PRELOAD_TOOLS_HIGH_CONTEXT_USAGE" {
+		t.Fatalf("warnings: %s", r.raw)
+	}
 }
 
 // DELETE /tool_router/session/{id} answers {session_id, deleted: true} (the SDK

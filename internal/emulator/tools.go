@@ -29,7 +29,15 @@ func (s *Server) listTools(c *call) (int, any, *apiError) {
 	slugs := listParam(c.r, "toolkit_slug", "toolkit_slugs")
 	toolSlugs := listParam(c.r, "tool_slugs")
 	tags := listParam(c.r, "tags")
+	scopes := listParam(c.r, "scopes")
 	search := strings.ToLower(c.r.URL.Query().Get("query") + c.r.URL.Query().Get("search"))
+	// important=true keeps the featured tools: those tagged "important", or
+	// every tool of a toolkit that features none (the SDK sends
+	// important=true for a toolkits-only listing).
+	important := c.r.URL.Query().Get("important")
+	if important != "" && important != "true" && important != "false" {
+		return 0, nil, errValidation("important", `important must be "true" or "false", got %q`, important)
+	}
 	for _, sl := range slugs {
 		if _, e := s.toolkitFor(c.project, sl); e != nil {
 			return 0, nil, e
@@ -81,6 +89,7 @@ func (s *Server) listTools(c *call) (int, any, *apiError) {
 		if e != nil {
 			return 0, nil, e
 		}
+		featured := slices.ContainsFunc(tk.Tools, func(t *toolDef) bool { return slices.Contains(t.Tags, "important") })
 		for _, t := range tk.Tools {
 			if len(toolSlugs) > 0 && !containsFold(toolSlugs, t.Slug) {
 				continue
@@ -88,7 +97,9 @@ func (s *Server) listTools(c *call) (int, any, *apiError) {
 			if allowed != nil && !allowed[t.Slug] {
 				continue
 			}
-			if len(tags) > 0 && !anyTag(t.Tags, tags) {
+			if len(tags) > 0 && !anyTag(t.Tags, tags) ||
+				len(scopes) > 0 && !anyTag(t.Scopes, scopes) ||
+				important == "true" && featured && !slices.Contains(t.Tags, "important") {
 				continue
 			}
 			if search != "" && !strings.Contains(strings.ToLower(t.Slug+" "+t.Name+" "+t.Description), search) {

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,4 +59,30 @@ func TestToolListAuthConfigFilter(t *testing.T) {
 		t.Fatalf("two auth configs: %v", got)
 	}
 	e.mustErr(404, "not found", "GET", v+"/tools?auth_config_ids=ac_nope", nil)
+}
+
+// GET /tools applies important (only "true"/"false") and scopes.
+func TestToolListImportantAndScopes(t *testing.T) {
+	e := newEnv(t, Options{})
+	all := len(e.must(200, "GET", v+"/tools?toolkit_slug=github", nil).items())
+	if got := len(e.must(200, "GET", v+"/tools?toolkit_slug=github&important=false", nil).items()); got != all {
+		t.Fatalf("important=false: %d of %d", got, all)
+	}
+	// A toolkit without featured tools lists them all; one with featured
+	// tools lists only those.
+	if got := len(e.must(200, "GET", v+"/tools?toolkit_slug=github&important=true", nil).items()); got != all {
+		t.Fatalf("important=true on a toolkit without featured tools: %d of %d", got, all)
+	}
+	gh := e.srv.cat.bySlug["github"]
+	orig := gh.Tools[0].Tags
+	t.Cleanup(func() { gh.Tools[0].Tags = orig })
+	gh.Tools[0].Tags = append(slices.Clone(orig), "important")
+	items := e.must(200, "GET", v+"/tools?toolkit_slug=github&important=true", nil).items()
+	if len(items) != 1 || items[0]["slug"] != gh.Tools[0].Slug {
+		t.Fatalf("important=true with one featured tool: %v", items)
+	}
+	if got := len(e.must(200, "GET", v+"/tools?scopes=no:such:scope", nil).items()); got != 0 {
+		t.Fatalf("scopes filter kept %d tools", got)
+	}
+	e.mustErr(400, "important", "GET", v+"/tools?important=yes", nil)
 }

@@ -205,7 +205,7 @@ func TestE2EBenchmark(t *testing.T) {
 	}
 	cliConfig := testutil.DevOverridesConfig(t, wrapDir)
 
-	fx := benchCreateFixtures(t)
+	fx := testAccStripeAccountFixture(t, fmt.Sprintf("bench-%d", time.Now().UnixNano()))
 	type key struct{ scenario, provider, phase string }
 	samples := map[key][]benchSample{}
 	var order []benchScenario
@@ -273,13 +273,13 @@ func TestE2EBenchmark(t *testing.T) {
 	}
 }
 
-// benchCreateFixtures creates the objects the scenarios refer to: an API-key
-// auth config and one ACTIVE account on it (for the trigger instances).
-func benchCreateFixtures(t *testing.T) benchFixtures {
+// testAccStripeAccountFixture creates, through the client, a custom API_KEY
+// auth config for stripe and one ACTIVE connected account on it of user
+// <user>-trig (for trigger instances), both deleted at the end of the test.
+func testAccStripeAccountFixture(t *testing.T, user string) benchFixtures {
 	t.Helper()
 	ctx := context.Background()
 	c := testAccClient(t)
-	user := fmt.Sprintf("bench-%d", time.Now().UnixNano())
 	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
-
-	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
 // TestAccE2E_RequestBudget holds the request budget of every resource (see
@@ -27,21 +24,7 @@ func TestAccE2E_RequestBudget(t *testing.T) {
 	const budgetN = 3
 	w := newE2EWorkspace(t)
 	testAccRequireEmulator(t)
-	ctx := context.Background()
-	c := testAccClient(t)
-	user := acctest.RandomWithPrefix("tf-budget")
-
-	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
-	acct, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: user + "-trig",
-		State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"status": "ACTIVE", "api_key": "sk_trig"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteConnectedAccount(context.Background(), acct.ID) })
+	fx := testAccStripeAccountFixture(t, acctest.RandomWithPrefix("tf-budget"))
 	testAccNoWebhookSubscription(t) // one per project: the configuration's must be the only one
 
 	w.WriteFile("main.tf", fmt.Sprintf(`
@@ -70,7 +53,7 @@ resource "service_webhook_subscription" "hook" {
   webhook_url    = "https://hooks.example.com/%[2]s"
   enabled_events = ["composio.trigger.message"]
 }
-`, budgetN, user, ac.ID, acct.ID))
+`, budgetN, fx.user, fx.stripeAuthConfig, fx.stripeAccount))
 
 	const (
 		getToolkit     = "GET /api/v3.1/toolkits/{slug}"

@@ -348,6 +348,9 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
+	if skipPlanChecks(ctx, authConfigResourceType) {
+		return
+	}
 	if planUnchanged(req) && acStateIsManaged(ctx, req) {
 		// Nothing to check or fill in. A custom auth config is still checked:
 		// the credentials its scheme requires must be in the configuration
@@ -394,7 +397,9 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 			// rather than its id: the service checks the auth config.
 			return
 		}
-		addLookupError(&resp.Diagnostics, path.Root("toolkit"), "toolkit", slug, r.data.VersionFor(slug), err)
+		if !r.data.addVersionNotFound(ctx, &resp.Diagnostics, slug, err) {
+			addLookupError(&resp.Diagnostics, path.Root("toolkit"), "toolkit", slug, r.data.VersionFor(slug), err)
+		}
 		return
 	}
 
@@ -683,12 +688,11 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	var state authConfigResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	var id string // all Delete needs from the state
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	id := state.ID.ValueString()
 	addDeleteError(&resp.Diagnostics, authConfigResourceType, id, r.data.Client.DeleteAuthConfig(ctx, id))
 }
 

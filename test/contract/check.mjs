@@ -307,7 +307,7 @@ function makeWalker(checker) {
     out.push(...best.errs);
   }
 
-  // walkScalarString checks a path or query string against t, coercing it the
+  // walkWireString checks a path or query string against t, coercing it the
   // way a server parses it (numbers, booleans, literals).
   function walkWireString(s, t, p, out) {
     const members = t.flags & F.Union ? t.types : [t];

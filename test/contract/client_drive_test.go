@@ -43,6 +43,7 @@ func driveClient(t *testing.T, baseURL string) {
 	must("create custom auth config", err)
 	apiKeyConfig, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{
 		ToolkitSlug: "airtable", Type: client.AuthConfigTypeCustom, AuthScheme: "API_KEY",
+		SharedCredentials: map[string]any{"api_key": "shared-key"}, ToolsAvailableForExecution: []string{},
 	})
 	must("create API key auth config", err)
 
@@ -59,6 +60,13 @@ func driveClient(t *testing.T, baseURL string) {
 		Type: client.AuthConfigUpdateCustom, Name: &name, Scopes: []string{"repo"},
 		Credentials:            map[string]any{"client_id": "cid2", "client_secret": "csecret2"},
 		IsEnabledForToolRouter: &yes,
+	}))
+	must("update custom proxy and shared credentials", c.UpdateAuthConfig(ctx, apiKeyConfig.ID, client.UpdateAuthConfigRequest{
+		Type: client.AuthConfigUpdateCustom, Credentials: map[string]any{},
+		ProxyConfig: &client.ProxyConfig{ProxyURL: "https://proxy.example.com"}, SharedCredentials: map[string]any{"api_key": "k3"},
+	}))
+	must("update managed user scopes", c.UpdateAuthConfig(ctx, managed.ID, client.UpdateAuthConfigRequest{
+		Type: client.AuthConfigUpdateDefault, UserScopes: []string{"identify"},
 	}))
 	must("disable auth config", c.DisableAuthConfig(ctx, custom.ID))
 	must("enable auth config", c.EnableAuthConfig(ctx, custom.ID))

@@ -1,6 +1,9 @@
 package contract
 
-import "net/url"
+import (
+	"fmt"
+	"net/url"
+)
 
 func isOAuth(mode string) bool { return mode == "OAUTH2" || mode == "OAUTH1" || mode == "DCR_OAUTH" }
 
@@ -58,7 +61,8 @@ func (w *walker) walkAccounts(configs []configured) (active map[string]string) {
 	}
 	w.pages("/connected_accounts", nil, 5)
 	w.pages("/connected_accounts", url.Values{"statuses": {"ACTIVE", "EXPIRED"}, "order_by": {"updated_at"}}, 3)
-	w.pages("/connected_accounts", url.Values{"toolkit_slugs": {"github"}, "user_ids": {"walk-user"}}, 2)
+	w.pages("/connected_accounts", url.Values{"toolkit_slugs": {"github"}, "user_ids": {"walk-user"}, "order_direction": {"asc"}}, 2)
+	w.must("GET", "/connected_accounts", url.Values{"account_type": {"SHARED"}}, nil)
 	w.reject("an unknown status filter", "GET", "/connected_accounts", url.Values{"statuses": {"SLEEPING"}}, nil)
 	w.reject("an unknown order_by", "GET", "/connected_accounts", url.Values{"order_by": {"name"}}, nil)
 	w.reject("an unknown account_type", "GET", "/connected_accounts", url.Values{"account_type": {"PUBLIC"}}, nil)
@@ -69,7 +73,7 @@ func (w *walker) walkAccounts(configs []configured) (active map[string]string) {
 	w.must("POST", "/connected_accounts/link", nil, map[string]any{
 		"auth_config_id": configs[0].id, "user_id": "walk-link-user", "callback_url": "https://example.com/cb",
 	})
-	for _, c := range configs {
+	for i, c := range configs {
 		sc := c.scheme
 		r := w.must("POST", "/auth_configs", nil, map[string]any{
 			"toolkit": map[string]any{"slug": sc.toolkit},
@@ -81,12 +85,27 @@ func (w *walker) walkAccounts(configs []configured) (active map[string]string) {
 		a := w.connect(sc, ac, "walk-inactive")
 		w.must("POST", "/_emulator/connected_accounts/"+a+"/complete", nil, nil)
 		pending := w.connect(sc, ac, "walk-inactive") // INITIATED for OAuth schemes
-		w.must("DELETE", "/auth_configs/"+ac, nil, nil)
+		revoke := url.Values{"revoke_on_delete": {fmt.Sprint(i%2 == 0)}}
+		w.must("DELETE", "/auth_configs/"+ac, revoke, nil)
 		w.must("GET", "/connected_accounts/"+a, nil, nil)
 		w.must("GET", "/connected_accounts/"+pending, nil, nil)
-		w.must("DELETE", "/connected_accounts/"+a, nil, nil)
+		w.must("DELETE", "/connected_accounts/"+a, revoke, nil)
 	}
 	w.do("GET", "/connected_accounts/ca_missing", nil, nil)
+	for _, c := range configs {
+		if c.mode != "API_KEY" {
+			continue
+		}
+		state := func(val map[string]any) map[string]any {
+			return map[string]any{"auth_config": map[string]any{"id": c.id},
+				"connection": map[string]any{"user_id": "walk-bad", "state": map[string]any{"authScheme": "API_KEY", "val": val}}}
+		}
+		w.reject("a connection state without val.status", "POST", "/connected_accounts", nil, state(dummyFields(c.initReq)))
+		bad := dummyFields(c.initReq)
+		bad["status"] = "EXPIRED"
+		w.reject("an API_KEY connection state EXPIRED", "POST", "/connected_accounts", nil, state(bad))
+		break
+	}
 	w.reject("an account without auth config", "POST", "/connected_accounts", nil, map[string]any{
 		"connection": map[string]any{"user_id": "x"},
 	})
@@ -153,6 +172,25 @@ func (w *walker) walkSessions() {
 			"manage_connections": map[string]any{"enable": true, "callback_url": "https://example.com/cb"},
 		},
 		{"user_id": "walk-session", "toolkits": map[string]any{"disable": []string{"gmail"}}, "tags": map[string]any{"disable": []string{"destructiveHint"}}},
+		{
+			"user_id": "walk-session",
+			"tools": map[string]any{
+				"github": map[string]any{"enable": []string{toolSlug}},
+				"slack":  map[string]any{"tags": map[string]any{"enable": []string{"readOnlyHint"}}},
+				"gmail":  map[string]any{"disable": []string{"GMAIL_SEND_EMAIL"}},
+			},
+			"experimental": map[string]any{
+				"assistive_prompt_config": map[string]any{"user_timezone": "Europe/Paris"},
+				"custom_tools": []any{map[string]any{
+					"slug": "WALK_TOOL", "name": "Walk tool", "description": "A custom tool", "input_schema": map[string]any{"type": "object"},
+				}},
+				"custom_toolkits": []any{map[string]any{
+					"slug": "walk_kit", "name": "Walk kit", "description": "A custom toolkit",
+					"tools": []any{map[string]any{"slug": "WALK_KIT_TOOL", "name": "Kit tool", "description": "d", "input_schema": map[string]any{"type": "object"}}},
+				}},
+			},
+		},
+		{"user_id": "walk-session", "toolkits": map[string]any{"enable": w.toolkitSlugs()}, "preload": map[string]any{"tools": "all"}},
 	}
 	for _, b := range bodies {
 		r := w.must("POST", "/tool_router/session", nil, b)

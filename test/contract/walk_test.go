@@ -20,7 +20,10 @@ type walker struct {
 	base     string
 	hc       *http.Client
 	accepted []string // what reject saw accepted: "what: METHOD /api/v3.1/path"
+	slugs    []string // the catalog's toolkits
 }
+
+func (w *walker) toolkitSlugs() []string { return w.slugs }
 
 // reply is a decoded response.
 type reply struct {
@@ -202,6 +205,7 @@ func (w *walker) walkCatalog() []scheme {
 			})
 		}
 	}
+	w.slugs = slugs
 	if len(slugs) > 1 {
 		w.must("POST", "/toolkits/multi", nil, map[string]any{"slugs": slugs[:2]})
 	}
@@ -215,6 +219,8 @@ func (w *walker) walkCatalog() []scheme {
 		w.must("GET", "/tools/"+fmt.Sprint(dig(tl, "slug")), nil, nil)
 	}
 	w.must("GET", "/tools", url.Values{"toolkit_slug": {"github"}}, nil)
+	w.must("GET", "/tools", url.Values{"important": {"true"}, "scopes": {"repo"}}, nil)
+	w.reject("a non-boolean important", "GET", "/tools", url.Values{"important": {"yes"}}, nil)
 	w.must("GET", "/tools/enum", nil, nil)
 	w.do("GET", "/tools/NO_SUCH_TOOL", nil, nil)
 
@@ -239,6 +245,9 @@ func (w *walker) walkAuthConfigs(schemes []scheme) []configured {
 				"type": "use_custom_auth", "authScheme": sc.mode, "name": "walk " + sc.toolkit + " " + sc.mode,
 				"credentials": dummyFields(sc.creation),
 			},
+		}
+		if sc.mode == "API_KEY" && len(sc.initReq) > 0 {
+			body["auth_config"].(map[string]any)["shared_credentials"] = dummyFields(sc.initReq[:1])
 		}
 		r := w.must("POST", "/auth_configs", nil, body)
 		id := r.str("auth_config", "id")
