@@ -99,7 +99,8 @@ func (c *Client) UpsertCustomToolkit(ctx context.Context, slug string, cfg Custo
 	var out struct {
 		Slug string `json:"slug"`
 	}
-	if err := c.do(ctx, http.MethodPost, "/custom/toolkits/upsert", nil, customToolkitBody{Slug: slug, ToolkitConfig: cfg}, &out); err != nil {
+	// Idempotent (write policy, transport.go): retried like a read.
+	if err := c.doKind(ctx, opIdempotent, http.MethodPost, "/custom/toolkits/upsert", nil, customToolkitBody{Slug: slug, ToolkitConfig: cfg}, &out); err != nil {
 		return "", err
 	}
 	return out.Slug, nil
@@ -134,7 +135,8 @@ func (c *Client) SyncCustomToolkit(ctx context.Context, slug, connectedAccountID
 		ConnectedAccountID string `json:"connected_account_id,omitempty"`
 	}{slug, connectedAccountID}
 	var out CustomToolkitSync
-	if err := c.do(ctx, http.MethodPost, "/custom/toolkits/sync", nil, body, &out); err != nil {
+	// Idempotent: it re-reads the tools, so it is retried like a read.
+	if err := c.doKind(ctx, opIdempotent, http.MethodPost, "/custom/toolkits/sync", nil, body, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -45,6 +45,31 @@ var allWriteOps = []writeOp{
 		_, err := c.CreateToolRouterSession(ctx, ToolRouterSessionRequest{UserID: "u"})
 		return err
 	}},
+	{"UpsertCustomToolkit", opIdempotent, func(ctx context.Context, c *Client) error {
+		_, err := c.UpsertCustomToolkit(ctx, "mytk", CustomToolkitConfig{})
+		return err
+	}},
+	{"UpdateCustomToolkit", opIdempotent, func(ctx context.Context, c *Client) error {
+		return c.UpdateCustomToolkit(ctx, "CUSTOM_MYTK", UpdateCustomToolkitRequest{Name: ptr("n")})
+	}},
+	{"SyncCustomToolkit", opIdempotent, func(ctx context.Context, c *Client) error {
+		_, err := c.SyncCustomToolkit(ctx, "CUSTOM_MYTK", "")
+		return err
+	}},
+	{"DeleteCustomToolkit", opDelete, func(ctx context.Context, c *Client) error { return c.DeleteCustomToolkit(ctx, "CUSTOM_MYTK") }},
+	{"CreateCustomToolkit", opCreate, func(ctx context.Context, c *Client) error {
+		_, err := c.CreateCustomToolkit(ctx, "mytk", CustomToolkitConfig{})
+		return err
+	}},
+	{"UpdateWebhookSubscription", opIdempotent, func(ctx context.Context, c *Client) error {
+		_, err := c.UpdateWebhookSubscription(ctx, "ws_1", UpdateWebhookSubscriptionRequest{})
+		return err
+	}},
+	{"DeleteWebhookSubscription", opDelete, func(ctx context.Context, c *Client) error { return c.DeleteWebhookSubscription(ctx, "ws_1") }},
+	{"RotateWebhookSecret", opCreate, func(ctx context.Context, c *Client) error {
+		_, err := c.RotateWebhookSecret(ctx, "ws_1")
+		return err
+	}},
 	// The reconciled creates (auth config, connected account, link) are
 	// covered one by one in reconcile_test.go.
 }
@@ -62,7 +87,7 @@ func failFirst(fail, ok http.HandlerFunc) http.HandlerFunc {
 }
 
 func okTrigger(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, 200, map[string]any{"trigger_id": "ti_1", "id": "x", "status": "ACTIVE", "session_id": "s"})
+	writeJSON(w, 200, map[string]any{"trigger_id": "ti_1", "id": "x", "status": "ACTIVE", "session_id": "s", "secret": "whsec", "slug": "CUSTOM_MYTK"})
 }
 
 // TestWritePolicyPerOperation: after a connection reset once the request was

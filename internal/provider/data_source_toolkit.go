@@ -350,6 +350,7 @@ func (d *toolkitDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	if err != nil {
 		switch {
+		case !explicit && d.data.addVersionNotFound(ctx, &resp.Diagnostics, slug, err):
 		case client.IsNotFound(err):
 			shown := version
 			if shown == latestVersion {

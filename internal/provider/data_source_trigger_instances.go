@@ -55,19 +55,18 @@ func (d *triggerInstancesDataSource) Metadata(_ context.Context, req datasource.
 }
 
 func (d *triggerInstancesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	idValidator := stringvalidator.RegexMatches(serviceObjectIDRe, "must be an id (letters, digits, underscore, hyphen)")
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists trigger instances of the project (the service's `listActive`). Filters combine " +
 			"with AND; values within one filter with OR. Disabled instances are left out unless `show_disabled` is " +
 			"true. Follows all pages.",
 		Attributes: map[string]schema.Attribute{
 			"auth_config_ids": stringListFilter("Only instances whose connected account uses one of these auth configs.",
-				idValidator),
-			"connected_account_ids": stringListFilter("Only instances on these connected accounts.", idValidator),
-			"trigger_ids":           stringListFilter("Only these trigger instances (ids `ti_...`).", idValidator),
+				objectIDValidator("ac_")),
+			"connected_account_ids": stringListFilter("Only instances on these connected accounts.", objectIDValidator("ca_")),
+			"trigger_ids":           stringListFilter("Only these trigger instances (ids `ti_...`).", objectIDValidator("ti_")),
 			"trigger_names": stringListFilter("Only instances of these trigger types (slugs such as `GITHUB_COMMIT_EVENT`).",
 				stringvalidator.RegexMatches(triggerSlugRe, "must be a trigger type slug in upper snake case, e.g. GITHUB_COMMIT_EVENT")),
-			"user_ids": stringListFilter("Only instances of these users (external user ids).", stringvalidator.LengthAtLeast(1)),
+			"user_ids": stringListFilter("Only instances of these users (external user ids).", userIDValidator()),
 			"show_disabled": schema.BoolAttribute{
 				MarkdownDescription: "Also list disabled instances. Defaults to `false`.",
 				Optional:            true,

@@ -121,7 +121,9 @@ func (d *triggerTypeDataSource) Read(ctx context.Context, req datasource.ReadReq
 	slug := cfg.Slug.ValueString()
 	tt, err := d.data.Cache.TriggerType(ctx, slug)
 	if err != nil {
-		addLookupError(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, d.data.VersionFor(toolkitPrefix(slug)), err)
+		if !d.data.addVersionNotFound(ctx, &resp.Diagnostics, toolkitPrefix(slug), err) {
+			addLookupError(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, d.data.VersionFor(toolkitPrefix(slug)), err)
+		}
 		return
 	}
 	model, diags := triggerTypeToModel(tt)

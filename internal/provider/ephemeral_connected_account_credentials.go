@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -56,8 +55,7 @@ func (e *connectedAccountCredentialsEphemeral) Schema(_ context.Context, _ ephem
 			"connected_account_id": schema.StringAttribute{
 				MarkdownDescription: "Connected account id (`ca_...`).",
 				Required:            true,
-				Validators: []validator.String{stringvalidator.RegexMatches(serviceObjectIDRe,
-					"must be a connected account id such as ca_AbC123")},
+				Validators:          []validator.String{objectIDValidator("ca_")},
 			},
 			"status": schema.StringAttribute{
 				MarkdownDescription: "Status of the account; always `ACTIVE` (other statuses are refused).",

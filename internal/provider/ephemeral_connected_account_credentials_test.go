@@ -152,7 +152,7 @@ func TestAccConnectedAccountCredentials_notActive(t *testing.T) {
 			},
 			{
 				Config:      testAccCredentialsConfig("not an id"),
-				ExpectError: testAccErrRe("connected_account_id", "must be a connected account id"),
+				ExpectError: testAccErrRe("connected_account_id", "must be the id of a connected account"),
 			},
 			{
 				Config:      testAccCredentialsConfig("ca_doesnotexist"),

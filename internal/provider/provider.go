@@ -201,6 +201,20 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 			"The provider could not build its HTTP client: "+err.Error())
 		return
 	}
+	// One short probe: an unreachable or refusing base_url fails here, in
+	// seconds, instead of every data source and resource sitting through the
+	// full retry budget. Requests made later keep that budget.
+	if err := c.Probe(ctx, client.DefaultProbeWindow); err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Cannot reach the service",
+			fmt.Sprintf("The provider cannot connect to the service at %s: %s.\n\n"+
+				"Check base_url (or the %s environment variable): it must be the service's origin, for example %s, "+
+				"reachable from this machine. This check runs once when the provider starts; once connected, every "+
+				"request is retried on connection failures up to max_retries times (currently %d), so raise "+
+				"max_retries in the provider block to ride out longer outages.",
+				strings.TrimSuffix(c.BaseURL(), client.APIPrefix), err, EnvBaseURL, client.DefaultBaseURL,
+				max(settings.clientConfig.MaxRetries, 0)))
+		return
+	}
 	tflog.Debug(ctx, "configured service API client", map[string]any{
 		"base_url":    settings.clientConfig.BaseURL,
 		"user_agent":  settings.clientConfig.UserAgent,
@@ -211,6 +225,7 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 	data := &ProviderData{
 		Client:          c,
 		ToolkitVersions: settings.versions,
+		VersionSources:  settings.versionSources,
 		Cache:           NewSchemaCache(c, settings.versions),
 	}
 	resp.ResourceData = data
@@ -268,6 +283,8 @@ type envLookup struct {
 type settings struct {
 	clientConfig client.Config
 	versions     client.ToolkitVersions
+	// versionSources: see ProviderData.VersionSources.
+	versionSources map[string]string
 	// unknown is true when a value needed to build the client is not yet known.
 	unknown bool
 }
@@ -356,6 +373,7 @@ func resolveSettings(cfg providerModel, env envLookup, providerVersion, terrafor
 		versions, vd := resolveToolkitVersions(cfg, env.environ())
 		diags.Append(vd...)
 		s.versions = versions
+		s.versionSources = toolkitVersionSources(cfg, env.environ())
 	}
 
 	// Headers.

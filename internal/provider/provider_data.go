@@ -39,6 +39,9 @@ type ProviderData struct {
 	// ToolkitVersions are the resolved toolkit versions (provider block,
 	// SERVICE_TOOLKIT_VERSION_<NAME>, toolkit_version).
 	ToolkitVersions client.ToolkitVersions
+	// VersionSources says where each toolkit version was set (see
+	// toolkitVersionSources), for errors about versions that do not exist.
+	VersionSources map[string]string
 	// Cache fetches referenced objects (toolkits, trigger types, auth
 	// configs, connected accounts) at most once per provider process.
 	Cache *SchemaCache

@@ -165,7 +165,7 @@ func TestAccProvider_insecureFromEnvRefused(t *testing.T) {
 func TestAccProvider_insecureOptIn(t *testing.T) {
 	testAccUnsetProviderEnv(t)
 	// 192.0.2.1 (TEST-NET-1) is not loopback and never answers: getting as far
-	// as a request error proves the configuration was accepted.
+	// as the connection probe proves the configuration was accepted.
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{{
@@ -176,7 +176,7 @@ func TestAccProvider_insecureOptIn(t *testing.T) {
   request_timeout     = "1s"
   max_retries         = 0
 `),
-			ExpectError: regexp.MustCompile(`Error reading service_toolkit_categories`),
+			ExpectError: regexp.MustCompile(`(?s)Cannot reach the service.*http://192\.0\.2\.1`),
 		}},
 	})
 }

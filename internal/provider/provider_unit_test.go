@@ -2,6 +2,9 @@ package provider
 
 import (
 	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -301,13 +304,15 @@ func configValue(t *testing.T, attrs map[string]tftypes.Value) tfsdk.Config {
 func TestConfigureSetsProviderData(t *testing.T) {
 	t.Setenv(EnvAPIKey, "")
 	t.Setenv(EnvBaseURL, "")
+	srv := httptest.NewServer(http.NotFoundHandler())
+	defer srv.Close()
 	p := New("test")()
 	var resp provider.ConfigureResponse
 	p.Configure(context.Background(), provider.ConfigureRequest{
 		TerraformVersion: "1.11.4",
 		Config: configValue(t, map[string]tftypes.Value{
 			"api_key":         tftypes.NewValue(tftypes.String, "k"),
-			"base_url":        tftypes.NewValue(tftypes.String, "http://127.0.0.1:1"),
+			"base_url":        tftypes.NewValue(tftypes.String, srv.URL),
 			"toolkit_version": tftypes.NewValue(tftypes.String, "20250901_00"),
 		}),
 	}, &resp)
@@ -347,6 +352,44 @@ func TestConfigureUnknownAPIKeyDefers(t *testing.T) {
 	}, &resp)
 	if resp.Deferred == nil || resp.Deferred.Reason != provider.DeferredReasonProviderConfigUnknown {
 		t.Fatalf("want a deferral, got %#v", resp.Deferred)
+	}
+}
+
+// TestConfigureUnreachableBaseURL: a refusing base_url fails at configure,
+// within seconds, naming the URL, the cause, base_url and max_retries.
+func TestConfigureUnreachableBaseURL(t *testing.T) {
+	t.Setenv(EnvAPIKey, "")
+	t.Setenv(EnvBaseURL, "")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + ln.Addr().String()
+	ln.Close()
+	p := New("test")()
+	var resp provider.ConfigureResponse
+	start := time.Now()
+	p.Configure(context.Background(), provider.ConfigureRequest{
+		Config: configValue(t, map[string]tftypes.Value{
+			"api_key":  tftypes.NewValue(tftypes.String, "k"),
+			"base_url": tftypes.NewValue(tftypes.String, url),
+		}),
+	}, &resp)
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("configure took %s, want a few seconds", d)
+	}
+	for _, want := range []string{"Cannot reach the service", url, "base_url", EnvBaseURL, "max_retries"} {
+		if !diagsContain(resp.Diagnostics, want) {
+			t.Errorf("diagnostics lack %q: %v", want, resp.Diagnostics)
+		}
+	}
+	// The cause: normally refused; a busy machine may hand the freed port to
+	// another process that leaves the connection hanging.
+	if !diagsContain(resp.Diagnostics, "connection refused") && !diagsContain(resp.Diagnostics, "timeout") {
+		t.Errorf("diagnostics do not give the cause: %v", resp.Diagnostics)
+	}
+	if resp.ResourceData != nil {
+		t.Error("provider data set although the service is unreachable")
 	}
 }
 

@@ -374,6 +374,9 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
+	if skipPlanChecks(ctx, authConfigResourceType) {
+		return
+	}
 	if planUnchanged(req) && acStateIsManaged(ctx, req) {
 		// Nothing to check or fill in. A custom auth config is still checked:
 		// the credentials its scheme requires must be in the configuration
@@ -421,7 +424,9 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 			// rather than its id: the service checks the auth config.
 			return
 		}
-		addLookupError(&resp.Diagnostics, path.Root("toolkit"), "toolkit", slug, r.data.VersionFor(slug), err)
+		if !r.data.addVersionNotFound(ctx, &resp.Diagnostics, slug, err) {
+			addLookupError(&resp.Diagnostics, path.Root("toolkit"), "toolkit", slug, r.data.VersionFor(slug), err)
+		}
 		return
 	}
 

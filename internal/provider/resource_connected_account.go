@@ -42,9 +42,6 @@ var (
 	_ resource.ResourceWithConfigValidators = (*connectedAccountResource)(nil)
 )
 
-// objectIDRe matches service object ids such as ac_1a2B3c or ca_xYz.
-var objectIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
-
 // NewConnectedAccountResource returns the service_connected_account resource.
 func NewConnectedAccountResource() resource.Resource {
 	return &connectedAccountResource{}
@@ -109,17 +106,15 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				MarkdownDescription: "Your application's identifier of the end user who owns the account. " +
 					"Changing it creates a new account.",
 				Required:      true,
-				Validators:    []validator.String{stringvalidator.LengthBetween(1, 255)},
+				Validators:    []validator.String{userIDValidator()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"auth_config_id": schema.StringAttribute{
 				MarkdownDescription: "Identifier of the auth config the account authenticates through (e.g. " +
 					"`service_auth_config.example.id`). It decides the toolkit and the auth scheme. Changing it " +
 					"creates a new account.",
-				Required: true,
-				Validators: []validator.String{
-					stringvalidator.RegexMatches(objectIDRe, "must be an auth config id such as ac_1a2b3c (letters, digits, underscore, hyphen)"),
-				},
+				Required:      true,
+				Validators:    []validator.String{objectIDValidator("ac_")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"callback_url": schema.StringAttribute{
@@ -262,7 +257,14 @@ func connectedAccountTimeouts(ctx context.Context) schema.Attribute {
 	})
 	if a, ok := attr.(schema.SingleNestedAttribute); ok {
 		a.MarkdownDescription = "Timeouts. `create` bounds how long `wait_for_connection` waits for the account to " +
-			"become `ACTIVE` (default `60s`)."
+			"become `ACTIVE`, and the create request itself, including finding the account when the service's " +
+			"answer was lost (default `60s`)."
+		// Our duration check names the attribute (timeouts.create) in its
+		// error, unlike the library's.
+		if c, ok := a.Attributes["create"].(schema.StringAttribute); ok {
+			c.Validators = []validator.String{durationValidator()}
+			a.Attributes["create"] = c
+		}
 		return a
 	}
 	return attr
@@ -331,7 +333,9 @@ func (r *connectedAccountResource) checkAccountCredentials(ctx context.Context, 
 	}
 	tk, err := r.data.Cache.Toolkit(ctx, toolkit)
 	if err != nil {
-		addLookupError(diags, path.Root("auth_config_id"), "toolkit", toolkit, r.data.VersionFor(toolkit), err)
+		if !r.data.addVersionNotFound(ctx, diags, toolkit, err) {
+			addLookupError(diags, path.Root("auth_config_id"), "toolkit", toolkit, r.data.VersionFor(toolkit), err)
+		}
 		return
 	}
 	if !given {
@@ -358,6 +362,9 @@ func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.
 	// A destroy plan (no planned object) needs no check: in particular it
 	// must not depend on the auth config still existing.
 	if req.Plan.Raw.IsNull() {
+		return
+	}
+	if skipPlanChecks(ctx, connectedAccountType) {
 		return
 	}
 	if planUnchanged(req) {
@@ -563,10 +570,18 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		}
 	}
 
+	// timeouts.create also bounds the create itself: after an ambiguous
+	// failure the client reconciles (lists by user_id + auth_config_id) and
+	// keeps trying while the service restarts, up to this deadline.
+	createTimeout, td := plan.Timeouts.Create(ctx, client.DefaultWaitTimeout)
+	resp.Diagnostics.Append(td...)
+	createCtx, cancelCreate := context.WithTimeout(ctx, createTimeout)
+	defer cancelCreate()
+
 	var id, redirect string
 	callback := plan.CallbackURL.ValueString()
 	if plan.HostedLink.ValueBool() {
-		link, err := c.CreateConnectedAccountLink(ctx, client.LinkRequest{AuthConfigID: acID, UserID: userID, CallbackURL: callback})
+		link, err := c.CreateConnectedAccountLink(createCtx, client.LinkRequest{AuthConfigID: acID, UserID: userID, CallbackURL: callback})
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "creating (hosted link)", connectedAccountType, "", err)
 			return
@@ -581,7 +596,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 			}
 			ireq.State = &client.ConnectionState{AuthScheme: strings.ToUpper(scheme), Val: val}
 		}
-		cr, err := c.InitiateConnectedAccount(ctx, ireq)
+		cr, err := c.InitiateConnectedAccount(createCtx, ireq)
 		if err != nil {
 			addCredentialsAPIError(&resp.Diagnostics, creds != nil, attr, "creating", "", err)
 			return

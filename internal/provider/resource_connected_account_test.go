@@ -593,7 +593,7 @@ func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 			},
 			{
 				Config:      testAccCAAccount(user, q("not an id!")),
-				ExpectError: testAccErrRe(`auth_config_id`, `must be an auth config id`),
+				ExpectError: testAccErrRe(`auth_config_id`, `must be the id of an auth config`),
 			},
 			{
 				Config:      testAccCAAccount(user, q(github.ID), `callback_url = "not a url"`),
@@ -613,7 +613,7 @@ func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 			},
 			{
 				Config:      testAccCAAccount(user, q(github.ID), `timeouts = { create = "soon" }`),
-				ExpectError: testAccErrRe(`Time Duration`, `"soon"`),
+				ExpectError: testAccErrRe(`Invalid duration`, `Attribute timeouts.create`, `"soon" is not a duration`),
 			},
 			{
 				Config:      `data "service_connected_accounts" "x" { statuses = ["ACTIVE", "DONE"] }`,

@@ -89,7 +89,7 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 				MarkdownDescription: "External id of the user whose connected account the trigger watches. Changing it " +
 					"creates a new trigger instance.",
 				Required:      true,
-				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:    []validator.String{userIDValidator()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"slug": schema.StringAttribute{
@@ -106,10 +106,9 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 					"the trigger's toolkit and be `ACTIVE`. When omitted, the first `ACTIVE` connected account of " +
 					"`user_id` on the trigger's toolkit is used (chosen once, at create). Changing a configured value " +
 					"creates a new trigger instance; removing it from the configuration keeps the current account.",
-				Optional: true,
-				Computed: true,
-				Validators: []validator.String{stringvalidator.RegexMatches(serviceObjectIDRe,
-					"must be a connected account id such as ca_AbC123")},
+				Optional:   true,
+				Computed:   true,
+				Validators: []validator.String{objectIDValidator("ca_")},
 				PlanModifiers: []planmodifier.String{
 					stringplanmodifier.UseStateForUnknown(),
 					stringplanmodifier.RequiresReplaceIfConfigured(),
@@ -170,6 +169,9 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
+	if skipPlanChecks(ctx, triggerInstanceType) {
+		return
+	}
 	if planUnchanged(req) {
 		return // nothing to check or fill in
 	}
@@ -213,7 +215,9 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 	slug := plan.Slug.ValueString()
 	tt, err := r.data.Cache.TriggerType(ctx, slug)
 	if err != nil {
-		addLookupError(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, r.data.VersionFor(toolkitPrefix(slug)), err)
+		if !r.data.addVersionNotFound(ctx, &resp.Diagnostics, toolkitPrefix(slug), err) {
+			addLookupError(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, r.data.VersionFor(toolkitPrefix(slug)), err)
+		}
 		return
 	}
 	toolkit := tt.Toolkit.Slug
@@ -236,16 +240,25 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 }
 
 // checkAccountAtPlan reports, during plan, a connected_account_id that can
-// never work for this trigger: an account of another user or on another
-// toolkit (both fixed for the account's life). Whatever may change before
-// apply (status, enabled, the account being deleted) and read failures are
-// left to the check at create, so a plan never fails on them; in particular
-// `terraform destroy` still works after the account is gone.
+// never work for this trigger: one the service does not have, an account of
+// another user or on another toolkit (both fixed for the account's life); the
+// id's kind is checked at validate. Whatever may change before apply (status,
+// enabled) and read failures other than 404 are left to the check at create.
+// It runs only for a create or a replacement (ModifyPlan returns earlier for
+// an unchanged trigger in the state) and never during `terraform destroy`
+// (skipPlanChecks), so a deleted account does not block a destroy.
 func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, userID, toolkit, slug string, diags *diag.Diagnostics) {
 	if id == "" {
 		return
 	}
 	a, err := r.data.Cache.ConnectedAccount(ctx, id)
+	if client.IsNotFound(err) {
+		diags.AddAttributeError(path.Root("connected_account_id"), "Connected account not found",
+			fmt.Sprintf("Attribute connected_account_id: the service has no connected account %q. Use the id of an "+
+				"existing account of user_id (for example service_connected_account.<name>.id), or omit "+
+				"connected_account_id to use the user's first ACTIVE account on the trigger's toolkit.", id))
+		return
+	}
 	if err != nil {
 		tflog.Debug(ctx, "connected account not checked at plan time", map[string]any{"connected_account_id": id, "error": err.Error()})
 		return

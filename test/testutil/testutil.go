@@ -4,7 +4,6 @@
 package testutil
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -147,90 +145,6 @@ func MustTerraform(tb testing.TB, dir string, env []string, args ...string) stri
 		tb.Fatalf("terraform %s exited %d:\n%s", strings.Join(args, " "), code, out)
 	}
 	return out
-}
-
-// Emulator is a running service emulator process.
-type Emulator struct {
-	// URL is the emulator's origin, e.g. http://127.0.0.1:41234.
-	URL string
-	// APIKey is the key of its default project.
-	APIKey string
-	cmd    *exec.Cmd
-	done   chan struct{} // closed when the process has exited
-}
-
-// StartEmulator runs the emulator binary at bin on a free loopback port with
-// its data under a temporary directory, and stops it when the test ends.
-func StartEmulator(tb testing.TB, bin string) *Emulator {
-	tb.Helper()
-	data := filepath.Join(tb.TempDir(), "emulator.db")
-	cmd := exec.Command(bin, "--listen", "127.0.0.1:0", "--data", data) //nolint:noctx // stopped with SIGTERM in Cleanup
-	// An os.Pipe rather than StdoutPipe: the reader may outlive cmd.Wait.
-	stdout, stdoutW, err := os.Pipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cmd.Stdout = stdoutW
-	logPath := filepath.Join(tb.TempDir(), "emulator.log")
-	logFile, err := os.Create(logPath)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cmd.Stderr = logFile
-	err = cmd.Start()
-	_ = stdoutW.Close()
-	if err != nil {
-		_ = stdout.Close()
-		tb.Fatalf("start emulator: %v", err)
-	}
-	e := &Emulator{APIKey: "emulator-key", cmd: cmd, done: make(chan struct{})}
-
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		first := true
-		for sc.Scan() {
-			if first {
-				lines <- sc.Text()
-				first = false
-			}
-		}
-		if first {
-			close(lines)
-		}
-		_ = stdout.Close()
-	}()
-	go func() {
-		_ = cmd.Wait()
-		close(e.done)
-	}()
-
-	tb.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-e.done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-e.done
-		}
-		_ = logFile.Close()
-		if tb.Failed() {
-			if b, err := os.ReadFile(logPath); err == nil && len(b) > 0 {
-				tb.Logf("emulator log:\n%s", tail(string(b), 4000))
-			}
-		}
-	})
-
-	select {
-	case line, ok := <-lines:
-		if !ok || !strings.HasPrefix(line, "listening on ") {
-			tb.Fatalf("emulator did not announce its address (first line %q)", line)
-		}
-		e.URL = strings.TrimSpace(strings.TrimPrefix(line, "listening on "))
-	case <-time.After(30 * time.Second):
-		tb.Fatal("emulator did not start within 30s")
-	}
-	return e
 }
 
 func tail(s string, n int) string {

@@ -1,0 +1,56 @@
+package faults_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/integration-service/terraform-provider-service/test/testutil"
+)
+
+// TestCrashSuite kills the emulator (SIGKILL, by the crash-after-commit fault)
+// right after it committed a create and before it answered, restarts it on
+// the same data file and port within 2 s, and checks that the running apply
+// completes (or a second apply converges) with exactly the declared objects:
+// no duplicate, nothing on the service missing from the state.
+func TestCrashSuite(t *testing.T) {
+	for name, route := range map[string]string{
+		"auth config":       "POST:/auth_configs:2",
+		"connected account": "POST:/connected_accounts:3",
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			_, emuBin := binaries(t)
+			emu := testutil.StartEmulatorWith(t, emuBin, testutil.EmulatorOptions{Faults: "crash-after-commit=" + route})
+			restarted := make(chan time.Duration, 1)
+			go func() {
+				<-emu.Exited()
+				down := time.Now()
+				emu.Restart(t, "")
+				restarted <- time.Since(down)
+			}()
+			w := newWorkspace(t, emu, fleetConfig("crash", 3, 6))
+			out, code := w.run("apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10")
+			select {
+			case d := <-restarted:
+				t.Logf("emulator crashed after committing %s and was back after %s", route, d.Round(time.Millisecond))
+				if d > 2*time.Second {
+					t.Errorf("restart took %s, want within 2s", d)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("the emulator never crashed on %s (apply exit %d):\n%s", route, code, tailText(out, 3000))
+			}
+			if code != 0 {
+				t.Logf("the running apply failed (exit %d); a second apply must converge:\n%s", code, tailText(out, 3000))
+				w.mustRun("apply", "-auto-approve", "-no-color", "-input=false")
+			}
+			checkExactly(t, w, emu, map[string]int{
+				"service_auth_config": 3, "service_connected_account": 6, "service_trigger_instance": 6,
+			})
+			if out, code := w.run("plan", "-detailed-exitcode", "-no-color", "-input=false"); code != 0 {
+				t.Errorf("plan after the crash is not empty (exit %d):\n%s", code, tailText(out, 4000))
+			}
+			w.mustRun("destroy", "-auto-approve", "-no-color", "-input=false")
+			checkEmpty(t, emu)
+		})
+	}
+}

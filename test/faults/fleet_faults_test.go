@@ -1,0 +1,34 @@
+package faults_test
+
+import (
+	"testing"
+
+	"github.com/integration-service/terraform-provider-service/test/testutil"
+)
+
+// TestFaultSuite applies 10 auth configs, 70 connected accounts and 70
+// trigger instances through an emulator answering 10% of the requests with
+// 429, 10% with 503, resetting some connections (2%, then 5%) and adding
+// 20 ms to each: the apply and the destroy exit 0, the second plan is empty,
+// and the service holds exactly the declared objects, then nothing.
+func TestFaultSuite(t *testing.T) {
+	for _, reset := range []string{"0.02", "0.05"} {
+		t.Run("reset="+reset, func(t *testing.T) {
+			t.Parallel()
+			_, emuBin := binaries(t)
+			emu := testutil.StartEmulatorWith(t, emuBin, testutil.EmulatorOptions{
+				Faults: "status=429:0.1,status=503:0.1,reset=" + reset + ",latency=20ms",
+			})
+			w := newWorkspace(t, emu, fleetConfig("fault", 10, 70))
+			w.mustRun("apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=30")
+			checkExactly(t, w, emu, map[string]int{
+				"service_auth_config": 10, "service_connected_account": 70, "service_trigger_instance": 70,
+			})
+			if out, code := w.run("plan", "-detailed-exitcode", "-no-color", "-input=false", "-parallelism=30"); code != 0 {
+				t.Errorf("second plan is not empty (exit %d):\n%s", code, tailText(out, 4000))
+			}
+			w.mustRun("destroy", "-auto-approve", "-no-color", "-input=false", "-parallelism=30")
+			checkEmpty(t, emu)
+		})
+	}
+}
