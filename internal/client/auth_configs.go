@@ -315,6 +315,7 @@ type UpdateAuthConfigRequest struct {
 	IsEnabledForToolRouter *bool
 	ToolAccessConfig       *ToolAccessConfig
 	ProxyConfig            *ProxyConfig
+	ClearProxyConfig       bool // send proxy_config: null (custom only)
 	SharedCredentials      map[string]any
 }
 
@@ -324,7 +325,7 @@ type updateAuthConfigWire struct {
 	Credentials            map[string]any    `json:"credentials,omitempty"`
 	Scopes                 any               `json:"scopes,omitempty"`
 	UserScopes             any               `json:"user_scopes,omitempty"`
-	ProxyConfig            *ProxyConfig      `json:"proxy_config,omitempty"`
+	ProxyConfig            any               `json:"proxy_config,omitempty"` // *ProxyConfig, or JSON null to remove
 	SharedCredentials      map[string]any    `json:"shared_credentials,omitempty"`
 	IsEnabledForToolRouter *bool             `json:"is_enabled_for_tool_router,omitempty"`
 	ToolAccessConfig       *ToolAccessConfig `json:"tool_access_config,omitempty"`
@@ -355,7 +356,12 @@ func (c *Client) UpdateAuthConfig(ctx context.Context, id string, r UpdateAuthCo
 			creds["user_scopes"] = r.UserScopes
 		}
 		body.Credentials = creds
-		body.ProxyConfig = r.ProxyConfig
+		switch {
+		case r.ClearProxyConfig:
+			body.ProxyConfig = json.RawMessage("null")
+		case r.ProxyConfig != nil:
+			body.ProxyConfig = r.ProxyConfig
+		}
 	} else {
 		if r.Scopes != nil {
 			body.Scopes = r.Scopes

@@ -2,7 +2,10 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"strings"
+	"time"
 )
 
 // Custom toolkit auth modes (toolkit_config.auth_schemes[].mode).
@@ -43,19 +46,48 @@ type customToolkitBody struct {
 	ToolkitConfig CustomToolkitConfig `json:"toolkit_config"`
 }
 
+// CustomToolkitSlug is the slug the service registers a custom toolkit
+// slug under: spaces become underscores, upper case, CUSTOM_ prefix.
+func CustomToolkitSlug(slug string) string {
+	s := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(slug), " ", "_"))
+	return CustomToolkitPrefix + strings.TrimPrefix(s, CustomToolkitPrefix)
+}
+
 // CreateCustomToolkit registers a new custom toolkit shared with every user
 // of the project (POST /custom/toolkits, user_id "all") and returns the slug
-// the service gives it (CUSTOM_ + the upper-cased slug). Unlike upsert it
-// never takes over an existing toolkit: an existing slug answers 409.
+// the service gives it (CustomToolkitSlug). Unlike upsert it never takes over
+// an existing toolkit: an existing slug answers 409. After an ambiguous
+// failure it reconciles by the natural key, the slug: a custom toolkit with
+// that slug and app_url created since the request was sent is adopted.
 func (c *Client) CreateCustomToolkit(ctx context.Context, slug string, cfg CustomToolkitConfig) (string, error) {
-	var out struct {
-		Slug string `json:"slug"`
-	}
-	body := customToolkitBody{Slug: slug, UserID: "all", ToolkitConfig: cfg}
-	if err := c.do(ctx, http.MethodPost, "/custom/toolkits", nil, body, &out); err != nil {
-		return "", err
-	}
-	return out.Slug, nil
+	want := CustomToolkitSlug(slug)
+	return CreateReconciled(ctx, c, Reconcile[string]{
+		What: "custom toolkit",
+		Key:  fmt.Sprintf("slug %q", want),
+		Create: func(ctx context.Context) (string, error) {
+			var out struct {
+				Slug string `json:"slug"`
+			}
+			body := customToolkitBody{Slug: slug, UserID: "all", ToolkitConfig: cfg}
+			if err := c.do(ctx, http.MethodPost, "/custom/toolkits", nil, body, &out); err != nil {
+				return "", err
+			}
+			return out.Slug, nil
+		},
+		ID: func(s string) string { return s },
+		Find: func(ctx context.Context, since time.Time) ([]string, error) {
+			tk, err := c.GetToolkit(ctx, want, "")
+			switch {
+			case IsNotFound(err):
+				return nil, nil
+			case err != nil:
+				return nil, err
+			case tk.Type == "custom" && tk.Meta.AppURL == cfg.AppURL && createdSince(tk.Meta.CreatedAt, since):
+				return []string{tk.Slug}, nil
+			}
+			return nil, nil
+		},
+	})
 }
 
 // UpsertCustomToolkit registers a custom toolkit under slug (POST

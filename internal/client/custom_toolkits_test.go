@@ -2,7 +2,10 @@ package client
 
 import (
 	"context"
+	"net/http"
+	"sync"
 	"testing"
+	"time"
 )
 
 func TestCustomToolkitOperations(t *testing.T) {
@@ -64,4 +67,41 @@ func TestCustomToolkitOperations(t *testing.T) {
 			method: "DELETE", path: "/api/v3.1/custom/toolkits/CUSTOM_ACME",
 		},
 	})
+}
+
+// TestCreateCustomToolkitReconciles: the service registers the toolkit and
+// the connection drops before the answer; the client finds it by slug and
+// adopts it instead of creating again (which would answer 409).
+func TestCreateCustomToolkitReconciles(t *testing.T) {
+	var mu sync.Mutex
+	posts, created := 0, ""
+	c, _ := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch r.Method {
+		case http.MethodPost:
+			posts++
+			if created != "" {
+				writeJSON(w, http.StatusConflict, map[string]any{"error": map[string]any{"message": "exists", "status": 409}})
+				return
+			}
+			created = time.Now().UTC().Format(time.RFC3339Nano)
+			hangUp(w, r)
+		case http.MethodGet:
+			if created == "" {
+				writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"message": "not found", "status": 404}})
+				return
+			}
+			writeJSON(w, 200, map[string]any{"slug": "CUSTOM_ACME", "name": "Acme", "type": "custom",
+				"meta": map[string]any{"app_url": "https://mcp.example.com/mcp", "created_at": created}})
+		}
+	})
+	slug, err := c.CreateCustomToolkit(context.Background(), "acme", CustomToolkitConfig{Name: "Acme", AppURL: "https://mcp.example.com/mcp",
+		AuthSchemes: []CustomAuthScheme{{Mode: CustomAuthNoAuth}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slug != "CUSTOM_ACME" || posts != 1 {
+		t.Fatalf("slug %q after %d POSTs, want CUSTOM_ACME after 1", slug, posts)
+	}
 }

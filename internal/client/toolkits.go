@@ -93,6 +93,7 @@ type ToolkitMeta struct {
 	Description       string     `json:"description"`
 	Logo              string     `json:"logo"`
 	AppURL            string     `json:"app_url"`
+	CreatedAt         string     `json:"created_at"`
 	Version           string     `json:"version"`
 	Categories        []Category `json:"categories"`
 	AvailableVersions []string   `json:"available_versions"`
@@ -167,6 +168,7 @@ type ToolkitListParams struct {
 	Category  string
 	ManagedBy string // composio | all | project
 	SortBy    string // usage | alphabetically
+	Type      string // native | custom | all
 	Limit     int
 }
 
@@ -175,6 +177,7 @@ func (p ToolkitListParams) query() url.Values {
 	setString(q, "category", p.Category)
 	setString(q, "managed_by", p.ManagedBy)
 	setString(q, "sort_by", p.SortBy)
+	setString(q, "type", p.Type)
 	setLimit(q, p.Limit)
 	return q
 }

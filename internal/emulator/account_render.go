@@ -9,7 +9,7 @@ import "net/http"
 const accountPrivate = "PRIVATE"
 
 func (s *Server) accountSecretFields(a *ConnectedAccount) map[string]bool {
-	if tk := s.cat.bySlug[a.ToolkitSlug]; tk != nil {
+	if tk := s.toolkitDef(a.Project, a.ToolkitSlug); tk != nil {
 		if sc, ok := tk.scheme(a.AuthScheme); ok {
 			return secretFields(sc.InitRequired, sc.InitOptional)
 		}
@@ -118,7 +118,7 @@ func (s *Server) renderAccount(a *ConnectedAccount, origin string, withParams bo
 		"id":      a.ID,
 		"uuid":    a.UUID,
 		"user_id": a.UserID,
-		"toolkit": map[string]any{"slug": a.ToolkitSlug, "name": toolkitName(s.cat.bySlug[a.ToolkitSlug], a.ToolkitSlug)},
+		"toolkit": map[string]any{"slug": a.ToolkitSlug, "name": toolkitName(s.toolkitDef(a.Project, a.ToolkitSlug), a.ToolkitSlug)},
 		"auth_config": map[string]any{
 			"id": a.AuthConfigID, "auth_scheme": a.AuthScheme, "is_composio_managed": a.IsComposioManaged,
 			"is_disabled": s.authConfigDisabled(a), "deprecated": map[string]any{"uuid": a.AuthConfigUUID},

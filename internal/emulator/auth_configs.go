@@ -34,7 +34,7 @@ func (s *Server) connectionCounts(project string) map[string]int {
 }
 
 func (s *Server) renderAuthConfig(ac *AuthConfig, counts map[string]int) map[string]any {
-	tk := s.cat.bySlug[ac.ToolkitSlug]
+	tk := s.toolkitDef(ac.Project, ac.ToolkitSlug)
 	creds := map[string]any{}
 	var secret map[string]bool
 	if tk != nil {
@@ -153,7 +153,7 @@ type authConfigBody struct {
 	AuthScheme               string          `json:"authScheme"`
 	AuthSchemeSnake          string          `json:"auth_scheme"`
 	Credentials              map[string]any  `json:"credentials"`
-	ProxyConfig              map[string]any  `json:"proxy_config"`
+	ProxyConfig              optionalMap     `json:"proxy_config"`
 	ToolAccessConfig         *toolAccessBody `json:"tool_access_config"`
 	RestrictToFollowingTools *[]string       `json:"restrict_to_following_tools"`
 	IsEnabledForToolRouter   *bool           `json:"is_enabled_for_tool_router"`
@@ -259,11 +259,11 @@ func (s *Server) createAuthConfig(c *call) (int, any, *apiError) {
 		if ac.Credentials == nil {
 			ac.Credentials = map[string]any{}
 		}
-		if b.ProxyConfig != nil {
-			if u, _ := b.ProxyConfig["proxy_url"].(string); u == "" {
-				return 0, nil, errValidation("auth_config.proxy_config.proxy_url", "proxy_url is required in proxy_config")
+		if b.ProxyConfig.M != nil {
+			if e := checkProxyConfig(b.ProxyConfig.M, "auth_config.proxy_config"); e != nil {
+				return 0, nil, e
 			}
-			ac.ProxyConfig = cloneMap(b.ProxyConfig)
+			ac.ProxyConfig = cloneMap(b.ProxyConfig.M)
 		}
 	default:
 		return 0, nil, errValidation("auth_config.type", "type must be use_composio_managed_auth or use_custom_auth, got %q", b.Type)
@@ -346,7 +346,7 @@ func (s *Server) updateAuthConfig(c *call) (int, any, *apiError) {
 	}
 	ac := *old
 	ac.Credentials = cloneMap(old.Credentials)
-	tk := s.cat.bySlug[ac.ToolkitSlug]
+	tk := s.toolkitDef(ac.Project, ac.ToolkitSlug)
 	if b.Type == "custom" && b.Credentials != nil {
 		if ac.IsComposioManaged {
 			if e := checkManagedCredentials(b.Credentials); e != nil {
@@ -377,8 +377,14 @@ func (s *Server) updateAuthConfig(c *call) (int, any, *apiError) {
 		}
 		ac.Name = *b.Name
 	}
-	if b.ProxyConfig != nil {
-		ac.ProxyConfig = cloneMap(b.ProxyConfig)
+	if b.ProxyConfig.Set {
+		if b.Type != "custom" || ac.IsComposioManaged {
+			return 0, nil, errValidation("proxy_config", "proxy_config is only accepted by a type custom update of a custom auth config")
+		}
+		if e := checkProxyConfig(b.ProxyConfig.M, "proxy_config"); b.ProxyConfig.M != nil && e != nil {
+			return 0, nil, e
+		}
+		ac.ProxyConfig = cloneMap(b.ProxyConfig.M) // null removes the proxy
 	}
 	applyToolAccess(&ac, &b)
 	if b.IsEnabledForToolRouter != nil {

@@ -121,6 +121,9 @@ func (c *catalog) toolkit(slug string) (*toolkitDef, *apiError) {
 }
 
 func (tk *toolkitDef) scheme(mode string) (*schemeDef, bool) {
+	if tk == nil {
+		return nil, false
+	}
 	for i := range tk.Schemes {
 		if tk.Schemes[i].Mode == mode {
 			return &tk.Schemes[i], true

@@ -85,7 +85,7 @@ func (s *Server) consentFields(a *ConnectedAccount) []consentField {
 	if a.AuthScheme == "OAUTH2" || a.AuthScheme == "OAUTH1" {
 		return nil
 	}
-	tk := s.cat.bySlug[a.ToolkitSlug]
+	tk := s.toolkitDef(a.Project, a.ToolkitSlug)
 	if tk == nil {
 		return nil
 	}

@@ -88,6 +88,13 @@ func (s *Server) customToolkitDefs(project string) []*toolkitDef {
 	return out
 }
 
+// toolkitDef returns a catalog toolkit or one of the project's custom
+// toolkits, or nil.
+func (s *Server) toolkitDef(project, slug string) *toolkitDef {
+	tk, _ := s.toolkitFor(project, slug)
+	return tk
+}
+
 // toolkitFor finds a catalog toolkit or one of the project's custom toolkits.
 func (s *Server) toolkitFor(project, slug string) (*toolkitDef, *apiError) {
 	tk, e := s.cat.toolkit(slug)

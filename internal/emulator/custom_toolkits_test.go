@@ -110,3 +110,31 @@ func TestCustomToolkitBadInputs(t *testing.T) {
 	// a no-auth toolkit syncs without an account
 	e.must(200, "POST", v+"/custom/toolkits/sync", map[string]any{"slug": "CUSTOM_X"})
 }
+
+func TestToolAccessRestrictionEnforced(t *testing.T) {
+	e := newEnv(t, Options{})
+	ac := e.createCustomAC("stripe", "API_KEY", map[string]any{})
+	acct := e.apiKeyAccount(ac, "u1")
+	var allowed, other string // other: a tool needing no arguments
+	for _, tl := range e.must(200, "GET", v+"/tools?toolkit_slug=stripe&limit=100", nil).items() {
+		req, _ := tl["input_parameters"].(map[string]any)["required"].([]any)
+		if other == "" && len(req) == 0 {
+			other = tl["slug"].(string)
+		} else if allowed == "" {
+			allowed = tl["slug"].(string)
+		}
+	}
+	if allowed == "" || other == "" {
+		t.Fatal("stripe needs two tools, one without required arguments")
+	}
+	e.must(200, "PATCH", v+"/auth_configs/"+ac, map[string]any{"type": "default",
+		"tool_access_config": map[string]any{"tools_available_for_execution": []any{allowed}}})
+	r := e.do("POST", v+"/tools/execute/"+other, map[string]any{"connected_account_id": acct, "arguments": map[string]any{}})
+	checkErr(t, r, 403, "not available for execution")
+	// clearing the list lifts the restriction
+	e.must(200, "PATCH", v+"/auth_configs/"+ac, map[string]any{"type": "default",
+		"tool_access_config": map[string]any{"tools_available_for_execution": []any{}}})
+	if r := e.do("POST", v+"/tools/execute/"+other, map[string]any{"connected_account_id": acct, "arguments": map[string]any{}}); r.status == 403 {
+		t.Fatalf("still refused after clearing: %s", r.raw)
+	}
+}

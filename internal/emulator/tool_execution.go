@@ -3,6 +3,14 @@
 
 package emulator
 
+import (
+	"net/http"
+	"strings"
+)
+
+// CodeToolNotAllowed: the auth config restricts execution to other tools.
+const CodeToolNotAllowed = 1301
+
 // argumentsError checks args against the tool's input schema; "" when valid.
 func argumentsError(t *toolDef, args map[string]any) string {
 	if path, msg, ok := validateSchema(map[string]any{"type": "object", "properties": t.Input["properties"], "required": t.Input["required"]}, args, ""); !ok {
@@ -28,4 +36,21 @@ func executed(t *toolDef, version string, args map[string]any, acct *ConnectedAc
 		"successful": true,
 		"log_id":     newID("log"),
 	}
+}
+
+// toolAccessError refuses executing t with acct when the account's auth
+// config restricts execution (tool_access_config.tools_available_for_execution)
+// to other tools; nil when allowed. Callers hold st.mu.
+func (s *Server) toolAccessError(t *toolDef, acct *ConnectedAccount) *apiError {
+	if acct == nil {
+		return nil
+	}
+	ac := s.st.authConfigs[acct.AuthConfigID]
+	if ac == nil || len(ac.ToolsForExecution) == 0 || containsFold(ac.ToolsForExecution, t.Slug) {
+		return nil
+	}
+	return newErr(http.StatusForbidden, CodeToolNotAllowed, "Tool_NotAllowedForAuthConfig",
+		"tool %s is not available for execution with auth config %s (allowed: %s)", t.Slug, ac.ID, strings.Join(ac.ToolsForExecution, ", ")).
+		with("tool_slug: " + t.Slug + " not in tool_access_config.tools_available_for_execution").
+		fix("Add the tool to the auth config's tool_access_config.tools_available_for_execution, or use another auth config.")
 }

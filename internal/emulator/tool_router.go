@@ -856,5 +856,8 @@ func (s *Server) sessionExecute(c *call) (int, any, *apiError) {
 			"no ACTIVE connected account for user %q on toolkit %s; connect one with session.authorize(%q)",
 			sess.UserID, t.toolkit.Slug, t.toolkit.Slug).with("tool_slug: " + t.toolkit.Slug + " not connected")
 	}
+	if e := s.toolAccessError(t, acct); e != nil {
+		return 0, nil, e
+	}
 	return out(executed(t, version, args, acct))
 }

@@ -180,6 +180,9 @@ func (s *Server) executeTool(c *call) (int, any, *apiError) {
 				"no ACTIVE connected account for user %q on toolkit %s", body.UserID, t.toolkit.Slug)
 		}
 	}
+	if e := s.toolAccessError(t, acct); e != nil {
+		return 0, nil, e
+	}
 	return 200, executed(t, version, args, acct), nil
 }
 

@@ -193,7 +193,7 @@ func authConfigDataAttributes(lookup bool) map[string]schema.Attribute {
 			MarkdownDescription: "Identifier of the auth config to read (`ac_...`). Exactly one of `id` or `name` (with `toolkit`) must be set.",
 			Optional:            true,
 			Computed:            true,
-			Validators:          []validator.String{stringvalidator.RegexMatches(authConfigIDRe, "must be an auth config id such as ac_AbC123")},
+			Validators:          []validator.String{authConfigIDValidator()},
 		}
 		attrs["toolkit"] = schema.StringAttribute{
 			MarkdownDescription: "Slug of the toolkit. Required together with `name` to look an auth config up by name.",

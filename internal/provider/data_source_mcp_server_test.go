@@ -69,7 +69,7 @@ func TestAccMCPServerDataSources(t *testing.T) {
 			{
 				Config:      `data "service_mcp_servers" "x" { auth_config_ids = ["nope"] }`,
 				PlanOnly:    true,
-				ExpectError: testAccErrRe(`auth_config_ids`, `"nope" is not an auth config id`),
+				ExpectError: testAccErrRe(`auth_config_ids`, `must be an auth config id such as ac_AbC123`),
 			},
 			{
 				Config: fmt.Sprintf(`

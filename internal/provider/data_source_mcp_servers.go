@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -47,16 +46,7 @@ func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			},
 			"toolkits": stringListFilter("Only servers serving at least one of these toolkit slugs.", toolkitSlugValidator()),
 			"auth_config_ids": stringListFilter("Only servers using at least one of these auth configs (`ac_...`).",
-				stringCheck{
-					description: "value must be an auth config id such as ac_AbC123",
-					summary:     "Invalid auth config id",
-					check: func(v string) error {
-						if !authConfigIDRe.MatchString(v) {
-							return fmt.Errorf("%q is not an auth config id such as ac_AbC123", v)
-						}
-						return nil
-					},
-				}),
+				authConfigIDValidator()),
 			"ids": computedStringList("Ids of the servers found, in the order of `servers`."),
 			"servers": schema.ListNestedAttribute{
 				MarkdownDescription: "The servers found.",

@@ -34,6 +34,8 @@ type toolkitDataSourceModel struct {
 	ResolvedVersion                          types.String          `tfsdk:"resolved_version"`
 	Name                                     types.String          `tfsdk:"name"`
 	Logo                                     types.String          `tfsdk:"logo"`
+	Type                                     types.String          `tfsdk:"type"`
+	AppURL                                   types.String          `tfsdk:"app_url"`
 	Description                              types.String          `tfsdk:"description"`
 	Categories                               []toolkitCategoryRef  `tfsdk:"categories"`
 	IsLocal                                  types.Bool            `tfsdk:"is_local"`
@@ -193,6 +195,8 @@ func (d *toolkitDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 				MarkdownDescription: "URL of the toolkit's logo.",
 				Computed:            true,
 			},
+			"type":    schema.StringAttribute{MarkdownDescription: "Provenance: `native` (a toolkit of the service catalog) or `custom` (registered by the project, e.g. with `service_custom_toolkit`).", Computed: true},
+			"app_url": schema.StringAttribute{MarkdownDescription: "The toolkit's application or MCP server URL (may be empty).", Computed: true},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "Description of the toolkit.",
 				Computed:            true,
@@ -379,6 +383,8 @@ func toolkitModelFrom(tk *client.Toolkit) toolkitDataSourceModel {
 		ResolvedVersion:                          types.StringValue(tk.Meta.Version),
 		Name:                                     types.StringValue(tk.Name),
 		Logo:                                     types.StringValue(tk.Meta.Logo),
+		Type:                                     types.StringValue(tk.Type),
+		AppURL:                                   types.StringValue(tk.Meta.AppURL),
 		Description:                              types.StringValue(tk.Meta.Description),
 		Categories:                               categoryRefsFrom(tk.Meta.Categories),
 		IsLocal:                                  types.BoolValue(tk.IsLocalToolkit),

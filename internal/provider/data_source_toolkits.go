@@ -35,6 +35,7 @@ type toolkitsDataSource struct {
 
 type toolkitsDataSourceModel struct {
 	Category  types.String     `tfsdk:"category"`
+	Type      types.String     `tfsdk:"type"`
 	ManagedBy types.String     `tfsdk:"managed_by"`
 	SortBy    types.String     `tfsdk:"sort_by"`
 	MaxItems  types.Int64      `tfsdk:"max_items"`
@@ -46,6 +47,8 @@ type toolkitSummary struct {
 	Slug                      types.String         `tfsdk:"slug"`
 	Name                      types.String         `tfsdk:"name"`
 	Logo                      types.String         `tfsdk:"logo"`
+	Type                      types.String         `tfsdk:"type"`
+	AppURL                    types.String         `tfsdk:"app_url"`
 	Description               types.String         `tfsdk:"description"`
 	Categories                []toolkitCategoryRef `tfsdk:"categories"`
 	AuthSchemes               []string             `tfsdk:"auth_schemes"`
@@ -117,6 +120,12 @@ func (d *toolkitsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 					stringvalidator.RegexMatches(categorySlugRe, "must be a category slug such as developer-tools (no spaces)"),
 				},
 			},
+			"type": schema.StringAttribute{
+				MarkdownDescription: "Only `native` toolkits (the service catalog) or `custom` ones (registered by the " +
+					"project); `all` or unset lists both.",
+				Optional:   true,
+				Validators: []validator.String{stringvalidator.OneOf("native", "custom", "all")},
+			},
 			"managed_by": schema.StringAttribute{
 				MarkdownDescription: "Only toolkits whose credentials are managed by: `service` (the service offers managed " +
 					"auth for them, i.e. `use_service_managed_auth` works), `project` (toolkits that have an auth config in " +
@@ -148,6 +157,8 @@ func (d *toolkitsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 							MarkdownDescription: "Display name of the toolkit.",
 							Computed:            true,
 						},
+						"type":    schema.StringAttribute{MarkdownDescription: "Provenance: `native` (a toolkit of the service catalog) or `custom` (registered by the project, e.g. with `service_custom_toolkit`).", Computed: true},
+						"app_url": schema.StringAttribute{MarkdownDescription: "The toolkit's application or MCP server URL (may be empty).", Computed: true},
 						"logo": schema.StringAttribute{
 							MarkdownDescription: "URL of the toolkit's logo.",
 							Computed:            true,
@@ -203,6 +214,7 @@ func toolkitListParams(m toolkitsDataSourceModel) client.ToolkitListParams {
 	p := client.ToolkitListParams{
 		Category: strings.TrimSpace(m.Category.ValueString()),
 		SortBy:   m.SortBy.ValueString(),
+		Type:     m.Type.ValueString(),
 	}
 	if v := m.ManagedBy.ValueString(); v != "" {
 		p.ManagedBy = managedByWire[v]
@@ -251,6 +263,8 @@ func toolkitSummaryFrom(tk client.ToolkitSummary) toolkitSummary {
 		Slug:                      types.StringValue(tk.Slug),
 		Name:                      types.StringValue(tk.Name),
 		Logo:                      types.StringValue(tk.Meta.Logo),
+		Type:                      types.StringValue(tk.Type),
+		AppURL:                    types.StringValue(tk.Meta.AppURL),
 		Description:               types.StringValue(tk.Meta.Description),
 		Categories:                categoryRefsFrom(tk.Meta.Categories),
 		AuthSchemes:               toolkitStrings(tk.AuthSchemes),

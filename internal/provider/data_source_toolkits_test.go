@@ -186,8 +186,8 @@ func TestToolkitsDataSource_wire(t *testing.T) {
 	item := func(slug string) map[string]any {
 		return map[string]any{
 			"slug": slug, "name": strings.ToUpper(slug), "auth_schemes": []string{"OAUTH2"},
-			"composio_managed_auth_schemes": []string{"OAUTH2"}, "is_local_toolkit": false,
-			"meta": map[string]any{"description": "d", "logo": "l", "version": "20251015_00", "tools_count": 2, "triggers_count": 1,
+			"composio_managed_auth_schemes": []string{"OAUTH2"}, "is_local_toolkit": false, "type": "native",
+			"meta": map[string]any{"description": "d", "logo": "l", "app_url": "https://cc.example", "version": "20251015_00", "tools_count": 2, "triggers_count": 1,
 				"categories": []map[string]any{{"id": "crm", "name": "CRM"}}},
 		}
 	}
@@ -236,6 +236,7 @@ data "service_toolkits" "x" {
 					statecheck.ExpectKnownValue("data.service_toolkits.x", tfjsonpath.New("toolkits").AtSliceIndex(2), knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"slug": knownvalue.StringExact("cc"), "name": knownvalue.StringExact("CC"),
 						"logo": knownvalue.StringExact("l"), "description": knownvalue.StringExact("d"),
+						"type": knownvalue.StringExact("native"), "app_url": knownvalue.StringExact("https://cc.example"),
 						"categories": knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
 							"slug": knownvalue.StringExact("crm"), "name": knownvalue.StringExact("CRM"),
 						})}),

@@ -261,6 +261,7 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewTriggerTypeDataSource,
 		NewTriggerTypesDataSource,
 		NewTriggerInstancesDataSource,
+		NewToolsDataSource,
 		NewWebhookEventTypesDataSource,
 	}
 }

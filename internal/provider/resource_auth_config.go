@@ -3,12 +3,14 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -20,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -39,7 +42,8 @@ const (
 )
 
 // authSchemes are the auth schemes accepted by `auth_scheme`.
-var authSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BEARER_TOKEN", "NO_AUTH"}
+var authSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BILLCOM_AUTH", "BEARER_TOKEN", "GOOGLE_SERVICE_ACCOUNT",
+	"NO_AUTH", "BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "S2S_OAUTH2"}
 
 // authConfigIDRe matches auth config ids (nanoids prefixed with ac_).
 var authConfigIDRe = regexp.MustCompile(`^ac_[A-Za-z0-9_-]+$`)
@@ -80,14 +84,21 @@ type authConfigResourceModel struct {
 	IsServiceManaged       types.Bool   `tfsdk:"is_service_managed"`
 	CreatedAt              types.String `tfsdk:"created_at"`
 	UpdatedAt              types.String `tfsdk:"updated_at"`
+	// resource_auth_config_extras.go
+	ProxyConfig                types.Object `tfsdk:"proxy_config"`
+	SharedCredentialsWO        types.Map    `tfsdk:"shared_credentials_wo"`
+	SharedCredentialsWOVersion types.Int64  `tfsdk:"shared_credentials_wo_version"`
+	UserScopes                 types.List   `tfsdk:"user_scopes"`
 }
 
 type toolAccessConfigModel struct {
 	ToolsForConnectedAccountCreation types.List `tfsdk:"tools_for_connected_account_creation"`
+	ToolsAvailableForExecution       types.Set  `tfsdk:"tools_available_for_execution"`
 }
 
 var toolAccessConfigAttrTypes = map[string]attr.Type{
 	"tools_for_connected_account_creation": types.ListType{ElemType: types.StringType},
+	"tools_available_for_execution":        types.SetType{ElemType: types.StringType},
 }
 
 func (r *authConfigResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
@@ -218,6 +229,18 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 							listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
 						},
 					},
+					"tools_available_for_execution": schema.SetAttribute{
+						MarkdownDescription: "Tool slugs the auth config's connected accounts may execute; the service " +
+							"refuses other tools of the toolkit. `[]` removes the restriction on the service; when " +
+							"unset the service's list is kept.",
+						Optional:      true,
+						Computed:      true,
+						ElementType:   types.StringType,
+						PlanModifiers: []planmodifier.Set{setplanmodifier.UseStateForUnknown()},
+						Validators: []validator.Set{
+							setvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+						},
+					},
 				},
 			},
 			"enabled": schema.BoolAttribute{
@@ -248,6 +271,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			},
 		},
 	}
+	maps.Copy(resp.Schema.Attributes, acExtraAttributes())
 }
 
 func (r *authConfigResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -258,12 +282,14 @@ func (r *authConfigResource) Configure(_ context.Context, req resource.Configure
 // `terraform validate`).
 func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes")...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes",
+		"proxy_config", "shared_credentials_wo", "shared_credentials_wo_version")...)
 	if resp.Diagnostics.HasError() || cfg.Type.IsUnknown() || !acIsValidType(cfg.Type) {
 		// An invalid type gets the type validator's error only: the checks
 		// below depend on the type and would add misleading errors.
 		return
 	}
+	validateAuthConfigExtras(ctx, cfg, &resp.Diagnostics)
 	if acIsManagedType(cfg.Type) {
 		for _, a := range []struct {
 			name string
@@ -360,7 +386,8 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	// Only the attributes this function and its helpers read (getAttributes:
 	// add any attribute a new check needs).
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes")...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes",
+		"shared_credentials_wo")...)
 	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -454,12 +481,16 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 		resp.Diagnostics.Append(checkCredentialFields(tk, scheme, purposeAuthConfigCreation, keys, path.Root(credAttr))...)
 	}
 
-	if !cfg.Scopes.IsNull() {
+	checkSharedCredentialKeys(tk, detail, cfg.SharedCredentialsWO, &resp.Diagnostics)
+	for _, a := range []struct {
+		name string
+		v    types.List
+	}{{"scopes", cfg.Scopes}, {"user_scopes", cfg.UserScopes}} {
 		g := detail.Fields.AuthConfigCreation
-		if !slices.Contains(fieldNames(g.Required), "scopes") && !slices.Contains(fieldNames(g.Optional), "scopes") {
-			resp.Diagnostics.AddAttributeError(path.Root("scopes"), "Scopes not supported by the scheme",
-				fmt.Sprintf("Attribute scopes: the %s scheme of toolkit %q has no scopes field. Remove scopes.",
-					strings.ToUpper(scheme), tk.Slug))
+		if !a.v.IsNull() && !slices.Contains(fieldNames(g.Required), a.name) && !slices.Contains(fieldNames(g.Optional), a.name) {
+			resp.Diagnostics.AddAttributeError(path.Root(a.name), "Scopes not supported by the scheme",
+				fmt.Sprintf("Attribute %s: the %s scheme of toolkit %q has no %s field. Remove %s.",
+					a.name, strings.ToUpper(scheme), tk.Slug, a.name, a.name))
 		}
 	}
 }
@@ -469,7 +500,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "credentials_wo")...) // all Create reads of the configuration
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "credentials_wo", "proxy_config", "shared_credentials_wo")...) // all Create reads of the configuration
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -481,10 +512,18 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	scopes, d := acStringList(ctx, plan.Scopes)
 	resp.Diagnostics.Append(d...)
+	userScopes, d := acStringList(ctx, plan.UserScopes)
+	resp.Diagnostics.Append(d...)
 	if acIsManagedType(plan.Type) {
 		in.Type = client.AuthConfigTypeManaged
+		if scopes != nil || userScopes != nil {
+			in.Credentials = map[string]any{}
+		}
 		if scopes != nil {
-			in.Credentials = map[string]any{"scopes": scopes}
+			in.Credentials["scopes"] = scopes
+		}
+		if userScopes != nil {
+			in.Credentials["user_scopes"] = userScopes
 		}
 	} else {
 		in.Type = client.AuthConfigTypeCustom
@@ -497,15 +536,26 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		if scopes != nil {
 			creds["scopes"] = scopes
 		}
+		if userScopes != nil {
+			creds["user_scopes"] = userScopes
+		}
 		in.Credentials = creds
 	}
+	resp.Diagnostics.Append(acFillCreateExtras(ctx, cfg, &in)...)
 	if acKnownBool(plan.IsEnabledForToolRouter) {
 		v := plan.IsEnabledForToolRouter.ValueBool()
 		in.IsEnabledForToolRouter = &v
 	}
 	tac, d := acToolAccessFromObject(ctx, plan.ToolAccessConfig)
 	resp.Diagnostics.Append(d...)
-	in.ToolAccessConfig = tac
+	if tac != nil {
+		// The create body carries the execution list as restrict_to_following_tools.
+		in.ToolsAvailableForExecution = tac.ToolsAvailableForExecution
+		tac.ToolsAvailableForExecution = nil
+		if tac.ToolsForConnectedAccountCreation != nil {
+			in.ToolAccessConfig = tac
+		}
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -665,12 +715,22 @@ func buildAuthConfigUpdate(ctx context.Context, cfg, plan, state authConfigResou
 			in.Scopes = scopes
 			changed = true
 		}
-		return in, changed, diags
+		extrasChanged, d := acFillUpdateExtras(ctx, cfg, plan, state, &in)
+		diags.Append(d...)
+		return in, changed || extrasChanged, diags
+	}
+
+	extrasChanged, d := acFillUpdateExtras(ctx, cfg, plan, state, &in)
+	diags.Append(d...)
+	changed = changed || extrasChanged
+	if in.ProxyConfig != nil || in.ClearProxyConfig {
+		in.Type = client.AuthConfigUpdateCustom // proxy_config is a field of the custom update
 	}
 
 	creds, d := acCredentialsToSend(ctx, cfg, plan)
 	diags.Append(d...)
-	if creds != nil && (credsChanged || scopesChanged) {
+	forcedCustom := in.Type == client.AuthConfigUpdateCustom
+	if creds != nil && (credsChanged || scopesChanged || forcedCustom || in.UserScopes != nil) {
 		// A custom update replaces the whole credential map: send every field
 		// (and the scopes, which live among the credentials).
 		in.Type = client.AuthConfigUpdateCustom
@@ -759,16 +819,21 @@ func applyAuthConfig(ctx context.Context, m *authConfigResourceModel, ac *client
 		m.Scopes = types.ListNull(types.StringType)
 	}
 
-	tools := ac.ToolAccessConfig.ToolsForConnectedAccountCreation
-	if tools != nil || (!m.ToolAccessConfig.IsNull() && !m.ToolAccessConfig.IsUnknown()) {
+	tools, execTools := ac.ToolAccessConfig.ToolsForConnectedAccountCreation, ac.ToolAccessConfig.ToolsAvailableForExecution
+	if tools != nil || execTools != nil || (!m.ToolAccessConfig.IsNull() && !m.ToolAccessConfig.IsUnknown()) {
 		list, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(tools))
 		diags.Append(d...)
-		obj, d := types.ObjectValue(toolAccessConfigAttrTypes, map[string]attr.Value{"tools_for_connected_account_creation": list})
+		set, d := types.SetValueFrom(ctx, types.StringType, acNonNilStrings(execTools))
+		diags.Append(d...)
+		obj, d := types.ObjectValue(toolAccessConfigAttrTypes, map[string]attr.Value{
+			"tools_for_connected_account_creation": list, "tools_available_for_execution": set,
+		})
 		diags.Append(d...)
 		m.ToolAccessConfig = obj
 	} else {
 		m.ToolAccessConfig = types.ObjectNull(toolAccessConfigAttrTypes)
 	}
+	diags.Append(applyAuthConfigExtras(ctx, m, ac)...)
 
 	// Credentials: secrets come back masked; keep the prior values, but pick
 	// up out-of-band changes of the fields the service shows in clear.
@@ -829,8 +894,13 @@ func acToolAccessFromObject(ctx context.Context, o types.Object) (*client.ToolAc
 	}
 	tools, d := acStringList(ctx, m.ToolsForConnectedAccountCreation)
 	diags.Append(d...)
-	if tools == nil {
+	var execTools []string
+	if !m.ToolsAvailableForExecution.IsNull() && !m.ToolsAvailableForExecution.IsUnknown() {
+		execTools = []string{}
+		diags.Append(m.ToolsAvailableForExecution.ElementsAs(ctx, &execTools, false)...)
+	}
+	if tools == nil && execTools == nil {
 		return nil, diags
 	}
-	return &client.ToolAccessConfig{ToolsForConnectedAccountCreation: acNonNilStrings(tools)}, diags
+	return &client.ToolAccessConfig{ToolsForConnectedAccountCreation: tools, ToolsAvailableForExecution: execTools}, diags
 }

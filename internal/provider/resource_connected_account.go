@@ -257,7 +257,8 @@ func connectedAccountTimeouts(ctx context.Context) schema.Attribute {
 	})
 	if a, ok := attr.(schema.SingleNestedAttribute); ok {
 		a.MarkdownDescription = "Timeouts. `create` bounds how long `wait_for_connection` waits for the account to " +
-			"become `ACTIVE` (default `60s`)."
+			"become `ACTIVE`, and the create request itself, including finding the account when the service's " +
+			"answer was lost (default `60s`)."
 		// Our duration check names the attribute (timeouts.create) in its
 		// error, unlike the library's.
 		if c, ok := a.Attributes["create"].(schema.StringAttribute); ok {
@@ -569,10 +570,18 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		}
 	}
 
+	// timeouts.create also bounds the create itself: after an ambiguous
+	// failure the client reconciles (lists by user_id + auth_config_id) and
+	// keeps trying while the service restarts, up to this deadline.
+	createTimeout, td := plan.Timeouts.Create(ctx, client.DefaultWaitTimeout)
+	resp.Diagnostics.Append(td...)
+	createCtx, cancelCreate := context.WithTimeout(ctx, createTimeout)
+	defer cancelCreate()
+
 	var id, redirect string
 	callback := plan.CallbackURL.ValueString()
 	if plan.HostedLink.ValueBool() {
-		link, err := c.CreateConnectedAccountLink(ctx, client.LinkRequest{AuthConfigID: acID, UserID: userID, CallbackURL: callback})
+		link, err := c.CreateConnectedAccountLink(createCtx, client.LinkRequest{AuthConfigID: acID, UserID: userID, CallbackURL: callback})
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "creating (hosted link)", connectedAccountType, "", err)
 			return
@@ -587,7 +596,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 			}
 			ireq.State = &client.ConnectionState{AuthScheme: strings.ToUpper(scheme), Val: val}
 		}
-		cr, err := c.InitiateConnectedAccount(ctx, ireq)
+		cr, err := c.InitiateConnectedAccount(createCtx, ireq)
 		if err != nil {
 			addCredentialsAPIError(&resp.Diagnostics, creds != nil, attr, "creating", "", err)
 			return

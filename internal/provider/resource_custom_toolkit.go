@@ -137,15 +137,9 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 	}
 }
 
-// customToolkitSlug is the slug the service registers slug under.
-func customToolkitSlug(slug string) string {
-	s := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(slug), " ", "_"))
-	return client.CustomToolkitPrefix + strings.TrimPrefix(s, client.CustomToolkitPrefix)
-}
-
 // customSlugChanged: only a slug naming another toolkit forces replacement.
 func customSlugChanged(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-	resp.RequiresReplace = customToolkitSlug(req.PlanValue.ValueString()) != customToolkitSlug(req.StateValue.ValueString())
+	resp.RequiresReplace = client.CustomToolkitSlug(req.PlanValue.ValueString()) != client.CustomToolkitSlug(req.StateValue.ValueString())
 }
 
 func (r *customToolkitResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -238,7 +232,7 @@ func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateR
 	}
 	slug, err := r.data.Client.CreateCustomToolkit(ctx, plan.Slug.ValueString(), cfg)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "creating", customToolkitType, customToolkitSlug(plan.Slug.ValueString()), err)
+		addAPIError(&resp.Diagnostics, "creating", customToolkitType, client.CustomToolkitSlug(plan.Slug.ValueString()), err)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(slug))...)
@@ -264,7 +258,7 @@ func (r *customToolkitResource) readInto(ctx context.Context, slug string, m *cu
 // service does not report.
 func applyCustomToolkit(m *customToolkitModel, tk *client.Toolkit) {
 	m.ID = types.StringValue(tk.Slug)
-	if m.Slug.IsNull() || m.Slug.IsUnknown() || customToolkitSlug(m.Slug.ValueString()) != strings.ToUpper(tk.Slug) {
+	if m.Slug.IsNull() || m.Slug.IsUnknown() || client.CustomToolkitSlug(m.Slug.ValueString()) != strings.ToUpper(tk.Slug) {
 		m.Slug = types.StringValue(strings.TrimPrefix(tk.Slug, client.CustomToolkitPrefix))
 	}
 	m.Name = types.StringValue(tk.Name)
@@ -362,5 +356,5 @@ func (r *customToolkitResource) ImportState(ctx context.Context, req resource.Im
 				"type = \"custom\" lists them), got %q.", req.ID))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), customToolkitSlug(id))...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), client.CustomToolkitSlug(id))...)
 }

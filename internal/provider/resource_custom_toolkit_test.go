@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -18,6 +19,9 @@ import (
 )
 
 const testAccCustomToolkitName = "service_custom_toolkit.test"
+
+// testAccCustomSlugRe matches the service slug of a test's custom toolkit.
+var testAccCustomSlugRe = regexp.MustCompile(`^CUSTOM_TFACC_CT_`)
 
 func testAccCheckCustomToolkitDestroy(t *testing.T) resource.TestCheckFunc {
 	return testAccCheckDestroyed(t, customToolkitType, "custom toolkit", func(ctx context.Context, c *client.Client, id string) error {

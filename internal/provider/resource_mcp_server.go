@@ -99,8 +99,7 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 					"toolkit. May be empty only when `no_auth_toolkits` is set.",
 				Required:    true,
 				ElementType: types.StringType,
-				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.RegexMatches(authConfigIDRe,
-					"must be an auth config id such as ac_AbC123"))},
+				Validators:  []validator.Set{setvalidator.ValueStringsAre(authConfigIDValidator())},
 			},
 			"allowed_tools": schema.SetAttribute{
 				MarkdownDescription: "Tool slugs (upper snake case, e.g. `GITHUB_CREATE_AN_ISSUE`) the server exposes; each " +

@@ -34,6 +34,12 @@ func testAccMCPName() string { return "tfacc-" + acctest.RandString(10) }
 // testAccMCPServerTwoACs renders github and gmail auth configs and
 // service_mcp_server.test over both, with extra lines in the server.
 func testAccMCPServerTwoACs(prefix, name, extra string) string {
+	return testAccMCPServerACs(prefix, name, "service_auth_config.github.id, service_auth_config.gmail.id", extra)
+}
+
+// testAccMCPServerACs renders github and gmail auth configs and
+// service_mcp_server.test over the auth config ids acRefs (HCL list items).
+func testAccMCPServerACs(prefix, name, acRefs, extra string) string {
 	return fmt.Sprintf(`
 resource "service_auth_config" "github" {
   toolkit = "github"
@@ -47,10 +53,10 @@ resource "service_auth_config" "gmail" {
 
 resource "service_mcp_server" "test" {
   name            = %[2]q
-  auth_config_ids = [service_auth_config.github.id, service_auth_config.gmail.id]
-%[3]s
+  auth_config_ids = [%[3]s]
+%[4]s
 }
-`, prefix, name, extra)
+`, prefix, name, acRefs, extra)
 }
 
 func testAccStrings(vals ...string) knownvalue.Check {
@@ -149,22 +155,7 @@ func TestAccMCPServer_lifecycle(t *testing.T) {
 			},
 			{
 				// Only github: gmail's tools go, every github tool is served.
-				Config: fmt.Sprintf(`
-resource "service_auth_config" "github" {
-  toolkit = "github"
-  name    = "%[1]s-gh"
-}
-
-resource "service_auth_config" "gmail" {
-  toolkit = "gmail"
-  name    = "%[1]s-gm"
-}
-
-resource "service_mcp_server" "test" {
-  name            = %[2]q
-  auth_config_ids = [service_auth_config.github.id]
-}
-`, prefix, name+"-b"),
+				Config: testAccMCPServerACs(prefix, name+"-b", "service_auth_config.github.id", ""),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccMCPServerName, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(testAccMCPServerName, tfjsonpath.New("toolkits"), testAccStrings("github")),

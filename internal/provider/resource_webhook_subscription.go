@@ -185,7 +185,7 @@ func importHint(id string) string {
 // the planned version and, for a create, that the project has no
 // subscription yet. Nothing is written.
 func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() || !r.data.Configured() {
+	if req.Plan.Raw.IsNull() || !r.data.Configured() || skipPlanChecks(ctx, webhookSubscriptionType) {
 		return
 	}
 	var plan webhookSubscriptionModel

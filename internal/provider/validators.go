@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"net"
 	"net/url"
 	"regexp"
@@ -53,6 +54,11 @@ func toolkitVersionValidator() validator.String {
 		summary:     "Invalid toolkit version",
 		check:       client.ValidateVersion,
 	}
+}
+
+// authConfigIDValidator checks that a value looks like an auth config id.
+func authConfigIDValidator() validator.String {
+	return stringvalidator.RegexMatches(authConfigIDRe, "must be an auth config id such as ac_AbC123")
 }
 
 var toolkitSlugRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)

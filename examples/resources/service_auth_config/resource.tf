@@ -13,12 +13,19 @@ variable "slack_client_secret" {
   ephemeral = true
 }
 
+variable "proxy_key" {
+  type      = string
+  sensitive = true
+  ephemeral = true
+}
+
 resource "service_auth_config" "slack" {
   toolkit     = "slack"
   type        = "use_custom_auth"
   auth_scheme = "OAUTH2"
   name        = "Slack (our OAuth app)"
   scopes      = ["channels:read", "chat:write"]
+  user_scopes = ["search:read"]
 
   credentials_wo = {
     client_id     = "1234567890.0987654321"
@@ -26,9 +33,18 @@ resource "service_auth_config" "slack" {
   }
   credentials_wo_version = 1
 
-  # Ask for the scopes of these tools when a user connects.
+  # Ask for the scopes of these tools when a user connects, and let the
+  # connected accounts execute only these tools.
   tool_access_config = {
     tools_for_connected_account_creation = ["SLACK_SEND_MESSAGE", "SLACK_LIST_ALL_CHANNELS"]
+    tools_available_for_execution        = ["SLACK_SEND_MESSAGE", "SLACK_LIST_ALL_CHANNELS"]
+  }
+
+  # Calls to Slack go through our egress proxy; its key is write-only.
+  proxy_config = {
+    proxy_url                 = "https://egress.example.com/slack"
+    proxy_auth_key_wo         = var.proxy_key
+    proxy_auth_key_wo_version = 1
   }
   is_enabled_for_tool_router = true
 }
@@ -41,4 +57,15 @@ resource "service_auth_config" "stripe" {
   auth_scheme = "API_KEY"
   name        = "Stripe"
   enabled     = true
+
+  # Every connected account inherits these connection fields (write-only):
+  # here one restricted key shared by all accounts.
+  shared_credentials_wo         = { api_key = var.stripe_shared_key }
+  shared_credentials_wo_version = 1
+}
+
+variable "stripe_shared_key" {
+  type      = string
+  sensitive = true
+  ephemeral = true
 }

@@ -1,0 +1,260 @@
+package provider
+
+// service_auth_config attributes beyond the credentials: proxy_config,
+// shared_credentials_wo (+ version), user_scopes; their schema, checks, and
+// how they go to and come back from the service.
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+type proxyConfigModel struct {
+	ProxyURL              types.String `tfsdk:"proxy_url"`
+	ProxyAuthKeyWO        types.String `tfsdk:"proxy_auth_key_wo"`
+	ProxyAuthKeyWOVersion types.Int64  `tfsdk:"proxy_auth_key_wo_version"`
+}
+
+var proxyConfigAttrTypes = map[string]attr.Type{
+	"proxy_url":                 types.StringType,
+	"proxy_auth_key_wo":         types.StringType,
+	"proxy_auth_key_wo_version": types.Int64Type,
+}
+
+// acExtraAttributes are the schema entries of this file.
+func acExtraAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"proxy_config": schema.SingleNestedAttribute{
+			MarkdownDescription: "Route the auth config's calls to the toolkit through your proxy (custom auth only). " +
+				"Updated in place; removing it removes the proxy on the service.",
+			Optional: true,
+			Attributes: map[string]schema.Attribute{
+				"proxy_url": schema.StringAttribute{
+					MarkdownDescription: "URL of the proxy.",
+					Required:            true,
+					Validators:          []validator.String{httpURLValidator()},
+				},
+				"proxy_auth_key_wo": schema.StringAttribute{
+					MarkdownDescription: "Key the service sends to the proxy, write-only (never stored). Sent on " +
+						"create and whenever `proxy_url` or `proxy_auth_key_wo_version` changes.",
+					Optional:  true,
+					WriteOnly: true,
+					Sensitive: true,
+				},
+				"proxy_auth_key_wo_version": schema.Int64Attribute{
+					MarkdownDescription: "Version of `proxy_auth_key_wo`: change it to send a new key. Requires " +
+						"`proxy_auth_key_wo`.",
+					Optional: true,
+				},
+			},
+		},
+		"shared_credentials_wo": schema.MapAttribute{
+			MarkdownDescription: "Credentials every connected account of the auth config inherits (e.g. a " +
+				"`subdomain` or a shared key), write-only: sent to the service, never stored in the plan or state. " +
+				"Sent on create and when `shared_credentials_wo_version` changes.",
+			Optional:    true,
+			WriteOnly:   true,
+			Sensitive:   true,
+			ElementType: types.StringType,
+			Validators:  []validator.Map{mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1))},
+		},
+		"shared_credentials_wo_version": schema.Int64Attribute{
+			MarkdownDescription: "Version of `shared_credentials_wo`: change it (e.g. increment it) to send the " +
+				"current `shared_credentials_wo` (an in-place update). Requires `shared_credentials_wo`.",
+			Optional: true,
+		},
+		"user_scopes": schema.ListAttribute{
+			MarkdownDescription: "OAuth user-token scopes (e.g. Slack's user scopes), like `scopes`: updated in " +
+				"place, `[]` clears them, unset keeps the service's value. For custom auth the scheme must have a " +
+				"`user_scopes` field.",
+			Optional:      true,
+			Computed:      true,
+			ElementType:   types.StringType,
+			Validators:    []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
+			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
+		},
+	}
+}
+
+// validateAuthConfigExtras: proxy_config is custom auth only; each
+// write-only value and its version come together.
+func validateAuthConfigExtras(ctx context.Context, cfg authConfigResourceModel, diags *diag.Diagnostics) {
+	if !cfg.ProxyConfig.IsNull() && !cfg.ProxyConfig.IsUnknown() {
+		if acIsManagedType(cfg.Type) {
+			diags.AddAttributeError(path.Root("proxy_config"), "proxy_config not allowed for service-managed auth",
+				fmt.Sprintf("Attribute proxy_config is only accepted with type = %q. Remove proxy_config, or use your "+
+					"own app with type = %q.", authConfigTypeCustom, authConfigTypeCustom))
+		}
+		var p proxyConfigModel
+		diags.Append(cfg.ProxyConfig.As(ctx, &p, acObjectAsOptions)...)
+		if p.ProxyAuthKeyWO.IsNull() && !p.ProxyAuthKeyWOVersion.IsNull() {
+			diags.AddAttributeError(path.Root("proxy_config").AtName("proxy_auth_key_wo_version"), "Version without a key",
+				"Attribute proxy_config.proxy_auth_key_wo_version versions proxy_config.proxy_auth_key_wo, which is not "+
+					"set. Set proxy_auth_key_wo, or remove the version.")
+		}
+	}
+	switch {
+	case !cfg.SharedCredentialsWO.IsNull() && cfg.SharedCredentialsWOVersion.IsNull():
+		diags.AddAttributeError(path.Root("shared_credentials_wo_version"), "Missing shared_credentials_wo_version",
+			"Attribute shared_credentials_wo_version is required with shared_credentials_wo: Terraform cannot see "+
+				"changes to a write-only value, so the version number says when to send it. Set "+
+				"shared_credentials_wo_version = 1 and increase it whenever the values change.")
+	case cfg.SharedCredentialsWO.IsNull() && !cfg.SharedCredentialsWOVersion.IsNull():
+		diags.AddAttributeError(path.Root("shared_credentials_wo_version"), "shared_credentials_wo_version without shared_credentials_wo",
+			"Attribute shared_credentials_wo_version versions the write-only shared_credentials_wo, which is not set. "+
+				"Set shared_credentials_wo, or remove shared_credentials_wo_version.")
+	}
+}
+
+// acProxyFromConfig returns the proxy to send (the key from the
+// configuration, where write-only values are), or nil.
+func acProxyFromConfig(ctx context.Context, o types.Object) (*client.ProxyConfig, diag.Diagnostics) {
+	if o.IsNull() || o.IsUnknown() {
+		return nil, nil
+	}
+	var p proxyConfigModel
+	diags := o.As(ctx, &p, acObjectAsOptions)
+	return &client.ProxyConfig{ProxyURL: p.ProxyURL.ValueString(), ProxyAuthKey: p.ProxyAuthKeyWO.ValueString()}, diags
+}
+
+// acStringMap converts a known map of strings; null or unknown give nil.
+func acStringMap(ctx context.Context, m types.Map) (map[string]any, diag.Diagnostics) {
+	if m.IsNull() || m.IsUnknown() {
+		return nil, nil
+	}
+	var raw map[string]string
+	diags := m.ElementsAs(ctx, &raw, false)
+	out := make(map[string]any, len(raw))
+	for k, v := range raw {
+		out[k] = v
+	}
+	return out, diags
+}
+
+// acFillCreateExtras adds proxy_config and shared credentials to a create.
+func acFillCreateExtras(ctx context.Context, cfg authConfigResourceModel, in *client.CreateAuthConfigRequest) diag.Diagnostics {
+	var diags diag.Diagnostics
+	shared, d := acStringMap(ctx, cfg.SharedCredentialsWO)
+	diags.Append(d...)
+	in.SharedCredentials = shared
+	if in.Type == client.AuthConfigTypeCustom {
+		proxy, d := acProxyFromConfig(ctx, cfg.ProxyConfig)
+		diags.Append(d...)
+		in.ProxyConfig = proxy
+	}
+	return diags
+}
+
+// acFillUpdateExtras adds the changed proxy_config, shared credentials and
+// user scopes to an update; it reports whether anything was added.
+func acFillUpdateExtras(ctx context.Context, cfg, plan, state authConfigResourceModel, in *client.UpdateAuthConfigRequest) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	changed := false
+	if !plan.SharedCredentialsWOVersion.Equal(state.SharedCredentialsWOVersion) && !cfg.SharedCredentialsWO.IsNull() {
+		shared, d := acStringMap(ctx, cfg.SharedCredentialsWO)
+		diags.Append(d...)
+		in.SharedCredentials = shared
+		changed = true
+	}
+	if !plan.UserScopes.IsUnknown() && !plan.UserScopes.IsNull() && !plan.UserScopes.Equal(state.UserScopes) {
+		scopes, d := acStringList(ctx, plan.UserScopes)
+		diags.Append(d...)
+		in.UserScopes = scopes
+		changed = true
+	}
+	if !acIsManagedType(plan.Type) && acProxyChanged(ctx, plan.ProxyConfig, state.ProxyConfig) {
+		proxy, d := acProxyFromConfig(ctx, cfg.ProxyConfig)
+		diags.Append(d...)
+		in.ProxyConfig = proxy
+		in.ClearProxyConfig = proxy == nil
+		changed = true
+	}
+	return changed, diags
+}
+
+// acProxyChanged: the proxy is added, removed, or its URL or key version
+// changes.
+func acProxyChanged(ctx context.Context, plan, state types.Object) bool {
+	if plan.IsNull() != state.IsNull() {
+		return true
+	}
+	if plan.IsNull() || plan.IsUnknown() || state.IsUnknown() {
+		return false
+	}
+	var p, s proxyConfigModel
+	if plan.As(ctx, &p, acObjectAsOptions).HasError() || state.As(ctx, &s, acObjectAsOptions).HasError() {
+		return true
+	}
+	return !p.ProxyURL.Equal(s.ProxyURL) || !p.ProxyAuthKeyWOVersion.Equal(s.ProxyAuthKeyWOVersion)
+}
+
+// applyAuthConfigExtras copies the proxy URL and the user scopes the service
+// reports into m, keeping the key version; write-only values stay null.
+func applyAuthConfigExtras(ctx context.Context, m *authConfigResourceModel, ac *client.AuthConfig) diag.Diagnostics {
+	var diags diag.Diagnostics
+	m.SharedCredentialsWO = types.MapNull(types.StringType)
+	if ac.UserScopes != nil || (!m.UserScopes.IsNull() && !m.UserScopes.IsUnknown()) {
+		v, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(ac.UserScopes))
+		diags.Append(d...)
+		m.UserScopes = v
+	} else {
+		m.UserScopes = types.ListNull(types.StringType)
+	}
+	if ac.ProxyConfig == nil || strings.TrimSpace(ac.ProxyConfig.ProxyURL) == "" {
+		m.ProxyConfig = types.ObjectNull(proxyConfigAttrTypes)
+		return diags
+	}
+	version := types.Int64Null()
+	if !m.ProxyConfig.IsNull() && !m.ProxyConfig.IsUnknown() {
+		var prior proxyConfigModel
+		diags.Append(m.ProxyConfig.As(ctx, &prior, acObjectAsOptions)...)
+		version = prior.ProxyAuthKeyWOVersion
+	}
+	obj, d := types.ObjectValue(proxyConfigAttrTypes, map[string]attr.Value{
+		"proxy_url": types.StringValue(ac.ProxyConfig.ProxyURL), "proxy_auth_key_wo": types.StringNull(),
+		"proxy_auth_key_wo_version": version,
+	})
+	diags.Append(d...)
+	m.ProxyConfig = obj
+	return diags
+}
+
+// checkSharedCredentialKeys: shared credentials are inherited by the
+// connected accounts, so their keys must be fields of the scheme's connected
+// account initiation.
+func checkSharedCredentialKeys(tk *client.Toolkit, detail *client.AuthConfigDetail, shared types.Map, diags *diag.Diagnostics) {
+	keys, known := mapKeys(shared)
+	if !known || detail == nil {
+		return
+	}
+	g := detail.Fields.ConnectedAccountInitiation
+	allowed := append(fieldNames(g.Required), fieldNames(g.Optional)...)
+	var unknown []string
+	for _, k := range keys {
+		if !slices.Contains(allowed, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		diags.AddAttributeError(path.Root("shared_credentials_wo"), "Unknown shared credential fields",
+			fmt.Sprintf("Attribute shared_credentials_wo: %s: not connected account field(s) of the %s scheme of toolkit %q, "+
+				"which the auth config's accounts could inherit. Fields: %s.", quoteList(unknown),
+				strings.ToUpper(detail.Mode), tk.Slug, joinOrNone(allowed)))
+	}
+}
