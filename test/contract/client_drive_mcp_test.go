@@ -12,16 +12,7 @@ import (
 func driveMCPClient(t *testing.T, baseURL string) {
 	t.Helper()
 	ctx := context.Background()
-	c, err := client.New(client.Config{BaseURL: baseURL, APIKey: apiKey, MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	must := func(what string, err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("client %s: %v", what, err)
-		}
-	}
+	c, must := newDriveClient(t, baseURL)
 	no, name := false, "client mcp renamed"
 	gh, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Name: "client mcp github"})
 	must("create auth config", err)

@@ -7,6 +7,23 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
+// newDriveClient returns a Go client for the recording emulator at baseURL
+// with retries off, and a must that fails the test on a client error, naming
+// the call.
+func newDriveClient(t *testing.T, baseURL string) (*client.Client, func(what string, err error)) {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: baseURL, APIKey: apiKey, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c, func(what string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("client %s: %v", what, err)
+		}
+	}
+}
+
 // driveClient calls every operation of the Go client against the recording
 // emulator, so each request it sends is checked against the params type. The
 // calls mirror what the provider sends: managed and custom auth configs,
@@ -15,16 +32,7 @@ import (
 func driveClient(t *testing.T, baseURL string) {
 	t.Helper()
 	ctx := context.Background()
-	c, err := client.New(client.Config{BaseURL: baseURL, APIKey: apiKey, MaxRetries: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	must := func(what string, err error) {
-		t.Helper()
-		if err != nil {
-			t.Fatalf("client %s: %v", what, err)
-		}
-	}
+	c, must := newDriveClient(t, baseURL)
 	yes := true
 	name := "client renamed"
 
