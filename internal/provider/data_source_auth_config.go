@@ -246,17 +246,10 @@ func (d *authConfigDataSource) Read(ctx context.Context, req datasource.ReadRequ
 
 	var ac *client.AuthConfig
 	if id := cfg.ID.ValueString(); id != "" {
-		got, err := d.data.Client.GetAuthConfig(ctx, id)
-		if err != nil {
-			if client.IsNotFound(err) {
-				resp.Diagnostics.AddAttributeError(path.Root("id"), "Auth config not found",
-					fmt.Sprintf("Attribute id: the service has no auth config %q.", id))
-				return
-			}
-			addAPIError(&resp.Diagnostics, "reading", authConfigDataSourceType, id, err)
+		if ac = getForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetAuthConfig, authConfigDataSourceType, id,
+			"Auth config not found", "the service has no auth config"); ac == nil {
 			return
 		}
-		ac = got
 	} else {
 		toolkit, name := cfg.Toolkit.ValueString(), cfg.Name.ValueString()
 		var matches []client.AuthConfig

@@ -143,17 +143,10 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	var found *client.MCPServer
 	if id := cfg.ID.ValueString(); id != "" {
-		m, err := d.data.Client.GetMCPServer(ctx, id)
-		if err != nil {
-			if client.IsNotFound(err) {
-				resp.Diagnostics.AddAttributeError(path.Root("id"), "MCP server not found",
-					fmt.Sprintf("Attribute id: the project has no MCP server %q.", id))
-				return
-			}
-			addAPIError(&resp.Diagnostics, "reading", mcpServerDataSourceType, id, err)
+		if found = getForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetMCPServer, mcpServerDataSourceType, id,
+			"MCP server not found", "the project has no MCP server"); found == nil {
 			return
 		}
-		found = m
 	} else {
 		name := cfg.Name.ValueString()
 		list, err := d.data.Client.ListMCPServers(ctx, client.MCPServerListParams{Name: name})

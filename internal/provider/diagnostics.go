@@ -185,3 +185,22 @@ func addLookupError(diags *diag.Diagnostics, attr path.Path, kind, name, version
 	}
 	addAPIErrorAt(diags, attr, "reading "+kind, "", name, err)
 }
+
+// getForDataSource fetches the object a data source looks up by its id
+// attribute. A NotFound becomes an error on id with the given summary and the
+// detail "Attribute id: <missing> "<id>"." (missing says who lacks what, e.g.
+// "the project has no MCP server"); other errors become an API diagnostic for
+// reading dataSourceType. It returns nil exactly when it added an error.
+func getForDataSource[T any](ctx context.Context, diags *diag.Diagnostics, get func(context.Context, string) (*T, error),
+	dataSourceType, id, summary, missing string) *T {
+	got, err := get(ctx, id)
+	if err != nil {
+		if client.IsNotFound(err) {
+			diags.AddAttributeError(path.Root("id"), summary, fmt.Sprintf("Attribute id: %s %q.", missing, id))
+			return nil
+		}
+		addAPIError(diags, "reading", dataSourceType, id, err)
+		return nil
+	}
+	return got
+}
