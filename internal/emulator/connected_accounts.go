@@ -349,12 +349,9 @@ func (s *Server) refreshAccount(c *call) (int, any, *apiError) {
 	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
-	old, e := c.account(c.r.PathValue("nanoid"))
+	old, e := c.usableAccount(c.r.PathValue("nanoid"), "refresh")
 	if e != nil {
 		return 0, nil, e
-	}
-	if old.AuthConfigDeleted {
-		return 0, nil, unusable(old, "refresh")
 	}
 	a := *old
 	a.Val = cloneMap(old.Val)
@@ -434,12 +431,9 @@ func (s *Server) patchAccount(c *call) (int, any, *apiError) {
 	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
-	old, e := c.account(c.r.PathValue("nanoid"))
+	old, e := c.usableAccount(c.r.PathValue("nanoid"), "update")
 	if e != nil {
 		return 0, nil, e
-	}
-	if old.AuthConfigDeleted {
-		return 0, nil, unusable(old, "update")
 	}
 	a := *old
 	if body.Alias != nil {

@@ -26,6 +26,21 @@ func (c *call) account(id string) (*ConnectedAccount, *apiError) {
 	return a, nil
 }
 
+// usableAccount returns the caller's connected account for an action that
+// needs its auth config (e.g. "refresh", "update"): a 404 when there is no
+// such account, the unusable error once its auth config was deleted.
+// Callers hold st.mu.
+func (c *call) usableAccount(id, action string) (*ConnectedAccount, *apiError) {
+	a, e := c.account(id)
+	if e != nil {
+		return nil, e
+	}
+	if a.AuthConfigDeleted {
+		return nil, unusable(a, action)
+	}
+	return a, nil
+}
+
 // trigger returns the caller's trigger instance or a 404; callers hold st.mu.
 func (c *call) trigger(id string) (*TriggerInstance, *apiError) {
 	t, ok := c.s.st.triggers[id]
