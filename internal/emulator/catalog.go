@@ -202,6 +202,16 @@ func (tk *toolkitDef) requestedVersion(r *http.Request, field string) (string, *
 	return tk.resolveVersion(field, tv.forToolkit(tk.Slug))
 }
 
+// answerAtVersion answers a catalog read: render at the version of tk that
+// the request asks for (see requestedVersion); errors name field.
+func answerAtVersion(c *call, tk *toolkitDef, field string, render func(version string) any) (int, any, *apiError) {
+	version, e := tk.requestedVersion(c.r, field)
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, render(version), nil
+}
+
 // toolkitVersions is a parsed toolkit_versions value: a global version and
 // per-toolkit overrides.
 type toolkitVersions struct {

@@ -239,9 +239,5 @@ func (s *Server) getToolkit(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	version, e := tk.requestedVersion(c.r, "version")
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, s.renderToolkit(tk, version), nil
+	return answerAtVersion(c, tk, "version", func(version string) any { return s.renderToolkit(tk, version) })
 }

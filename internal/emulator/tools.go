@@ -125,11 +125,7 @@ func (s *Server) getTool(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	version, e := t.toolkit.requestedVersion(c.r, "version")
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, renderTool(t, version), nil
+	return answerAtVersion(c, t.toolkit, "version", func(version string) any { return renderTool(t, version) })
 }
 
 // executeTool validates arguments and the connected account and answers a

@@ -70,9 +70,5 @@ func (s *Server) getTriggerType(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	version, e := t.toolkit.requestedVersion(c.r, "toolkit_versions")
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, renderTriggerType(t, version), nil
+	return answerAtVersion(c, t.toolkit, "toolkit_versions", func(version string) any { return renderTriggerType(t, version) })
 }
