@@ -163,7 +163,8 @@ func credentialsFromState(tk *toolkitDef, ac *AuthConfig, st *stateBody, prefix 
 
 // checkStateStatus: a create's connection.state.val names its status, one
 // of the states the contract gives the scheme (for example API_KEY has no
-// EXPIRED).
+// EXPIRED), and carries the fields the contract requires in that state (for
+// example access_token for an ACTIVE S2S_OAUTH2 account).
 func checkStateStatus(st *stateBody, scheme string) *apiError {
 	if st == nil {
 		return nil
@@ -179,6 +180,13 @@ func checkStateStatus(st *stateBody, scheme string) *apiError {
 	if _, ok := states[status]; !ok {
 		return errValidation("connection.state.val.status", "connection.state.val.status %q is not a state of %s (one of %s)",
 			status, scheme, strings.Join(slices.Sorted(maps.Keys(states)), ", "))
+	}
+	for _, f := range states[status] {
+		if v, ok := st.Val[f]; !ok || v == nil || v == "" {
+			return newErr(http.StatusBadRequest, CodeConnectedAccountCreds, "ConnectedAccount_InvalidCredentials",
+				"connection.state.val.%s is required for a %s account in state %s", f, scheme, status).
+				with("connection.state.val." + f + ": missing required field")
+		}
 	}
 	return nil
 }
