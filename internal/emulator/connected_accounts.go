@@ -132,7 +132,8 @@ func credentialsFromState(tk *toolkitDef, ac *AuthConfig, st *stateBody, prefix 
 				with(prefix + ".authScheme: must be " + ac.AuthScheme)
 		}
 		for k, v := range st.Val {
-			if k != "status" {
+			// status and the consent redirectUrl (of an INITIATED state) describe the state, not credentials.
+			if k != "status" && k != "redirectUrl" {
 				creds[k] = v
 			}
 		}
