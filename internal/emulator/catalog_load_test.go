@@ -12,8 +12,8 @@ func TestBuiltinCatalogLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.toolkits) != 14 || len(c.tools) != 42 || len(c.triggers) != 19 || len(c.categories) != 6 {
-		t.Fatalf("built-in catalog: %d toolkits, %d tools, %d trigger types, %d categories; want 14, 42, 19, 6",
+	if len(c.toolkits) != 22 || len(c.tools) != 58 || len(c.triggers) != 19 || len(c.categories) != 6 {
+		t.Fatalf("built-in catalog: %d toolkits, %d tools, %d trigger types, %d categories; want 22, 58, 19, 6",
 			len(c.toolkits), len(c.tools), len(c.triggers), len(c.categories))
 	}
 	for i, tk := range c.toolkits {
@@ -42,7 +42,7 @@ func TestCatalogDirExample(t *testing.T) {
 	if got := e.must(200, "GET", v+"/toolkits?category=internal-tools", nil).items(); len(got) != 1 || got[0]["slug"] != "acme" {
 		t.Fatalf("category internal-tools lists %v", got)
 	}
-	if len(e.must(200, "GET", v+"/toolkits", nil).items()) != 15 {
+	if len(e.must(200, "GET", v+"/toolkits?limit=100", nil).items()) != 23 {
 		t.Fatal("built-in toolkits are not kept beside the added one")
 	}
 	e.must(200, "GET", v+"/toolkits/github", nil)

@@ -132,7 +132,8 @@ func credentialsFromState(tk *toolkitDef, ac *AuthConfig, st *stateBody, prefix 
 				with(prefix + ".authScheme: must be " + ac.AuthScheme)
 		}
 		for k, v := range st.Val {
-			if k != "status" {
+			// status and the consent redirectUrl (of an INITIATED state) describe the state, not credentials.
+			if k != "status" && k != "redirectUrl" {
 				creds[k] = v
 			}
 		}
@@ -163,7 +164,8 @@ func credentialsFromState(tk *toolkitDef, ac *AuthConfig, st *stateBody, prefix 
 
 // checkStateStatus: a create's connection.state.val names its status, one
 // of the states the contract gives the scheme (for example API_KEY has no
-// EXPIRED).
+// EXPIRED), and carries the fields the contract requires in that state (for
+// example access_token for an ACTIVE S2S_OAUTH2 account).
 func checkStateStatus(st *stateBody, scheme string) *apiError {
 	if st == nil {
 		return nil
@@ -179,6 +181,13 @@ func checkStateStatus(st *stateBody, scheme string) *apiError {
 	if _, ok := states[status]; !ok {
 		return errValidation("connection.state.val.status", "connection.state.val.status %q is not a state of %s (one of %s)",
 			status, scheme, strings.Join(slices.Sorted(maps.Keys(states)), ", "))
+	}
+	for _, f := range states[status] {
+		if v, ok := st.Val[f]; !ok || v == nil || v == "" {
+			return newErr(http.StatusBadRequest, CodeConnectedAccountCreds, "ConnectedAccount_InvalidCredentials",
+				"connection.state.val.%s is required for a %s account in state %s", f, scheme, status).
+				with("connection.state.val." + f + ": missing required field")
+		}
 	}
 	return nil
 }

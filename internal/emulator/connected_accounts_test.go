@@ -218,3 +218,34 @@ func TestConnectedAccountTypeAndRevoke(t *testing.T) {
 		t.Fatalf("revoking delete: %s", r.raw)
 	}
 }
+
+// TestCreateRequiresStateFields: a connected account's state.val carries the
+// fields the contract's state type requires for its scheme and status, else 400.
+func TestCreateRequiresStateFields(t *testing.T) {
+	e := newEnv(t, Options{})
+	create := func(ac, scheme string, val map[string]any) map[string]any {
+		return map[string]any{"auth_config": map[string]any{"id": ac},
+			"connection": map[string]any{"user_id": "u", "state": map[string]any{"authScheme": scheme, "val": val}}}
+	}
+	zoom := e.createCustomAC("zoom", "S2S_OAUTH2", map[string]any{"client_id": "a", "client_secret": "b"})
+	e.mustErr(400, "connection.state.val.access_token", "POST", v+"/connected_accounts",
+		create(zoom, "S2S_OAUTH2", map[string]any{"status": "ACTIVE", "account_id": "acct"}))
+	r := e.must(201, "POST", v+"/connected_accounts",
+		create(zoom, "S2S_OAUTH2", map[string]any{"status": "ACTIVE", "account_id": "acct", "access_token": "tok"}))
+	if r.str("status") != "ACTIVE" {
+		t.Fatalf("S2S account with its token: %s", r.raw)
+	}
+	sentry := e.createCustomAC("sentry", "DCR_OAUTH", map[string]any{})
+	e.mustErr(400, "connection.state.val.client_id", "POST", v+"/connected_accounts",
+		create(sentry, "DCR_OAUTH", map[string]any{"status": "ACTIVE", "access_token": "tok"}))
+	bill := e.createCustomAC("bill", "BILLCOM_AUTH", map[string]any{})
+	e.mustErr(400, "connection.state.val.redirectUrl", "POST", v+"/connected_accounts",
+		create(bill, "BILLCOM_AUTH", map[string]any{"status": "INITIATED", "devKey": "k", "sessionId": "s"}))
+	e.must(201, "POST", v+"/connected_accounts",
+		create(bill, "BILLCOM_AUTH", map[string]any{"status": "ACTIVE", "devKey": "k", "sessionId": "s"}))
+	e.must(201, "POST", v+"/connected_accounts",
+		create(bill, "BILLCOM_AUTH", map[string]any{"status": "INITIATED", "devKey": "k", "sessionId": "s", "redirectUrl": "https://bill.example/login"}))
+	if n := len(e.must(200, "GET", v+"/connected_accounts", nil).items()); n != 3 {
+		t.Fatalf("%d accounts stored, want the 3 accepted ones", n)
+	}
+}

@@ -138,3 +138,32 @@ func TestToolAccessRestrictionEnforced(t *testing.T) {
 		t.Fatalf("still refused after clearing: %s", r.raw)
 	}
 }
+
+// TestCatalogOffersEveryScheme: the catalog has toolkits for every auth
+// scheme of the contract, and custom auth configs of the less common ones
+// are created with their creation fields.
+func TestCatalogOffersEveryScheme(t *testing.T) {
+	e := newEnv(t, Options{})
+	seen := map[string]bool{}
+	for _, it := range e.must(200, "GET", v+"/toolkits?limit=100", nil).items() {
+		for _, m := range it["auth_schemes"].([]any) {
+			seen[m.(string)] = true
+		}
+	}
+	for _, m := range []string{"OAUTH2", "API_KEY", "BASIC", "BEARER_TOKEN", "BILLCOM_AUTH", "GOOGLE_SERVICE_ACCOUNT",
+		"BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "S2S_OAUTH2"} {
+		if !seen[m] {
+			t.Errorf("no catalog toolkit offers %s", m)
+		}
+	}
+	e.createCustomAC("zoom", "S2S_OAUTH2", map[string]any{"client_id": "a", "client_secret": "b"})
+	e.createCustomAC("googlebigquery", "GOOGLE_SERVICE_ACCOUNT", map[string]any{})
+	e.createCustomAC("github_app", "SERVICE_ACCOUNT", map[string]any{})
+	e.createCustomAC("bill", "BILLCOM_AUTH", map[string]any{})
+	e.createCustomAC("cal", "CALCOM_AUTH", map[string]any{"client_id": "a", "client_secret": "b"})
+	e.createCustomAC("okta", "SAML", map[string]any{})
+	e.createCustomAC("sentry", "DCR_OAUTH", map[string]any{})
+	e.createCustomAC("servicenow", "BASIC_WITH_JWT", map[string]any{})
+	e.mustErr(400, "client_secret", "POST", v+"/auth_configs", map[string]any{"toolkit": map[string]any{"slug": "zoom"},
+		"auth_config": map[string]any{"type": "use_custom_auth", "authScheme": "S2S_OAUTH2", "credentials": map[string]any{"client_id": "a"}}})
+}

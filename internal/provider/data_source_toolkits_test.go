@@ -125,7 +125,7 @@ data "service_toolkits" "crm" {
 `,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.service_toolkits.first3", tfjsonpath.New("slugs"), knownvalue.ListExact([]knownvalue.Check{
-					knownvalue.StringExact("airtable"), knownvalue.StringExact("discord"), knownvalue.StringExact("github"),
+					knownvalue.StringExact("airtable"), knownvalue.StringExact("bill"), knownvalue.StringExact("cal"),
 				})),
 				statecheck.ExpectKnownValue("data.service_toolkits.crm", tfjsonpath.New("slugs"), knownvalue.ListExact([]knownvalue.Check{
 					knownvalue.StringExact("hubspot"), knownvalue.StringExact("salesforce"),

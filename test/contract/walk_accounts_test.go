@@ -17,6 +17,9 @@ func (w *walker) connect(sc scheme, authConfig, user string) string {
 	} else {
 		val["status"] = "ACTIVE"
 	}
+	if sc.mode == "S2S_OAUTH2" { // the contract's ACTIVE S2S state carries the token
+		val["access_token"] = "walk-access_token"
+	}
 	r := w.must("POST", "/connected_accounts", nil, map[string]any{
 		"auth_config": map[string]any{"id": authConfig},
 		"connection": map[string]any{
@@ -104,6 +107,17 @@ func (w *walker) walkAccounts(configs []configured) (active map[string]string) {
 		bad := dummyFields(c.initReq)
 		bad["status"] = "EXPIRED"
 		w.reject("an API_KEY connection state EXPIRED", "POST", "/connected_accounts", nil, state(bad))
+		break
+	}
+	for _, c := range configs {
+		if c.mode != "S2S_OAUTH2" {
+			continue
+		}
+		val := dummyFields(c.initReq)
+		val["status"] = "ACTIVE"
+		w.reject("an ACTIVE S2S_OAUTH2 state without access_token", "POST", "/connected_accounts", nil, map[string]any{
+			"auth_config": map[string]any{"id": c.id},
+			"connection":  map[string]any{"user_id": "walk-bad", "state": map[string]any{"authScheme": "S2S_OAUTH2", "val": val}}})
 		break
 	}
 	w.reject("an account without auth config", "POST", "/connected_accounts", nil, map[string]any{
