@@ -175,15 +175,18 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 	if planUnchanged(req) {
 		return // nothing to check or fill in
 	}
+	// Only the attributes this function reads (getAttributes: add any
+	// attribute a new check needs).
+	checked := []string{"user_id", "slug", "connected_account_id", "trigger_config", "enabled"}
 	var plan triggerInstanceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, checked...)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	var state *triggerInstanceModel
 	if !req.State.Raw.IsNull() {
 		state = &triggerInstanceModel{}
-		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		resp.Diagnostics.Append(getAttributes(ctx, req.State, state, checked...)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -193,8 +196,9 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 		state.Enabled.Equal(plan.Enabled) {
 		// Nothing to change (trigger_config may differ from the configuration
 		// only in formatting): the framework marked the computed attributes
-		// unknown because the raw configuration differed; keep them.
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, state)...)
+		// unknown because the raw configuration differed; keep them, i.e.
+		// plan the prior state as it is.
+		resp.Plan.Raw = req.State.Raw.Copy()
 		return
 	}
 	// An enabled trigger has no disabled_at: say so in the plan rather than
