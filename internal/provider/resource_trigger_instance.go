@@ -281,7 +281,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	var plan triggerInstanceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -350,7 +350,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 	}
 	plan.Toolkit = types.StringValue(toolkit)
 	resp.Diagnostics.Append(applyTriggerInstance(&plan, ti)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 // firstActiveAccount returns the first ACTIVE, enabled connected account of
@@ -418,7 +418,7 @@ func (r *triggerInstanceResource) checkAccountFields(a *client.ConnectedAccount,
 
 func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state triggerInstanceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -435,7 +435,7 @@ func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadReq
 		state.Toolkit = types.StringValue(r.toolkitOf(ctx, ti.TriggerName))
 	}
 	resp.Diagnostics.Append(applyTriggerInstance(&state, ti)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 // toolkitOf returns the toolkit of a trigger type from the schema cache,
@@ -452,8 +452,8 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 		return
 	}
 	var plan, state triggerInstanceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -484,7 +484,7 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 		plan.Toolkit = state.Toolkit
 	}
 	resp.Diagnostics.Append(applyTriggerInstance(&plan, ti)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
