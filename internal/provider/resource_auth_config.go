@@ -282,7 +282,7 @@ func (r *authConfigResource) Configure(_ context.Context, req resource.Configure
 // `terraform validate`).
 func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes",
+	resp.Diagnostics.Append(acGet(ctx, req.Config.Raw, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes",
 		"proxy_config", "shared_credentials_wo", "shared_credentials_wo_version")...)
 	if resp.Diagnostics.HasError() || cfg.Type.IsUnknown() || !acIsValidType(cfg.Type) {
 		// An invalid type gets the type validator's error only: the checks
@@ -337,8 +337,8 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 // acStateIsManaged reports a prior state of a service-managed auth config,
 // reading only the type attribute.
 func acStateIsManaged(ctx context.Context, req resource.ModifyPlanRequest) bool {
-	var t types.String
-	return !req.State.GetAttribute(ctx, path.Root("type"), &t).HasError() && acIsManagedType(t)
+	var state authConfigResourceModel
+	return !acGet(ctx, req.State.Raw, &state, "type").HasError() && acIsManagedType(state.Type)
 }
 
 func acIsManagedType(v types.String) bool {
@@ -383,19 +383,19 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 		// (an imported one's generated configuration has none).
 		return
 	}
-	// Only the attributes this function and its helpers read (getAttributes:
-	// add any attribute a new check needs).
+	// Only the attributes this function and its helpers read (acGet: add any
+	// attribute a new check needs).
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes",
+	resp.Diagnostics.Append(acGet(ctx, req.Config.Raw, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes",
 		"shared_credentials_wo")...)
-	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
+	resp.Diagnostics.Append(acGet(ctx, req.Plan.Raw, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	creating := req.State.Raw.IsNull()
 	var state authConfigResourceModel
 	if !creating {
-		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "enabled", "status")...)
+		resp.Diagnostics.Append(acGet(ctx, req.State.Raw, &state, "enabled", "status")...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -407,10 +407,16 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	// Values known at plan time, so that an in-place update does not show
 	// them as (known after apply): is_service_managed follows type (which
 	// forces replacement), status follows enabled.
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("is_service_managed"), types.BoolValue(acIsManagedType(plan.Type)))...)
+	// The planned values are written once, when ModifyPlan returns.
+	planned := map[string]attr.Value{"is_service_managed": types.BoolValue(acIsManagedType(plan.Type))}
 	if status, ok := acPlannedStatus(creating, plan, state); ok {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), status)...)
+		planned["status"] = status
 	}
+	defer func() {
+		raw, d := acWith(ctx, resp.Plan.Raw, planned)
+		resp.Diagnostics.Append(d...)
+		resp.Plan.Raw = raw
+	}()
 
 	if !r.data.Configured() || plan.Toolkit.IsUnknown() {
 		return
@@ -448,7 +454,7 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 						managed, tk.Slug, cfg.AuthScheme.ValueString(), managed, authConfigTypeCustom))
 			}
 		case creating && cfg.AuthScheme.IsNull():
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("auth_scheme"), types.StringValue(managed))...)
+			planned["auth_scheme"] = types.StringValue(managed)
 		}
 		return
 	}
@@ -500,7 +506,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "credentials_wo", "proxy_config", "shared_credentials_wo")...) // all Create reads of the configuration
+	resp.Diagnostics.Append(acGet(ctx, req.Config.Raw, &cfg, "credentials_wo", "proxy_config", "shared_credentials_wo")...) // all Create reads of the configuration
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -568,9 +574,9 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	id := created.ID
 	// Record the id at once so that a failure below leaves a tracked (tainted) object.
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("toolkit"), plan.Toolkit)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("type"), plan.Type)...)
+	partial, d := acWith(ctx, resp.State.Raw, map[string]attr.Value{"id": types.StringValue(id), "toolkit": plan.Toolkit, "type": plan.Type})
+	resp.Diagnostics.Append(d...)
+	resp.State.Raw = partial
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -607,8 +613,12 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 	if readFailed(ctx, resp, authConfigResourceType, id, err) {
 		return
 	}
+	prior := state
 	resp.Diagnostics.Append(applyAuthConfig(ctx, &state, ac)...)
 	state.CredentialsWO = types.MapNull(types.StringType)
+	if !resp.Diagnostics.HasError() && acModelsEqual(prior, state) {
+		return // resp.State already holds the prior state, which is current
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
