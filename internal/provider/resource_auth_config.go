@@ -507,7 +507,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	var cfg, plan authConfigResourceModel
 	resp.Diagnostics.Append(acGet(ctx, req.Config.Raw, &cfg, "credentials_wo", "proxy_config", "shared_credentials_wo")...) // all Create reads of the configuration
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(acGetAll(ctx, req.Plan.Raw, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -596,12 +596,12 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	plan.ID = types.StringValue(id)
 	resp.Diagnostics.Append(applyAuthConfig(ctx, &plan, ac)...)
 	plan.CredentialsWO = types.MapNull(types.StringType)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	acSetState(ctx, &resp.State, &plan, &resp.Diagnostics)
 }
 
 func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state authConfigResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(acGetAll(ctx, req.State.Raw, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -619,7 +619,7 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 	if !resp.Diagnostics.HasError() && acModelsEqual(prior, state) {
 		return // resp.State already holds the prior state, which is current
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	acSetState(ctx, &resp.State, &state, &resp.Diagnostics)
 }
 
 func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -758,11 +758,12 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	var id string // all Delete needs from the state
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
+	var state authConfigResourceModel // only the id: all Delete needs from the state
+	resp.Diagnostics.Append(acGet(ctx, req.State.Raw, &state, "id")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	id := state.ID.ValueString()
 	addDeleteError(&resp.Diagnostics, authConfigResourceType, id, r.data.Client.DeleteAuthConfig(ctx, id))
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -33,6 +34,52 @@ var acAttrTypes = sync.OnceValue(func() map[string]attr.Type {
 	}
 	return out
 })
+
+// acAttrNames are the names of the top-level attributes.
+var acAttrNames = sync.OnceValue(func() []string {
+	names := make([]string, 0, len(acAttrTypes()))
+	for name := range acAttrTypes() {
+		names = append(names, name)
+	}
+	return names
+})
+
+// acGetAll decodes every attribute of raw into *m (as Plan.Get or
+// State.Get do, without their per-attribute reflection walk).
+func acGetAll(ctx context.Context, raw tftypes.Value, m *authConfigResourceModel) diag.Diagnostics {
+	return acGet(ctx, raw, m, acAttrNames()...)
+}
+
+// acObjectOf returns m as an object value of type typ (as State.Set does).
+// Every field of m must hold a typed value (null or not), as after acGetAll.
+func acObjectOf(ctx context.Context, typ tftypes.Type, m *authConfigResourceModel) (tftypes.Value, diag.Diagnostics) {
+	rv := reflect.ValueOf(m).Elem()
+	set := make(map[string]attr.Value, rv.NumField())
+	for i := range rv.NumField() {
+		if name := rv.Type().Field(i).Tag.Get("tfsdk"); name != "" {
+			if v, ok := rv.Field(i).Interface().(attr.Value); ok {
+				set[name] = v
+			}
+		}
+	}
+	if ot, ok := typ.(tftypes.Object); !ok || len(set) != len(ot.AttributeTypes) {
+		var diags diag.Diagnostics
+		diags.AddError("Provider bug", fmt.Sprintf("%s model has %d attributes, the schema type %s others. Please report this "+
+			"to the provider developers.", authConfigResourceType, len(set), typ))
+		return tftypes.NewValue(typ, nil), diags
+	}
+	return acWith(ctx, tftypes.NewValue(typ, nil), set)
+}
+
+// acSetState writes m as the whole state (as State.Set does); on an error
+// the state is left as it was.
+func acSetState(ctx context.Context, state *tfsdk.State, m *authConfigResourceModel, diags *diag.Diagnostics) {
+	v, d := acObjectOf(ctx, state.Raw.Type(), m)
+	diags.Append(d...)
+	if !d.HasError() {
+		state.Raw = v
+	}
+}
 
 // acGet decodes the named top-level attributes of raw (a known, non-null
 // configuration, plan or state object of this resource) into the fields of
@@ -92,6 +139,12 @@ func acWith(ctx context.Context, obj tftypes.Value, set map[string]attr.Value) (
 		return obj, diags
 	}
 	for name, v := range set {
+		if want, known := acAttrTypes()[name]; !known || v == nil || !want.Equal(v.Type(ctx)) {
+			// Also an untyped zero value (types.List{}), which cannot be converted.
+			diags.AddError("Provider bug", fmt.Sprintf("%s value for attribute %q does not fit the schema. Please report this to the "+
+				"provider developers.", authConfigResourceType, name))
+			return obj, diags
+		}
 		tv, err := v.ToTerraformValue(ctx)
 		if t, known := ot.AttributeTypes[name]; err != nil || !known || !tv.Type().Equal(t) {
 			diags.AddError("Provider bug", fmt.Sprintf("%s value for attribute %q does not fit the schema. Please report this to the "+

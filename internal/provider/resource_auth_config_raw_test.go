@@ -100,3 +100,27 @@ func TestAuthConfigModelsEqual(t *testing.T) {
 		t.Fatal("zero models reported equal")
 	}
 }
+
+func TestAuthConfigRawObjectRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	raw := acTestObject(t, map[string]attr.Value{
+		"id": types.StringValue("ac_1"), "toolkit": types.StringValue("github"), "enabled": types.BoolValue(false),
+		"scopes": types.ListValueMust(types.StringType, []attr.Value{types.StringValue("repo")}),
+	})
+	var m authConfigResourceModel
+	if diags := acGetAll(ctx, raw, &m); diags.HasError() {
+		t.Fatalf("acGetAll: %v", diags)
+	}
+	out, diags := acObjectOf(ctx, raw.Type(), &m)
+	if diags.HasError() {
+		t.Fatalf("acObjectOf: %v", diags)
+	}
+	if !out.Equal(raw) {
+		t.Fatalf("round trip changed the object:\n got %v\nwant %v", out, raw)
+	}
+	// A model with an attribute never decoded (an untyped zero value) is refused, not written.
+	m.Scopes = types.List{}
+	if _, diags := acObjectOf(ctx, raw.Type(), &m); !diags.HasError() {
+		t.Fatal("acObjectOf of a model with an untyped attribute: want an error")
+	}
+}
