@@ -282,7 +282,7 @@ func (r *authConfigResource) Configure(_ context.Context, req resource.Configure
 // `terraform validate`).
 func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg authConfigResourceModel
-	resp.Diagnostics.Append(acGet(ctx, req.Config.Raw, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes",
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes",
 		"proxy_config", "shared_credentials_wo", "shared_credentials_wo_version")...)
 	if resp.Diagnostics.HasError() || cfg.Type.IsUnknown() || !acIsValidType(cfg.Type) {
 		// An invalid type gets the type validator's error only: the checks
@@ -338,7 +338,7 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 // reading only the type attribute.
 func acStateIsManaged(ctx context.Context, req resource.ModifyPlanRequest) bool {
 	var state authConfigResourceModel
-	return !acGet(ctx, req.State.Raw, &state, "type").HasError() && acIsManagedType(state.Type)
+	return !getAttributes(ctx, req.State, &state, "type").HasError() && acIsManagedType(state.Type)
 }
 
 func acIsManagedType(v types.String) bool {
@@ -383,19 +383,19 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 		// (an imported one's generated configuration has none).
 		return
 	}
-	// Only the attributes this function and its helpers read (acGet: add any
-	// attribute a new check needs).
+	// Only the attributes this function and its helpers read (getAttributes:
+	// add any attribute a new check needs).
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(acGet(ctx, req.Config.Raw, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes",
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes",
 		"shared_credentials_wo")...)
-	resp.Diagnostics.Append(acGet(ctx, req.Plan.Raw, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	creating := req.State.Raw.IsNull()
 	var state authConfigResourceModel
 	if !creating {
-		resp.Diagnostics.Append(acGet(ctx, req.State.Raw, &state, "enabled", "status")...)
+		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "enabled", "status")...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -506,8 +506,8 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(acGet(ctx, req.Config.Raw, &cfg, "credentials_wo", "proxy_config", "shared_credentials_wo")...) // all Create reads of the configuration
-	resp.Diagnostics.Append(acGetAll(ctx, req.Plan.Raw, &plan)...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "credentials_wo", "proxy_config", "shared_credentials_wo")...) // all Create reads of the configuration
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -596,12 +596,12 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	plan.ID = types.StringValue(id)
 	resp.Diagnostics.Append(applyAuthConfig(ctx, &plan, ac)...)
 	plan.CredentialsWO = types.MapNull(types.StringType)
-	acSetState(ctx, &resp.State, &plan, &resp.Diagnostics)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state authConfigResourceModel
-	resp.Diagnostics.Append(acGetAll(ctx, req.State.Raw, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -619,7 +619,7 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 	if !resp.Diagnostics.HasError() && acModelsEqual(prior, state) {
 		return // resp.State already holds the prior state, which is current
 	}
-	acSetState(ctx, &resp.State, &state, &resp.Diagnostics)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -759,7 +759,7 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 		return
 	}
 	var state authConfigResourceModel // only the id: all Delete needs from the state
-	resp.Diagnostics.Append(acGet(ctx, req.State.Raw, &state, "id")...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "id")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
