@@ -24,6 +24,15 @@ func (r *mcpServerResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if req.Plan.Raw.IsNull() {
 		return // destroy
 	}
+	if planUnchanged(req) {
+		// Nothing to check or fill in, unless allowed_tools was just removed
+		// from the configuration (planned below as every tool).
+		var cfgTools types.Set
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("allowed_tools"), &cfgTools)...)
+		if resp.Diagnostics.HasError() || !cfgTools.IsNull() || !wasConfigured(ctx, req.Private) {
+			return
+		}
+	}
 	var plan mcpServerModel
 	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
