@@ -13,7 +13,7 @@ package provider
 //     one top-level attribute or every validator, plan modifier or default.
 //     floor minus ablation is what that element costs per RPC.
 //
-//	go test ./internal/provider -run '^$' -bench '^BenchmarkRPC$' -benchtime 200ms -count 5
+//	go test ./internal/provider -run '^$' -bench '^BenchmarkRPC$' -benchtime 50x -count 5
 //
 // With -count N every variant runs N times; when the benchmark has run,
 // TestMain prints the medians as Markdown tables (per resource, per RPC:
