@@ -43,6 +43,6 @@ if [[ "$(current)" == "$version" ]]; then
 fi
 echo "==> installing $name $version into $dir (first run only: built from source through the Go module proxy)" >&2
 start=$SECONDS
-GOBIN="$dir" go install "$pkg@$version"
+GOBIN="$dir" go install -ldflags="-s -w" "$pkg@$version"
 [[ "$(current)" == "$version" ]] || { echo "$bin does not report version $version after go install" >&2; exit 1; }
 echo "==> $name $version installed in $((SECONDS - start))s" >&2
