@@ -5,9 +5,10 @@
 #
 # Nothing happens when BIN exists and was built from PACKAGE's module at
 # VERSION (read from the binary with `go version -m`); otherwise
-# `go install PACKAGE@VERSION` writes it. Concurrent calls for the same BIN
-# (`make test` starts the goreleaser build in the background; the packaging
-# test asks for it again) wait for each other instead of building twice.
+# `go install PACKAGE@VERSION` writes it (without symbol tables: a faster
+# link). Concurrent calls for the same BIN (`make test` starts the goreleaser
+# build at once; the packaging test asks for it again) wait for each other
+# instead of building twice.
 set -euo pipefail
 
 bin="$1" pkg="$2" version="$3"
