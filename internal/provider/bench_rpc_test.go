@@ -32,7 +32,6 @@ import (
 	"math/big"
 	"os"
 	"reflect"
-	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -155,6 +154,7 @@ type rpcBenchEnv struct {
 	private  []byte
 	newCfg   func(unique string) string
 	drop     string
+	ours     bool
 }
 
 // rpcBenchState holds what the benchmark keeps across -count rounds: the
@@ -163,12 +163,13 @@ var rpcBenchState = struct {
 	sync.Mutex
 	fixtures   *benchFixtures
 	envs       map[string]*rpcBenchEnv
-	results    map[string][]float64 // "resource/rpc/variant" -> ns/op of each round
+	results    map[string][]float64 // "resource/rpc/variant" -> CPU ns per call, each round
+	saved      map[string][]float64 // "resource/rpc/ablation" -> floor minus ablation, CPU ns per call, each round
 	order      []string
 	bytes      map[string]int            // "resource/variant" -> state bytes
 	attrBytes  map[string]map[string]int // resource -> attribute -> bytes in our state
 	pathErrors map[string]bool           // "resource/variant" -> validators named the removed attribute
-}{envs: map[string]*rpcBenchEnv{}, results: map[string][]float64{}, bytes: map[string]int{},
+}{envs: map[string]*rpcBenchEnv{}, results: map[string][]float64{}, saved: map[string][]float64{}, bytes: map[string]int{},
 	attrBytes: map[string]map[string]int{}, pathErrors: map[string]bool{}}
 
 func BenchmarkRPC(b *testing.B) {
@@ -193,14 +194,25 @@ func BenchmarkRPC(b *testing.B) {
 					for _, v := range variants {
 						b.Run(v.name, func(b *testing.B) {
 							env := rpcBenchEnvFor(b, c, v)
-							cpu := rpcBenchRun(b, env, rpc)
-							b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
 							key := c.typeName + "/" + rpc + "/" + v.name
+							var cpu, saved float64
+							if v.edit == nil {
+								cpu = rpcBenchRun(b, rpcBenchPrepare(b, env, rpc))
+							} else {
+								// An ablation: measured in alternation with the floor.
+								floor := rpcBenchEnvFor(b, c, rpcBenchVariant{name: "floor"})
+								var fcpu float64
+								fcpu, cpu = rpcBenchPaired(b, rpcBenchPrepare(b, floor, rpc), rpcBenchPrepare(b, env, rpc))
+								saved = fcpu - cpu
+								b.ReportMetric(saved, "saved-cpu-ns/op")
+							}
+							b.ReportMetric(cpu, "cpu-ns/op")
 							st.Lock()
 							if _, ok := st.results[key]; !ok {
 								st.order = append(st.order, key)
 							}
-							st.results[key] = append(st.results[key], float64(cpu.Nanoseconds())/float64(b.N))
+							st.results[key] = append(st.results[key], cpu)
+							st.saved[key] = append(st.saved[key], saved)
 							st.Unlock()
 						})
 					}
@@ -303,7 +315,7 @@ func rpcBenchEnvFor(b *testing.B, c rpcBenchCase, v rpcBenchVariant) *rpcBenchEn
 	if !ok {
 		b.Fatalf("no schema for %s", c.typeName)
 	}
-	env = &rpcBenchEnv{srv: srv, typeName: c.typeName, typ: rs.ValueType(), drop: v.drop,
+	env = &rpcBenchEnv{srv: srv, typeName: c.typeName, typ: rs.ValueType(), drop: v.drop, ours: v.name == "ours",
 		newCfg: func(u string) string { return c.config(*st.fixtures, u) }}
 	var s resource.SchemaResponse
 	rpcBenchResource(b, c.typeName).Schema(context.Background(), resource.SchemaRequest{}, &s)
@@ -442,61 +454,57 @@ func (e *rpcBenchEnv) value(b *testing.B, dv *tfprotov6.DynamicValue) tftypes.Va
 	return v
 }
 
-// rpcBenchRun measures one RPC of env and returns the CPU time the process
-// spent in the measured calls (with the emulator's, which runs in this
-// process). The report uses CPU time rather than wall time: on a shared
-// machine, other processes inflate the wall time of a call far more than
-// its CPU time.
-func rpcBenchRun(b *testing.B, env *rpcBenchEnv, rpc string) time.Duration {
+// rpcBenchOp is one RPC of one env, ready to be measured.
+type rpcBenchOp struct {
+	call  func() // one RPC (measured)
+	after func() // work after each call, not measured (nil: none)
+	done  func() // cleanup after the loop
+	env   *rpcBenchEnv
+}
+
+// rpcBenchPrepare sets up rpc on env: the object it needs exists and the
+// request is built.
+func rpcBenchPrepare(b *testing.B, env *rpcBenchEnv, rpc string) rpcBenchOp {
 	ctx := rpcBenchCtx(env.typeName)
-	runtime.GC() // start every variant with the same heap, not the last one's garbage
+	op := rpcBenchOp{env: env, done: func() {}}
 	switch rpc {
 	case "Validate":
 		req := env.validateReq()
-		start := rpcBenchCPU()
-		for b.Loop() {
+		op.call = func() {
 			r, err := env.srv.ValidateResourceConfig(rpcBenchCtx(env.typeName), req)
 			env.ok(b, rpc, err, r.Diagnostics)
 		}
-		return rpcBenchCPU() - start
 	case "PlanCreate":
 		req := env.planCreateReq()
-		start := rpcBenchCPU()
-		for b.Loop() {
+		op.call = func() {
 			r, err := env.srv.PlanResourceChange(rpcBenchCtx(env.typeName), req)
 			env.ok(b, rpc, err, r.Diagnostics)
 		}
-		return rpcBenchCPU() - start
 	case "ApplyCreate":
-		// Every create gets a configuration of its own (names are unique on
-		// the service) and is destroyed again, outside the measured time.
-		var cpu time.Duration
-		for b.Loop() {
-			b.StopTimer()
-			env.setConfig(b, rpcBenchRandom())
-			b.StartTimer()
-			start := rpcBenchCPU()
-			state, private := env.create(b)
-			cpu += rpcBenchCPU() - start
-			b.StopTimer()
+		// Every create is destroyed again, and every create of ours gets a
+		// configuration of its own (names are unique on the service), both
+		// outside the measured time.
+		var state *tfprotov6.DynamicValue
+		var private []byte
+		op.call = func() { state, private = env.create(b) }
+		op.after = func() {
 			env.destroy(b, state, private)
-			b.StartTimer()
+			if env.ours {
+				env.setConfig(b, rpcBenchRandom())
+			}
 		}
-		return cpu
 	case "Read":
 		state, private := env.create(b)
-		defer env.destroy(b, state, private)
+		op.done = func() { env.destroy(b, state, private) }
 		req := &tfprotov6.ReadResourceRequest{TypeName: env.typeName, CurrentState: state, Private: private}
-		start := rpcBenchCPU()
-		for b.Loop() {
+		op.call = func() {
 			r, err := env.srv.ReadResource(rpcBenchCtx(env.typeName), req)
 			env.ok(b, rpc, err, r.Diagnostics)
 		}
-		return rpcBenchCPU() - start
 	case "PlanNoChange":
 		state, private := env.create(b)
 		state, private = env.read(b, state, private)
-		defer env.destroy(b, state, private)
+		op.done = func() { env.destroy(b, state, private) }
 		prior := env.value(b, state)
 		proposed := rpcBenchProposedNew(env.schema.Attributes, prior, env.config)
 		pdv, err := tfprotov6.NewDynamicValue(env.typ, proposed)
@@ -512,15 +520,65 @@ func rpcBenchRun(b *testing.B, env *rpcBenchEnv, rpc string) time.Duration {
 			diff, _ := prior.Diff(planned)
 			b.Fatalf("%s: the refresh plan is not a no-change plan: %v, requires replace %v", env.typeName, diff, r.RequiresReplace)
 		}
-		start := rpcBenchCPU()
-		for b.Loop() {
+		op.call = func() {
 			r, err := env.srv.PlanResourceChange(rpcBenchCtx(env.typeName), req)
 			env.ok(b, rpc, err, r.Diagnostics)
 		}
-		return rpcBenchCPU() - start
+	default:
+		b.Fatalf("unknown RPC %s", rpc)
 	}
-	b.Fatalf("unknown RPC %s", rpc)
-	return 0
+	return op
+}
+
+// rpcBenchRun measures op and returns the CPU time per call the process
+// spent in it (with the emulator's, which runs in this process). CPU time
+// rather than wall time: on a shared machine, other processes inflate the
+// wall time of a call far more than its CPU time.
+func rpcBenchRun(b *testing.B, op rpcBenchOp) float64 {
+	defer op.done()
+	var cpu time.Duration
+	for b.Loop() {
+		start := rpcBenchCPU()
+		op.call()
+		cpu += rpcBenchCPU() - start
+		if op.after != nil {
+			b.StopTimer()
+			op.after()
+			b.StartTimer()
+		}
+	}
+	return float64(cpu.Nanoseconds()) / float64(b.N)
+}
+
+// rpcBenchPaired measures the floor's op and an ablation's op in
+// alternation (which one goes first alternates too), so that the machine's
+// drift hits both alike, and returns the CPU time per call of each.
+func rpcBenchPaired(b *testing.B, floor, ablated rpcBenchOp) (float64, float64) {
+	defer floor.done()
+	defer ablated.done()
+	var cf, ca time.Duration
+	i := 0
+	for b.Loop() {
+		first, second, d1, d2 := floor, ablated, &cf, &ca
+		if i%2 == 1 {
+			first, second, d1, d2 = ablated, floor, &ca, &cf
+		}
+		i++
+		t0 := rpcBenchCPU()
+		first.call()
+		t1 := rpcBenchCPU()
+		second.call()
+		t2 := rpcBenchCPU()
+		*d1 += t1 - t0
+		*d2 += t2 - t1
+		if floor.after != nil {
+			b.StopTimer()
+			floor.after()
+			ablated.after()
+			b.StartTimer()
+		}
+	}
+	return float64(cf.Nanoseconds()) / float64(b.N), float64(ca.Nanoseconds()) / float64(b.N)
 }
 
 // rpcBenchCPU is the CPU time (user and system) of this process so far.
@@ -638,8 +696,8 @@ func rpcBenchReport() string {
 	if len(st.results) == 0 {
 		return ""
 	}
-	med := func(key string) (float64, int) {
-		v := slices.Clone(st.results[key])
+	medOf := func(vals []float64) (float64, int) {
+		v := slices.Clone(vals)
 		if len(v) == 0 {
 			return -1, 0
 		}
@@ -649,6 +707,7 @@ func rpcBenchReport() string {
 		}
 		return (v[len(v)/2-1] + v[len(v)/2]) / 2, len(v)
 	}
+	med := func(key string) (float64, int) { return medOf(st.results[key]) }
 	var resources []string
 	variants := map[string][]string{}
 	rounds := 0
@@ -668,7 +727,7 @@ func rpcBenchReport() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Medians of %d runs (`-count %d`), µs of CPU time per RPC (the process's, the in-process emulator's included). ", rounds, rounds)
 	b.WriteString("Element rows: what removing that element from the floor's schema saves, µs and % of the floor's RPC ")
-	b.WriteString("(floor minus the floor without it; noise makes small values negative). ")
+	b.WriteString("(the floor and the floor without it measured in alternation, call by call; noise makes small values negative). ")
 	b.WriteString("State bytes: the JSON of the instance's attribute values in the state; per attribute, its key and value in our state. ")
 	b.WriteString("†: validators or plan modifiers of other attributes read this one; without it they report a path error, whose cost is left in.\n\n")
 	b.WriteString("| Resource | State bytes ours / floor | Validate ours / floor | Plan (create) | Plan (no change) | Apply (create) | Read |\n")
@@ -720,7 +779,8 @@ func rpcBenchReport() string {
 				case f < 0:
 					b.WriteString(" | ")
 				default:
-					fmt.Fprintf(&b, " | %s (%.0f%%)", us(f-x), 100*(f-x)/f)
+					saved, _ := medOf(st.saved[r+"/"+rpc+"/"+v])
+					fmt.Fprintf(&b, " | %s (%.0f%%)", us(saved), 100*saved/f)
 				}
 			}
 			b.WriteString(" |\n")

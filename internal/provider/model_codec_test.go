@@ -169,31 +169,36 @@ func TestModelCodecPlainModels(t *testing.T) {
 	}
 }
 
-// BenchmarkModelCodec compares a Get and a Set of a connected account's
-// state (what a Read does besides its request) through the framework and
-// through getModel/setModel.
+// BenchmarkModelCodec compares a Get and a Set of each resource's state
+// (what a Read does besides its request) through the framework and through
+// getModel/setModel.
 func BenchmarkModelCodec(b *testing.B) {
 	ctx := context.Background()
-	var sr resource.SchemaResponse
-	NewConnectedAccountResource().Schema(ctx, resource.SchemaRequest{}, &sr)
-	typ := sr.Schema.Type().TerraformType(ctx)
-	raw := codecSample(typ, "full", `{"a":1}`, 0)
-	b.Run("framework", func(b *testing.B) {
-		for b.Loop() {
-			var m connectedAccountModel
-			st := tfsdk.State{Schema: sr.Schema, Raw: raw}
-			if st.Get(ctx, &m).HasError() || st.Set(ctx, &m).HasError() {
-				b.Fatal("conversion failed")
+	for _, newRes := range New("bench")().Resources(ctx) {
+		r := newRes()
+		var md resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "service"}, &md)
+		newModel := codecModels[md.TypeName]
+		var sr resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &sr)
+		raw := codecSample(sr.Schema.Type().TerraformType(ctx), "full", `{"a":1}`, 0)
+		b.Run(md.TypeName+"/framework", func(b *testing.B) {
+			for b.Loop() {
+				m := newModel()
+				st := tfsdk.State{Schema: sr.Schema, Raw: raw}
+				if st.Get(ctx, m).HasError() || st.Set(ctx, m).HasError() {
+					b.Fatal("conversion failed")
+				}
 			}
-		}
-	})
-	b.Run("codec", func(b *testing.B) {
-		for b.Loop() {
-			var m connectedAccountModel
-			st := tfsdk.State{Schema: sr.Schema, Raw: raw}
-			if getModel(ctx, st, &m).HasError() || setModel(ctx, &st, &m).HasError() {
-				b.Fatal("conversion failed")
+		})
+		b.Run(md.TypeName+"/codec", func(b *testing.B) {
+			for b.Loop() {
+				m := newModel()
+				st := tfsdk.State{Schema: sr.Schema, Raw: raw}
+				if getModel(ctx, st, m).HasError() || setModel(ctx, &st, m).HasError() {
+					b.Fatal("conversion failed")
+				}
 			}
-		}
-	})
+		})
+	}
 }
