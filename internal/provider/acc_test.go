@@ -73,7 +73,7 @@ var (
 
 // testAccEnvironment returns the shared endpoint, starting the in-process
 // emulator on first use unless SERVICE_BASE_URL and SERVICE_API_KEY are set.
-func testAccEnvironment(t *testing.T) testAccEndpoint {
+func testAccEnvironment(t testing.TB) testAccEndpoint {
 	t.Helper()
 	testAccOnce.Do(func() {
 		baseURL, key := testAccRealBaseURL, testAccRealAPIKey
@@ -100,7 +100,7 @@ func testAccEnvironment(t *testing.T) testAccEndpoint {
 // testAccPreCheck makes sure the endpoint is up and points the provider at it
 // through SERVICE_BASE_URL and SERVICE_API_KEY. It re-applies the variables on
 // every call, so tests that change them with t.Setenv do not leak.
-func testAccPreCheck(t *testing.T) {
+func testAccPreCheck(t testing.TB) {
 	t.Helper()
 	ep := testAccEnvironment(t)
 	// os.Setenv, not t.Setenv: the values are process-wide on purpose and
@@ -115,7 +115,7 @@ func testAccPreCheck(t *testing.T) {
 
 // testAccRequireEmulator skips the test when running against a real endpoint.
 // Call it first in tests that use the emulator's control routes.
-func testAccRequireEmulator(t *testing.T) testAccEndpoint {
+func testAccRequireEmulator(t testing.TB) testAccEndpoint {
 	t.Helper()
 	ep := testAccEnvironment(t)
 	if !ep.Emulated {
@@ -126,7 +126,7 @@ func testAccRequireEmulator(t *testing.T) testAccEndpoint {
 
 // testAccClient returns an API client for out-of-band changes (drift tests,
 // CheckDestroy) against the shared endpoint.
-func testAccClient(t *testing.T) *client.Client {
+func testAccClient(t testing.TB) *client.Client {
 	t.Helper()
 	ep := testAccEnvironment(t)
 	c, err := client.New(client.Config{BaseURL: ep.BaseURL, APIKey: ep.APIKey, UserAgent: "terraform-provider-service-acctest"})
@@ -217,7 +217,7 @@ type testAccEmulatorStats struct {
 }
 
 // testAccEmulatorStatsNow reads the emulator's request counters.
-func testAccEmulatorStatsNow(t *testing.T) testAccEmulatorStats {
+func testAccEmulatorStatsNow(t testing.TB) testAccEmulatorStats {
 	t.Helper()
 	var s testAccEmulatorStats
 	testAccEmulatorDo(t, http.MethodGet, "/_emulator/stats", nil, &s)
@@ -248,7 +248,7 @@ func testAccAssertNoWritesSince(t *testing.T, before int) {
 
 type rawBody string
 
-func testAccEmulatorDo(t *testing.T, method, path string, body, out any) {
+func testAccEmulatorDo(t testing.TB, method, path string, body, out any) {
 	t.Helper()
 	ep := testAccRequireEmulator(t)
 	if !strings.HasPrefix(path, "/_emulator/") {

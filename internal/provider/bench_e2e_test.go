@@ -276,7 +276,7 @@ func TestE2EBenchmark(t *testing.T) {
 // testAccStripeAccountFixture creates, through the client, a custom API_KEY
 // auth config for stripe and one ACTIVE connected account on it of user
 // <user>-trig (for trigger instances), both deleted at the end of the test.
-func testAccStripeAccountFixture(t *testing.T, user string) benchFixtures {
+func testAccStripeAccountFixture(t testing.TB, user string) benchFixtures {
 	t.Helper()
 	ctx := context.Background()
 	c := testAccClient(t)

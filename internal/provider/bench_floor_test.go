@@ -14,10 +14,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-type floorProvider struct{ real fwprovider.Provider }
+type floorProvider struct {
+	real fwprovider.Provider
+	// edit, when set, changes the schema of every resource before the floor
+	// serves it (the ablations of bench_rpc_test.go).
+	edit func(typeName string, s *schema.Schema)
+}
 
 func newFloorProvider() fwprovider.Provider { return &floorProvider{real: New("floor")()} }
 
@@ -37,14 +43,17 @@ func (p *floorProvider) DataSources(context.Context) []func() datasource.DataSou
 func (p *floorProvider) Resources(ctx context.Context) []func() resource.Resource {
 	var out []func() resource.Resource
 	for _, newReal := range p.real.Resources(ctx) {
-		out = append(out, func() resource.Resource { return &floorResource{real: newReal()} })
+		out = append(out, func() resource.Resource { return &floorResource{real: newReal(), edit: p.edit} })
 	}
 	return out
 }
 
 // floorResource has the type name and schema of real and stores the plan as
 // the state, with typical values for what the plan leaves unknown.
-type floorResource struct{ real resource.Resource }
+type floorResource struct {
+	real resource.Resource
+	edit func(typeName string, s *schema.Schema)
+}
 
 func (r *floorResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	r.real.Metadata(ctx, req, resp)
@@ -52,6 +61,11 @@ func (r *floorResource) Metadata(ctx context.Context, req resource.MetadataReque
 
 func (r *floorResource) Schema(ctx context.Context, req resource.SchemaRequest, resp *resource.SchemaResponse) {
 	r.real.Schema(ctx, req, resp)
+	if r.edit != nil {
+		var md resource.MetadataResponse
+		r.real.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "service"}, &md)
+		r.edit(md.TypeName, &resp.Schema)
+	}
 }
 
 func (r *floorResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -44,12 +44,22 @@ var (
 	e2eBuildErr  error
 )
 
-// TestMain removes the provider binary built for end-to-end tests. When the
+// TestMain removes the provider binary built for end-to-end tests and prints
+// the tables of BenchmarkRPC when it ran (bench_rpc_test.go). When the
 // end-to-end benchmark runs this test binary as a provider process, it serves
 // that instead (benchProviderMain never returns then).
 func TestMain(m *testing.M) {
 	benchProviderMain()
 	code := m.Run()
+	if report := rpcBenchReport(); report != "" {
+		fmt.Println(report)
+		if out := os.Getenv("SERVICE_BENCH_RPC_OUT"); out != "" {
+			if err := os.WriteFile(out, []byte(report), 0o600); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				code = 1
+			}
+		}
+	}
 	if e2eBinDir != "" {
 		_ = os.RemoveAll(e2eBinDir)
 	}

@@ -337,8 +337,8 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 // acStateIsManaged reports a prior state of a service-managed auth config,
 // reading only the type attribute.
 func acStateIsManaged(ctx context.Context, req resource.ModifyPlanRequest) bool {
-	var t types.String
-	return !req.State.GetAttribute(ctx, path.Root("type"), &t).HasError() && acIsManagedType(t)
+	var state authConfigResourceModel
+	return !getAttributes(ctx, req.State, &state, "type").HasError() && acIsManagedType(state.Type)
 }
 
 func acIsManagedType(v types.String) bool {
@@ -407,10 +407,16 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	// Values known at plan time, so that an in-place update does not show
 	// them as (known after apply): is_service_managed follows type (which
 	// forces replacement), status follows enabled.
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("is_service_managed"), types.BoolValue(acIsManagedType(plan.Type)))...)
+	// The planned values are written once, when ModifyPlan returns.
+	planned := map[string]attr.Value{"is_service_managed": types.BoolValue(acIsManagedType(plan.Type))}
 	if status, ok := acPlannedStatus(creating, plan, state); ok {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("status"), status)...)
+		planned["status"] = status
 	}
+	defer func() {
+		raw, d := acWith(ctx, resp.Plan.Raw, planned)
+		resp.Diagnostics.Append(d...)
+		resp.Plan.Raw = raw
+	}()
 
 	if !r.data.Configured() || plan.Toolkit.IsUnknown() {
 		return
@@ -448,7 +454,7 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 						managed, tk.Slug, cfg.AuthScheme.ValueString(), managed, authConfigTypeCustom))
 			}
 		case creating && cfg.AuthScheme.IsNull():
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("auth_scheme"), types.StringValue(managed))...)
+			planned["auth_scheme"] = types.StringValue(managed)
 		}
 		return
 	}
@@ -501,7 +507,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	var cfg, plan authConfigResourceModel
 	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "credentials_wo", "proxy_config", "shared_credentials_wo")...) // all Create reads of the configuration
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -568,9 +574,9 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	id := created.ID
 	// Record the id at once so that a failure below leaves a tracked (tainted) object.
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("toolkit"), plan.Toolkit)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("type"), plan.Type)...)
+	partial, d := acWith(ctx, resp.State.Raw, map[string]attr.Value{"id": types.StringValue(id), "toolkit": plan.Toolkit, "type": plan.Type})
+	resp.Diagnostics.Append(d...)
+	resp.State.Raw = partial
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -590,12 +596,12 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	plan.ID = types.StringValue(id)
 	resp.Diagnostics.Append(applyAuthConfig(ctx, &plan, ac)...)
 	plan.CredentialsWO = types.MapNull(types.StringType)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state authConfigResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -607,9 +613,13 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 	if readFailed(ctx, resp, authConfigResourceType, id, err) {
 		return
 	}
+	prior := state
 	resp.Diagnostics.Append(applyAuthConfig(ctx, &state, ac)...)
 	state.CredentialsWO = types.MapNull(types.StringType)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	if !resp.Diagnostics.HasError() && acModelsEqual(prior, state) {
+		return // resp.State already holds the prior state, which is current
+	}
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -748,11 +758,12 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	var id string // all Delete needs from the state
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
+	var state authConfigResourceModel // only the id: all Delete needs from the state
+	resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "id")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	id := state.ID.ValueString()
 	addDeleteError(&resp.Diagnostics, authConfigResourceType, id, r.data.Client.DeleteAuthConfig(ctx, id))
 }
 

@@ -525,7 +525,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		return
 	}
 	var plan, config connectedAccountModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &config, "credentials_wo")...) // all Create reads of the configuration
 	if resp.Diagnostics.HasError() {
 		return
@@ -640,7 +640,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		plan.fromAccount(acct, false)
 	}
 	r.fillUnknown(&plan)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(errs...)
 }
 
@@ -785,7 +785,7 @@ func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported
 
 func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state connectedAccountModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
 		return
 	}
@@ -800,7 +800,7 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 	}
 	imported := state.UserID.IsNull()
 	state.fromAccount(a, imported)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 func (r *connectedAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -808,9 +808,9 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 		return
 	}
 	var plan, config, state connectedAccountModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Config, &config)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -877,7 +877,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 		plan.UpdatedAt = state.UpdatedAt
 	}
 	r.fillUnknown(&plan)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 func (r *connectedAccountResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

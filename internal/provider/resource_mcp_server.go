@@ -156,7 +156,7 @@ func (r *mcpServerResource) Configure(_ context.Context, req resource.ConfigureR
 // ValidateConfig requires at least one auth config or NO_AUTH toolkit.
 func (r *mcpServerResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg mcpServerModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -206,7 +206,7 @@ func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	var plan mcpServerModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -230,7 +230,7 @@ func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateReque
 	}
 	tflog.Debug(ctx, "created MCP server", map[string]any{"id": m.ID, "name": m.Name})
 	applyMCPServer(&plan, m, toolkitsExcept(m.Toolkits, body.NoAuthApps))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(recordAllowedToolsConfigured(ctx, req.Config, resp.Private)...)
 }
 
@@ -249,7 +249,7 @@ func addMCPServerWriteError(diags *diag.Diagnostics, op, id, name string, err er
 
 func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state mcpServerModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -280,7 +280,7 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 		}
 	}
 	applyMCPServer(&state, m, acToolkits)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 type privateSetter interface {
@@ -324,8 +324,8 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 		return
 	}
 	var plan, state mcpServerModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -370,7 +370,7 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 		return
 	}
 	applyMCPServer(&plan, m, toolkitsExcept(m.Toolkits, noAuth))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(recordAllowedToolsConfigured(ctx, req.Config, resp.Private)...)
 }
 
@@ -379,7 +379,7 @@ func (r *mcpServerResource) Delete(ctx context.Context, req resource.DeleteReque
 		return
 	}
 	var state mcpServerModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -25,14 +25,14 @@ func (r *mcpServerResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return // destroy
 	}
 	var plan mcpServerModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	var state *mcpServerModel
 	if !req.State.Raw.IsNull() {
 		state = &mcpServerModel{}
-		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		resp.Diagnostics.Append(getModel(ctx, req.State, state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}

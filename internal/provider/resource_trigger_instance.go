@@ -175,15 +175,18 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 	if planUnchanged(req) {
 		return // nothing to check or fill in
 	}
+	// Only the attributes this function reads (getAttributes: add any
+	// attribute a new check needs).
+	checked := []string{"user_id", "slug", "connected_account_id", "trigger_config", "enabled"}
 	var plan triggerInstanceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, checked...)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	var state *triggerInstanceModel
 	if !req.State.Raw.IsNull() {
 		state = &triggerInstanceModel{}
-		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		resp.Diagnostics.Append(getAttributes(ctx, req.State, state, checked...)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -193,8 +196,9 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 		state.Enabled.Equal(plan.Enabled) {
 		// Nothing to change (trigger_config may differ from the configuration
 		// only in formatting): the framework marked the computed attributes
-		// unknown because the raw configuration differed; keep them.
-		resp.Diagnostics.Append(resp.Plan.Set(ctx, state)...)
+		// unknown because the raw configuration differed; keep them, i.e.
+		// plan the prior state as it is.
+		resp.Plan.Raw = req.State.Raw.Copy()
 		return
 	}
 	// An enabled trigger has no disabled_at: say so in the plan rather than
@@ -277,7 +281,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	var plan triggerInstanceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -346,7 +350,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 	}
 	plan.Toolkit = types.StringValue(toolkit)
 	resp.Diagnostics.Append(applyTriggerInstance(&plan, ti)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 // firstActiveAccount returns the first ACTIVE, enabled connected account of
@@ -414,7 +418,7 @@ func (r *triggerInstanceResource) checkAccountFields(a *client.ConnectedAccount,
 
 func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state triggerInstanceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -431,7 +435,7 @@ func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadReq
 		state.Toolkit = types.StringValue(r.toolkitOf(ctx, ti.TriggerName))
 	}
 	resp.Diagnostics.Append(applyTriggerInstance(&state, ti)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 // toolkitOf returns the toolkit of a trigger type from the schema cache,
@@ -448,8 +452,8 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 		return
 	}
 	var plan, state triggerInstanceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -480,7 +484,7 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 		plan.Toolkit = state.Toolkit
 	}
 	resp.Diagnostics.Append(applyTriggerInstance(&plan, ti)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -189,14 +189,14 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 		return
 	}
 	var plan webhookSubscriptionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	var state *webhookSubscriptionModel
 	if !req.State.Raw.IsNull() {
 		state = &webhookSubscriptionModel{}
-		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		resp.Diagnostics.Append(getModel(ctx, req.State, state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -244,7 +244,7 @@ func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.C
 		return
 	}
 	var plan webhookSubscriptionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -265,7 +265,7 @@ func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.C
 	}
 	tflog.Debug(ctx, "created webhook subscription", map[string]any{"id": w.ID})
 	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, w)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 // conflictDetail names the existing subscription after a 409 on create.
@@ -279,7 +279,7 @@ func (r *webhookSubscriptionResource) conflictDetail(ctx context.Context) string
 
 func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state webhookSubscriptionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
 		return
 	}
@@ -289,7 +289,7 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 		return
 	}
 	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &state, w)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
 }
 
 func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -297,8 +297,8 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 		return
 	}
 	var plan, state webhookSubscriptionModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -334,7 +334,7 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 			// Keep what the update applied; the rotation is retried on the next apply.
 			plan.SecretRotation = state.SecretRotation
 			resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, current)...)
-			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 			addAPIError(&resp.Diagnostics, "rotating the secret of", webhookSubscriptionType, id, err)
 			return
 		}
@@ -349,7 +349,7 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 		}
 	}
 	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, current)...)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 }
 
 // webhookSubscriptionFromState rebuilds the service object from state (for
@@ -368,7 +368,7 @@ func (r *webhookSubscriptionResource) Delete(ctx context.Context, req resource.D
 		return
 	}
 	var state webhookSubscriptionModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
