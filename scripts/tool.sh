@@ -5,9 +5,10 @@
 #
 # Nothing happens when BIN exists and was built from PACKAGE's module at
 # VERSION (read from the binary with `go version -m`); otherwise
-# `go install PACKAGE@VERSION` writes it. Concurrent calls for the same BIN
-# (`make test` starts the goreleaser build in the background; the packaging
-# test asks for it again) wait for each other instead of building twice.
+# `go install PACKAGE@VERSION` writes it (without symbol tables: a faster
+# link). Concurrent calls for the same BIN (`make test` starts the goreleaser
+# build at once; the packaging test asks for it again) wait for each other
+# instead of building twice.
 set -euo pipefail
 
 bin="$1" pkg="$2" version="$3"
@@ -43,6 +44,6 @@ if [[ "$(current)" == "$version" ]]; then
 fi
 echo "==> installing $name $version into $dir (first run only: built from source through the Go module proxy)" >&2
 start=$SECONDS
-GOBIN="$dir" go install "$pkg@$version"
+GOBIN="$dir" go install -ldflags="-s -w" "$pkg@$version"
 [[ "$(current)" == "$version" ]] || { echo "$bin does not report version $version after go install" >&2; exit 1; }
 echo "==> $name $version installed in $((SECONDS - start))s" >&2

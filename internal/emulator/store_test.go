@@ -62,23 +62,6 @@ func TestPersistenceAcrossRestart(t *testing.T) {
 	e2.mustErr(404, "not found", "GET", v+"/connected_accounts/"+ca, nil)
 }
 
-// TestHelperEmulatorProcess is not a real test: it runs an emulator in a
-// child process for TestKill9Durability.
-func TestHelperEmulatorProcess(t *testing.T) {
-	path := os.Getenv("EMULATOR_HELPER_DATA")
-	if path == "" {
-		t.Skip("helper process only")
-	}
-	srv, err := New(Options{DataPath: path})
-	if err != nil {
-		fmt.Println("error", err)
-		os.Exit(2)
-	}
-	ts := httptest.NewServer(srv.Handler())
-	fmt.Println("listening on " + ts.URL)
-	select {}
-}
-
 func TestKill9Durability(t *testing.T) {
 	if testing.Short() {
 		t.Skip("spawns a process")
@@ -86,8 +69,9 @@ func TestKill9Durability(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "emu.db")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^TestHelperEmulatorProcess$")
-	cmd.Env = append(os.Environ(), "EMULATOR_HELPER_DATA="+path)
+	// The child is this test binary serving path (see TestMain).
+	cmd := exec.CommandContext(ctx, os.Args[0])
+	cmd.Env = append(os.Environ(), helperDataEnv+"="+path)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -12,8 +12,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-func TestGetAttributes(t *testing.T) {
-	ctx := context.Background()
+// authConfigNullObject returns the auth config schema, its object type and
+// a value map with every attribute null.
+func authConfigNullObject(ctx context.Context) (resource.SchemaResponse, tftypes.Object, map[string]tftypes.Value) {
 	var sr resource.SchemaResponse
 	NewAuthConfigResource().Schema(ctx, resource.SchemaRequest{}, &sr)
 	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
@@ -21,6 +22,12 @@ func TestGetAttributes(t *testing.T) {
 	for name, at := range typ.AttributeTypes {
 		vals[name] = tftypes.NewValue(at, nil)
 	}
+	return sr, typ, vals
+}
+
+func TestGetAttributes(t *testing.T) {
+	ctx := context.Background()
+	sr, typ, vals := authConfigNullObject(ctx)
 	vals["toolkit"] = tftypes.NewValue(tftypes.String, "github")
 	vals["enabled"] = tftypes.NewValue(tftypes.Bool, false)
 	vals["name"] = tftypes.NewValue(tftypes.String, "not read")
@@ -45,13 +52,7 @@ func TestGetAttributes(t *testing.T) {
 // of GetAttribute, attribute by attribute.
 func TestGetAttributesMatchesGetAttribute(t *testing.T) {
 	ctx := context.Background()
-	var sr resource.SchemaResponse
-	NewAuthConfigResource().Schema(ctx, resource.SchemaRequest{}, &sr)
-	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
-	vals := map[string]tftypes.Value{}
-	for name, at := range typ.AttributeTypes {
-		vals[name] = tftypes.NewValue(at, nil)
-	}
+	sr, typ, vals := authConfigNullObject(ctx)
 	vals["toolkit"] = tftypes.NewValue(tftypes.String, "github")
 	vals["enabled"] = tftypes.NewValue(tftypes.Bool, tftypes.UnknownValue)
 	vals["scopes"] = tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, []tftypes.Value{tftypes.NewValue(tftypes.String, "repo")})

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
 // sdkVerifyScript verifies deliveries (JSON array on stdin of {payload,
@@ -47,25 +49,30 @@ type sdkVerifyResult struct {
 	AccountID   string `json:"accountId"`
 }
 
+// sdkVersionForVerify is the @composio/core whose verifyWebhook checks the
+// deliveries: the one internal/emulator/sdkconformance/core-0.21 pins.
+const sdkVersionForVerify = "0.21.0"
+
 // sdkVerifyWebhooks runs the official TypeScript SDK's verifyWebhook over
-// deliveries, with the @composio/core the SDK conformance tests install
-// (internal/emulator/sdkconformance/core-0.21). It returns ok=false, after
-// logging why, when node or that installation is missing.
-func sdkVerifyWebhooks(t *testing.T, deliveries []sdkVerifyInput) ([]sdkVerifyResult, bool) {
+// deliveries, with the @composio/core of internal/emulator/sdkconformance/
+// core-0.21 (installed there with npm ci when missing; the SDK conformance
+// test uses the same installation). It skips t when node or npm is missing.
+func sdkVerifyWebhooks(t *testing.T, deliveries []sdkVerifyInput) []sdkVerifyResult {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Log("SDK verification skipped: node not found")
-		return nil, false
+		t.Skip("node is not on PATH: the official SDK's verifyWebhook cannot run")
 	}
-	entry, err := filepath.Abs(filepath.Join("..", "emulator", "sdkconformance", "core-0.21", "node_modules", "@composio", "core", "dist", "index.mjs"))
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("npm is not on PATH: the official SDK cannot be installed")
+	}
+	dir, err := filepath.Abs(filepath.Join("..", "emulator", "sdkconformance", "core-0.21"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(entry); err != nil {
-		t.Logf("SDK verification skipped: @composio/core is not installed at %s (the SDK conformance test installs it with npm ci)", entry)
-		return nil, false
-	}
+	testutil.NPMInstall(t, npm, dir, os.Environ(), func() bool { return testutil.NPMInstalledVersion(dir, "@composio/core") == sdkVersionForVerify })
+	entry := filepath.Join(dir, "node_modules", "@composio", "core", "dist", "index.mjs")
 	in, err := json.Marshal(deliveries)
 	if err != nil {
 		t.Fatal(err)
@@ -95,5 +102,5 @@ func sdkVerifyWebhooks(t *testing.T, deliveries []sdkVerifyInput) ([]sdkVerifyRe
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("SDK verification output %q: %v", out, err)
 	}
-	return res, true
+	return res
 }

@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
 const (
@@ -128,35 +129,7 @@ func runConformance(t *testing.T, sdkDir, sdkVersion string) {
 
 func ensureNodeModules(t *testing.T, npmBin, dir, sdkVersion string) {
 	t.Helper()
-	if installedVersion(dir) == sdkVersion {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, npmBin, "ci", "--no-audit", "--no-fund", "--prefer-offline")
-	cmd.Dir = dir
-	cmd.Env = filteredEnv()
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("npm ci in %s failed: %v\n%s", dir, err, out)
-	}
-	if v := installedVersion(dir); v != sdkVersion {
-		t.Fatalf("after npm ci, %s is %q, want %s", sdkPackage, v, sdkVersion)
-	}
-}
-
-func installedVersion(dir string) string {
-	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "@composio", "core", "package.json"))
-	if err != nil {
-		return ""
-	}
-	var pkg struct {
-		Version string `json:"version"`
-	}
-	if json.Unmarshal(b, &pkg) != nil {
-		return ""
-	}
-	return pkg.Version
+	testutil.NPMInstall(t, npmBin, dir, filteredEnv(), func() bool { return testutil.NPMInstalledVersion(dir, sdkPackage) == sdkVersion })
 }
 
 // filteredEnv is the test's environment without variables the SDK would pick up on its own.

@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# The whole suite behind `make test`, in as little wall-clock time as the
+# machine allows: the checks, the tool builds and the Go tests run side by
+# side instead of one after the other.
+#
+#   scripts/test.sh MAKE BIN PACKAGES [go test flags]
+#
+# MAKE is the make to call for the checks and tools, BIN where the tools live,
+# PACKAGES the (space-separated) packages to test and vet.
+#
+# Started at once in the background, each a "part" whose output goes to its
+# own log, printed as one block with the part's wall-clock and CPU time when it
+# ends:
+#   goreleaser   builds bin/goreleaser (the packaging test waits for it)
+#   lint         builds bin/golangci-lint, then runs it
+#   docs-check   builds bin/tfplugindocs, then checks docs/ is fresh and valid
+#   fmt-check    gofmt and terraform fmt
+# In the foreground: bin/gotestsum is built, then the Go tests run through
+# gotestsum, which streams go test's ok/FAIL lines. go vet runs inside go test
+# (-vet=all: every analyzer of `go vet`, on each package and its test files),
+# so that the packages compile once instead of once for vet and once again,
+# at the same time, for the tests; the packages without test files are vetted
+# after the tests, from the filled build cache.
+#
+# gotestsum's go test command waits for every part before it exits and reports
+# each failed part as an error, so that gotestsum's summary -- every skipped
+# test with its reason, then "DONE N tests[, N skipped][, N failures][, N
+# errors] in T" -- is always the last thing printed, and the exit status is
+# non-zero when any test, vet finding or part failed.
+set -uo pipefail
+
+# Second stage, run by gotestsum as its --raw-command.
+if [[ "${1-}" == --go-test ]]; then
+	shift
+	read -r -a pkgs <<<"$TEST_PKGS"
+	go test -json -vet=all "$@" "${pkgs[@]}"
+	rc=$?
+	mapfile -t untested < <(go list -f '{{if not (or .TestGoFiles .XTestGoFiles)}}{{.ImportPath}}{{end}}' "${pkgs[@]}" | grep .)
+	if [[ ${#untested[@]} -gt 0 ]] && ! go vet "${untested[@]}"; then
+		echo "make test: go vet found problems in packages without tests (above)" >&2
+		rc=1
+	fi
+	for started in "$TEST_PARTS"/*.started; do
+		name="$(basename "$started" .started)"
+		until [[ -e "$TEST_PARTS/$name.rc" ]]; do sleep 1; done
+		if [[ "$(cat "$TEST_PARTS/$name.rc")" != 0 ]]; then
+			echo "make test: $name failed (its output is above, under \"==> $name: FAILED\")" >&2
+			rc=1
+		fi
+	done
+	exit "$rc"
+fi
+
+make="$1" bin="$2" TEST_PKGS="$3"
+shift 3
+export TEST_PKGS
+TEST_PARTS="$(mktemp -d "${TMPDIR:-/tmp}/make-test.XXXXXX")"
+export TEST_PARTS
+trap 'rm -rf "$TEST_PARTS"' EXIT
+
+# part NAME COMMAND...: runs COMMAND in the background; when it ends, prints
+# "==> NAME: ok in Ns (CPU Ns)" or "==> NAME: FAILED (exit N) in ..." and its
+# output (without the module download lines of a successful first run).
+part() {
+	local name="$1"
+	shift
+	touch "$TEST_PARTS/$name.started"
+	(
+		TIMEFORMAT='%0R %0U %0S'
+		{ time "$@" >"$TEST_PARTS/$name.log" 2>&1; } 2>"$TEST_PARTS/$name.time"
+		rc=$?
+		read -r wall user sys <"$TEST_PARTS/$name.time"
+		took="in ${wall}s (CPU $((user + sys))s)"
+		out="$TEST_PARTS/$name.out"
+		if [[ $rc -eq 0 ]]; then
+			echo "==> $name: ok $took" >"$out"
+			grep -v '^go: downloading ' "$TEST_PARTS/$name.log" >>"$out"
+		else
+			echo "==> $name: FAILED (exit $rc) $took" >"$out"
+			cat "$TEST_PARTS/$name.log" >>"$out"
+		fi
+		cat "$out" # one write, so that it does not mix with the tests' lines
+		echo "$rc" >"$TEST_PARTS/$name.rc"
+	) &
+}
+
+# First the modules, so that no go command below prints download lines into
+# the tests' output (gotestsum would count them as errors), and the standard
+# library: every go command below needs most of it, and go commands started
+# together on an empty build cache would each compile it (a minute of CPU
+# each). Both take a second once done.
+go mod download & download=$!
+go build std || exit 1
+wait "$download" || exit 1
+
+# goreleaser, the biggest build by far, is the longest chain on a first run
+# (the packaging test waits for it): more compiles at once than go's default
+# of one per core give it a larger share of the CPU.
+part goreleaser env GOFLAGS="${GOFLAGS:-} -p=4" "$make" -s "$bin/goreleaser"
+part lint "$make" --no-print-directory lint
+part docs-check "$make" --no-print-directory docs-check
+part fmt-check "$make" --no-print-directory fmt-check
+
+if ! "$make" -s "$bin/gotestsum"; then
+	echo "make test: building $bin/gotestsum failed; the Go tests did not run" >&2
+	wait
+	exit 1
+fi
+echo "==> go test (TF_ACC=1 go test -vet=all $* $TEST_PKGS)"
+TF_ACC=1 "$bin/gotestsum" --format standard-quiet --raw-command -- "$0" --go-test "$@"
+rc=$?
+wait
+exit "$rc"
