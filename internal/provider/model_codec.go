@@ -74,39 +74,29 @@ type modelData struct {
 }
 
 func modelDataOf(src any) (modelData, bool) {
+	// The three share their fields; a Plan holds those of any of them. Get
+	// stays the original's, whose diagnostics name what was read.
+	var p tfsdk.Plan
+	var get func(context.Context, any) diag.Diagnostics
 	switch s := src.(type) {
 	case tfsdk.State:
-		attrs := s.Schema.GetAttributes()
-		return modelData{raw: s.Raw, count: len(attrs), blocks: len(s.Schema.GetBlocks()) > 0, get: s.Get,
-			typeOf: func(n string) (attr.Type, bool) {
-				a, ok := attrs[n]
-				if !ok {
-					return nil, false
-				}
-				return a.GetType(), true
-			}}, true
+		p, get = tfsdk.Plan{Raw: s.Raw, Schema: s.Schema}, s.Get
 	case tfsdk.Plan:
-		attrs := s.Schema.GetAttributes()
-		return modelData{raw: s.Raw, count: len(attrs), blocks: len(s.Schema.GetBlocks()) > 0, get: s.Get,
-			typeOf: func(n string) (attr.Type, bool) {
-				a, ok := attrs[n]
-				if !ok {
-					return nil, false
-				}
-				return a.GetType(), true
-			}}, true
+		p, get = s, s.Get
 	case tfsdk.Config:
-		attrs := s.Schema.GetAttributes()
-		return modelData{raw: s.Raw, count: len(attrs), blocks: len(s.Schema.GetBlocks()) > 0, get: s.Get,
-			typeOf: func(n string) (attr.Type, bool) {
-				a, ok := attrs[n]
-				if !ok {
-					return nil, false
-				}
-				return a.GetType(), true
-			}}, true
+		p, get = tfsdk.Plan{Raw: s.Raw, Schema: s.Schema}, s.Get
+	default:
+		return modelData{}, false
 	}
-	return modelData{}, false
+	attrs := p.Schema.GetAttributes()
+	return modelData{raw: p.Raw, count: len(attrs), blocks: len(p.Schema.GetBlocks()) > 0, get: get,
+		typeOf: func(n string) (attr.Type, bool) {
+			a, ok := attrs[n]
+			if !ok {
+				return nil, false
+			}
+			return a.GetType(), true
+		}}, true
 }
 
 // getModel decodes src (a tfsdk.State, Plan or Config) into *model, as
