@@ -80,11 +80,11 @@ func modelDataOf(src any) (modelData, bool) {
 	var get func(context.Context, any) diag.Diagnostics
 	switch s := src.(type) {
 	case tfsdk.State:
-		p, get = tfsdk.Plan{Raw: s.Raw, Schema: s.Schema}, s.Get
+		p, get = tfsdk.Plan(s), s.Get
 	case tfsdk.Plan:
 		p, get = s, s.Get
 	case tfsdk.Config:
-		p, get = tfsdk.Plan{Raw: s.Raw, Schema: s.Schema}, s.Get
+		p, get = tfsdk.Plan(s), s.Get
 	default:
 		return modelData{}, false
 	}
