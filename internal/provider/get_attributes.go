@@ -4,10 +4,10 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // attributeGetter is tfsdk.Config, tfsdk.Plan or tfsdk.State.
@@ -34,11 +34,11 @@ func getAttributes(ctx context.Context, src attributeGetter, model any, names ..
 	}
 	var diags diag.Diagnostics
 	v := reflect.ValueOf(model).Elem()
-	t := v.Type()
+	index := layoutOf(v.Type()).index
 	for _, name := range names {
-		i := fieldIndexByTag(t, name)
-		if i < 0 {
-			diags.AddError("Provider bug", fmt.Sprintf("%s has no attribute %q. Please report this to the provider developers.", t.Name(), name))
+		i, ok := index[name]
+		if !ok {
+			diags.AddError("Provider bug", fmt.Sprintf("%s has no attribute %q. Please report this to the provider developers.", v.Type().Name(), name))
 			continue
 		}
 		diags.Append(src.GetAttribute(ctx, path.Root(name), v.Field(i).Addr().Interface())...)
@@ -46,55 +46,15 @@ func getAttributes(ctx context.Context, src attributeGetter, model any, names ..
 	return diags
 }
 
-func fieldIndexByTag(t reflect.Type, name string) int {
-	for i := range t.NumField() {
-		if t.Field(i).Tag.Get("tfsdk") == name {
-			return i
-		}
-	}
-	return -1
-}
-
 // getAttributesOnce is getAttributes from the object value of src (a
-// tfsdk.State, Plan or Config), converting each named attribute through its
-// schema type with the checks the framework runs (validateModelValue). ok is
-// false, with nothing written, when it cannot (an unknown or null object, a
-// name the model or schema lacks, a field of another type): the caller then
-// uses GetAttribute, whose diagnostics name the problem.
+// tfsdk.State, Plan or Config) read once (see modelData.decodeInto). ok is
+// false, with nothing written, when it cannot: the caller then uses
+// GetAttribute, whose diagnostics name the problem.
 func getAttributesOnce(ctx context.Context, src any, model any, names []string) (diag.Diagnostics, bool) {
 	d, ok := modelDataOf(src)
 	rv := reflect.ValueOf(model)
-	if !ok || rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct ||
-		!d.raw.IsKnown() || d.raw.IsNull() {
+	if !ok || rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
 		return nil, false
 	}
-	var vals map[string]tftypes.Value
-	if d.raw.As(&vals) != nil {
-		return nil, false
-	}
-	out := rv.Elem()
-	l := layoutOf(out.Type())
-	decoded := make(map[int]reflect.Value, len(names))
-	var diags diag.Diagnostics
-	for _, name := range names {
-		i, inModel := l.index[name]
-		typ, inSchema := d.typeOf(name)
-		raw, present := vals[name]
-		if !inModel || !inSchema || !present {
-			return nil, false
-		}
-		v, err := typ.ValueFromTerraform(ctx, raw)
-		if err != nil || reflect.TypeOf(v) != out.Field(i).Type() {
-			return nil, false
-		}
-		diags.Append(validateModelValue(ctx, typ, v, raw, path.Root(name))...)
-		decoded[i] = reflect.ValueOf(v)
-	}
-	if diags.HasError() {
-		return diags, true
-	}
-	for i, v := range decoded {
-		out.Field(i).Set(v)
-	}
-	return diags, true
+	return d.decodeInto(ctx, rv.Elem(), layoutOf(rv.Elem().Type()), slices.Values(names))
 }

@@ -72,13 +72,13 @@ func TestGetAttributesMatchesGetAttribute(t *testing.T) {
 		t.Fatal("getAttributes did not read the object once")
 	}
 	for _, name := range names {
-		i := fieldIndexByTag(reflect.TypeOf(want), name)
+		i := layoutOf(reflect.TypeOf(want)).index[name]
 		if d := config.GetAttribute(ctx, path.Root(name), reflect.ValueOf(&want).Elem().Field(i).Addr().Interface()); d.HasError() {
 			t.Fatal(d)
 		}
 	}
 	for _, name := range names {
-		i := fieldIndexByTag(reflect.TypeOf(want), name)
+		i := layoutOf(reflect.TypeOf(want)).index[name]
 		g, w := reflect.ValueOf(got).Field(i).Interface().(attr.Value), reflect.ValueOf(want).Field(i).Interface().(attr.Value)
 		if !g.Equal(w) {
 			t.Errorf("%s: getAttributes gave %v, GetAttribute %v", name, g, w)

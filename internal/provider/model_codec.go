@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+	"iter"
+	"maps"
 	"reflect"
 	"sync"
 
@@ -113,33 +115,51 @@ func getModel(ctx context.Context, src any, model any) diag.Diagnostics {
 		return d.get(ctx, model)
 	}
 	l := layoutOf(rv.Elem().Type())
-	var vals map[string]tftypes.Value
-	if !l.plain || d.blocks || len(l.index) != d.count || !d.raw.IsKnown() || d.raw.IsNull() || d.raw.As(&vals) != nil {
+	if !l.plain || d.blocks || len(l.index) != d.count {
 		return d.get(ctx, model)
 	}
-	out := rv.Elem()
-	decoded := make([]reflect.Value, out.NumField())
+	diags, ok := d.decodeInto(ctx, rv.Elem(), l, maps.Keys(l.index))
+	if !ok {
+		return d.get(ctx, model)
+	}
+	return diags
+}
+
+// decodeInto converts the named top-level attributes of d's object into the
+// fields of out (a struct of layout l), with the checks the framework runs
+// (validateModelValue), and sets the fields when none of them failed. ok is
+// false, with nothing written, when it cannot convert them this way (an
+// unknown or null object, a name the model or schema lacks, a field of
+// another type): the caller then goes to the framework, whose diagnostics
+// name the problem.
+func (d modelData) decodeInto(ctx context.Context, out reflect.Value, l *modelLayout, names iter.Seq[string]) (diag.Diagnostics, bool) {
+	var vals map[string]tftypes.Value
+	if !d.raw.IsKnown() || d.raw.IsNull() || d.raw.As(&vals) != nil {
+		return nil, false
+	}
+	decoded := map[int]reflect.Value{}
 	var diags diag.Diagnostics
-	for name, i := range l.index {
-		typ, ok := d.typeOf(name)
+	for name := range names {
+		i, inModel := l.index[name]
+		typ, inSchema := d.typeOf(name)
 		raw, present := vals[name]
-		if !ok || !present {
-			return d.get(ctx, model)
+		if !inModel || !inSchema || !present {
+			return nil, false
 		}
 		v, err := typ.ValueFromTerraform(ctx, raw)
 		if err != nil || reflect.TypeOf(v) != out.Field(i).Type() {
-			return d.get(ctx, model)
+			return nil, false
 		}
 		diags.Append(validateModelValue(ctx, typ, v, raw, path.Root(name))...)
 		decoded[i] = reflect.ValueOf(v)
 	}
 	if diags.HasError() {
-		return diags
+		return diags, true
 	}
-	for _, i := range l.index {
-		out.Field(i).Set(decoded[i])
+	for i, v := range decoded {
+		out.Field(i).Set(v)
 	}
-	return diags
+	return diags, true
 }
 
 // setModel writes *model to dst (a *tfsdk.State or *tfsdk.Plan), as
