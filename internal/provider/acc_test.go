@@ -160,6 +160,22 @@ func testAccCheckDestroyed(t *testing.T, resourceType, what string,
 	}
 }
 
+// testAccValue captures an attribute of a resource in state during one step,
+// for the PreConfig and checks of later steps (out-of-band changes, "was it
+// replaced" comparisons).
+type testAccValue struct{ v string }
+
+func (c *testAccValue) capture(resourceName, attr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[resourceName]
+		if !ok {
+			return fmt.Errorf("%s not in state", resourceName)
+		}
+		c.v = rs.Primary.Attributes[attr]
+		return nil
+	}
+}
+
 // testAccErrRe matches the given fragments in order, anywhere in an error
 // (Terraform wraps diagnostics, so a space matches any run of whitespace).
 // Fragments are regular expressions.

@@ -76,21 +76,6 @@ func testAccCheckTriggerInstanceDestroy(t *testing.T) resource.TestCheckFunc {
 	})
 }
 
-// testAccTriggerID reads the id of a resource from the state, for PreConfig
-// out-of-band changes.
-type testAccIDHolder struct{ id string }
-
-func (h *testAccIDHolder) capture(name string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		rs, ok := s.RootModule().Resources[name]
-		if !ok {
-			return fmt.Errorf("%s not in state", name)
-		}
-		h.id = rs.Primary.ID
-		return nil
-	}
-}
-
 func testAccTriggerInstanceConfig(userID, accountID, triggerConfig string, enabled bool) string {
 	account := ""
 	if accountID != "" {
@@ -113,8 +98,8 @@ func TestAccTriggerInstance_lifecycle(t *testing.T) {
 	_, accountID := testAccTriggerAccount(t, "github", user)
 	c := testAccClient(t)
 	name := "service_trigger_instance.test"
-	holder := &testAccIDHolder{}
-	first := &testAccIDHolder{}
+	holder := &testAccValue{}
+	first := &testAccValue{}
 
 	cfg := `jsonencode({ owner = "octo", repo = "hello", branch = "main" })`
 	// Same document: other key order and whitespace.
@@ -140,7 +125,7 @@ func TestAccTriggerInstance_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(name, tfjsonpath.New("trigger_config"),
 						knownvalue.StringExact(`{"branch":"main","owner":"octo","repo":"hello"}`)),
 				},
-				Check: first.capture(name),
+				Check: first.capture(name, "id"),
 			},
 			// Key order and whitespace never cause a diff.
 			{
@@ -160,10 +145,10 @@ func TestAccTriggerInstance_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(name, tfjsonpath.New("disabled_at"), testAccTimestamp),
 				},
 				Check: func(s *terraform.State) error {
-					if got := s.RootModule().Resources[name].Primary.ID; got != first.id {
-						return fmt.Errorf("disable replaced the instance: %s -> %s", first.id, got)
+					if got := s.RootModule().Resources[name].Primary.ID; got != first.v {
+						return fmt.Errorf("disable replaced the instance: %s -> %s", first.v, got)
 					}
-					ti, err := c.GetTriggerInstance(context.Background(), first.id)
+					ti, err := c.GetTriggerInstance(context.Background(), first.v)
 					if err != nil {
 						return err
 					}
@@ -195,7 +180,7 @@ func TestAccTriggerInstance_lifecycle(t *testing.T) {
 			// Out-of-band disable: the plan re-enables in place.
 			{
 				PreConfig: func() {
-					if err := c.DisableTrigger(context.Background(), first.id); err != nil {
+					if err := c.DisableTrigger(context.Background(), first.v); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -210,7 +195,7 @@ func TestAccTriggerInstance_lifecycle(t *testing.T) {
 			// Out-of-band delete: recreated.
 			{
 				PreConfig: func() {
-					if err := c.DeleteTrigger(context.Background(), first.id); err != nil {
+					if err := c.DeleteTrigger(context.Background(), first.v); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -218,7 +203,7 @@ func TestAccTriggerInstance_lifecycle(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(name, plancheck.ResourceActionCreate)},
 				},
-				Check: holder.capture(name),
+				Check: holder.capture(name, "id"),
 			},
 			// A different configuration replaces the instance.
 			{
@@ -227,9 +212,9 @@ func TestAccTriggerInstance_lifecycle(t *testing.T) {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(name, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
 				Check: func(s *terraform.State) error {
-					_, err := c.GetTriggerInstance(context.Background(), holder.id)
+					_, err := c.GetTriggerInstance(context.Background(), holder.v)
 					if err == nil {
-						return fmt.Errorf("replaced instance %s still exists", holder.id)
+						return fmt.Errorf("replaced instance %s still exists", holder.v)
 					}
 					if !client.IsNotFound(err) {
 						return err

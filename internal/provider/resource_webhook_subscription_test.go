@@ -72,26 +72,12 @@ func testAccCheckWebhookSubDestroy(t *testing.T) func(*terraform.State) error {
 	})
 }
 
-// testAccAttr captures an attribute of the test's webhook subscription in state.
-type testAccAttr struct{ v string }
-
-func (a *testAccAttr) capture(attr string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		rs, ok := s.RootModule().Resources[webhookSubName]
-		if !ok {
-			return fmt.Errorf("%s not in state", webhookSubName)
-		}
-		a.v = rs.Primary.Attributes[attr]
-		return nil
-	}
-}
-
 func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 	testAccPreCheck(t)
 	testAccNoWebhookSubscription(t)
 	c := testAccClient(t)
 	const urlA, urlB = "https://hooks.example.com/a", "https://hooks.example.com/b"
-	id, secret, rotated := &testAccAttr{}, &testAccAttr{}, &testAccAttr{}
+	id, secret, rotated := &testAccValue{}, &testAccValue{}, &testAccValue{}
 	var writes, reads int
 	stats := func() (int, int) {
 		s := testAccEmulatorStatsNow(t)
@@ -120,7 +106,7 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(webhookSubName, tfjsonpath.New("updated_at"), testAccTimestamp),
 					statecheck.ExpectKnownValue(webhookSubName, tfjsonpath.New("secret_rotation"), knownvalue.Null()),
 				},
-				Check: resource.ComposeTestCheckFunc(id.capture("id"), secret.capture("secret"),
+				Check: resource.ComposeTestCheckFunc(id.capture(webhookSubName, "id"), secret.capture(webhookSubName, "secret"),
 					func(*terraform.State) error {
 						if !emulated {
 							return nil
@@ -200,7 +186,7 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 					plancheck.ExpectResourceAction(webhookSubName, plancheck.ResourceActionUpdate),
 					plancheck.ExpectUnknownValue(webhookSubName, tfjsonpath.New("secret")),
 				}},
-				Check: resource.ComposeTestCheckFunc(rotated.capture("secret"), func(s *terraform.State) error {
+				Check: resource.ComposeTestCheckFunc(rotated.capture(webhookSubName, "secret"), func(s *terraform.State) error {
 					if rotated.v == "" || rotated.v == secret.v {
 						return fmt.Errorf("secret not rotated")
 					}
@@ -366,12 +352,12 @@ func TestAccWebhookSubscription_deliveries(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.DeleteTrigger(context.Background(), triggerID) })
-	secret := &testAccAttr{}
+	secret := &testAccValue{}
 	var forSDK []sdkVerifyInput
 	deliver := func(version string) resource.TestStep {
 		return resource.TestStep{
 			Config: testAccWebhookSubConfig(rc.URL, version, "", "composio.trigger.message"),
-			Check: resource.ComposeTestCheckFunc(secret.capture("secret"), func(*terraform.State) error {
+			Check: resource.ComposeTestCheckFunc(secret.capture(webhookSubName, "secret"), func(*terraform.State) error {
 				testAccEmulatorPostJSON(t, "trigger_instances/"+triggerID+"/fire", map[string]any{"issue": "ISS-" + version})
 				got := rc.next(t)
 				h := got.header
