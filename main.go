@@ -3,11 +3,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/integration-service/terraform-provider-service/internal/provider"
 )
@@ -21,10 +21,15 @@ func main() {
 	flag.Parse()
 	provider.QuietLogsUnlessRequested()
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: provider.RegistryAddress,
-		Debug:   debug,
-	})
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	newServer := provider.NewServer(version)
+	err := tf6server.Serve(provider.RegistryAddress, func() tfprotov6.ProviderServer {
+		s, _ := newServer() // never fails
+		return s
+	}, opts...)
 	if err != nil {
 		log.Fatal(err.Error())
 	}

@@ -36,7 +36,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -52,7 +51,7 @@ const testAccAPIKey = "emulator-key"
 // testAccProtoV6ProviderFactories serves the provider in-process to
 // terraform-plugin-testing under the name "service".
 var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"service": providerserver.NewProtocol6WithError(New("test")()),
+	"service": NewServer("test"),
 }
 
 // testAccEndpoint describes where acceptance tests send requests.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -41,6 +42,9 @@ const (
 	defaultRequestTimeoutStr = "30s"
 )
 
+// providerTypeName prefixes every resource and data source type name.
+const providerTypeName = "service"
+
 // defaultMaxRetries is the provider's max_retries when unset. It is higher
 // than the bare client's default because one terraform run makes dozens of
 // requests, each of which must get through: with 4 retries a service
@@ -52,6 +56,9 @@ const defaultMaxRetries = 10
 // ServiceProvider is the provider implementation.
 type ServiceProvider struct {
 	version string
+	// data is what Configure gave the resources, for the resource types
+	// served outside the framework (see NewServer).
+	data atomic.Pointer[ProviderData]
 }
 
 var (
@@ -80,7 +87,7 @@ type providerModel struct {
 
 // Metadata names the provider.
 func (p *ServiceProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
-	resp.TypeName = "service"
+	resp.TypeName = providerTypeName
 	resp.Version = p.version
 }
 
@@ -233,6 +240,7 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 	resp.EphemeralResourceData = data
 	resp.ActionData = data
 	resp.ListResourceData = data
+	p.data.Store(data)
 }
 
 // Resources lists the managed resource types. Add one constructor per line.
