@@ -163,7 +163,6 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 					"`credentials_wo_version` changes. Conflicts with `credentials`; refused for service-managed auth.",
 				Optional:    true,
 				WriteOnly:   true,
-				Sensitive:   true,
 				ElementType: types.StringType,
 				Validators: []validator.Map{
 					mapvalidator.ConflictsWith(path.MatchRoot("credentials")),

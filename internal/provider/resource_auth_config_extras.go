@@ -55,7 +55,6 @@ func acExtraAttributes() map[string]schema.Attribute {
 						"create and whenever `proxy_url` or `proxy_auth_key_wo_version` changes.",
 					Optional:  true,
 					WriteOnly: true,
-					Sensitive: true,
 				},
 				"proxy_auth_key_wo_version": schema.Int64Attribute{
 					MarkdownDescription: "Version of `proxy_auth_key_wo`: change it to send a new key. Requires " +
@@ -70,7 +69,6 @@ func acExtraAttributes() map[string]schema.Attribute {
 				"Sent on create and when `shared_credentials_wo_version` changes.",
 			Optional:    true,
 			WriteOnly:   true,
-			Sensitive:   true,
 			ElementType: types.StringType,
 			Validators:  []validator.Map{mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1))},
 		},

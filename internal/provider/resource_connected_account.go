@@ -133,7 +133,6 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 					"change `credentials_wo_version` to send new credentials. Conflicts with `credentials`.",
 				Optional:    true,
 				WriteOnly:   true,
-				Sensitive:   true,
 				ElementType: types.StringType,
 				Validators: []validator.Map{
 					mapvalidator.ConflictsWith(path.MatchRoot("credentials")),
