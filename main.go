@@ -4,9 +4,9 @@ package main
 
 import (
 	"flag"
+	"log"
 	"os"
 	rtdebug "runtime/debug"
-	"log"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"

@@ -138,7 +138,7 @@ func (r *diffThing) Schema(_ context.Context, _ resource.SchemaRequest, resp *re
 				Optional: true, Computed: true,
 				Default: booldefault.StaticBool(true),
 			},
-			"count": schema.Int64Attribute{
+			"size": schema.Int64Attribute{
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, 100)},
 				PlanModifiers: []planmodifier.Int64{int64planmodifier.RequiresReplaceIf(
@@ -147,7 +147,7 @@ func (r *diffThing) Schema(_ context.Context, _ resource.SchemaRequest, resp *re
 						if req.PlanValue.ValueInt64() == 77 {
 							resp.Diagnostics.AddAttributeWarning(req.Path, "Lucky", "seventy-seven")
 						}
-					}, "count over 50", "count over 50")},
+					}, "size over 50", "size over 50")},
 			},
 			"ratio": schema.Float64Attribute{Optional: true, Computed: true},
 			"tags": schema.ListAttribute{
@@ -276,9 +276,9 @@ func (r *diffThing) ModifyPlan(ctx context.Context, req resource.ModifyPlanReque
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("computed_at"), "created")...)
 	}
 	var count types.Int64
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("count"), &count)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("size"), &count)...)
 	if count.ValueInt64() > 90 {
-		resp.Diagnostics.AddAttributeWarning(path.Root("count"), "Large count", fmt.Sprintf("count %d", count.ValueInt64()))
+		resp.Diagnostics.AddAttributeWarning(path.Root("size"), "Large size", fmt.Sprintf("size %d", count.ValueInt64()))
 	}
 	var target types.Object
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("target"), &target)...)
@@ -967,7 +967,7 @@ func TestDifferential(t *testing.T) {
 		case r < 0.1:
 			js["removed_attribute"] = "x"
 		case r < 0.15:
-			js["count"] = "not a number"
+			js["size"] = "not a number"
 		case r < 0.2:
 			js["name"] = map[string]any{"nested": true}
 		}
