@@ -29,6 +29,9 @@ func (s *Server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyRe
 			return resp, nil
 		}
 	}
+	if !c.convertible(ctx, cfg, planned, prior) {
+		return s.ProviderServer.ApplyResourceChange(ctx, req)
+	}
 	r := s.newResource(ctx, c, &diags)
 	if diags.HasError() {
 		resp.Diagnostics = protoDiags(ctx, diags)
@@ -95,6 +98,9 @@ func (s *Server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRe
 		decodeError(&diags, "State", err)
 		resp.Diagnostics = protoDiags(ctx, diags)
 		return resp, nil
+	}
+	if !c.convertible(ctx, current) {
+		return s.ProviderServer.ReadResource(ctx, req)
 	}
 	r := s.newResource(ctx, c, &diags)
 	if diags.HasError() {

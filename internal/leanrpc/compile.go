@@ -29,6 +29,7 @@ type compiled struct {
 	// importHint: the resource implements ImportState (the framework's
 	// "Missing Resource State After Create" detail mentions import then).
 	importHint bool
+	numbers    bool // some attribute holds numbers
 }
 
 // node is one attribute: what the framework would look up along its path on
@@ -40,6 +41,9 @@ type node struct {
 	required, optional, computed, writeOnly bool
 	deprecation                             string
 	children                                []*node // single nested attribute: its attributes, sorted
+	// numbers: the value holds numbers, which may not convert (see
+	// convertible).
+	numbers bool
 
 	validate func(ctx context.Context, in validateIn) diag.Diagnostics // nil without validators
 	modify   func(ctx context.Context, in modifyIn) modifyOut          // nil without plan modifiers
@@ -96,6 +100,9 @@ func compile(ctx context.Context, providerTypeName string, factory func() resour
 	if c.attrs, err = compileAttrs(sr.Schema.Attributes); err != nil {
 		return nil, fmt.Errorf("%s: %w", md.TypeName, err)
 	}
+	for _, n := range c.attrs {
+		c.numbers = c.numbers || n.numbers
+	}
 	return c, nil
 }
 
@@ -119,6 +126,7 @@ func compileAttr(name string, a schema.Attribute) (*node, error) {
 		writeOnly: a.IsWriteOnly(), deprecation: a.GetDeprecationMessage(),
 	}
 	n.tfType = n.typ.TerraformType(ctx)
+	n.numbers = holdsNumbers(n.tfType)
 	if !standardType(n.typ) {
 		return nil, fmt.Errorf("attribute %q: type %s is not supported", name, n.typ)
 	}
@@ -309,6 +317,26 @@ func standardType(t attr.Type) bool {
 		return true
 	}
 	return false
+}
+
+// holdsNumbers: t is or contains a number.
+func holdsNumbers(t tftypes.Type) bool {
+	switch t := t.(type) {
+	case tftypes.List:
+		return holdsNumbers(t.ElementType)
+	case tftypes.Set:
+		return holdsNumbers(t.ElementType)
+	case tftypes.Map:
+		return holdsNumbers(t.ElementType)
+	case tftypes.Object:
+		for _, at := range t.AttributeTypes {
+			if holdsNumbers(at) {
+				return true
+			}
+		}
+		return false
+	}
+	return t.Is(tftypes.Number)
 }
 
 // validators runs each validator in turn on the typed value, as the

@@ -38,6 +38,9 @@ func (s *Server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanReso
 			return done()
 		}
 	}
+	if !c.convertible(ctx, cfg, prior, proposed) {
+		return s.ProviderServer.PlanResourceChange(ctx, req)
+	}
 	r := s.newResource(ctx, c, &diags)
 	if diags.HasError() {
 		return done()
@@ -46,7 +49,7 @@ func (s *Server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanReso
 	setPlanned := func() { resp.PlannedState = c.encode(planned, &diags) }
 	var err error
 	if !planned.IsNull() {
-		planned, err = walk(planned, cfg, c.tfType, c.attrs, path.Empty(), func(n *node, v, cv tftypes.Value, p path.Path) (tftypes.Value, error) {
+		planned, err = walkConfig(planned, cfg, c.tfType, c.attrs, path.Empty(), func(n *node, v, cv tftypes.Value, p path.Path) (tftypes.Value, error) {
 			if n.deflt == nil || !cv.IsNull() {
 				return v, nil
 			}

@@ -26,6 +26,9 @@ func (s *Server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.Vali
 		decodeError(&diags, "Configuration", err)
 		return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: protoDiags(ctx, diags)}, nil
 	}
+	if !c.convertible(ctx, cfg) {
+		return s.ProviderServer.ValidateResourceConfig(ctx, req)
+	}
 	r := s.newResource(ctx, c, &diags)
 	if diags.HasError() {
 		return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: protoDiags(ctx, diags)}, nil

@@ -52,8 +52,23 @@ func child(obj tftypes.Value, n *node, name string) tftypes.Value {
 // walk rebuilds obj (an object of the given nodes) bottom-up, like
 // tftypes.Transform restricted to schema attributes: fn sees each attribute
 // after its nested attributes were rebuilt. extra is the matching value of
-// another object (e.g. the configuration) passed down in step.
+// another object (e.g. the configuration) passed down in step; the
+// attributes of an unknown extra object are unknown (as tftypes'
+// WalkAttributePath, which stops at the unknown object, finds them).
 func walk(obj, extra tftypes.Value, t tftypes.Object, nodes []*node, p path.Path,
+	fn func(n *node, v, extra tftypes.Value, p path.Path) (tftypes.Value, error)) (tftypes.Value, error) {
+	return walkExtra(obj, extra, t, nodes, p, false, fn)
+}
+
+// walkConfig is walk with the attributes of an unknown extra object null,
+// as the framework's Data.ValueAtPath reads the configuration (its
+// TransformDefaults, for one, applies defaults under an unknown object).
+func walkConfig(obj, extra tftypes.Value, t tftypes.Object, nodes []*node, p path.Path,
+	fn func(n *node, v, extra tftypes.Value, p path.Path) (tftypes.Value, error)) (tftypes.Value, error) {
+	return walkExtra(obj, extra, t, nodes, p, true, fn)
+}
+
+func walkExtra(obj, extra tftypes.Value, t tftypes.Object, nodes []*node, p path.Path, unknownAsNull bool,
 	fn func(n *node, v, extra tftypes.Value, p path.Path) (tftypes.Value, error)) (tftypes.Value, error) {
 	if !obj.IsKnown() || obj.IsNull() {
 		return obj, nil
@@ -65,6 +80,9 @@ func walk(obj, extra tftypes.Value, t tftypes.Object, nodes []*node, p path.Path
 		v := vals[n.name]
 		var ev tftypes.Value
 		if extras == nil {
+			if unknownAsNull && !extra.IsKnown() {
+				extra = tftypes.NewValue(t, nil)
+			}
 			extras = fields(extra, t)
 		}
 		ev = extras[n.name]
@@ -72,7 +90,7 @@ func walk(obj, extra tftypes.Value, t tftypes.Object, nodes []*node, p path.Path
 		nv := v
 		if len(n.children) > 0 {
 			var err error
-			if nv, err = walk(v, ev, n.tfType.(tftypes.Object), n.children, np, fn); err != nil {
+			if nv, err = walkExtra(v, ev, n.tfType.(tftypes.Object), n.children, np, unknownAsNull, fn); err != nil {
 				return obj, err
 			}
 		}
@@ -182,4 +200,43 @@ func (n *node) value(ctx context.Context, v tftypes.Value) (attr.Value, diag.Dia
 			fmt.Sprintf("An unexpected error was encountered trying to convert the %s value. Please report this to the provider developers.\n\n%s", n.name, err))}
 	}
 	return av, nil
+}
+
+// convertible: every attribute value in vs converts to its attribute's type.
+// Terraform can send numbers the framework's types refuse (a fraction for an
+// Int64 attribute, a number beyond float64); the framework then fails part
+// of the way through a call, at a point (and with a message and partial
+// result) that depends on its order of work, so such calls are left to it.
+func (c *compiled) convertible(ctx context.Context, vs ...tftypes.Value) bool {
+	if !c.numbers {
+		return true
+	}
+	for _, v := range vs {
+		if !convertible(ctx, v, c.tfType, c.attrs) {
+			return false
+		}
+	}
+	return true
+}
+
+func convertible(ctx context.Context, obj tftypes.Value, t tftypes.Object, nodes []*node) bool {
+	if !obj.IsKnown() || obj.IsNull() {
+		return true
+	}
+	vals := fields(obj, t)
+	for _, n := range nodes {
+		if !n.numbers {
+			continue
+		}
+		if len(n.children) > 0 {
+			if !convertible(ctx, vals[n.name], n.tfType.(tftypes.Object), n.children) {
+				return false
+			}
+			continue
+		}
+		if _, err := n.typ.ValueFromTerraform(ctx, vals[n.name]); err != nil {
+			return false
+		}
+	}
+	return true
 }

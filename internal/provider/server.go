@@ -11,10 +11,16 @@ import (
 // leanResources are the resource types served by leanrpc instead of the
 // framework's RPC layer: the same resource code, without the framework's
 // per-call schema walks (see internal/leanrpc and docs/guides/performance.md).
-// A resource qualifies when it keeps nothing in private state; leanrpc itself
-// refuses schemas it cannot serve exactly (TestLeanResourcesServed).
+// A resource qualifies when it keeps nothing in private state: leanrpc cannot
+// make the framework's private state holder, so a resource that writes to it
+// fails with "Uninitialized ProviderData" (service_mcp_server and
+// service_connected_account do). leanrpc itself refuses schemas it cannot
+// serve exactly (TestLeanResourcesServed): the connected account's timeouts
+// and the trigger instance's JSON type keep those on the framework.
 var leanResources = []func() resource.Resource{
 	NewAuthConfigResource,
+	NewCustomToolkitResource,
+	NewWebhookSubscriptionResource,
 }
 
 // NewServer returns the provider's protocol 6 server constructor: main.go
