@@ -900,6 +900,16 @@ func (d *differ) diags(c int, what string, a, b []*tfprotov6.Diagnostic) {
 	}
 }
 
+func errorsOnly(ds []*tfprotov6.Diagnostic) []*tfprotov6.Diagnostic {
+	var out []*tfprotov6.Diagnostic
+	for _, d := range ds {
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 func pathKeys(ps []*tftypes.AttributePath) []string {
 	out := []string{}
 	for _, p := range ps {
@@ -1012,7 +1022,6 @@ func diffRun(t *testing.T, seed int64, cases int, configured bool) {
 		default:
 			proposed = proposedNew(attrs, typ, config, prior)
 		}
-		desc := fmt.Sprintf("\nconfig:   %s\nprior:    %s\nproposed: %s\nwrite-only allowed: %v", show(config), show(prior), show(proposed), caps)
 
 		// ValidateResourceConfig.
 		vreq := &tfprotov6.ValidateResourceConfigRequest{TypeName: typeName, Config: dv(config),
@@ -1044,17 +1053,22 @@ func diffRun(t *testing.T, seed int64, cases int, configured bool) {
 		// point that depends on its random map order: no comparison then.
 		planForwarded := badNumbers(config) || badNumbers(prior) || badNumbers(proposed)
 		d.forwarded(c, "plan", next.plans.Load()-n0, planForwarded)
-		if !planForwarded {
-			d.diags(c, "plan", pa.Diagnostics, pb.Diagnostics)
-		}
-		// When an attribute plan modifier fails, the framework returns the
-		// plan and RequiresReplace of the attributes it happened to modify
-		// before (it walks them in Go's random map order: two framework
-		// calls differ), and Terraform discards both; only the diagnostics
-		// are comparable then.
+		// When an attribute plan modifier fails, the framework stops there
+		// and returns the plan, RequiresReplace and warnings of the
+		// attributes it happened to modify before (it walks them in Go's
+		// random map order: two framework calls differ; leanrpc's sorted
+		// order is one of them). Terraform discards such a plan; only the
+		// errors are comparable then.
 		modifierFailed := slices.ContainsFunc(pa.Diagnostics, func(d *tfprotov6.Diagnostic) bool {
 			return d.Severity == tfprotov6.DiagnosticSeverityError && d.Summary == "Modifier failed"
 		})
+		switch {
+		case planForwarded:
+		case modifierFailed:
+			d.diags(c, "plan errors", errorsOnly(pa.Diagnostics), errorsOnly(pb.Diagnostics))
+		default:
+			d.diags(c, "plan", pa.Diagnostics, pb.Diagnostics)
+		}
 		if !modifierFailed && !planForwarded {
 			d.dynamic(c, "planned state", pa.PlannedState, pb.PlannedState)
 			if ra, rb := pathKeys(pa.RequiresReplace), pathKeys(pb.RequiresReplace); !slices.Equal(ra, rb) {
@@ -1190,7 +1204,8 @@ func diffRun(t *testing.T, seed int64, cases int, configured bool) {
 		d.diags(c, "upgrade", ua.Diagnostics, ub.Diagnostics)
 
 		if d.failures > before {
-			t.Logf("seed %d case %d inputs:%s\nplanned for apply: %s\nread state: %s\nraw state: %s", seed, c, desc, show(planned), show(current), raw)
+			t.Logf("seed %d case %d inputs:\nconfig:   %s\nprior:    %s\nproposed: %s\nwrite-only allowed: %v\nplanned for apply: %s\nread state: %s\nraw state: %s",
+				seed, c, show(config), show(prior), show(proposed), caps, show(planned), show(current), raw)
 		}
 	}
 	t.Logf("seed %d: %d cases (%d creates, %d updates, %d deletes, %d destroy plans, %d plans with errors, %d of them in a plan modifier, %d configurations from the prior state, %d replayed, %d plans without changes); "+

@@ -15,7 +15,9 @@
 //
 // Only what the package can serve exactly is taken: resources with standard
 // attribute types, single nested attributes, no blocks, no identity, and calls
-// that carry no private state. Everything else goes to the framework.
+// that carry no private state and no number its attribute's type refuses
+// (the framework fails those part of the way through, in its own order).
+// Everything else goes to the framework.
 package leanrpc
 
 import (

@@ -162,7 +162,7 @@ func tfPath(ctx context.Context, p path.Path) (*tftypes.AttributePath, error) {
 		case path.PathStepElementKeyString:
 			steps = append(steps, tftypes.ElementKeyString(string(s)))
 		case path.PathStepElementKeyValue:
-			v, err := s.Value.ToTerraformValue(ctx)
+			v, err := s.ToTerraformValue(ctx)
 			if err != nil {
 				return nil, fmt.Errorf("unable to convert attr.Value (%s) to tftypes.Value: %w", s.Value.String(), err)
 			}
