@@ -24,9 +24,14 @@ func main() {
 	provider.QuietLogsUnlessRequested()
 	// A provider process lives for one Terraform command and keeps a small
 	// heap (tens of MB): collecting less often cuts its CPU by a fifth
-	// (docs/guides/performance.md). GOGC, when set, still decides.
+	// (docs/guides/performance.md); a soft limit keeps a very large
+	// configuration's process from growing past 512 MiB for it. GOGC and
+	// GOMEMLIMIT, when set, still decide.
 	if os.Getenv("GOGC") == "" {
 		rtdebug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		rtdebug.SetMemoryLimit(512 << 20)
 	}
 
 	var opts []tf6server.ServeOpt
