@@ -74,11 +74,7 @@ func (s *Server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyRe
 		}
 	}
 	if !diags.HasError() && !planned.IsNull() {
-		var err error
-		if newState, err = c.nullifyWriteOnly(newState); err != nil {
-			diags.AddError("Error Modifying State", "There was an unexpected error modifying the NewState. This is always a problem with the provider. "+
-				"Please report the following to the provider developer:\n\n"+err.Error())
-		}
+		newState = c.newStateWithoutWriteOnly(newState, &diags)
 	}
 	resp.NewState = c.encode(newState, &diags)
 	resp.Diagnostics = protoDiags(ctx, diags)
@@ -119,10 +115,7 @@ func (s *Server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRe
 		resp.Deferred = &tfprotov6.Deferred{Reason: tfprotov6.DeferredReason(rresp.Deferred.Reason)}
 	}
 	if !diags.HasError() {
-		if newState, err = c.nullifyWriteOnly(newState); err != nil {
-			diags.AddError("Error Modifying State", "There was an unexpected error modifying the NewState. This is always a problem with the provider. "+
-				"Please report the following to the provider developer:\n\n"+err.Error())
-		}
+		newState = c.newStateWithoutWriteOnly(newState, &diags)
 	}
 	resp.NewState = c.encode(newState, &diags)
 	resp.Diagnostics = protoDiags(ctx, diags)
@@ -150,4 +143,16 @@ func (s *Server) UpgradeResourceState(ctx context.Context, req *tfprotov6.Upgrad
 	}
 	resp.Diagnostics = protoDiags(ctx, diags)
 	return resp, nil
+}
+
+// newStateWithoutWriteOnly is a new state from Create, Update or Read with
+// its write-only attributes nulled, as the framework returns it.
+func (c *compiled) newStateWithoutWriteOnly(v tftypes.Value, diags *diag.Diagnostics) tftypes.Value {
+	out, err := c.nullifyWriteOnly(v)
+	if err != nil {
+		diags.AddError("Error Modifying State", "There was an unexpected error modifying the NewState. This is always a problem with the provider. "+
+			"Please report the following to the provider developer:\n\n"+err.Error())
+		return v
+	}
+	return out
 }

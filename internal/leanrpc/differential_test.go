@@ -40,6 +40,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/integration-service/terraform-provider-service/internal/leanrpc"
+	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
 // The synthetic provider: no I/O, every outcome derived from the request.
@@ -740,43 +741,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-// jsonState is v as Terraform stores state (JSON).
-func jsonState(v tftypes.Value) any {
-	if v.IsNull() {
-		return nil
-	}
-	switch {
-	case v.Type().Is(tftypes.String):
-		var s string
-		_ = v.As(&s)
-		return s
-	case v.Type().Is(tftypes.Bool):
-		var b bool
-		_ = v.As(&b)
-		return b
-	case v.Type().Is(tftypes.Number):
-		var f big.Float
-		_ = v.As(&f)
-		return json.Number(f.Text('g', -1))
-	case v.Type().Is(tftypes.List{}), v.Type().Is(tftypes.Set{}):
-		var elems []tftypes.Value
-		_ = v.As(&elems)
-		out := []any{}
-		for _, e := range elems {
-			out = append(out, jsonState(e))
-		}
-		return out
-	default:
-		var m map[string]tftypes.Value
-		_ = v.As(&m)
-		out := map[string]any{}
-		for k, e := range m {
-			out[k] = jsonState(e)
-		}
-		return out
-	}
-}
-
 // show is v without its type, for failure messages.
 func show(v tftypes.Value) string {
 	switch {
@@ -1170,7 +1134,7 @@ func diffRun(t *testing.T, seed int64, cases int, configured bool) {
 
 		// UpgradeResourceState: the state as JSON, sometimes with a removed
 		// attribute, a wrong type or broken JSON.
-		js := jsonState(g.object(attrs, typ, 0, true)).(map[string]any)
+		js := testutil.StateJSON(g.object(attrs, typ, 0, true)).(map[string]any)
 		switch r := g.rnd.Float64(); {
 		case r < 0.1:
 			js["removed_attribute"] = "x"

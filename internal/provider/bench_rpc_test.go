@@ -29,7 +29,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"math/big"
 	"os"
 	"reflect"
 	"slices"
@@ -49,6 +48,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/hashicorp/terraform-plugin-log/tfsdklog"
+	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
 // rpcBenchRPCs are the RPCs measured, in table order.
@@ -339,7 +339,7 @@ func rpcBenchEnvFor(b *testing.B, c rpcBenchCase, v rpcBenchVariant) *rpcBenchEn
 	state, private := env.create(b)
 	state, _ = env.read(b, state, private)
 	val := env.value(b, state)
-	js := rpcBenchStateJSON(val)
+	js := testutil.StateJSON(val)
 	raw, err := json.Marshal(js)
 	if err != nil {
 		b.Fatal(err)
@@ -652,43 +652,6 @@ func rpcBenchProposedNew(attrs map[string]schema.Attribute, prior, config tftype
 // from it being null.
 func rpcBenchFromJSON(raw string, typ tftypes.Type) (tftypes.Value, error) {
 	return (&tfprotov6.RawState{JSON: []byte(raw)}).UnmarshalWithOpts(typ, tfprotov6.UnmarshalOpts{})
-}
-
-// rpcBenchStateJSON is v as Terraform writes attribute values to the state.
-func rpcBenchStateJSON(v tftypes.Value) any {
-	if v.IsNull() || !v.IsKnown() {
-		return nil
-	}
-	switch {
-	case v.Type().Is(tftypes.String):
-		var s string
-		_ = v.As(&s)
-		return s
-	case v.Type().Is(tftypes.Bool):
-		var x bool
-		_ = v.As(&x)
-		return x
-	case v.Type().Is(tftypes.Number):
-		var f big.Float
-		_ = v.As(&f)
-		return json.Number(f.Text('g', -1))
-	case v.Type().Is(tftypes.Object{}), v.Type().Is(tftypes.Map{}):
-		var m map[string]tftypes.Value
-		_ = v.As(&m)
-		out := make(map[string]any, len(m))
-		for k, x := range m {
-			out[k] = rpcBenchStateJSON(x)
-		}
-		return out
-	default:
-		var l []tftypes.Value
-		_ = v.As(&l)
-		out := make([]any, 0, len(l))
-		for _, x := range l {
-			out = append(out, rpcBenchStateJSON(x))
-		}
-		return out
-	}
 }
 
 // rpcBenchReport returns the Markdown tables of the medians, or "" when
