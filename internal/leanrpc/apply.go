@@ -19,24 +19,15 @@ func (s *Server) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyRe
 	}
 	var diags diag.Diagnostics
 	resp := &tfprotov6.ApplyResourceChangeResponse{}
-	cfg, err1 := c.decode(req.Config)
-	planned, err2 := c.decode(req.PlannedState)
-	prior, err3 := c.decode(req.PriorState)
-	for _, err := range []error{err1, err2, err3} {
-		if err != nil {
-			decodeError(&diags, "Apply", err)
-			resp.Diagnostics = protoDiags(ctx, diags)
-			return resp, nil
-		}
-	}
-	if !c.convertible(ctx, cfg, planned, prior) {
+	vals, r, fallback := s.begin(ctx, c, "Apply", &diags, req.Config, req.PlannedState, req.PriorState)
+	if fallback {
 		return s.ProviderServer.ApplyResourceChange(ctx, req)
 	}
-	r := s.newResource(ctx, c, &diags)
-	if diags.HasError() {
+	if r == nil {
 		resp.Diagnostics = protoDiags(ctx, diags)
 		return resp, nil
 	}
+	cfg, planned, prior := vals[0], vals[1], vals[2]
 	null := tftypes.NewValue(c.tfType, nil)
 	config := tfsdk.Config{Schema: c.schema, Raw: cfg}
 	plan := tfsdk.Plan{Schema: c.schema, Raw: planned}
@@ -89,20 +80,15 @@ func (s *Server) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRe
 	}
 	var diags diag.Diagnostics
 	resp := &tfprotov6.ReadResourceResponse{}
-	current, err := c.decode(req.CurrentState)
-	if err != nil {
-		decodeError(&diags, "State", err)
-		resp.Diagnostics = protoDiags(ctx, diags)
-		return resp, nil
-	}
-	if !c.convertible(ctx, current) {
+	vals, r, fallback := s.begin(ctx, c, "State", &diags, req.CurrentState)
+	if fallback {
 		return s.ProviderServer.ReadResource(ctx, req)
 	}
-	r := s.newResource(ctx, c, &diags)
-	if diags.HasError() {
+	if r == nil {
 		resp.Diagnostics = protoDiags(ctx, diags)
 		return resp, nil
 	}
+	current := vals[0]
 	caps := resource.ReadClientCapabilities{}
 	if req.ClientCapabilities != nil {
 		caps.DeferralAllowed = req.ClientCapabilities.DeferralAllowed

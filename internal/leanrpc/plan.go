@@ -29,22 +29,14 @@ func (s *Server) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanReso
 		resp.Diagnostics = protoDiags(ctx, diags)
 		return resp, nil
 	}
-	cfg, err1 := c.decode(req.Config)
-	prior, err2 := c.decode(req.PriorState)
-	proposed, err3 := c.decode(req.ProposedNewState)
-	for _, err := range []error{err1, err2, err3} {
-		if err != nil {
-			decodeError(&diags, "Plan", err)
-			return done()
-		}
-	}
-	if !c.convertible(ctx, cfg, prior, proposed) {
+	vals, r, fallback := s.begin(ctx, c, "Plan", &diags, req.Config, req.PriorState, req.ProposedNewState)
+	if fallback {
 		return s.ProviderServer.PlanResourceChange(ctx, req)
 	}
-	r := s.newResource(ctx, c, &diags)
-	if diags.HasError() {
+	if r == nil {
 		return done()
 	}
+	cfg, prior, proposed := vals[0], vals[1], vals[2]
 	planned := proposed
 	setPlanned := func() { resp.PlannedState = c.encode(planned, &diags) }
 	var err error

@@ -28,6 +28,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // Server is a tfprotov6.ProviderServer: the framework's, with the chosen
@@ -93,6 +94,31 @@ func (s *Server) newResource(ctx context.Context, c *compiled, diags *diag.Diagn
 		diags.Append(resp.Diagnostics...)
 	}
 	return r
+}
+
+// begin is the start every call shares: it decodes the call's values
+// (missing ones are null) and makes the configured resource. fallback: the
+// values hold a number their attribute's type refuses, and the framework
+// must serve the call (see convertible). r is nil when diags has an error.
+func (s *Server) begin(ctx context.Context, c *compiled, what string, diags *diag.Diagnostics, dvs ...*tfprotov6.DynamicValue) (
+	vals []tftypes.Value, r resource.Resource, fallback bool) {
+	vals = make([]tftypes.Value, len(dvs))
+	for i, dv := range dvs {
+		v, err := c.decode(dv)
+		if err != nil {
+			decodeError(diags, what, err)
+			return nil, nil, false
+		}
+		vals[i] = v
+	}
+	if !c.convertible(ctx, vals...) {
+		return nil, nil, true
+	}
+	r = s.newResource(ctx, c, diags)
+	if diags.HasError() {
+		return nil, nil, false
+	}
+	return vals, r, false
 }
 
 func decodeError(diags *diag.Diagnostics, what string, err error) {

@@ -21,18 +21,14 @@ func (s *Server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.Vali
 		return s.ProviderServer.ValidateResourceConfig(ctx, req)
 	}
 	var diags diag.Diagnostics
-	cfg, err := c.decode(req.Config)
-	if err != nil {
-		decodeError(&diags, "Configuration", err)
-		return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: protoDiags(ctx, diags)}, nil
-	}
-	if !c.convertible(ctx, cfg) {
+	vals, r, fallback := s.begin(ctx, c, "Configuration", &diags, req.Config)
+	if fallback {
 		return s.ProviderServer.ValidateResourceConfig(ctx, req)
 	}
-	r := s.newResource(ctx, c, &diags)
-	if diags.HasError() {
+	if r == nil {
 		return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: protoDiags(ctx, diags)}, nil
 	}
+	cfg := vals[0]
 	config := tfsdk.Config{Schema: c.schema, Raw: cfg}
 	caps := resource.ValidateConfigClientCapabilities{}
 	if req.ClientCapabilities != nil {
@@ -52,9 +48,9 @@ func (s *Server) ValidateResourceConfig(ctx context.Context, req *tfprotov6.Vali
 		diags.Append(vresp.Diagnostics...)
 	}
 	schemaCaps := validator.ValidateSchemaClientCapabilities{WriteOnlyAttributesAllowed: caps.WriteOnlyAttributesAllowed}
-	vals := fields(cfg, c.tfType)
+	attrs := fields(cfg, c.tfType)
 	for _, n := range c.attrs {
-		n.validateConfig(ctx, vals[n.name], path.Root(n.name), path.MatchRoot(n.name), config, schemaCaps, &diags)
+		n.validateConfig(ctx, attrs[n.name], path.Root(n.name), path.MatchRoot(n.name), config, schemaCaps, &diags)
 	}
 	return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: protoDiags(ctx, diags)}, nil
 }
@@ -86,8 +82,9 @@ func (n *node) validateConfig(ctx context.Context, v tftypes.Value, p path.Path,
 		diags.Append(n.validate(ctx, validateIn{value: av, path: p, expr: expr, config: config, caps: caps})...)
 	}
 	if len(n.children) > 0 && !isNull && !isUnknown {
+		vals := fields(v, n.tfType.(tftypes.Object))
 		for _, ch := range n.children {
-			ch.validateConfig(ctx, child(v, n, ch.name), p.AtName(ch.name), expr.AtName(ch.name), config, caps, diags)
+			ch.validateConfig(ctx, vals[ch.name], p.AtName(ch.name), expr.AtName(ch.name), config, caps, diags)
 		}
 	}
 	if n.deprecation != "" && !isNull && !isUnknown {

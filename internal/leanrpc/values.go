@@ -32,23 +32,6 @@ func fields(obj tftypes.Value, t tftypes.Object) map[string]tftypes.Value {
 	return out
 }
 
-// child is the value of a nested attribute of obj (null or unknown when obj
-// is).
-func child(obj tftypes.Value, n *node, name string) tftypes.Value {
-	ot := n.tfType.(tftypes.Object)
-	if !obj.IsKnown() {
-		return tftypes.NewValue(ot.AttributeTypes[name], tftypes.UnknownValue)
-	}
-	if obj.IsNull() {
-		return tftypes.NewValue(ot.AttributeTypes[name], nil)
-	}
-	var m map[string]tftypes.Value
-	if err := obj.As(&m); err != nil {
-		return tftypes.NewValue(ot.AttributeTypes[name], nil)
-	}
-	return m[name]
-}
-
 // walk rebuilds obj (an object of the given nodes) bottom-up, like
 // tftypes.Transform restricted to schema attributes: fn sees each attribute
 // after its nested attributes were rebuilt. extra is the matching value of
@@ -73,19 +56,13 @@ func walkExtra(obj, extra tftypes.Value, t tftypes.Object, nodes []*node, p path
 	if !obj.IsKnown() || obj.IsNull() {
 		return obj, nil
 	}
-	vals := fields(obj, t)
-	var extras map[string]tftypes.Value
+	if unknownAsNull && !extra.IsKnown() {
+		extra = tftypes.NewValue(t, nil)
+	}
+	vals, extras := fields(obj, t), fields(extra, t)
 	changed := false
 	for _, n := range nodes {
-		v := vals[n.name]
-		var ev tftypes.Value
-		if extras == nil {
-			if unknownAsNull && !extra.IsKnown() {
-				extra = tftypes.NewValue(t, nil)
-			}
-			extras = fields(extra, t)
-		}
-		ev = extras[n.name]
+		v, ev := vals[n.name], extras[n.name]
 		np := p.AtName(n.name)
 		nv := v
 		if len(n.children) > 0 {
