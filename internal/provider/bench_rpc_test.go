@@ -40,7 +40,6 @@ import (
 	"testing"
 	"time"
 
-	fwprovider "github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -281,22 +280,18 @@ func rpcBenchEnvFor(b *testing.B, c rpcBenchCase, v rpcBenchVariant) *rpcBenchEn
 	if env != nil {
 		return env
 	}
-	var p fwprovider.Provider
+	var newServer func() (tfprotov6.ProviderServer, error)
 	switch v.name {
 	case "ours":
-		p = nil // the server main.go serves (NewServer)
+		newServer = NewServer("bench") // the server main.go serves
 	case "floor":
-		p = newFloorProvider()
+		newServer = providerserver.NewProtocol6WithError(newFloorProvider())
 	default:
-		p = &floorProvider{real: New("floor")(), edit: func(typeName string, s *schema.Schema) {
+		newServer = providerserver.NewProtocol6WithError(&floorProvider{real: New("floor")(), edit: func(typeName string, s *schema.Schema) {
 			if typeName == c.typeName {
 				v.edit(s)
 			}
-		}}
-	}
-	newServer := providerserver.NewProtocol6WithError(p)
-	if p == nil {
-		newServer = NewServer("bench")
+		}})
 	}
 	srv, err := newServer()
 	if err != nil {
