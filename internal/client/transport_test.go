@@ -336,6 +336,10 @@ func TestResetAfterSend(t *testing.T) {
 }
 
 func TestPerAttemptTimeout(t *testing.T) {
+	// The attempt timeout must be long enough for a request to reach the
+	// handler on a loaded machine (the recorder counts arrivals): 50 ms was
+	// seen to flake at load 40.
+	const attempt = 250 * time.Millisecond
 	slow := func(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-time.After(2 * time.Second):
@@ -343,21 +347,21 @@ func TestPerAttemptTimeout(t *testing.T) {
 		}
 		writeJSON(w, 200, map[string]any{})
 	}
-	c, rec := newTestClient(t, slow, func(cfg *Config) { cfg.Timeout = 50 * time.Millisecond; cfg.MaxRetries = 2 })
+	c, rec := newTestClient(t, slow, func(cfg *Config) { cfg.Timeout = attempt; cfg.MaxRetries = 2 })
 	if _, err := c.GetAuthConfig(context.Background(), "ac_1"); err == nil {
 		t.Fatal("want timeout error")
 	}
 	if rec.count() != 3 {
 		t.Errorf("GET attempts = %d, want 3", rec.count())
 	}
-	c, rec = newTestClient(t, slow, func(cfg *Config) { cfg.Timeout = 50 * time.Millisecond })
+	c, rec = newTestClient(t, slow, func(cfg *Config) { cfg.Timeout = attempt })
 	if _, err := c.createAuthConfigOnce(context.Background(), CreateAuthConfigRequest{ToolkitSlug: "github"}); !IsAmbiguous(err) {
 		t.Fatalf("err = %v, want an ambiguous timeout", err)
 	}
 	if rec.count() != 1 {
 		t.Errorf("create attempts after timeout = %d, want 1", rec.count())
 	}
-	c, rec = newTestClient(t, slow, func(cfg *Config) { cfg.Timeout = 50 * time.Millisecond; cfg.MaxRetries = 2 })
+	c, rec = newTestClient(t, slow, func(cfg *Config) { cfg.Timeout = attempt; cfg.MaxRetries = 2 })
 	if _, err := c.UpsertTrigger(context.Background(), "GITHUB_COMMIT_EVENT", UpsertTriggerRequest{ConnectedAccountID: "ca_1"}); err == nil {
 		t.Fatal("want timeout error")
 	}
