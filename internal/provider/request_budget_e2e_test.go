@@ -32,6 +32,9 @@ resource "service_auth_config" "gh" {
   count   = %[1]d
   toolkit = "github"
   name    = "%[2]s-${count.index}"
+  tool_access_config = {
+    tools_available_for_execution = ["GITHUB_CREATE_AN_ISSUE"]
+  }
 }
 
 resource "service_connected_account" "ca" {
@@ -58,6 +61,7 @@ resource "service_webhook_subscription" "hook" {
 	const (
 		getToolkit     = "GET /api/v3.1/toolkits/{slug}"
 		getTriggerType = "GET /api/v3.1/triggers_types/{slug}"
+		listTools      = "GET /api/v3.1/tools"
 		createAC       = "POST /api/v3.1/auth_configs"
 		getAC          = "GET /api/v3.1/auth_configs/{nanoid}"
 		deleteAC       = "DELETE /api/v3.1/auth_configs/{nanoid}"
@@ -81,17 +85,18 @@ resource "service_webhook_subscription" "hook" {
 		want map[string]int
 	}{
 		// Plan: no writes; each referenced object read once (github and
-		// stripe toolkits, the trigger type, the existing auth config and
-		// connected account), whatever n; the (single) webhook subscription
-		// reads the event types and lists the project's subscription.
+		// stripe toolkits, github's tools for tool_access_config, the trigger
+		// type, the existing auth config and connected account), whatever n;
+		// the (single) webhook subscription reads the event types and lists
+		// the project's subscription.
 		{"plan", []string{"plan", "-out=tfplan", "-no-color"}, map[string]int{
-			getToolkit: 2, getTriggerType: 1, getAC: 1, getCA: 1, eventTypes: 1, listWHS: 1,
+			getToolkit: 2, listTools: 1, getTriggerType: 1, getAC: 1, getCA: 1, eventTypes: 1, listWHS: 1,
 		}},
 		// Apply of the saved plan: the final plan reads each referenced
 		// object once again (a new provider process); each Create makes one
 		// write and one read-back, plus the duplicate-account list.
 		{"apply", []string{"apply", "-no-color", "tfplan"}, map[string]int{
-			getToolkit: 2, getTriggerType: 1, getAC: 1 + n, getCA: 1 + n,
+			getToolkit: 2, listTools: 1, getTriggerType: 1, getAC: 1 + n, getCA: 1 + n,
 			createAC: n, initiateCA: n, listCA: n, upsertTI: n, listTI: n,
 			eventTypes: 1, listWHS: 1, createWHS: 1,
 		}},

@@ -219,7 +219,8 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Attributes: map[string]schema.Attribute{
 					"tools_for_connected_account_creation": schema.ListAttribute{
 						MarkdownDescription: "Tool slugs whose scopes are requested when a connected account is created with " +
-							"this auth config. `[]` clears the list on the service; when unset the service's list is kept.",
+							"this auth config; each must be a tool of the toolkit (checked during plan). `[]` clears the list " +
+							"on the service; when unset the service's list is kept.",
 						Optional:      true,
 						Computed:      true,
 						ElementType:   types.StringType,
@@ -230,8 +231,8 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 					},
 					"tools_available_for_execution": schema.SetAttribute{
 						MarkdownDescription: "Tool slugs the auth config's connected accounts may execute; the service " +
-							"refuses other tools of the toolkit. `[]` removes the restriction on the service; when " +
-							"unset the service's list is kept.",
+							"refuses other tools of the toolkit; each must be a tool of the toolkit (checked during plan). " +
+							"`[]` removes the restriction on the service; when unset the service's list is kept.",
 						Optional:      true,
 						Computed:      true,
 						ElementType:   types.StringType,
@@ -386,7 +387,7 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	// add any attribute a new check needs).
 	var cfg, plan authConfigResourceModel
 	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes",
-		"shared_credentials_wo")...)
+		"shared_credentials_wo", "tool_access_config")...)
 	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -394,7 +395,7 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 	creating := req.State.Raw.IsNull()
 	var state authConfigResourceModel
 	if !creating {
-		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "enabled", "status")...)
+		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "enabled", "status", "tool_access_config")...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -434,6 +435,8 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 		}
 		return
 	}
+
+	r.checkToolAccessTools(ctx, tk, cfg.ToolAccessConfig, state.ToolAccessConfig, &resp.Diagnostics)
 
 	if acIsManagedType(plan.Type) {
 		if len(tk.ComposioManagedAuthSchemes) == 0 {

@@ -2,7 +2,8 @@ package provider
 
 // service_auth_config attributes beyond the credentials: proxy_config,
 // shared_credentials_wo (+ version), user_scopes; their schema, checks, and
-// how they go to and come back from the service.
+// how they go to and come back from the service; and the plan-time check of
+// the tool slugs in tool_access_config.
 
 import (
 	"context"
@@ -21,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -255,4 +257,87 @@ func checkSharedCredentialKeys(tk *client.Toolkit, detail *client.AuthConfigDeta
 				"which the auth config's accounts could inherit. Fields: %s.", quoteList(unknown),
 				strings.ToUpper(detail.Mode), tk.Slug, joinOrNone(allowed)))
 	}
+}
+
+// checkToolAccessTools reports each tool slug of the configured
+// tool_access_config lists that the toolkit does not have at the provider's
+// version for it: the service stores any slug, and a typo would only show
+// when a connected account is refused the tool at execution. The toolkit's
+// tools are read once per provider process, and only when a list changes
+// (a plan that keeps the lists sends nothing). Custom toolkits, whose tools
+// come from their MCP server, and toolkits that list no tools are not
+// checked.
+func (r *authConfigResource) checkToolAccessTools(ctx context.Context, tk *client.Toolkit, cfg, state types.Object, diags *diag.Diagnostics) {
+	if cfg.IsNull() || cfg.IsUnknown() || strings.EqualFold(tk.Type, "custom") {
+		return
+	}
+	var c, s toolAccessConfigModel
+	diags.Append(cfg.As(ctx, &c, basetypes.ObjectAsOptions{})...)
+	if !state.IsNull() && !state.IsUnknown() {
+		diags.Append(state.As(ctx, &s, basetypes.ObjectAsOptions{})...)
+	}
+	if diags.HasError() {
+		return
+	}
+	lists := []struct {
+		name       string
+		cfg, prior stringElements
+	}{
+		{"tools_for_connected_account_creation", c.ToolsForConnectedAccountCreation, s.ToolsForConnectedAccountCreation},
+		{"tools_available_for_execution", c.ToolsAvailableForExecution, s.ToolsAvailableForExecution},
+	}
+	var tools map[string]bool
+	for _, l := range lists {
+		slugs, known := knownStrings(l.cfg)
+		if !known || len(slugs) == 0 || l.cfg.Equal(l.prior) {
+			continue
+		}
+		if tools == nil {
+			list, err := r.data.Cache.ToolkitTools(ctx, tk.Slug)
+			if err != nil {
+				addAPIErrorAt(diags, path.Root("tool_access_config").AtName(l.name), "listing the tools of toolkit "+tk.Slug+" for",
+					authConfigResourceType, "", err)
+				return
+			}
+			if len(list) == 0 {
+				return
+			}
+			tools = make(map[string]bool, len(list))
+			for _, t := range list {
+				tools[t.Slug] = true
+			}
+		}
+		for _, slug := range slugs {
+			if !tools[slug] {
+				diags.AddAttributeError(path.Root("tool_access_config").AtName(l.name), "Unknown tool",
+					fmt.Sprintf("Attribute tool_access_config.%s: toolkit %q has no tool %q at version %s (the "+
+						"service_tools data source lists a toolkit's tools).", l.name, tk.Slug, slug, r.data.VersionFor(tk.Slug)))
+			}
+		}
+	}
+}
+
+// stringElements is a list or set of strings.
+type stringElements interface {
+	attr.Value
+	Elements() []attr.Value
+}
+
+// knownStrings returns the elements of a list or set of strings, and whether
+// the collection and all its elements are known (a null one is, and empty).
+func knownStrings(v stringElements) ([]string, bool) {
+	if v.IsUnknown() {
+		return nil, false
+	}
+	out := make([]string, 0, len(v.Elements()))
+	for _, e := range v.Elements() {
+		s, ok := e.(types.String)
+		if !ok || s.IsUnknown() {
+			return nil, false
+		}
+		if !s.IsNull() {
+			out = append(out, s.ValueString())
+		}
+	}
+	return out, true
 }

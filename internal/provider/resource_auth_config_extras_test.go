@@ -180,6 +180,20 @@ resource "service_auth_config" "bad" {
   auth_scheme = "API_KEY"
   proxy_config = { proxy_url = "proxy.example.com" }
 }`, "proxy_config.proxy_url", "absolute URL"),
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit = "github"
+  tool_access_config = {
+    tools_available_for_execution = ["GITHUB_CREATE_AN_ISSUE", "GITHUB_NO_SUCH_TOOL"]
+  }
+}`, "tool_access_config.tools_available_for_execution", `toolkit "github" has no tool "GITHUB_NO_SUCH_TOOL"`),
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit = "github"
+  tool_access_config = {
+    tools_for_connected_account_creation = ["SLACK_SEND_MESSAGE"]
+  }
+}`, "tool_access_config.tools_for_connected_account_creation", `toolkit "github" has no tool "SLACK_SEND_MESSAGE"`),
 		},
 	})
 	testAccAssertNoWritesSince(t, before)
