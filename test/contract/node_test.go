@@ -3,8 +3,6 @@ package contract
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -13,74 +11,37 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
-// lockStamp, inside node_modules, holds the SHA-256 of the package-lock.json
-// node_modules was installed from; `npm ci` runs only when it differs.
-const lockStamp = ".contract-lock.sha256"
-
-// nodeEnv is node and npm on PATH with node_modules installed from the
-// committed lock file.
+// nodeEnv is node on PATH with node_modules installed from the committed
+// lock file.
 type nodeEnv struct {
 	node string
 	dir  string
 }
 
-var (
-	setupOnce sync.Once
-	setupEnv  *nodeEnv
-	setupSkip string
-	setupErr  string
-)
-
-// requireNode skips the test when node or npm is missing and installs the
-// pinned packages (once per test binary) otherwise.
+// requireNode skips the test when node or npm is missing and otherwise
+// installs the pinned packages unless node_modules already holds what
+// package-lock.json pins (testutil.NPMInstall: one install across parallel
+// test binaries).
 func requireNode(t *testing.T) *nodeEnv {
 	t.Helper()
-	setupOnce.Do(func() { setupEnv, setupSkip, setupErr = setupNode() })
-	if setupSkip != "" {
-		t.Skip(setupSkip)
-	}
-	if setupErr != "" {
-		t.Fatal(setupErr)
-	}
-	return setupEnv
-}
-
-func setupNode() (env *nodeEnv, skip, fail string) {
 	nodeBin, err := exec.LookPath("node")
 	if err != nil {
-		return nil, "contract test skipped: node not found on PATH (" + err.Error() + ")", ""
+		t.Skip("contract test skipped: node not found on PATH (" + err.Error() + ")")
 	}
 	npmBin, err := exec.LookPath("npm")
 	if err != nil {
-		return nil, "contract test skipped: npm not found on PATH (" + err.Error() + ")", ""
+		t.Skip("contract test skipped: npm not found on PATH (" + err.Error() + ")")
 	}
 	dir, err := filepath.Abs(".")
 	if err != nil {
-		return nil, "", err.Error()
+		t.Fatal(err)
 	}
-	lock, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
-	if err != nil {
-		return nil, "", "reading package-lock.json: " + err.Error()
-	}
-	sum := sha256.Sum256(lock)
-	want := hex.EncodeToString(sum[:])
-	stamp := filepath.Join(dir, "node_modules", lockStamp)
-	if got, err := os.ReadFile(stamp); err == nil && strings.TrimSpace(string(got)) == want {
-		return &nodeEnv{node: nodeBin, dir: dir}, "", ""
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, npmBin, "ci", "--no-audit", "--no-fund", "--prefer-offline")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, "", "npm ci in " + dir + " failed: " + err.Error() + "\n" + string(out)
-	}
-	if err := os.WriteFile(stamp, []byte(want+"\n"), 0o600); err != nil {
-		return nil, "", err.Error()
-	}
-	return &nodeEnv{node: nodeBin, dir: dir}, "", ""
+	testutil.NPMInstall(t, npmBin, dir, os.Environ(), func() bool { return testutil.NPMLockInstalled(dir) })
+	return &nodeEnv{node: nodeBin, dir: dir}
 }
 
 // run runs check.mjs with args and returns its stdout.

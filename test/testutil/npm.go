@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -58,9 +59,33 @@ func NPMInstall(tb testing.TB, npm, dir string, env []string, installed func() b
 	if out, err := cmd.CombinedOutput(); err != nil {
 		tb.Fatalf("npm ci in %s failed: %v\n%s", dir, err, out)
 	}
+	if lock, err := os.ReadFile(filepath.Join(dir, "package-lock.json")); err == nil {
+		_ = os.WriteFile(filepath.Join(dir, "node_modules", npmLockStamp), []byte(sha256Hex(lock)+"\n"), 0o600)
+	}
 	if !installed() {
 		tb.Fatalf("npm ci in %s did not install what package-lock.json pins", dir)
 	}
+}
+
+// npmLockStamp, inside node_modules, holds the SHA-256 of the
+// package-lock.json that NPMInstall installed from.
+const npmLockStamp = ".package-lock.sha256"
+
+// NPMLockInstalled reports whether dir/node_modules was installed by
+// NPMInstall from the current dir/package-lock.json: an installed check for
+// NPMInstall when every pinned package matters, not one version.
+func NPMLockInstalled(dir string) bool {
+	lock, err := os.ReadFile(filepath.Join(dir, "package-lock.json"))
+	if err != nil {
+		return false
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "node_modules", npmLockStamp))
+	return err == nil && strings.TrimSpace(string(got)) == sha256Hex(lock)
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
 
 // NPMInstalledVersion is the version of the npm package pkg installed in
