@@ -137,11 +137,12 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"name": schema.StringAttribute{
-				MarkdownDescription: "Display name. When unset the service picks one (e.g. `GitHub Auth Config`). Updated in place.",
-				Optional:            true,
-				Computed:            true,
-				Validators:          []validator.String{stringvalidator.LengthBetween(1, 255)},
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				MarkdownDescription: "Display name (not blank, no surrounding white space). When unset the service picks one " +
+					"(e.g. `GitHub Auth Config`). Updated in place.",
+				Optional:      true,
+				Computed:      true,
+				Validators:    []validator.String{stringvalidator.LengthBetween(1, 255), displayNameValidator()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"auth_scheme": schema.StringAttribute{
 				MarkdownDescription: "Authentication scheme: one of `" + strings.Join(authSchemes, "`, `") + "`. Required when " +
@@ -200,6 +201,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				ElementType: types.StringType,
 				Validators: []validator.List{
 					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+					uniqueStrings(),
 				},
 				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 			},
@@ -227,6 +229,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 						PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 						Validators: []validator.List{
 							listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
+							uniqueStrings(),
 						},
 					},
 					"tools_available_for_execution": schema.SetAttribute{

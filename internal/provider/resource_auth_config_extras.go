@@ -86,7 +86,7 @@ func acExtraAttributes() map[string]schema.Attribute {
 			Optional:      true,
 			Computed:      true,
 			ElementType:   types.StringType,
-			Validators:    []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1))},
+			Validators:    []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)), uniqueStrings()},
 			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 		},
 	}

@@ -604,6 +604,34 @@ resource "service_auth_config" "bad" {
   credentials_wo_version = 1`), `(?s)credentials`),
 			step(custom("github", "OAUTH2", `
   credentials_wo = { client_id = "x", client_secret = "y" }`), `(?s)credentials_wo_version`),
+			// A blank or padded name (the service would generate or trim one).
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit = "github"
+  name    = "   "
+}
+`, `(?s)Invalid\s+name.*name.*is\s+blank`),
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit = "github"
+  name    = " GitHub "
+}
+`, `(?s)Invalid\s+name.*name.*white\s+space\s+around\s+it`),
+			// A repeated scope or tool (the service may keep one).
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit = "github"
+  scopes  = ["repo", "repo"]
+}
+`, `(?s)Repeated\s+value.*Attribute\s+scopes:\s+"repo"\s+appears\s+more\s+than\s+once`),
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit = "github"
+  tool_access_config = {
+    tools_for_connected_account_creation = ["GITHUB_CREATE_AN_ISSUE", "GITHUB_CREATE_AN_ISSUE"]
+  }
+}
+`, `(?s)Repeated\s+value.*tool_access_config.tools_for_connected_account_creation:\s+"GITHUB_CREATE_AN_ISSUE"`),
 		},
 	})
 	testAccAssertNoWritesSince(t, before)

@@ -87,9 +87,9 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 					"Changing the slug (other than its case or a `CUSTOM_` prefix) replaces the toolkit.")},
 			},
 			"name": schema.StringAttribute{
-				MarkdownDescription: "Display name. Updated in place.",
+				MarkdownDescription: "Display name (not blank, no surrounding white space). Updated in place.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthBetween(1, 255)},
+				Validators:          []validator.String{stringvalidator.LengthBetween(1, 255), displayNameValidator()},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "Description shown for the toolkit. Updated in place; when unset the service's " +

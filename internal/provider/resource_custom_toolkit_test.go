@@ -242,6 +242,11 @@ func TestAccCustomToolkit_badInputs(t *testing.T) {
   }`, "auth_scheme.discovery_url", "only used with mode"),
 			step(slug, "mcp.example.com", `{ mode = "NO_AUTH" }`, "app_url", "absolute"),
 			step("bad-slug!", url, `{ mode = "NO_AUTH" }`, "slug", "letters, digits"),
+			{
+				Config:      testAccCustomToolkitConfig(slug, "   ", url, `{ mode = "NO_AUTH" }`, ""),
+				PlanOnly:    true,
+				ExpectError: testAccErrRe("name", "is blank"),
+			},
 		},
 	})
 	testAccAssertNoWritesSince(t, before)

@@ -91,8 +91,10 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the server: 4 to 30 letters, digits, spaces and hyphens, unique in the " +
 					"project.",
-				Required:   true,
-				Validators: mcpServerNameValidators(),
+				Required: true,
+				// Not blank nor padded: only when naming a new server (the data
+				// source still finds one named so elsewhere).
+				Validators: append(mcpServerNameValidators(), displayNameValidator()),
 			},
 			"auth_config_ids": schema.SetAttribute{
 				MarkdownDescription: "Auth configs (`ac_...`) whose toolkits the server serves, usually one per " +

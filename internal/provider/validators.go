@@ -4,14 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"net"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
@@ -250,4 +251,61 @@ func parsePositiveDuration(s string) (time.Duration, error) {
 		return 0, errors.New("must be greater than zero")
 	}
 	return d, nil
+}
+
+// displayNameValidator is the rule for the names people give objects
+// (auth config, custom toolkit, MCP server): not blank, no surrounding white
+// space, no control characters. The service treats a blank name as none (an
+// auth config then gets a generated name, a different value than planned) or
+// refuses it, and may trim one with surrounding spaces.
+func displayNameValidator() validator.String {
+	return stringCheck{
+		description: "a name: not blank, without surrounding white space or control characters",
+		summary:     "Invalid name",
+		check: func(v string) error {
+			switch {
+			case strings.TrimSpace(v) == "":
+				return fmt.Errorf("%q is blank; give a name, or leave the attribute out where it is optional", v)
+			case strings.TrimSpace(v) != v:
+				return fmt.Errorf("%q has white space around it; remove it", v)
+			case strings.ContainsFunc(v, unicode.IsControl):
+				return fmt.Errorf("%q contains a control character", v)
+			}
+			return nil
+		},
+	}
+}
+
+// uniqueStrings refuses a list of strings that repeats a value: the
+// service may keep one copy, and the list read back would differ from the
+// configuration.
+func uniqueStrings() validator.List { return uniqueStringsValidator{} }
+
+type uniqueStringsValidator struct{}
+
+func (uniqueStringsValidator) Description(_ context.Context) string {
+	return "each value at most once"
+}
+
+func (v uniqueStringsValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (uniqueStringsValidator) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	seen := map[string]bool{}
+	for _, e := range req.ConfigValue.Elements() {
+		s, ok := e.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			continue
+		}
+		if seen[s.ValueString()] {
+			resp.Diagnostics.AddAttributeError(req.Path, "Repeated value",
+				fmt.Sprintf("Attribute %s: %q appears more than once; list each value once.", req.Path, s.ValueString()))
+			return
+		}
+		seen[s.ValueString()] = true
+	}
 }
