@@ -165,10 +165,9 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Optional:    true,
 				WriteOnly:   true,
 				ElementType: types.StringType,
-				Validators: []validator.Map{
+				Validators: append([]validator.Map{
 					mapvalidator.ConflictsWith(path.MatchRoot("credentials")),
-					mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1)),
-				},
+				}, credentialFields()...),
 			},
 			"credentials_wo_version": schema.Int64Attribute{
 				MarkdownDescription: "Version of `credentials_wo`. Terraform cannot see changes to a write-only value, so " +
@@ -186,10 +185,9 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Optional:    true,
 				Sensitive:   true,
 				ElementType: types.StringType,
-				Validators: []validator.Map{
+				Validators: append([]validator.Map{
 					mapvalidator.ConflictsWith(path.MatchRoot("credentials_wo")),
-					mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1)),
-				},
+				}, credentialFields()...),
 			},
 			"scopes": schema.ListAttribute{
 				MarkdownDescription: "OAuth scopes to request. For service-managed auth they are set through the service's " +

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -72,7 +71,7 @@ func acExtraAttributes() map[string]schema.Attribute {
 			Optional:    true,
 			WriteOnly:   true,
 			ElementType: types.StringType,
-			Validators:  []validator.Map{mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1))},
+			Validators:  credentialFields(),
 		},
 		"shared_credentials_wo_version": schema.Int64Attribute{
 			MarkdownDescription: "Version of `shared_credentials_wo`: change it (e.g. increment it) to send the " +

@@ -617,6 +617,10 @@ resource "service_auth_config" "bad" {
   name    = " GitHub "
 }
 `, `(?s)Invalid\s+name.*name.*white\s+space\s+around\s+it`),
+			// A blank credential value (the service takes it for a missing field).
+			step(custom("github", "OAUTH2", `
+  credentials_wo         = { client_id = "x", client_secret = "" }
+  credentials_wo_version = 1`), `(?s)Blank\s+credential\s+value.*credentials_wo\["client_secret"\].*the\s+value\s+is\s+blank`),
 			// A repeated scope or tool (the service may keep one).
 			step(`
 resource "service_auth_config" "bad" {

@@ -80,7 +80,6 @@ func (r *connectedAccountResource) Metadata(_ context.Context, req resource.Meta
 }
 
 func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	credentialKeys := mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1))
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A connected account: one end user's authenticated link to a toolkit, made through an auth config.\n\n" +
 			"* **API_KEY, BASIC and BEARER_TOKEN** auth configs: give the user's credentials in `credentials_wo` " +
@@ -134,11 +133,10 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				Optional:    true,
 				WriteOnly:   true,
 				ElementType: types.StringType,
-				Validators: []validator.Map{
+				Validators: append([]validator.Map{
 					mapvalidator.ConflictsWith(path.MatchRoot("credentials")),
 					mapvalidator.SizeAtLeast(1),
-					credentialKeys,
-				},
+				}, credentialFields()...),
 			},
 			"credentials_wo_version": schema.Int64Attribute{
 				MarkdownDescription: "Version of `credentials_wo`. Changing it sends the current `credentials_wo` to " +
@@ -155,10 +153,9 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				Optional:    true,
 				Sensitive:   true,
 				ElementType: types.StringType,
-				Validators: []validator.Map{
+				Validators: append([]validator.Map{
 					mapvalidator.SizeAtLeast(1),
-					credentialKeys,
-				},
+				}, credentialFields()...),
 			},
 			"allow_multiple": schema.BoolAttribute{
 				MarkdownDescription: "Allow more than one `ACTIVE` account for the same user and auth config. When " +

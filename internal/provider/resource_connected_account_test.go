@@ -619,6 +619,15 @@ func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 				Config:      `data "service_connected_accounts" "x" { statuses = ["ACTIVE", "DONE"] }`,
 				ExpectError: testAccErrRe(`statuses`, `ACTIVE`),
 			},
+			{
+				// A blank value counts as a missing field on the service.
+				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = " " }`),
+				ExpectError: testAccErrRe(`Blank credential value`, `credentials_wo\["api_key"\]`, `the value is blank`),
+			},
+			{
+				Config:      testAccCAAccount(user, q(stripe.ID), `credentials = { api_key = "" }`),
+				ExpectError: testAccErrRe(`Blank credential value`, `credentials\["api_key"\]`, `the value is blank`),
+			},
 		},
 	})
 	testAccAssertNoWritesSince(t, before)

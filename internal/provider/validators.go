@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -307,5 +308,26 @@ func (uniqueStringsValidator) ValidateList(_ context.Context, req validator.List
 			return
 		}
 		seen[s.ValueString()] = true
+	}
+}
+
+// credentialFields holds the validators of every map of credential fields:
+// field names are not empty and no value is blank. The service takes a blank
+// value for a missing field, so a blank required field would otherwise fail
+// only at apply, and a blank optional one means nothing. The diagnostic names
+// the field, never a value.
+func credentialFields() []validator.Map {
+	return []validator.Map{
+		mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1)),
+		mapvalidator.ValueStringsAre(stringCheck{
+			description: "a value that is not blank",
+			summary:     "Blank credential value",
+			check: func(v string) error {
+				if strings.TrimSpace(v) == "" {
+					return errors.New("the value is blank; give one, or leave the field out")
+				}
+				return nil
+			},
+		}),
 	}
 }
