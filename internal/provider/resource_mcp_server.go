@@ -110,8 +110,13 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				Optional:    true,
 				Computed:    true,
 				ElementType: types.StringType,
-				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.RegexMatches(toolSlugRe,
-					"must be a tool slug in upper snake case prefixed by its toolkit, e.g. GITHUB_CREATE_AN_ISSUE"))},
+				Validators: []validator.Set{
+					setvalidator.ValueStringsAre(stringvalidator.RegexMatches(toolSlugRe,
+						"must be a tool slug in upper snake case prefixed by its toolkit, e.g. GITHUB_CREATE_AN_ISSUE")),
+					// The service takes an empty list for "every tool": `[]` would
+					// plan no tools and read back all of them.
+					setSizeAtLeastOne("list at least one tool, or leave allowed_tools out to expose every tool of the server's toolkits"),
+				},
 			},
 			"no_auth_toolkits": schema.SetAttribute{
 				MarkdownDescription: "Slugs of toolkits that need no authentication (scheme `NO_AUTH`) to serve as well.",

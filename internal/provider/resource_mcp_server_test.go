@@ -310,6 +310,8 @@ func TestAccMCPServer_planTimeErrors(t *testing.T) {
 				testAccErrRe(`allowed_tools`, `upper snake case`)),
 			step(testAccMCPServerOver("", both, ""), testAccErrRe(`name`, `length must be between 4 and 30`)),
 			step(testAccMCPServerOver("bad_name!", both, ""), testAccErrRe(`name`, `letters, digits, spaces and hyphens`)),
+			step(testAccMCPServerOver(name, both, `  allowed_tools = []`),
+				testAccErrRe(`Attribute allowed_tools is empty`, `leave allowed_tools out to expose every tool`)),
 			step(testAccMCPServerOver("     ", both, ""), testAccErrRe(`name`, `is blank`)),
 			step(testAccMCPServerOver(" srv ", both, ""), testAccErrRe(`name`, `white space around it`)),
 			step(testAccMCPServerOver(name, []string{gh, "ac_doesnotexist1"}, ""),

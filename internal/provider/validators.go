@@ -331,3 +331,25 @@ func credentialFields() []validator.Map {
 		}),
 	}
 }
+
+// setSizeAtLeastOne refuses an empty set where the service reads an empty
+// list as something else than "none" (hint says what to write instead).
+func setSizeAtLeastOne(hint string) validator.Set { return nonEmptySetValidator{hint: hint} }
+
+type nonEmptySetValidator struct{ hint string }
+
+func (v nonEmptySetValidator) Description(_ context.Context) string {
+	return "at least one element; " + v.hint
+}
+
+func (v nonEmptySetValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v nonEmptySetValidator) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || len(req.ConfigValue.Elements()) > 0 {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Empty set",
+		fmt.Sprintf("Attribute %s is empty: %s.", req.Path, v.hint))
+}
