@@ -107,6 +107,12 @@ func loadCatalog(dir string) (*catalog, error) {
 		return nil, fmt.Errorf("emulator: built-in catalog: %w", err)
 	}
 	if dir != "" {
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			if err == nil {
+				err = errors.New("not a directory")
+			}
+			return nil, fmt.Errorf("emulator: catalog %s: %w (give a directory of toolkit JSON files)", dir, err)
+		}
 		if err := c.addDir(os.DirFS(dir), dir, false); err != nil {
 			return nil, fmt.Errorf("emulator: catalog %s: %w", dir, err)
 		}

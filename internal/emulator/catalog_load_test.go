@@ -147,8 +147,15 @@ func TestCatalogDirErrors(t *testing.T) {
 		if _, err := New(Options{CatalogDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "no *.json files") {
 			t.Fatalf("empty dir: %v", err)
 		}
-		if _, err := New(Options{CatalogDir: filepath.Join(t.TempDir(), "nope")}); err == nil {
-			t.Fatal("missing dir accepted")
+		missing := filepath.Join(t.TempDir(), "nope")
+		if _, err := New(Options{CatalogDir: missing}); err == nil || !strings.Contains(err.Error(), "catalog "+missing+": stat") ||
+			!strings.Contains(err.Error(), "give a directory") {
+			t.Fatalf("missing dir: %v", err)
+		}
+		file := filepath.Join(t.TempDir(), "a.json")
+		writeCatalogFile(t, filepath.Dir(file), "a.json", minimalToolkit)
+		if _, err := New(Options{CatalogDir: file}); err == nil || !strings.Contains(err.Error(), "not a directory") {
+			t.Fatalf("file as dir: %v", err)
 		}
 	})
 }
