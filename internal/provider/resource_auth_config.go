@@ -141,7 +141,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 					"(e.g. `GitHub Auth Config`). Updated in place.",
 				Optional:      true,
 				Computed:      true,
-				Validators:    []validator.String{stringvalidator.LengthBetween(1, 255), displayNameValidator()},
+				Validators:    []validator.String{stringvalidator.UTF8LengthBetween(1, 255), displayNameValidator()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"auth_scheme": schema.StringAttribute{

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -196,7 +195,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				MarkdownDescription: "Free-text reason sent to the service when the account is disabled " +
 					"(`enabled = false`). Changing it while the account is disabled sends the new reason.",
 				Optional:   true,
-				Validators: []validator.String{stringvalidator.LengthBetween(1, 1024)},
+				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, 1024), freeTextValidator()},
 			},
 			"status": schema.StringAttribute{
 				MarkdownDescription: "Connection status: `INITIALIZING`, `INITIATED` (waiting for the user), `ACTIVE`, " +
@@ -892,19 +891,4 @@ func (r *connectedAccountResource) ImportState(ctx context.Context, req resource
 	// Only ca_... ids: the API addresses accounts by nanoid, not by UUID. A
 	// malformed id, or an auth config or trigger id, fails without an API call.
 	importStateByID(ctx, connectedAccountIDKind, req, resp)
-}
-
-// httpURLValidator accepts absolute http(s) URLs with a host.
-func httpURLValidator() validator.String {
-	return stringCheck{
-		description: "value must be an absolute URL starting with https:// or http://",
-		summary:     "Invalid URL",
-		check: func(raw string) error {
-			u, err := url.Parse(raw)
-			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.ContainsAny(raw, " \t\r\n") {
-				return fmt.Errorf("%q is not an absolute URL; use a full address such as https://app.example.com/callback", raw)
-			}
-			return nil
-		},
-	}
 }

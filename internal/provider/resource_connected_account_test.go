@@ -620,6 +620,10 @@ func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 				ExpectError: testAccErrRe(`statuses`, `ACTIVE`),
 			},
 			{
+				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k" }`, `enabled = false`, `disabled_reason = "   "`),
+				ExpectError: testAccErrRe(`Invalid text`, `Attribute disabled_reason`, `is blank`),
+			},
+			{
 				// A blank value counts as a missing field on the service.
 				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = " " }`),
 				ExpectError: testAccErrRe(`Blank credential value`, `credentials_wo\["api_key"\]`, `the value is blank`),

@@ -89,7 +89,7 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Display name (not blank, no surrounding white space). Updated in place.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthBetween(1, 255), displayNameValidator()},
+				Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, 255), displayNameValidator()},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "Description shown for the toolkit. Updated in place; when unset the service's " +

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
@@ -126,8 +125,11 @@ func webhookURLValidator() validator.String {
 		description: "value must be an https URL (http only to a loopback host)",
 		summary:     "Invalid webhook URL",
 		check: func(raw string) error {
-			u, err := url.Parse(raw)
-			if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+			u, err := checkURL(raw)
+			if err != nil {
+				return err
+			}
+			if u.Scheme != "https" && u.Scheme != "http" {
 				return fmt.Errorf("must be an absolute https URL such as https://example.com/webhooks, got %q", raw)
 			}
 			if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {

@@ -264,7 +264,7 @@ func TestAccWebhookSubscription_badInputs(t *testing.T) {
 			step(testAccWebhookSubConfig("https://h.example.com", "V4", "", "composio.trigger.message"), "version", "V1", "V2", "V3"),
 			step(testAccWebhookSubConfig("http://h.example.com/x", "", "", "composio.trigger.message"),
 				"Invalid webhook URL", "webhook_url", "plain http", "h.example.com"),
-			step(testAccWebhookSubConfig("hooks.example.com", "", "", "composio.trigger.message"), "webhook_url", "absolute https URL"),
+			step(testAccWebhookSubConfig("hooks.example.com", "", "", "composio.trigger.message"), "webhook_url", "not an absolute URL"),
 			step(testAccWebhookSubConfig("https://h.example.com", "V1", "", "composio.connected_account.expired"),
 				"enabled_events", "not delivered in version V1"),
 			step(`resource "service_webhook_subscription" "test" {

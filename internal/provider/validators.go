@@ -353,3 +353,62 @@ func (v nonEmptySetValidator) ValidateSet(_ context.Context, req validator.SetRe
 	resp.Diagnostics.AddAttributeError(req.Path, "Empty set",
 		fmt.Sprintf("Attribute %s is empty: %s.", req.Path, v.hint))
 }
+
+// httpURLValidator accepts absolute http(s) URLs with a host and no user
+// name or password (a password in a URL would be stored and shown in plans
+// in clear). A URL that carries one is never repeated in the message.
+func httpURLValidator() validator.String {
+	return stringCheck{
+		description: "value must be an absolute URL starting with https:// or http://, without a user name or password",
+		summary:     "Invalid URL",
+		check: func(raw string) error {
+			u, err := checkURL(raw)
+			if err != nil {
+				return err
+			}
+			if u.Scheme != "https" && u.Scheme != "http" {
+				return fmt.Errorf("%q must start with https:// or http:// (not %s://)", raw, u.Scheme)
+			}
+			return nil
+		},
+	}
+}
+
+// checkURL parses an absolute URL with a host and no user information or
+// white space; its errors name the URL only when it carries no user
+// information.
+func checkURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil && strings.Contains(raw, "@"):
+		return nil, errors.New("the value is not a URL; use a full address such as https://example.com/path")
+	case err != nil:
+		return nil, fmt.Errorf("%q is not a URL; use a full address such as https://example.com/path", raw)
+	case u.User != nil:
+		return nil, fmt.Errorf("%s must not contain a user name or password: it would be stored and shown in clear", u.Redacted())
+	case u.Scheme == "" || u.Host == "" || u.Hostname() == "":
+		return nil, fmt.Errorf("%q is not an absolute URL; use a full address such as https://example.com/path", raw)
+	case strings.ContainsAny(raw, " \t\r\n"):
+		return nil, fmt.Errorf("%q contains white space; remove it or encode it (%%20)", raw)
+	}
+	return u, nil
+}
+
+// freeTextValidator is the rule for free text sent to the service (a reason,
+// a description): not blank, and no control characters but new lines and
+// tabs.
+func freeTextValidator() validator.String {
+	return stringCheck{
+		description: "text: not blank, without control characters other than new lines and tabs",
+		summary:     "Invalid text",
+		check: func(v string) error {
+			if strings.TrimSpace(v) == "" {
+				return fmt.Errorf("%q is blank; give a text, or leave the attribute out", v)
+			}
+			if strings.ContainsFunc(v, func(r rune) bool { return unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r' }) {
+				return fmt.Errorf("%q contains a control character", v)
+			}
+			return nil
+		},
+	}
+}

@@ -36,8 +36,9 @@ func TestWebhookURLValidator(t *testing.T) {
 		"http://[::1]:9000/":           "",
 		"http://hooks.example.com/x":   "plain http",
 		"ftp://hooks.example.com/x":    "absolute https URL",
-		"hooks.example.com/x":          "absolute https URL",
-		"https://":                     "absolute https URL",
+		"hooks.example.com/x":          "not an absolute URL",
+		"https://":                     "not an absolute URL",
+		"https://u:SECRET@example.com": "must not contain a user name or password",
 		"http://127.0.0.1.example.com": "plain http",
 	}
 	for in, want := range cases {
@@ -50,6 +51,9 @@ func TestWebhookURLValidator(t *testing.T) {
 			if !strings.Contains(got, "webhook_url") {
 				t.Errorf("%q: detail does not name the attribute: %s", in, got)
 			}
+		}
+		if strings.Contains(got, "SECRET") {
+			t.Errorf("%q: the password is in the message: %s", in, got)
 		}
 		if (want == "") != (got == "") || !strings.Contains(got, want) {
 			t.Errorf("%q: got %q, want %q", in, got, want)

@@ -1,0 +1,47 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// TestHTTPURLValidator: callback_url, proxy_url, app_url and discovery_url
+// take absolute http(s) URLs; the message says what is wrong and never
+// repeats a password.
+func TestHTTPURLValidator(t *testing.T) {
+	cases := map[string]string{
+		"https://app.example.com/callback":   "",
+		"http://localhost:8080/cb?x=1":       "",
+		"ftp://files.example.com/x":          "must start with https:// or http:// (not ftp://)",
+		"javascript:alert(1)":                "not an absolute URL",
+		"app.example.com/callback":           "not an absolute URL",
+		"https://":                           "not an absolute URL",
+		"https://app.example.com/a b":        "contains white space",
+		"not a url":                          "not an absolute URL",
+		"https://me:hunter2@app.example.com": "must not contain a user name or password",
+		"https://me:hunter2@bad host/":       "the value is not a URL",
+	}
+	for in, want := range cases {
+		var resp validator.StringResponse
+		httpURLValidator().ValidateString(context.Background(), validator.StringRequest{
+			Path: path.Root("callback_url"), ConfigValue: types.StringValue(in)}, &resp)
+		got := ""
+		if resp.Diagnostics.HasError() {
+			got = resp.Diagnostics[0].Detail()
+			if !strings.HasPrefix(got, "Attribute callback_url: ") {
+				t.Errorf("%q: detail does not name the attribute: %s", in, got)
+			}
+		}
+		if strings.Contains(got, "hunter2") {
+			t.Errorf("%q: the password is in the message: %s", in, got)
+		}
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
+}
