@@ -246,8 +246,9 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 // checkAccountAtPlan reports, during plan, a connected_account_id that can
 // never work for this trigger: one the service does not have, an account of
 // another user or on another toolkit (both fixed for the account's life); the
-// id's kind is checked at validate. Whatever may change before apply (status,
-// enabled) and read failures other than 404 are left to the check at create.
+// id's kind is checked at validate. What may change before apply (status,
+// enabled) is only warned about, and read failures other than 404 are left to
+// the check at create.
 // It runs only for a create or a replacement (ModifyPlan returns earlier for
 // an unchanged trigger in the state) and never during `terraform destroy`
 // (skipPlanChecks), so a deleted account does not block a destroy.
@@ -272,7 +273,12 @@ func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, us
 	for _, d := range checked {
 		if d.Summary() != accountNotUsableSummary {
 			diags.Append(d)
+			continue
 		}
+		// Not ACTIVE or disabled now: the same apply may still enable it, or
+		// the user may approve it first, so a warning, not an error.
+		diags.AddAttributeWarning(path.Root("connected_account_id"), accountNotUsableSummary,
+			d.Detail()+" The create will fail unless the account is ACTIVE and enabled when the trigger is created.")
 	}
 }
 

@@ -780,3 +780,35 @@ resource "service_trigger_instance" "test" {
 		},
 	})
 }
+
+// TestAccE2E_TriggerOnDisabledAccountWarns: a trigger on a connected account
+// that is disabled now gets a warning on connected_account_id during plan (the
+// same apply could still enable it), and the create fails before anything is
+// written when the account is still disabled.
+func TestAccE2E_TriggerOnDisabledAccountWarns(t *testing.T) {
+	w := newE2EWorkspace(t)
+	testAccPreCheck(t)
+	owner := acctest.RandomWithPrefix("tf-acc-trig-disabled")
+	_, accountID := testAccTriggerAccount(t, "stripe", owner)
+	if err := testAccClient(t).DisableConnectedAccount(context.Background(), accountID); err != nil {
+		t.Fatal(err)
+	}
+	w.WriteFile("main.tf", fmt.Sprintf(`
+resource "service_trigger_instance" "test" {
+  user_id              = %q
+  slug                 = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+  connected_account_id = %q
+}
+`, owner, accountID))
+	plan := w.RunOK("plan", "-no-color")
+	if !regexp.MustCompile(`(?s)Warning: Connected account is not usable.*connected_account_id.*disabled: true.*will fail unless`).MatchString(plan.Stdout + plan.Stderr) {
+		t.Fatalf("plan: want a warning on connected_account_id\n%s\n%s", plan.Stdout, plan.Stderr)
+	}
+	apply := w.Run(nil, "apply", "-auto-approve", "-no-color")
+	if apply.ExitCode == 0 || !regexp.MustCompile(`(?s)Error: Connected account is not usable.*triggers\s+need\s+an\s+ACTIVE,\s+enabled\s+account`).MatchString(apply.Stdout+apply.Stderr) {
+		t.Fatalf("apply: want the create to fail on the disabled account (exit %d)\n%s\n%s", apply.ExitCode, apply.Stdout, apply.Stderr)
+	}
+	if list := w.Run(nil, "state", "list"); strings.Contains(list.Stdout, "service_trigger_instance") {
+		t.Fatalf("the failed create left a trigger in the state:\n%s", list.Stdout)
+	}
+}
