@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -45,6 +46,30 @@ type ProviderData struct {
 	// Cache fetches referenced objects (toolkits, trigger types, auth
 	// configs, connected accounts) at most once per provider process.
 	Cache *SchemaCache
+	// TriggerCreates are the trigger instances this plan creates (see
+	// claimTriggerCreate); Configure makes a new ProviderData for every
+	// graph walk, so it holds one walk's creates.
+	TriggerCreates plannedKeys
+}
+
+// plannedKeys is a set of keys claimed during one graph walk.
+type plannedKeys struct {
+	mu   sync.Mutex
+	keys map[string]bool
+}
+
+// claim adds key and reports whether it was new.
+func (p *plannedKeys) claim(key string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.keys == nil {
+		p.keys = map[string]bool{}
+	}
+	if p.keys[key] {
+		return false
+	}
+	p.keys[key] = true
+	return true
 }
 
 // Configured reports whether d carries a usable client. It is nil-safe: the

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -78,7 +79,9 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 			"the toolkit version the provider is configured with (`toolkit_versions`, `toolkit_version`, " +
 			"`SERVICE_TOOLKIT_VERSION_<NAME>`), so pinning an older toolkit version changes what is valid.\n\n" +
 			"The service creates triggers with an *upsert*: creating an instance whose trigger type, connected account " +
-			"and configuration equal those of an existing instance returns (and manages) that existing instance.",
+			"and configuration equal those of an existing instance returns (and manages) that existing instance. A plan " +
+			"that creates two such resources fails on `trigger_config`, since both would manage one instance; " +
+			"resources in different configurations cannot be compared, so give each trigger its own configuration.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The trigger id (`ti_...`), used for import.",
@@ -241,6 +244,40 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 		r.checkAccountAtPlan(ctx, plan.ConnectedAccountID.ValueString(), plan.UserID.ValueString(), toolkit, slug,
 			&resp.Diagnostics)
 	}
+	if state == nil {
+		var cfg triggerInstanceModel
+		resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "connected_account_id")...)
+		r.claimTriggerCreate(plan, cfg.ConnectedAccountID, slug, &resp.Diagnostics)
+	}
+}
+
+// claimTriggerCreate refuses a second trigger instance in this plan with the
+// same account, type and trigger_config as another: the service creates
+// triggers by upsert and would hand both resources the same instance, which
+// they would then fight over (enabled) and delete for each other. The account
+// is the explicit connected_account_id, else the user's (the service then
+// picks the user's first ACTIVE account on the toolkit for both).
+func (r *triggerInstanceResource) claimTriggerCreate(plan triggerInstanceModel, configuredAccount types.String, slug string, diags *diag.Diagnostics) {
+	if plan.UserID.IsUnknown() || configuredAccount.IsUnknown() || plan.TriggerConfig.IsUnknown() {
+		return
+	}
+	cfg, d := jsonObjectFromNormalized(plan.TriggerConfig, path.Root("trigger_config"))
+	canonical, err := json.Marshal(cfg) // sorted keys, one spelling per number
+	if d.HasError() || err != nil {
+		return
+	}
+	account := "account " + configuredAccount.ValueString()
+	if configuredAccount.IsNull() || configuredAccount.ValueString() == "" {
+		account = "user " + plan.UserID.ValueString()
+	}
+	if r.data.TriggerCreates.claim(strings.Join([]string{slug, account, string(canonical)}, "\x00")) {
+		return
+	}
+	diags.AddAttributeError(path.Root("trigger_config"), "Same trigger instance as another resource",
+		fmt.Sprintf("Attribute trigger_config: another service_trigger_instance in this plan creates trigger %s for the "+
+			"same %s with the same trigger_config. The service keeps one instance per account, trigger type and "+
+			"configuration, so both resources would manage the same instance. Remove one of them, or make their "+
+			"trigger_config differ.", slug, account))
 }
 
 // checkAccountAtPlan reports, during plan, a connected_account_id that can

@@ -421,6 +421,24 @@ provider "service" {
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
 			},
+			// Two resources for the same instance (the service upserts).
+			{
+				Config: fmt.Sprintf(`
+resource "service_trigger_instance" "a" {
+  user_id        = %[1]q
+  slug           = "GITHUB_STAR_ADDED_EVENT"
+  trigger_config = jsonencode({ owner = "o", repo = "r" })
+}
+resource "service_trigger_instance" "b" {
+  user_id        = %[1]q
+  slug           = "GITHUB_STAR_ADDED_EVENT"
+  trigger_config = "{\"repo\": \"r\",   \"owner\": \"o\"}"
+  enabled        = false
+}
+`, user),
+				PlanOnly:    true,
+				ExpectError: testAccErrRe(`Same trigger instance as another resource`, `Attribute trigger_config`, `GITHUB_STAR_ADDED_EVENT`),
+			},
 			// Three resources of one type: the type is fetched once per provider run.
 			{
 				PreConfig: func() {
