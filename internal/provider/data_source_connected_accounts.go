@@ -59,8 +59,8 @@ func (d *connectedAccountsDataSource) Metadata(_ context.Context, req datasource
 
 func (d *connectedAccountsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	filter := func(desc string, elem ...validator.String) schema.ListAttribute {
-		return stringListFilter(desc+" Omit to not filter on it; several filters combine (all must match).",
-			append([]validator.String{stringvalidator.LengthAtLeast(1)}, elem...)...)
+		// Each element validator refuses "" itself (one error per bad value).
+		return stringListFilter(desc+" Omit to not filter on it; several filters combine (all must match).", elem...)
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists connected accounts, optionally filtered by users, toolkits, auth configs and " +

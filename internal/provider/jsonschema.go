@@ -167,6 +167,9 @@ func validateNumber(schema map[string]any, f float64, add func(string, ...any)) 
 }
 
 func joinField(parent, name string) string {
+	if name == "" {
+		name = "<empty name>" // a key "" would otherwise read as the document itself
+	}
 	if parent == "" {
 		return name
 	}

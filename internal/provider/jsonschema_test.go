@@ -49,6 +49,7 @@ func TestValidateJSONSchema(t *testing.T) {
 		{doc: `{"owner":"o","repo":"r","events":["push","pull"]}`, fields: []string{"events[1]"}, msg: `one of "push", "tag"`},
 		{doc: `{"owner":"o","repo":"r","events":["push","tag","push"]}`, fields: []string{"events"}, msg: "at most 2 items"},
 		{doc: `{"owner":"o","repo":"r","filter":{"x":1}}`, fields: []string{"filter.label", "filter.x"}},
+		{doc: `{"owner":"o","repo":"r","":1}`, fields: []string{"<empty name>"}, msg: "not an allowed property"},
 	}
 	for _, tc := range tests {
 		var doc any

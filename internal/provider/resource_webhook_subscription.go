@@ -132,6 +132,9 @@ func webhookURLValidator() validator.String {
 			if u.Scheme != "https" && u.Scheme != "http" {
 				return fmt.Errorf("must be an absolute https URL such as https://example.com/webhooks, got %q", raw)
 			}
+			if u.Fragment != "" || strings.HasSuffix(raw, "#") {
+				return fmt.Errorf("%q has a fragment (#...), which is never sent with a delivery; remove it", raw)
+			}
 			if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
 				return fmt.Errorf("uses plain http to the non-loopback host %q; the service delivers to https URLs "+
 					"(plain http is accepted only for localhost, 127.0.0.1 or [::1])", u.Hostname())

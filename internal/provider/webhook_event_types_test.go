@@ -39,6 +39,7 @@ func TestWebhookURLValidator(t *testing.T) {
 		"hooks.example.com/x":          "not an absolute URL",
 		"https://":                     "not an absolute URL",
 		"https://u:SECRET@example.com": "must not contain a user name or password",
+		"https://example.com/h#frag":   "has a fragment",
 		"http://127.0.0.1.example.com": "plain http",
 	}
 	for in, want := range cases {
