@@ -745,10 +745,16 @@ func buildAuthConfigUpdate(ctx context.Context, cfg, plan, state authConfigResou
 	forcedCustom := in.Type == client.AuthConfigUpdateCustom
 	if creds != nil && (credsChanged || scopesChanged || forcedCustom || in.UserScopes != nil) {
 		// A custom update replaces the whole credential map: send every field
-		// (and the scopes, which live among the credentials).
+		// (and the scopes and user scopes, which live among the credentials:
+		// left out, the service would drop them).
 		in.Type = client.AuthConfigUpdateCustom
 		in.Credentials = creds
 		in.Scopes = scopes
+		if in.UserScopes == nil && !plan.UserScopes.IsUnknown() && !plan.UserScopes.IsNull() {
+			userScopes, d := acStringList(ctx, plan.UserScopes)
+			diags.Append(d...)
+			in.UserScopes = userScopes
+		}
 		changed = true
 	} else if scopesChanged {
 		in.Scopes = scopes

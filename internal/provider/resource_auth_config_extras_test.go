@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
@@ -90,6 +91,24 @@ func TestAccAuthConfig_accessProxySharedUserScopes(t *testing.T) {
 					statecheck.ExpectKnownValue(testAccAuthConfigName, execTools, knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(t1), knownvalue.StringExact(t2)})),
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("user_scopes"), knownvalue.ListSizeExact(2)),
 					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("proxy_config").AtMapKey("proxy_url"), knownvalue.StringExact("https://proxy.example.com/b")),
+				},
+			},
+			{
+				// Only the proxy changes: the custom update resends the whole
+				// credential map, user scopes included (they were dropped).
+				Config: testAccAuthConfigExtras(fmt.Sprintf("[%q, %q]", t1, t2), `["users:read", "chat:write"]`, testAccProxy("https://proxy.example.com/c", 2), 2),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("user_scopes"), knownvalue.ListSizeExact(2)),
+				},
+				Check: func(*terraform.State) error {
+					ac, err := testAccClient(t).GetAuthConfig(context.Background(), id)
+					if err != nil {
+						return err
+					}
+					if len(ac.UserScopes) != 2 {
+						return fmt.Errorf("user_scopes on the service = %q, want 2", ac.UserScopes)
+					}
+					return nil
 				},
 			},
 			testAccImportStep(testAccAuthConfigName, "credentials_wo_version", "shared_credentials_wo_version",
