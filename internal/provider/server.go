@@ -29,11 +29,12 @@ func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
 	return func() (tfprotov6.ProviderServer, error) {
 		p := &ServiceProvider{version: version}
 		next := providerserver.NewProtocol6(p)()
-		return leanrpc.Wrap(next, providerTypeName, func() any {
+		lean := leanrpc.Wrap(next, providerTypeName, func() any {
 			if d := p.data.Load(); d != nil {
 				return d
 			}
 			return nil
-		}, leanResources...), nil
+		}, leanResources...)
+		return wholeNumbers{lean}, nil
 	}
 }

@@ -1,0 +1,94 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// wholeNumbers rewrites one framework diagnostic into words a user can act
+// on: a fractional number given to a whole-number attribute (say
+// credentials_wo_version = 1.5) fails the framework's conversion with
+// "Configuration Read Error ... This is always an error in the provider ...
+// Value %!s(*big.Float=1.5) is not an integer." Every other diagnostic and
+// call passes through unchanged.
+type wholeNumbers struct {
+	tfprotov6.ProviderServer
+}
+
+// notIntegerRe matches the framework's conversion error and captures the
+// number.
+var notIntegerRe = regexp.MustCompile(`Value (?:%!s\(\*big\.Float=)?([-+0-9.eE]+)\)? is not an integer\.`)
+
+func rewriteNotInteger(ds []*tfprotov6.Diagnostic) {
+	for _, d := range ds {
+		if d == nil || !strings.HasSuffix(d.Summary, "Read Error") {
+			continue
+		}
+		m := notIntegerRe.FindStringSubmatch(d.Detail)
+		if m == nil {
+			continue
+		}
+		d.Summary = "Invalid number"
+		d.Detail = fmt.Sprintf("Attribute %s: %s is not a whole number; use an integer such as 1.", attributeName(d.Attribute), m[1])
+	}
+}
+
+// attributeName renders an attribute path as Terraform users write it
+// (proxy_config.proxy_auth_key_wo_version, timeouts.create).
+func attributeName(p *tftypes.AttributePath) string {
+	if p == nil {
+		return "value"
+	}
+	var b strings.Builder
+	for _, s := range p.Steps() {
+		switch s := s.(type) {
+		case tftypes.AttributeName:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(string(s))
+		case tftypes.ElementKeyString:
+			fmt.Fprintf(&b, "[%q]", string(s))
+		case tftypes.ElementKeyInt:
+			fmt.Fprintf(&b, "[%d]", int64(s))
+		}
+	}
+	return b.String()
+}
+
+func (s wholeNumbers) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
+	resp, err := s.ProviderServer.ValidateResourceConfig(ctx, req)
+	if resp != nil {
+		rewriteNotInteger(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s wholeNumbers) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
+	if resp != nil {
+		rewriteNotInteger(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s wholeNumbers) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
+	resp, err := s.ProviderServer.ValidateProviderConfig(ctx, req)
+	if resp != nil {
+		rewriteNotInteger(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s wholeNumbers) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
+	resp, err := s.ProviderServer.ValidateDataResourceConfig(ctx, req)
+	if resp != nil {
+		rewriteNotInteger(resp.Diagnostics)
+	}
+	return resp, err
+}
