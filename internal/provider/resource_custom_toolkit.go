@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -108,9 +109,11 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 			"auth_scheme": schema.SingleNestedAttribute{
 				MarkdownDescription: "How the service authenticates to the MCP server. Cannot change on the service: " +
 					"changing it replaces the toolkit. The service does not report `headers` or `discovery_url` " +
-					"back, so they are not checked for drift and an import leaves them unset.",
-				Required:      true,
-				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplace()},
+					"back, so they are not checked for drift; after an import the configured values are adopted in " +
+					"place (no replacement).",
+				Required: true,
+				PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(customAuthSchemeChanged,
+					"Changing the auth scheme replaces the toolkit.", "Changing the auth scheme replaces the toolkit.")},
 				Attributes: map[string]schema.Attribute{
 					"mode": schema.StringAttribute{
 						MarkdownDescription: "`NO_AUTH`, `API_KEY` (each connected account gives an API key, sent in " +
@@ -124,6 +127,7 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 							"account's key (e.g. `Authorization = \"Bearer " + client.CustomAPIKeyPlaceholder + "\"`).",
 						Optional:    true,
 						ElementType: types.StringType,
+						Validators:  []validator.Map{headerFields()},
 					},
 					"discovery_url": schema.StringAttribute{
 						MarkdownDescription: "For `DCR_OAUTH` (required): the OAuth authorization server metadata URL " +
@@ -135,6 +139,25 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 			},
 		},
 	}
+}
+
+// customAuthSchemeChanged: another mode, or headers or a discovery_url that
+// differ from known ones, force replacement. Headers or a discovery_url the
+// state does not know (an imported toolkit: the service never reports them)
+// are taken from the configuration in place, so adopting an existing toolkit
+// with its documented configuration does not replace it (and with it every
+// auth config and connected account built on it).
+func customAuthSchemeChanged(ctx context.Context, req planmodifier.ObjectRequest, resp *objectplanmodifier.RequiresReplaceIfFuncResponse) {
+	var plan, state customToolkitAuthSpec
+	if req.PlanValue.IsUnknown() || req.StateValue.IsNull() ||
+		req.PlanValue.As(ctx, &plan, basetypes.ObjectAsOptions{}).HasError() ||
+		req.StateValue.As(ctx, &state, basetypes.ObjectAsOptions{}).HasError() {
+		resp.RequiresReplace = true
+		return
+	}
+	resp.RequiresReplace = !strings.EqualFold(plan.Mode.ValueString(), state.Mode.ValueString()) || plan.Mode.IsUnknown() ||
+		(!state.Headers.IsNull() && !plan.Headers.Equal(state.Headers)) ||
+		(!state.DiscoveryURL.IsNull() && !plan.DiscoveryURL.Equal(state.DiscoveryURL))
 }
 
 // customSlugChanged: only a slug naming another toolkit forces replacement.

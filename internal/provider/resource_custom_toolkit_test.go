@@ -251,3 +251,57 @@ func TestAccCustomToolkit_badInputs(t *testing.T) {
 	})
 	testAccAssertNoWritesSince(t, before)
 }
+
+// TestAccCustomToolkit_importAdoptsAuthDetails: the service never reports
+// headers or discovery_url, so an import leaves them unset; adopting the
+// toolkit with its configuration (an import block) takes them in place, with
+// no replacement (which would delete the toolkit's auth configs and
+// connected accounts), and the next plan is empty.
+func TestAccCustomToolkit_importAdoptsAuthDetails(t *testing.T) {
+	t.Parallel()
+	for name, scheme := range map[string]string{
+		"api_key": testAccCustomAPIKeyScheme,
+		"dcr": `{
+    mode          = "DCR_OAUTH"
+    discovery_url = "https://mcp.example.com/.well-known/oauth-authorization-server"
+  }`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			slug := testAccCustomSlug()
+			cfg := testAccCustomToolkitConfig(slug, "Adopted", "https://mcp.example.com/mcp", scheme, "")
+			resource.Test(t, resource.TestCase{
+				PreCheck:                 func() { testAccPreCheck(t) },
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				CheckDestroy:             testAccCheckCustomToolkitDestroy(t),
+				Steps: []resource.TestStep{
+					{Config: cfg},
+					{
+						// Forget it (the toolkit stays on the service) ...
+						Config: fmt.Sprintf(`
+removed {
+  from = %s
+  lifecycle { destroy = false }
+}
+`, testAccCustomToolkitName),
+					},
+					{
+						// ... and adopt it again with the same configuration.
+						Config: cfg + fmt.Sprintf(`
+import {
+  to = %s
+  id = %q
+}
+`, testAccCustomToolkitName, client.CustomToolkitPrefix+slug),
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply: []plancheck.PlanCheck{
+								plancheck.ExpectResourceAction(testAccCustomToolkitName, plancheck.ResourceActionUpdate),
+							},
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+					},
+				},
+			})
+		})
+	}
+}

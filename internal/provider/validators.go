@@ -412,3 +412,40 @@ func freeTextValidator() validator.String {
 		},
 	}
 }
+
+// headerFields checks a map of HTTP headers: names are header tokens and
+// values hold no line breaks or other control characters but tabs (a line
+// break would inject another header). Values are never repeated in the
+// message: they may hold secrets.
+func headerFields() validator.Map { return headerFieldsValidator{} }
+
+type headerFieldsValidator struct{}
+
+func (headerFieldsValidator) Description(_ context.Context) string {
+	return "HTTP header names (letters, digits and !#$%&'*+.^_`|~-) with values without line breaks"
+}
+
+func (v headerFieldsValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (headerFieldsValidator) ValidateMap(_ context.Context, req validator.MapRequest, resp *validator.MapResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for name, e := range req.ConfigValue.Elements() {
+		if !headerTokenRe.MatchString(name) {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(name), "Invalid header name",
+				fmt.Sprintf("Attribute %s: %q is not an HTTP header name (letters, digits and !#$%%&'*+.^_`|~-, no spaces or colons).", req.Path, name))
+			continue
+		}
+		s, ok := e.(types.String)
+		if !ok || s.IsNull() || s.IsUnknown() {
+			continue
+		}
+		if strings.ContainsFunc(s.ValueString(), func(r rune) bool { return unicode.IsControl(r) && r != '\t' }) {
+			resp.Diagnostics.AddAttributeError(req.Path.AtMapKey(name), "Invalid header value",
+				fmt.Sprintf("Attribute %s[%q]: the value contains a line break or another control character.", req.Path, name))
+		}
+	}
+}
