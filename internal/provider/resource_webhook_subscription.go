@@ -94,7 +94,8 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 			"secret_rotation": schema.StringAttribute{
 				MarkdownDescription: "Any string; changing it rotates `secret` in place (for example a date, " +
 					"`\"2026-01\"`). Setting it when creating the subscription does not rotate; removing it does not " +
-					"rotate. Not read from the service, so an import leaves it unset.",
+					"rotate. Not read from the service, so an import leaves it unset; the first value given after an " +
+					"import is taken as the current secret's, without rotating.",
 				Optional: true,
 			},
 			"secret": schema.StringAttribute{
@@ -163,11 +164,28 @@ func (rotatedSecretPlanModifier) PlanModifyString(ctx context.Context, req planm
 	var planned, prior types.String
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("secret_rotation"), &planned)...)
 	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("secret_rotation"), &prior)...)
-	if rotates(prior, planned) {
+	if rotates(prior, planned) && !baselineAfterImport(ctx, req.Private, prior) {
 		resp.PlanValue = types.StringUnknown()
 		return
 	}
 	resp.PlanValue = req.StateValue
+}
+
+// privateKeyImported marks, in private state, a subscription imported and
+// not updated since: the service never reports secret_rotation, so the first
+// value the configuration gives it is the baseline of the existing secret,
+// not a request to rotate (adopting a subscription must not break the
+// receivers that verify its secret). The first update clears the mark.
+const privateKeyImported = "imported"
+
+// baselineAfterImport reports a secret_rotation that is being set for the
+// first time on an imported subscription.
+func baselineAfterImport(ctx context.Context, p privateGetter, prior types.String) bool {
+	if p == nil || !prior.IsNull() {
+		return false
+	}
+	v, d := p.GetKey(ctx, privateKeyImported)
+	return !d.HasError() && string(v) == "true"
 }
 
 // rotates reports whether secret_rotation going from prior to planned asks
@@ -333,6 +351,13 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 		}
 		current = w
 	}
+	if req.Private != nil {
+		imported := baselineAfterImport(ctx, req.Private, state.SecretRotation)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, nil)...)
+		if imported {
+			state.SecretRotation = plan.SecretRotation // the baseline: nothing to rotate
+		}
+	}
 	if rotates(state.SecretRotation, plan.SecretRotation) {
 		secret, err := c.RotateWebhookSecret(ctx, id)
 		if err != nil {
@@ -389,6 +414,7 @@ func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resou
 		return
 	}
 	resource.ImportStatePassthroughID(ctx, path.Root("id"), resource.ImportStateRequest{ID: id}, resp)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, []byte("true"))...)
 }
 
 // applyWebhookSubscription copies the service's view into m (secret_rotation

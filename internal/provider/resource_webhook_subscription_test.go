@@ -301,6 +301,64 @@ func TestAccWebhookSubscription_existing(t *testing.T) {
 	testAccAssertNoWritesSince(t, before)
 }
 
+// TestAccWebhookSubscription_importKeepsSecret: adopting an existing
+// subscription with a configuration that sets secret_rotation (an import
+// block) takes that value as the baseline and keeps the secret receivers
+// verify with; a later change of secret_rotation rotates it.
+func TestAccWebhookSubscription_importKeepsSecret(t *testing.T) {
+	testAccRequireEmulator(t)
+	testAccPreCheck(t)
+	testAccNoWebhookSubscription(t)
+	c := testAccClient(t)
+	w, err := c.CreateWebhookSubscription(context.Background(), client.CreateWebhookSubscriptionRequest{
+		WebhookURL: "https://adopt.example.com/hook", EnabledEvents: []string{"composio.trigger.message"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteWebhookSubscription(context.Background(), w.ID) })
+	serviceSecret := func(want string, same bool) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			got, err := c.GetWebhookSubscription(context.Background(), w.ID)
+			if err != nil {
+				return err
+			}
+			if (got.Secret == want) != same {
+				return fmt.Errorf("secret on the service: same as the original = %t, want %t", got.Secret == want, same)
+			}
+			return nil
+		}
+	}
+	cfg := func(rotation string) string {
+		return testAccWebhookSubConfig("https://adopt.example.com/hook", "", rotation, "composio.trigger.message")
+	}
+	importBlock := fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", webhookSubName, w.ID)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckWebhookSubDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("2026-01") + importBlock,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(webhookSubName, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(webhookSubName, tfjsonpath.New("secret"), knownvalue.StringExact(w.Secret)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: serviceSecret(w.Secret, true),
+			},
+			{
+				Config: cfg("2026-02"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(webhookSubName, tfjsonpath.New("secret")),
+				}},
+				Check: serviceSecret(w.Secret, false),
+			},
+		},
+	})
+}
+
 // webhookReceiver is a local endpoint recording deliveries.
 type webhookReceiver struct {
 	URL string
