@@ -123,7 +123,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"toolkit": schema.StringAttribute{
 				MarkdownDescription: "Slug of the toolkit the auth config belongs to, e.g. `github`. Changing it replaces the auth config.",
 				Required:            true,
-				Validators:          []validator.String{toolkitSlugValidator()},
+				Validators:          []validator.String{canonicalToolkitSlug()},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"type": schema.StringAttribute{

@@ -604,6 +604,12 @@ resource "service_auth_config" "bad" {
   credentials_wo_version = 1`), `(?s)credentials`),
 			step(custom("github", "OAUTH2", `
   credentials_wo = { client_id = "x", client_secret = "y" }`), `(?s)credentials_wo_version`),
+			// A toolkit spelled otherwise than the service reports it.
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit = "GitHub"
+}
+`, `(?s)Invalid\s+toolkit\s+slug.*"GitHub":\s+toolkit\s+slugs\s+are\s+lower\s+case,\s+write\s+"github"`),
 			// A blank or padded name (the service would generate or trim one).
 			step(`
 resource "service_auth_config" "bad" {

@@ -122,7 +122,7 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				MarkdownDescription: "Slugs of toolkits that need no authentication (scheme `NO_AUTH`) to serve as well.",
 				Optional:            true,
 				ElementType:         types.StringType,
-				Validators:          []validator.Set{setvalidator.ValueStringsAre(toolkitSlugValidator())},
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(canonicalToolkitSlug())},
 			},
 			"managed_auth_via_service": schema.BoolAttribute{
 				MarkdownDescription: "Whether the service manages the users' authentication for this server. " +

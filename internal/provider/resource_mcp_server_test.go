@@ -320,6 +320,8 @@ func TestAccMCPServer_planTimeErrors(t *testing.T) {
 			step(testAccMCPServerOver(name, nil, ""), testAccErrRe(`auth_config_ids`, `needs at least one auth config`)),
 			step(testAccMCPServerOver(name, both, `  no_auth_toolkits = ["slack"]`),
 				testAccErrRe(`no_auth_toolkits`, `toolkit "slack" needs authentication`)),
+			step(testAccMCPServerOver(name, both, `  no_auth_toolkits = ["custom_zed"]`),
+				testAccErrRe(`no_auth_toolkits`, `custom toolkit slugs are upper case, write "CUSTOM_ZED"`)),
 			step(testAccMCPServerOver(name, both, `  no_auth_toolkits = ["nosuchkit"]`),
 				testAccErrRe(`no_auth_toolkits`, `no toolkit "nosuchkit"`)),
 		},

@@ -449,3 +449,30 @@ func (headerFieldsValidator) ValidateMap(_ context.Context, req validator.MapReq
 		}
 	}
 }
+
+// canonicalToolkitSlug is toolkitSlugValidator plus the service's spelling:
+// toolkit slugs in lower case, custom toolkit slugs (CUSTOM_...) in upper
+// case. The service accepts either case but reports its own, so another
+// spelling would plan a replacement after an import (or fail a set that
+// must hold what was planned).
+func canonicalToolkitSlug() validator.String {
+	return stringCheck{
+		description: "a toolkit slug as the service spells it: lower case, or CUSTOM_... in upper case",
+		summary:     "Invalid toolkit slug",
+		check: func(v string) error {
+			if !toolkitSlugRe.MatchString(v) {
+				return fmt.Errorf("%q is not a toolkit slug (letters, digits, underscore and hyphen only)", v)
+			}
+			if strings.HasPrefix(strings.ToUpper(v), client.CustomToolkitPrefix) {
+				if v != strings.ToUpper(v) {
+					return fmt.Errorf("%q: custom toolkit slugs are upper case, write %q (as the service reports it)", v, strings.ToUpper(v))
+				}
+				return nil
+			}
+			if v != strings.ToLower(v) {
+				return fmt.Errorf("%q: toolkit slugs are lower case, write %q (as the service reports it)", v, strings.ToLower(v))
+			}
+			return nil
+		},
+	}
+}
