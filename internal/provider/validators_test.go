@@ -26,19 +26,26 @@ func TestHTTPURLValidator(t *testing.T) {
 		"https://me:hunter2@app.example.com": "must not contain a user name or password",
 		"https://me:hunter2@bad host/":       "the value is not a URL",
 	}
+	checkStringValidator(t, httpURLValidator(), "callback_url", "hunter2", cases)
+}
+
+// checkStringValidator runs v on each input of cases (input: substring its
+// error detail must hold, "" for valid); the detail must name attr and never
+// contain secret.
+func checkStringValidator(t *testing.T, v validator.String, attr, secret string, cases map[string]string) {
+	t.Helper()
 	for in, want := range cases {
 		var resp validator.StringResponse
-		httpURLValidator().ValidateString(context.Background(), validator.StringRequest{
-			Path: path.Root("callback_url"), ConfigValue: types.StringValue(in)}, &resp)
+		v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root(attr), ConfigValue: types.StringValue(in)}, &resp)
 		got := ""
 		if resp.Diagnostics.HasError() {
 			got = resp.Diagnostics[0].Detail()
-			if !strings.HasPrefix(got, "Attribute callback_url: ") {
+			if !strings.HasPrefix(got, "Attribute "+attr+": ") {
 				t.Errorf("%q: detail does not name the attribute: %s", in, got)
 			}
 		}
-		if strings.Contains(got, "hunter2") {
-			t.Errorf("%q: the password is in the message: %s", in, got)
+		if strings.Contains(got, secret) {
+			t.Errorf("%q: the secret is in the message: %s", in, got)
 		}
 		if (want == "") != (got == "") || !strings.Contains(got, want) {
 			t.Errorf("%q: got %q, want %q", in, got, want)

@@ -1,12 +1,9 @@
 package provider
 
 import (
-	"context"
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
@@ -42,24 +39,7 @@ func TestWebhookURLValidator(t *testing.T) {
 		"https://example.com/h#frag":   "has a fragment",
 		"http://127.0.0.1.example.com": "plain http",
 	}
-	for in, want := range cases {
-		var resp validator.StringResponse
-		webhookURLValidator().ValidateString(context.Background(), validator.StringRequest{
-			Path: path.Root("webhook_url"), ConfigValue: types.StringValue(in)}, &resp)
-		got := ""
-		if resp.Diagnostics.HasError() {
-			got = resp.Diagnostics[0].Detail()
-			if !strings.Contains(got, "webhook_url") {
-				t.Errorf("%q: detail does not name the attribute: %s", in, got)
-			}
-		}
-		if strings.Contains(got, "SECRET") {
-			t.Errorf("%q: the password is in the message: %s", in, got)
-		}
-		if (want == "") != (got == "") || !strings.Contains(got, want) {
-			t.Errorf("%q: got %q, want %q", in, got, want)
-		}
-	}
+	checkStringValidator(t, webhookURLValidator(), "webhook_url", "SECRET", cases)
 }
 
 func TestRotates(t *testing.T) {
