@@ -48,6 +48,11 @@ resource "service_custom_toolkit" "test" {
 `, slug, name, appURL, authScheme, extra)
 }
 
+const testAccCustomDCRScheme = `{
+    mode          = "DCR_OAUTH"
+    discovery_url = "https://mcp.example.com/.well-known/oauth-authorization-server"
+  }`
+
 const testAccCustomAPIKeyScheme = `{
     mode    = "API_KEY"
     headers = { Authorization = "Bearer {{generic_api_key}}" }
@@ -125,10 +130,7 @@ func TestAccCustomToolkit_drift(t *testing.T) {
 	t.Parallel()
 	slug := testAccCustomSlug()
 	id := client.CustomToolkitPrefix + slug
-	cfg := testAccCustomToolkitConfig(slug, "Drift", "https://mcp.example.com/mcp", `{
-    mode          = "DCR_OAUTH"
-    discovery_url = "https://mcp.example.com/.well-known/oauth-authorization-server"
-  }`, "")
+	cfg := testAccCustomToolkitConfig(slug, "Drift", "https://mcp.example.com/mcp", testAccCustomDCRScheme, "")
 	ctx := context.Background()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -261,10 +263,7 @@ func TestAccCustomToolkit_importAdoptsAuthDetails(t *testing.T) {
 	t.Parallel()
 	for name, scheme := range map[string]string{
 		"api_key": testAccCustomAPIKeyScheme,
-		"dcr": `{
-    mode          = "DCR_OAUTH"
-    discovery_url = "https://mcp.example.com/.well-known/oauth-authorization-server"
-  }`,
+		"dcr":     testAccCustomDCRScheme,
 	} {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
