@@ -70,13 +70,15 @@ func toolkitSlugValidator() validator.String {
 	return stringCheck{
 		description: "value must be a toolkit slug (letters, digits, underscore, hyphen)",
 		summary:     "Invalid toolkit slug",
-		check: func(v string) error {
-			if !toolkitSlugRe.MatchString(v) {
-				return fmt.Errorf("%q is not a toolkit slug (letters, digits, underscore and hyphen only)", v)
-			}
-			return nil
-		},
+		check:       checkToolkitSlug,
 	}
+}
+
+func checkToolkitSlug(v string) error {
+	if !toolkitSlugRe.MatchString(v) {
+		return fmt.Errorf("%q is not a toolkit slug (letters, digits, underscore and hyphen only)", v)
+	}
+	return nil
 }
 
 // baseURLValidator checks the shape of base_url at validate time.
@@ -460,8 +462,8 @@ func canonicalToolkitSlug() validator.String {
 		description: "a toolkit slug as the service spells it: lower case, or CUSTOM_... in upper case",
 		summary:     "Invalid toolkit slug",
 		check: func(v string) error {
-			if !toolkitSlugRe.MatchString(v) {
-				return fmt.Errorf("%q is not a toolkit slug (letters, digits, underscore and hyphen only)", v)
+			if err := checkToolkitSlug(v); err != nil {
+				return err
 			}
 			if strings.HasPrefix(strings.ToUpper(v), client.CustomToolkitPrefix) {
 				if v != strings.ToUpper(v) {
