@@ -199,6 +199,20 @@ resource "service_auth_config" "bad" {
   auth_scheme = "API_KEY"
   proxy_config = { proxy_url = "proxy.example.com" }
 }`, "proxy_config.proxy_url", "absolute URL"),
+			// The framework's conversion error, rewritten (number_diags.go; for a
+			// nested attribute the framework names the enclosing one):
+			// this step fails if the framework changes its wording.
+			step(`
+resource "service_auth_config" "bad" {
+  toolkit                = "stripe"
+  type                   = "use_custom_auth"
+  auth_scheme            = "API_KEY"
+  proxy_config = {
+    proxy_url                 = "https://proxy.example.com"
+    proxy_auth_key_wo         = "k"
+    proxy_auth_key_wo_version = 1.5
+  }
+}`, "Invalid number", "Attribute proxy_config: 1.5 is not a whole number"),
 			step(`
 resource "service_auth_config" "bad" {
   toolkit = "github"
