@@ -17,7 +17,7 @@ import (
 // Value %!s(*big.Float=1.5) is not an integer." Every other diagnostic and
 // call passes through unchanged.
 type wholeNumbers struct {
-	tfprotov6.ProviderServer
+	servedServer
 }
 
 // notIntegerRe matches the framework's conversion error and captures the
@@ -62,7 +62,7 @@ func attributeName(p *tftypes.AttributePath) string {
 }
 
 func (s wholeNumbers) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
-	resp, err := s.ProviderServer.ValidateResourceConfig(ctx, req)
+	resp, err := s.servedServer.ValidateResourceConfig(ctx, req)
 	if resp != nil {
 		rewriteNotInteger(resp.Diagnostics)
 	}
@@ -70,7 +70,7 @@ func (s wholeNumbers) ValidateResourceConfig(ctx context.Context, req *tfprotov6
 }
 
 func (s wholeNumbers) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
+	resp, err := s.servedServer.PlanResourceChange(ctx, req)
 	if resp != nil {
 		rewriteNotInteger(resp.Diagnostics)
 	}
@@ -78,7 +78,7 @@ func (s wholeNumbers) PlanResourceChange(ctx context.Context, req *tfprotov6.Pla
 }
 
 func (s wholeNumbers) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
-	resp, err := s.ProviderServer.ValidateProviderConfig(ctx, req)
+	resp, err := s.servedServer.ValidateProviderConfig(ctx, req)
 	if resp != nil {
 		rewriteNotInteger(resp.Diagnostics)
 	}
@@ -86,7 +86,7 @@ func (s wholeNumbers) ValidateProviderConfig(ctx context.Context, req *tfprotov6
 }
 
 func (s wholeNumbers) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
-	resp, err := s.ProviderServer.ValidateDataResourceConfig(ctx, req)
+	resp, err := s.servedServer.ValidateDataResourceConfig(ctx, req)
 	if resp != nil {
 		rewriteNotInteger(resp.Diagnostics)
 	}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -56,9 +55,6 @@ const defaultMaxRetries = 10
 // ServiceProvider is the provider implementation.
 type ServiceProvider struct {
 	version string
-	// data is what Configure gave the resources, for the resource types
-	// served outside the framework (see NewServer).
-	data atomic.Pointer[ProviderData]
 }
 
 var (
@@ -240,7 +236,6 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 	resp.EphemeralResourceData = data
 	resp.ActionData = data
 	resp.ListResourceData = data
-	p.data.Store(data)
 }
 
 // Resources lists the managed resource types. Add one constructor per line.

@@ -1,40 +1,44 @@
 package provider
 
 import (
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"fmt"
 
-	"github.com/integration-service/terraform-provider-service/internal/leanrpc"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
-// leanResources are the resource types served by leanrpc instead of the
-// framework's RPC layer: the same resource code, without the framework's
-// per-call schema walks (see internal/leanrpc and docs/guides/performance.md).
-// A resource qualifies when it keeps nothing in private state: leanrpc cannot
-// make the framework's private state holder, so a resource that writes to it
-// fails with "Uninitialized ProviderData" (service_mcp_server and
-// service_connected_account do). leanrpc itself refuses schemas it cannot
-// serve exactly (TestLeanResourcesServed): the connected account's timeouts
-// and the trigger instance's JSON type keep those on the framework.
-var leanResources = []func() resource.Resource{
-	NewAuthConfigResource,
-	NewCustomToolkitResource,
-	NewWebhookSubscriptionResource,
+// servedServer is every interface the framework's protocol 6 server
+// implements: the base ProviderServer and each optional one (list
+// resources, actions, state stores). What wraps the framework's server
+// embeds it whole, so that no RPC a newer Terraform sends answers "not
+// implemented" because a wrapper hid it. TestServedInterfaces fails when the
+// framework's server gains an interface this one lacks.
+type servedServer interface {
+	tfprotov6.ProviderServer
+	tfprotov6.ProviderServerWithListResource
+	tfprotov6.ProviderServerWithActions
+	tfprotov6.ProviderServerWithStateStores
 }
 
+// Compile-time: the wrapper forwards every interface of servedServer.
+var (
+	_ tfprotov6.ProviderServer                 = wholeNumbers{}
+	_ tfprotov6.ProviderServerWithListResource = wholeNumbers{}
+	_ tfprotov6.ProviderServerWithActions      = wholeNumbers{}
+	_ tfprotov6.ProviderServerWithStateStores  = wholeNumbers{}
+)
+
 // NewServer returns the provider's protocol 6 server constructor: main.go
-// serves it and the acceptance tests run it in-process.
+// serves it and the acceptance tests run it in-process. Every RPC is served
+// by terraform-plugin-framework; wholeNumbers only rewrites one of its
+// diagnostics.
 func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
 	return func() (tfprotov6.ProviderServer, error) {
-		p := &ServiceProvider{version: version}
-		next := providerserver.NewProtocol6(p)()
-		lean := leanrpc.Wrap(next, providerTypeName, func() any {
-			if d := p.data.Load(); d != nil {
-				return d
-			}
-			return nil
-		}, leanResources...)
-		return wholeNumbers{lean}, nil
+		next := providerserver.NewProtocol6(&ServiceProvider{version: version})()
+		full, ok := next.(servedServer)
+		if !ok {
+			return nil, fmt.Errorf("the framework's server %T lacks an interface the provider serves", next)
+		}
+		return wholeNumbers{full}, nil
 	}
 }
