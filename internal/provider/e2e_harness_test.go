@@ -162,7 +162,7 @@ func (w *e2eWorkspace) Run(extraEnv []string, args ...string) e2eResult {
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "terraform", args...)
+	cmd := exec.CommandContext(ctx, testutil.RequireTerraform(w.t), args...)
 	cmd.Dir = w.Dir
 	cmd.Env = append(append([]string{}, w.env...), extraEnv...)
 	var stdout, stderr bytes.Buffer

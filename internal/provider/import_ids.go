@@ -51,14 +51,19 @@ func importIDProblem(want idKind, id string) string {
 	return fmt.Sprintf("%s, got %q.", expected, id)
 }
 
-// importStateByID imports by the object's id after checking that it is an id
+// importStateByID imports by the object's id (given as the import's id or
+// its identity) after checking that it is an id
 // of kind want (surrounding spaces are ignored). A malformed id or one of
 // another kind fails here, without calling the API.
 func importStateByID(ctx context.Context, want idKind, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := strings.TrimSpace(req.ID)
+	id := importIDOf(ctx, req, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	if msg := importIDProblem(want, id); msg != "" {
 		resp.Diagnostics.AddError("Invalid import id", msg)
 		return
 	}
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), resource.ImportStateRequest{ID: id}, resp)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
 }

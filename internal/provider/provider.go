@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -61,6 +62,7 @@ var (
 	_ provider.Provider                       = (*ServiceProvider)(nil)
 	_ provider.ProviderWithConfigValidators   = (*ServiceProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*ServiceProvider)(nil)
+	_ provider.ProviderWithListResources      = (*ServiceProvider)(nil)
 )
 
 // New returns a constructor for the provider at the given version.
@@ -266,6 +268,15 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewTriggerInstancesDataSource,
 		NewToolsDataSource,
 		NewWebhookEventTypesDataSource,
+	}
+}
+
+// ListResources lists the list resource types (`terraform query`), one per
+// resource type, named as the resource. Add one constructor per line.
+func (p *ServiceProvider) ListResources(_ context.Context) []func() list.ListResource {
+	return []func() list.ListResource{
+		NewAuthConfigListResource,
+		NewWebhookSubscriptionListResource,
 	}
 }
 

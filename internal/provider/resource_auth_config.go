@@ -54,6 +54,7 @@ var (
 	_ resource.Resource                   = (*authConfigResource)(nil)
 	_ resource.ResourceWithConfigure      = (*authConfigResource)(nil)
 	_ resource.ResourceWithImportState    = (*authConfigResource)(nil)
+	_ resource.ResourceWithIdentity       = (*authConfigResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*authConfigResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*authConfigResource)(nil)
 )
@@ -103,6 +104,11 @@ var toolAccessConfigAttrTypes = map[string]attr.Type{
 
 func (r *authConfigResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_auth_config"
+}
+
+// IdentitySchema: the auth config's identity is its id (see identity.go).
+func (r *authConfigResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("auth config", "ac_AbC123")
 }
 
 func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -505,6 +511,7 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 }
 
 func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -603,6 +610,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 }
 
 func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	identityFromPriorState(ctx, req, resp)
 	var state authConfigResourceModel
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -626,6 +634,7 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 }
 
 func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}

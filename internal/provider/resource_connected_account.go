@@ -37,6 +37,7 @@ var (
 	_ resource.Resource                     = (*connectedAccountResource)(nil)
 	_ resource.ResourceWithConfigure        = (*connectedAccountResource)(nil)
 	_ resource.ResourceWithImportState      = (*connectedAccountResource)(nil)
+	_ resource.ResourceWithIdentity         = (*connectedAccountResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*connectedAccountResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*connectedAccountResource)(nil)
 )
@@ -76,6 +77,11 @@ type connectedAccountModel struct {
 
 func (r *connectedAccountResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_connected_account"
+}
+
+// IdentitySchema: the connected account's identity is its id (see identity.go).
+func (r *connectedAccountResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("connected account", "ca_AbC123")
 }
 
 func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -516,6 +522,7 @@ func (r *connectedAccountResource) addAuthConfigNotFound(ctx context.Context, re
 }
 
 func (r *connectedAccountResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -779,6 +786,7 @@ func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported
 }
 
 func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	identityFromPriorState(ctx, req, resp)
 	var state connectedAccountModel
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
@@ -799,6 +807,7 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 }
 
 func (r *connectedAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}

@@ -34,6 +34,7 @@ var (
 	_ resource.Resource                   = (*customToolkitResource)(nil)
 	_ resource.ResourceWithConfigure      = (*customToolkitResource)(nil)
 	_ resource.ResourceWithImportState    = (*customToolkitResource)(nil)
+	_ resource.ResourceWithIdentity       = (*customToolkitResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*customToolkitResource)(nil)
 )
 
@@ -61,6 +62,11 @@ type customToolkitAuthSpec struct {
 
 func (r *customToolkitResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_custom_toolkit"
+}
+
+// IdentitySchema: the custom toolkit's identity is its id (see identity.go).
+func (r *customToolkitResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("custom toolkit (its slug)", "CUSTOM_ACME")
 }
 
 func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -240,6 +246,7 @@ func customToolkitConfig(ctx context.Context, m customToolkitModel) (client.Cust
 }
 
 func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -304,6 +311,7 @@ func applyCustomToolkit(m *customToolkitModel, tk *client.Toolkit) {
 }
 
 func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	identityFromPriorState(ctx, req, resp)
 	var state customToolkitModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
@@ -325,6 +333,7 @@ func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadReque
 }
 
 func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -372,12 +381,17 @@ func (r *customToolkitResource) Delete(ctx context.Context, req resource.DeleteR
 // ImportState imports by the toolkit slug (CUSTOM_...); a slug without the
 // prefix is accepted and completed.
 func (r *customToolkitResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := strings.TrimSpace(req.ID)
+	id := importIDOf(ctx, req, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	if !customSlugRe.MatchString(strings.TrimPrefix(strings.ToUpper(id), client.CustomToolkitPrefix)) {
 		resp.Diagnostics.AddError("Invalid import id",
 			fmt.Sprintf("Expected a custom toolkit slug such as CUSTOM_ACME (the service_toolkits data source with "+
-				"type = \"custom\" lists them), got %q.", req.ID))
+				"type = \"custom\" lists them), got %q.", id))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), client.CustomToolkitSlug(id))...)
+	slug := client.CustomToolkitSlug(id)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), slug)...)
+	setIdentity(ctx, resp.Identity, slug, &resp.Diagnostics)
 }

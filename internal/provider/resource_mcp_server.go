@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -31,6 +30,7 @@ var (
 	_ resource.Resource                   = (*mcpServerResource)(nil)
 	_ resource.ResourceWithConfigure      = (*mcpServerResource)(nil)
 	_ resource.ResourceWithImportState    = (*mcpServerResource)(nil)
+	_ resource.ResourceWithIdentity       = (*mcpServerResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*mcpServerResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*mcpServerResource)(nil)
 )
@@ -72,6 +72,11 @@ func mcpServerNameValidators() []validator.String {
 		stringvalidator.LengthBetween(4, 30),
 		stringvalidator.RegexMatches(mcpServerNameRe, "must contain only letters, digits, spaces and hyphens"),
 	}
+}
+
+// IdentitySchema: the MCP server's identity is its id (see identity.go).
+func (r *mcpServerResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("MCP server", "6f1c2c9e-0000-4000-8000-000000000000")
 }
 
 func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -209,6 +214,7 @@ func stringSet(vals []string, keepNull bool) types.Set {
 }
 
 func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -255,6 +261,7 @@ func addMCPServerWriteError(diags *diag.Diagnostics, op, id, name string, err er
 }
 
 func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	identityFromPriorState(ctx, req, resp)
 	var state mcpServerModel
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -327,6 +334,7 @@ func sortedCopy(s []string) []string {
 }
 
 func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -395,7 +403,10 @@ func (r *mcpServerResource) Delete(ctx context.Context, req resource.DeleteReque
 }
 
 func (r *mcpServerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := strings.TrimSpace(req.ID)
+	id := importIDOf(ctx, req, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	if !uuidRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid import id",
 			fmt.Sprintf("Expected an MCP server id, a UUID such as 6f1c2c9e-0000-4000-8000-000000000000 (the "+
@@ -403,6 +414,7 @@ func (r *mcpServerResource) ImportState(ctx context.Context, req resource.Import
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
+	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
 }
 
 // applyMCPServer copies what the service reports into m. acToolkits are the

@@ -30,6 +30,7 @@ var (
 	_ resource.Resource                = (*triggerInstanceResource)(nil)
 	_ resource.ResourceWithConfigure   = (*triggerInstanceResource)(nil)
 	_ resource.ResourceWithImportState = (*triggerInstanceResource)(nil)
+	_ resource.ResourceWithIdentity    = (*triggerInstanceResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*triggerInstanceResource)(nil)
 )
 
@@ -69,6 +70,11 @@ type triggerInstanceModel struct {
 
 func (r *triggerInstanceResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_trigger_instance"
+}
+
+// IdentitySchema: the trigger instance's identity is its id (see identity.go).
+func (r *triggerInstanceResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("trigger instance", "ti_AbC123")
 }
 
 func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -320,6 +326,7 @@ func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, us
 }
 
 func (r *triggerInstanceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -460,6 +467,7 @@ func (r *triggerInstanceResource) checkAccountFields(a *client.ConnectedAccount,
 }
 
 func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	identityFromPriorState(ctx, req, resp)
 	var state triggerInstanceModel
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -491,6 +499,7 @@ func (r *triggerInstanceResource) toolkitOf(ctx context.Context, slug string) st
 }
 
 func (r *triggerInstanceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}

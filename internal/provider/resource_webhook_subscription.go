@@ -27,6 +27,7 @@ var (
 	_ resource.Resource                = (*webhookSubscriptionResource)(nil)
 	_ resource.ResourceWithConfigure   = (*webhookSubscriptionResource)(nil)
 	_ resource.ResourceWithImportState = (*webhookSubscriptionResource)(nil)
+	_ resource.ResourceWithIdentity    = (*webhookSubscriptionResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*webhookSubscriptionResource)(nil)
 )
 
@@ -50,6 +51,11 @@ type webhookSubscriptionModel struct {
 
 func (r *webhookSubscriptionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_webhook_subscription"
+}
+
+// IdentitySchema: the webhook subscription's identity is its id (see identity.go).
+func (r *webhookSubscriptionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("webhook subscription", "whs_AbC123")
 }
 
 func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -263,6 +269,7 @@ func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resour
 }
 
 func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -301,6 +308,7 @@ func (r *webhookSubscriptionResource) conflictDetail(ctx context.Context) string
 }
 
 func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	identityFromPriorState(ctx, req, resp)
 	var state webhookSubscriptionModel
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
@@ -316,6 +324,7 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 }
 
 func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -407,13 +416,17 @@ func (r *webhookSubscriptionResource) Delete(ctx context.Context, req resource.D
 }
 
 func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := strings.TrimSpace(req.ID)
-	if !serviceObjectIDRe.MatchString(id) {
-		resp.Diagnostics.AddError("Invalid import id",
-			fmt.Sprintf("Expected a webhook subscription id such as whs_AbC123 (GET /api/v3.1/webhook_subscriptions lists it), got %q.", req.ID))
+	id := importIDOf(ctx, req, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), resource.ImportStateRequest{ID: id}, resp)
+	if !serviceObjectIDRe.MatchString(id) {
+		resp.Diagnostics.AddError("Invalid import id",
+			fmt.Sprintf("Expected a webhook subscription id such as whs_AbC123 (GET /api/v3.1/webhook_subscriptions lists it), got %q.", id))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, []byte("true"))...)
 }
 

@@ -38,13 +38,50 @@ func RepoRoot(tb testing.TB) string {
 	}
 }
 
-// RequireTerraform skips the test when no terraform binary is on PATH and
-// returns its path otherwise.
+// CLIPath returns the Terraform or OpenTofu binary the tests run, or "" when
+// none is found: TF_CLI (a command name or a path, e.g. "tofu" or
+// bin/terraform-1.16.4), else TF_ACC_TERRAFORM_PATH (the binary
+// terraform-plugin-testing runs, so that every test of one pass uses the same
+// CLI), else terraform on PATH, else tofu on PATH.
+func CLIPath() string {
+	for _, env := range []string{"TF_CLI", "TF_ACC_TERRAFORM_PATH"} {
+		if v := os.Getenv(env); v != "" {
+			if p, err := exec.LookPath(v); err == nil {
+				return p
+			}
+			return ""
+		}
+	}
+	for _, name := range []string{"terraform", "tofu"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// CLIName is the product of a CLI binary as users name it: "tofu" for
+// OpenTofu, else "terraform".
+func CLIName(path string) string {
+	if strings.HasPrefix(filepath.Base(path), "tofu") {
+		return "tofu"
+	}
+	return "terraform"
+}
+
+// RequireTerraform skips the test when no Terraform or OpenTofu binary is
+// found (see CLIPath) and returns its path otherwise.
 func RequireTerraform(tb testing.TB) string {
 	tb.Helper()
-	p, err := exec.LookPath("terraform")
-	if err != nil {
-		tb.Skip("terraform is not on PATH")
+	p := CLIPath()
+	if p == "" {
+		if v := os.Getenv("TF_CLI"); v != "" {
+			tb.Skipf("TF_CLI=%s is not an executable", v)
+		}
+		if v := os.Getenv("TF_ACC_TERRAFORM_PATH"); v != "" {
+			tb.Skipf("TF_ACC_TERRAFORM_PATH=%s is not an executable", v)
+		}
+		tb.Skip("neither terraform nor tofu is on PATH (or set TF_CLI)")
 	}
 	return p
 }
@@ -76,16 +113,20 @@ func BuildProvider(tb testing.TB) string {
 	return dir
 }
 
-// DevOverridesConfig writes a Terraform CLI configuration that serves the
-// provider from providerDir and never contacts a registry, and returns its path.
+// DevOverridesConfig writes a Terraform/OpenTofu CLI configuration that
+// serves the provider from providerDir and never contacts a registry, and
+// returns its path. It names the provider on both registry hosts: Terraform
+// reads the source "integration-service/service" as registry.terraform.io,
+// OpenTofu as registry.opentofu.org.
 func DevOverridesConfig(tb testing.TB, providerDir string) string {
 	tb.Helper()
 	cfg := fmt.Sprintf(`provider_installation {
   dev_overrides {
-    %q = %q
+    "registry.terraform.io/%[1]s"  = %[2]q
+    "registry.opentofu.org/%[1]s" = %[2]q
   }
   direct {
-    exclude = ["registry.terraform.io/*/*"]
+    exclude = ["registry.terraform.io/*/*", "registry.opentofu.org/*/*"]
   }
 }
 `, ProviderSource, providerDir)
@@ -117,13 +158,17 @@ func TerraformEnv(cliConfig string, extra ...string) []string {
 	return append(env, extra...)
 }
 
-// Terraform runs terraform with args in dir and returns the combined output
+// Terraform runs the CLI (see CLIPath) with args in dir and returns the combined output
 // and the exit code. It fails the test only when terraform cannot be started.
 func Terraform(tb testing.TB, dir string, env []string, args ...string) (string, int) {
 	tb.Helper()
 	ctx, cancel := context.WithTimeout(tb.Context(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "terraform", args...)
+	cli := CLIPath()
+	if cli == "" {
+		tb.Fatal("neither terraform nor tofu is on PATH (or set TF_CLI)")
+	}
+	cmd := exec.CommandContext(ctx, cli, args...)
 	cmd.Dir = dir
 	cmd.Env = env
 	b, err := cmd.CombinedOutput()

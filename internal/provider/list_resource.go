@@ -1,0 +1,115 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"unicode/utf8"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// Shared plumbing of the list resources (`terraform query`, Terraform
+// 1.14+): each lists the service's objects of one resource type, page by
+// page, as results that carry the resource's identity, a display name and,
+// when the query asks for it (include_resource), the object as the
+// resource's Read would store it.
+
+// listBase is embedded by every list resource: it keeps the provider data.
+type listBase struct {
+	data *ProviderData
+}
+
+func (b *listBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	b.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// listItem is what a list resource makes of one service object.
+type listItem struct {
+	id          string
+	displayName string
+	// state fills the resource's state (a state holding only the id, as
+	// an import leaves it) the way the resource's Read does. Called only
+	// for include_resource.
+	state func(ctx context.Context, st *tfsdk.State) diag.Diagnostics
+}
+
+// streamList turns the items of a service listing into the query's results:
+// one result per item until the request's limit (a limit stops the paging:
+// no page beyond it is requested), and an error of the listing as a
+// diagnostic result, never a silent stop. typeName names the list resource
+// in the error.
+func streamList[T any](ctx context.Context, req list.ListRequest, typeName string, items iter.Seq2[T, error], item func(T) listItem) iter.Seq[list.ListResult] {
+	return func(push func(list.ListResult) bool) {
+		var n int64
+		if req.Limit < 0 {
+			return
+		}
+		for obj, err := range items {
+			if err != nil {
+				var diags diag.Diagnostics
+				addAPIError(&diags, "listing", typeName, "", err)
+				push(list.ListResult{Diagnostics: diags})
+				return
+			}
+			n++
+			if !push(listResult(ctx, req, item(obj))) || (req.Limit > 0 && n >= req.Limit) {
+				return
+			}
+		}
+	}
+}
+
+// listResult is one result: identity, display name and, when asked for,
+// the resource.
+func listResult(ctx context.Context, req list.ListRequest, it listItem) list.ListResult {
+	res := req.NewListResult(ctx)
+	res.DisplayName = it.displayName
+	setIdentity(ctx, res.Identity, it.id, &res.Diagnostics)
+	if !req.IncludeResource || it.state == nil {
+		return res
+	}
+	st := tfsdk.State{Schema: req.ResourceSchema, Raw: tftypes.NewValue(req.ResourceSchema.Type().TerraformType(ctx), nil)}
+	res.Diagnostics.Append(st.SetAttribute(ctx, path.Root("id"), it.id)...)
+	if res.Diagnostics.HasError() {
+		return res
+	}
+	res.Diagnostics.Append(it.state(ctx, &st)...)
+	res.Resource.Raw = st.Raw
+	return res
+}
+
+// listError is a query's results when the list cannot start (say the
+// provider is not configured, or the filters are invalid).
+func listError(diags diag.Diagnostics) iter.Seq[list.ListResult] {
+	return list.ListResultsStreamDiagnostics(diags)
+}
+
+// displayName is how a result reads in `terraform query`: what a person
+// recognises first, then the id, shortened, e.g.
+// "github · Support bot (ac_8XyZ…)". Empty parts are left out.
+func displayName(id string, parts ...string) string {
+	s := ""
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if s != "" {
+			s += " · "
+		}
+		s += p
+	}
+	short := id
+	if utf8.RuneCountInString(id) > 12 {
+		short = string([]rune(id)[:10]) + "…"
+	}
+	if s == "" {
+		return id
+	}
+	return fmt.Sprintf("%s (%s)", s, short)
+}
