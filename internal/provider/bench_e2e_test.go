@@ -3,15 +3,25 @@ package provider
 // End-to-end benchmark through the real Terraform CLI (`make bench`; never
 // part of `make test`): apply, refresh plan and destroy of N resources with
 // this provider and with the floor provider (bench_floor_test.go), in
-// alternating rounds, against the in-process emulator. It prints, per
-// scenario and phase, the median times and their ratio, our requests per
-// resource, and the CPU time and peak memory of the provider processes.
+// alternating rounds, against the in-process emulator. Two kinds of scenario:
 //
-//	SERVICE_BENCH_E2E=1 TF_ACC=1 go test ./internal/provider -run '^TestE2EBenchmark$' -count=1 -timeout 3h -v
+//   - same-schema floor (no latency): the median times of ours and of the
+//     floor and their ratio (target: ours / floor <= 1.15), our requests per
+//     resource, and the CPU time and peak memory of the provider processes;
+//   - latency (the emulator delays every API request, `latency=50ms` as
+//     `service-emulator --faults` spells it): ours against the round-trip
+//     floor, requests x latency / Terraform's parallelism (10, passed
+//     explicitly) plus the wall time of the floor provider, which makes no
+//     request, for the same configuration (target: <= 1.10). A third variant
+//     runs ours with max_concurrent_requests = 10 (the default is 8), to show
+//     what the provider's own limit on requests in flight costs.
+//
+//	SERVICE_BENCH_E2E=1 TF_ACC=1 go test ./internal/provider -run '^TestE2EBenchmark$' -count=1 -timeout 4h -v
 //
 // Optional: SERVICE_BENCH_SCENARIOS (comma-separated names, default all),
-// SERVICE_BENCH_ROUNDS (default 3), SERVICE_BENCH_OUT (also write the table,
-// as Markdown, to this file).
+// SERVICE_BENCH_ROUNDS (default 3), SERVICE_BENCH_OUT (also write the tables,
+// as Markdown, to this file), TF_CLI (the Terraform binary, default
+// terraform on PATH).
 //
 // Provider CPU and memory: the provider executable Terraform starts is this
 // test binary in "wrapper" mode, which runs the real provider (our binary, or
@@ -25,6 +35,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,13 +126,36 @@ type benchScenario struct {
 	// config returns the configuration; fixtures are objects created
 	// beforehand through the client (the floor gets the same configuration).
 	config func(f benchFixtures) string
+	// latency, when set, delays every API request of the emulator by this
+	// much while the scenario runs: a latency scenario.
+	latency time.Duration
+}
+
+// Targets of the two kinds of scenario (printed, not enforced: a shared
+// machine moves single runs by more than the margins).
+const (
+	benchFloorTarget   = 1.15 // ours / same-schema floor
+	benchLatencyTarget = 1.10 // ours / round-trip floor
+	// benchParallelism is Terraform's -parallelism in every phase (its
+	// default, passed explicitly): the round-trip floor divides by it.
+	benchParallelism = 10
+	// benchLatency is the emulator's delay per API request in the latency
+	// scenarios.
+	benchLatency = 50 * time.Millisecond
+)
+
+// benchWithLatency is sc against an emulator that delays every API request.
+func benchWithLatency(sc benchScenario, d time.Duration) benchScenario {
+	sc.name = fmt.Sprintf("%s_latency%dms", sc.name, d.Milliseconds())
+	sc.latency = d
+	return sc
 }
 
 type benchFixtures struct{ stripeAuthConfig, stripeAccount, user string }
 
 func benchScenarios() []benchScenario {
 	accounts := func(n int) benchScenario {
-		return benchScenario{fmt.Sprintf("connected_accounts_%d", n), n, func(f benchFixtures) string {
+		return benchScenario{name: fmt.Sprintf("connected_accounts_%d", n), n: n, config: func(f benchFixtures) string {
 			return fmt.Sprintf(`resource "service_connected_account" "ca" {
   count          = %d
   user_id        = "%s-${count.index}"
@@ -132,10 +166,8 @@ func benchScenarios() []benchScenario {
 `, n, f.user, f.stripeAuthConfig)
 		}}
 	}
-	return []benchScenario{
-		accounts(100), accounts(300), accounts(1000),
-		{"trigger_instances_300", 300, func(f benchFixtures) string {
-			return fmt.Sprintf(`resource "service_trigger_instance" "ti" {
+	triggers := benchScenario{name: "trigger_instances_300", n: 300, config: func(f benchFixtures) string {
+		return fmt.Sprintf(`resource "service_trigger_instance" "ti" {
   count                = 300
   user_id              = "%s-trig"
   slug                 = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
@@ -143,15 +175,20 @@ func benchScenarios() []benchScenario {
   trigger_config       = jsonencode({ min_amount = count.index })
 }
 `, f.user, f.stripeAccount)
-		}},
-		{"auth_configs_300", 300, func(f benchFixtures) string {
-			return fmt.Sprintf(`resource "service_auth_config" "ac" {
+	}}
+	authConfigs := benchScenario{name: "auth_configs_300", n: 300, config: func(f benchFixtures) string {
+		return fmt.Sprintf(`resource "service_auth_config" "ac" {
   count   = 300
   toolkit = "github"
   name    = "%s-${count.index}"
 }
 `, f.user)
-		}},
+	}}
+	return []benchScenario{
+		accounts(100), accounts(300), accounts(1000), triggers, authConfigs,
+		benchWithLatency(authConfigs, benchLatency),
+		benchWithLatency(accounts(300), benchLatency),
+		benchWithLatency(triggers, benchLatency),
 	}
 }
 
@@ -159,10 +196,19 @@ var benchPhases = []struct {
 	name string
 	args []string
 }{
-	{"apply", []string{"apply", "-auto-approve", "-input=false", "-no-color"}},
-	{"refresh plan", []string{"plan", "-input=false", "-no-color", "-detailed-exitcode"}},
-	{"destroy", []string{"destroy", "-auto-approve", "-input=false", "-no-color"}},
+	{"apply", []string{"apply", "-auto-approve", "-input=false", "-no-color", benchParallelismFlag}},
+	{"refresh plan", []string{"plan", "-input=false", "-no-color", "-detailed-exitcode", benchParallelismFlag}},
+	{"destroy", []string{"destroy", "-auto-approve", "-input=false", "-no-color", benchParallelismFlag}},
 }
+
+var benchParallelismFlag = fmt.Sprintf("-parallelism=%d", benchParallelism)
+
+// The providers of a scenario's rounds.
+const (
+	benchOurs      = "ours"
+	benchFloor     = "floor"
+	benchOursMCR10 = "ours, max_concurrent_requests = 10" // latency scenarios only
+)
 
 // benchSample is one phase of one run.
 type benchSample struct {
@@ -179,7 +225,7 @@ func TestE2EBenchmark(t *testing.T) {
 	if os.Getenv("TF_ACC") == "" {
 		t.Skip("end-to-end benchmark: needs TF_ACC=1 (the in-process emulator)")
 	}
-	testutil.RequireTerraform(t)
+	cli := testutil.RequireTerraform(t)
 	ep := testAccEnvironment(t)
 	testAccRequireEmulator(t)
 	rounds := 3
@@ -204,24 +250,30 @@ func TestE2EBenchmark(t *testing.T) {
 		t.Fatal(err)
 	}
 	cliConfig := testutil.DevOverridesConfig(t, wrapDir)
+	cliVersion := benchCLIVersion(t, cli)
 
 	fx := testAccStripeAccountFixture(t, fmt.Sprintf("bench-%d", time.Now().UnixNano()))
-	type key struct{ scenario, provider, phase string }
-	samples := map[key][]benchSample{}
+	samples := map[benchKey][]benchSample{}
 	var order []benchScenario
 	for _, sc := range benchScenarios() {
 		if only != nil && !slices.Contains(only, sc.name) {
 			continue
 		}
 		order = append(order, sc)
+		if sc.latency > 0 {
+			benchSetFaults(t, fmt.Sprintf("latency=%s", sc.latency))
+		}
+		providers := []string{benchOurs, benchFloor}
+		if sc.latency > 0 {
+			providers = append(providers, benchOursMCR10)
+		}
 		for round := range rounds {
-			providers := []string{"ours", "floor"}
-			if round%2 == 1 {
-				providers = []string{"floor", "ours"}
-			}
-			for _, prov := range providers {
+			// Rotate the order every round, so that slow periods of a
+			// shared machine hit every provider alike.
+			rot := slices.Concat(providers[round%len(providers):], providers[:round%len(providers)])
+			for _, prov := range rot {
 				exe, extra := oursBin, []string(nil)
-				if prov == "floor" {
+				if prov == benchFloor {
 					exe, extra = self, []string{benchEnvRole + "=floor"}
 				}
 				dir := t.TempDir()
@@ -229,13 +281,17 @@ func TestE2EBenchmark(t *testing.T) {
 				env := testutil.TerraformEnv(cliConfig, append(extra,
 					EnvBaseURL+"="+ep.BaseURL, EnvAPIKey+"="+ep.APIKey,
 					benchEnvWrapExec+"="+exe, benchEnvWrapOut+"="+usageFile)...)
-				benchWrite(t, dir, "providers.tf", fmt.Sprintf("terraform {\n  required_providers {\n    service = {\n      source = %q\n    }\n  }\n}\n", testutil.ProviderSource))
+				providerBlock := ""
+				if prov == benchOursMCR10 {
+					providerBlock = "\nprovider \"service\" {\n  max_concurrent_requests = 10\n}\n"
+				}
+				benchWrite(t, dir, "providers.tf", fmt.Sprintf("terraform {\n  required_providers {\n    service = {\n      source = %q\n    }\n  }\n}\n%s", testutil.ProviderSource, providerBlock))
 				benchWrite(t, dir, "main.tf", sc.config(fx))
 				for _, ph := range benchPhases {
 					_ = os.Remove(usageFile)
 					before := testAccEmulatorStatsNow(t)
 					start := time.Now()
-					out, code := benchTerraform(t, dir, env, ph.args...)
+					out, code := benchTerraform(t, cli, dir, env, ph.args...)
 					wall := time.Since(start)
 					if code != 0 {
 						t.Fatalf("%s %s round %d: terraform %s: exit %d\n%s", sc.name, prov, round, ph.name, code, benchTail(out))
@@ -243,34 +299,122 @@ func TestE2EBenchmark(t *testing.T) {
 					after := testAccEmulatorStatsNow(t)
 					s := benchSample{wall: wall, requests: benchRequests(before, after)}
 					s.cpu, s.maxRSS = benchReadUsage(t, usageFile)
-					samples[key{sc.name, prov, ph.name}] = append(samples[key{sc.name, prov, ph.name}], s)
+					k := benchKey{sc.name, prov, ph.name}
+					samples[k] = append(samples[k], s)
 					t.Logf("%s round %d %s %s: %.2fs, provider CPU %.2fs, peak RSS %d MiB, %d requests",
 						sc.name, round+1, prov, ph.name, wall.Seconds(), s.cpu.Seconds(), s.maxRSS/1024, s.requests)
 				}
 			}
 		}
+		if sc.latency > 0 {
+			benchSetFaults(t, "")
+		}
 	}
 
+	report := fmt.Sprintf("%s, parallelism %d, %d rounds (providers in rotating order), medians.\n\n", cliVersion, benchParallelism, rounds) +
+		benchFloorTable(order, samples) + benchLatencyTable(order, samples)
+	fmt.Println(report)
+	if out := os.Getenv("SERVICE_BENCH_OUT"); out != "" {
+		if err := os.WriteFile(out, []byte(report), 0o600); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// benchKey names the samples of one phase of one provider in one scenario.
+type benchKey struct{ scenario, provider, phase string }
+
+func benchWall(s benchSample) float64 { return s.wall.Seconds() }
+
+// benchTargetMark is "yes" when ratio is within target, else "**no**".
+func benchTargetMark(ratio, target float64) string {
+	if ratio <= target {
+		return "yes"
+	}
+	return "**no**"
+}
+
+// benchFloorTable is the Markdown table of the same-schema floor scenarios
+// (empty when none ran).
+func benchFloorTable(order []benchScenario, samples map[benchKey][]benchSample) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Medians of %d alternating rounds (ours, floor) per scenario.\n\n", rounds)
-	b.WriteString("| Scenario | Phase | Ours (s) | Floor (s) | Ours / floor | Requests per resource | Provider CPU ours / floor (s) | Peak RSS ours / floor (MiB) |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|\n")
 	for _, sc := range order {
+		if sc.latency > 0 {
+			continue
+		}
+		if b.Len() == 0 {
+			fmt.Fprintf(&b, "Same-schema floor (no latency; target ours / floor <= %.2f):\n\n", benchFloorTarget)
+			b.WriteString("| Scenario | Phase | Ours (s) | Floor (s) | Ours / floor | Within target | Requests per resource | Provider CPU ours / floor (s) | Peak RSS ours / floor (MiB) |\n")
+			b.WriteString("|---|---|---:|---:|---:|---|---:|---:|---:|\n")
+		}
 		for _, ph := range benchPhases {
-			o, f := samples[key{sc.name, "ours", ph.name}], samples[key{sc.name, "floor", ph.name}]
-			ow, fw := benchMedian(o, func(s benchSample) float64 { return s.wall.Seconds() }), benchMedian(f, func(s benchSample) float64 { return s.wall.Seconds() })
-			fmt.Fprintf(&b, "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.2f / %.2f | %.0f / %.0f |\n", sc.name, ph.name, ow, fw, ow/fw,
+			o, f := samples[benchKey{sc.name, benchOurs, ph.name}], samples[benchKey{sc.name, benchFloor, ph.name}]
+			ow, fw := benchMedian(o, benchWall), benchMedian(f, benchWall)
+			fmt.Fprintf(&b, "| %s | %s | %.2f | %.2f | %.2f | %s | %.2f | %.2f / %.2f | %.0f / %.0f |\n", sc.name, ph.name, ow, fw, ow/fw,
+				benchTargetMark(ow/fw, benchFloorTarget),
 				benchMedian(o, func(s benchSample) float64 { return float64(s.requests) / float64(sc.n) }),
 				benchMedian(o, func(s benchSample) float64 { return s.cpu.Seconds() }), benchMedian(f, func(s benchSample) float64 { return s.cpu.Seconds() }),
 				benchMedian(o, func(s benchSample) float64 { return float64(s.maxRSS) / 1024 }), benchMedian(f, func(s benchSample) float64 { return float64(s.maxRSS) / 1024 }))
 		}
 	}
-	fmt.Println(b.String())
-	if out := os.Getenv("SERVICE_BENCH_OUT"); out != "" {
-		if err := os.WriteFile(out, []byte(b.String()), 0o600); err != nil {
-			t.Error(err)
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// benchLatencyTable is the Markdown table of the latency scenarios (empty
+// when none ran): ours against the round-trip floor, requests x latency /
+// parallelism + the floor provider's wall time, where requests is the median
+// of what ours made in the phase.
+func benchLatencyTable(order []benchScenario, samples map[benchKey][]benchSample) string {
+	var b strings.Builder
+	for _, sc := range order {
+		if sc.latency == 0 {
+			continue
+		}
+		if b.Len() == 0 {
+			fmt.Fprintf(&b, "Latency (round-trip floor = requests x latency / %d + no-op provider's wall time; target ours / round-trip floor <= %.2f):\n\n", benchParallelism, benchLatencyTarget)
+			b.WriteString("| Scenario | Phase | Requests | Requests per resource | Requests x latency / parallelism (s) | No-op provider (s) | Round-trip floor (s) | Ours (s) | Ours / round-trip floor | Within target | Ours, max_concurrent_requests = 10 (s) | Its ratio |\n")
+			b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n")
+		}
+		for _, ph := range benchPhases {
+			o := samples[benchKey{sc.name, benchOurs, ph.name}]
+			f := samples[benchKey{sc.name, benchFloor, ph.name}]
+			m := samples[benchKey{sc.name, benchOursMCR10, ph.name}]
+			req := benchMedian(o, func(s benchSample) float64 { return float64(s.requests) })
+			rt := req * sc.latency.Seconds() / benchParallelism
+			noop := benchMedian(f, benchWall)
+			floor := rt + noop
+			ow, mw := benchMedian(o, benchWall), benchMedian(m, benchWall)
+			fmt.Fprintf(&b, "| %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |\n",
+				sc.name, ph.name, req, req/float64(sc.n), rt, noop, floor, ow, ow/floor, benchTargetMark(ow/floor, benchLatencyTarget), mw, mw/floor)
 		}
 	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// benchSetFaults sets the emulator's fault spec ("" clears it).
+func benchSetFaults(t *testing.T, spec string) {
+	t.Helper()
+	testAccEmulatorDo(t, http.MethodPut, "/_emulator/faults", rawBody(spec), nil)
+	if spec != "" {
+		t.Cleanup(func() { testAccEmulatorDo(t, http.MethodPut, "/_emulator/faults", rawBody(""), nil) })
+	}
+}
+
+// benchCLIVersion is the first line of `<cli> version`, e.g. "Terraform v1.11.4".
+func benchCLIVersion(t *testing.T, cli string) string {
+	t.Helper()
+	out, err := exec.CommandContext(context.Background(), cli, "version").Output() //nolint:gosec // the Terraform CLI of the test
+	if err != nil {
+		t.Fatalf("%s version: %v", cli, err)
+	}
+	line, _, _ := strings.Cut(string(out), "\n")
+	return strings.TrimSpace(line)
 }
 
 // testAccStripeAccountFixture creates, through the client, a custom API_KEY
@@ -301,12 +445,12 @@ func benchWrite(t *testing.T, dir, name, content string) {
 	}
 }
 
-// benchTerraform runs terraform; "refresh plan" exits 0 (no changes) or fails.
-func benchTerraform(t *testing.T, dir string, env []string, args ...string) (string, int) {
+// benchTerraform runs the CLI; "refresh plan" exits 0 (no changes) or fails.
+func benchTerraform(t *testing.T, cli, dir string, env []string, args ...string) (string, int) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "terraform", args...)
+	cmd := exec.CommandContext(ctx, cli, args...) //nolint:gosec // the Terraform CLI of the test
 	cmd.Dir, cmd.Env = dir, env
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
