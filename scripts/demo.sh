@@ -5,8 +5,11 @@
 #   scripts/demo.sh                 # uses bin/terraform-provider-service, bin/service-emulator
 #   DEMO_PAUSE=1 scripts/demo.sh    # waits for you to approve the OAuth account in a browser
 #   DEMO_KEEP=1 scripts/demo.sh     # keeps the working directory (state, logs)
+#   TF_CLI=tofu scripts/demo.sh     # runs OpenTofu even with terraform on PATH
 #
-# Needs only terraform on PATH: no registry access, no account on the service.
+# Needs only Terraform >= 1.11 or OpenTofu >= 1.11 on PATH: terraform when it
+# is there, else tofu; TF_CLI (a command name or a path) chooses. No registry
+# access, no account on the service.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,12 +24,12 @@ step() { printf '==> %s\n' "$*"; }
 info() { printf '    %s\n' "$*"; }
 die() { printf 'demo: %s\n' "$*" >&2; exit 1; }
 
-command -v terraform >/dev/null || die "terraform is not on PATH (Terraform 1.11 or later is needed)"
+choose_cli || die "$CLI_ERROR"
 [[ -x "$PROVIDER_BIN" ]] || die "$PROVIDER_BIN is missing: run 'make build' (or 'make demo')"
 [[ -x "$EMULATOR_BIN" ]] || die "$EMULATOR_BIN is missing: run 'make build' (or 'make demo')"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/service-demo.XXXXXX")"
-LOG="$WORK/terraform.log"
+LOG="$WORK/$CLI_NAME.log"
 TF_DIR="$WORK/quickstart"
 EMU_PID=""
 APPLIED=0
@@ -43,7 +46,7 @@ cleanup() {
 			tail -n 20 "$WORK/emulator.log" >&2
 		fi
 		if [[ $APPLIED -eq 1 && $DESTROYED -eq 0 && -n "$EMU_PID" ]]; then
-			terraform -chdir="$TF_DIR" destroy -auto-approve -no-color >>"$LOG" 2>&1
+			"$CLI_BIN" -chdir="$TF_DIR" destroy -auto-approve -no-color >>"$LOG" 2>&1
 		fi
 	fi
 	if [[ -n "$EMU_PID" ]] && kill -0 "$EMU_PID" 2>/dev/null; then
@@ -60,10 +63,15 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-# tf ARGS...: runs terraform in the quickstart copy, output to the log file.
+# tf ARGS...: runs the CLI in the quickstart copy, output to the log file.
 tf() {
-	printf '\n$ terraform %s\n' "$*" >>"$LOG"
-	terraform -chdir="$TF_DIR" "$@" >>"$LOG" 2>&1
+	printf '\n$ %s %s\n' "$CLI_NAME" "$*" >>"$LOG"
+	"$CLI_BIN" -chdir="$TF_DIR" "$@" >>"$LOG" 2>&1
+}
+
+# tfout ARGS...: runs the CLI in the quickstart copy, output to stdout.
+tfout() {
+	"$CLI_BIN" -chdir="$TF_DIR" "$@"
 }
 
 # ---------------------------------------------------------------- emulator
@@ -74,30 +82,26 @@ EMU_PID=$!
 BASE_URL="$(wait_emulator_url "$WORK/emulator.out" "$EMU_PID" "$WORK/emulator.log")" || die "could not start the emulator"
 info "listening on $BASE_URL (data file $WORK/emulator.db)"
 
-# ---------------------------------------------------------------- terraform
-step "Configuring Terraform to use the local provider build (dev_overrides, no registry)"
-# dev_overrides serves the provider straight from bin/. `terraform init` is
-# not needed for it, but init still resolves providers: a plugin directory
-# holding the same binary lets it succeed offline.
-PLATFORM="$(terraform version -json 2>/dev/null | sed -n 's/.*"platform": *"\([^"]*\)".*/\1/p')"
-[[ -n "$PLATFORM" ]] || die "could not read the platform from 'terraform version -json'"
-PLUGINS="$WORK/plugins/registry.terraform.io/integration-service/service/0.0.1/$PLATFORM"
-mkdir -p "$PLUGINS"
-ln -s "$PROVIDER_BIN" "$PLUGINS/terraform-provider-service"
-cat >"$WORK/terraform.rc" <<EOF
-provider_installation {
-  dev_overrides {
-    "integration-service/service" = "$(dirname "$PROVIDER_BIN")"
-  }
-  direct {
-    exclude = ["registry.terraform.io/*/*"]
-  }
-}
-EOF
-export TF_CLI_CONFIG_FILE="$WORK/terraform.rc"
+# ---------------------------------------------------------------- CLI
+step "Configuring $CLI_PRODUCT $CLI_VERSION to use the local provider build (dev_overrides, no registry)"
+info "$CLI_NAME is $CLI_BIN"
+# dev_overrides serves the provider straight from bin/, under both registry
+# hosts (OpenTofu reads "integration-service/service" as
+# registry.opentofu.org/..., Terraform as registry.terraform.io/...). `init`
+# is not needed for it, but init still resolves providers: a plugin directory
+# holding the same binary under both hosts lets it succeed offline.
+for host in registry.terraform.io registry.opentofu.org; do
+	PLUGINS="$WORK/plugins/$host/integration-service/service/0.0.1/$CLI_PLATFORM"
+	mkdir -p "$PLUGINS"
+	ln -s "$PROVIDER_BIN" "$PLUGINS/terraform-provider-service"
+done
+cli_config "$WORK/cli.rc" "$(dirname "$PROVIDER_BIN")" \
+	'exclude = ["registry.terraform.io/*/*", "registry.opentofu.org/*/*"]'
+export TF_CLI_CONFIG_FILE="$WORK/cli.rc"
 export CHECKPOINT_DISABLE=1 TF_IN_AUTOMATION=1 TF_INPUT=0
 export SERVICE_BASE_URL="$BASE_URL" SERVICE_API_KEY="$API_KEY"
-unset TF_LOG TF_LOG_PROVIDER TF_LOG_PATH TF_CLI_ARGS TF_DATA_DIR
+unset TF_LOG TF_LOG_CORE TF_LOG_PROVIDER TF_LOG_PATH TF_CLI_ARGS TF_DATA_DIR TOFU_CLI_CONFIG_FILE
+while read -r name; do unset "$name"; done < <(compgen -e | grep '^TF_CLI_ARGS_' || true)
 # The quickstart pins its own toolkit versions.
 while read -r name; do unset "$name"; done < <(compgen -e | grep '^SERVICE_TOOLKIT_VERSION_' || true)
 
@@ -105,20 +109,20 @@ mkdir -p "$TF_DIR"
 cp "$ROOT"/examples/quickstart/*.tf "$TF_DIR"/
 info "working copy of examples/quickstart in $TF_DIR"
 
-step "terraform init"
+step "$CLI_NAME init"
 tf init -input=false -no-color -plugin-dir="$WORK/plugins"
-info "ok (terraform output is in $LOG)"
+info "ok ($CLI_NAME output is in $LOG)"
 
-step "terraform apply (3 auth configs, 2 connected accounts, 1 trigger instance, 4 data sources)"
+step "$CLI_NAME apply (3 auth configs, 2 connected accounts, 1 trigger instance, 4 data sources)"
 APPLIED=1
 tf apply -auto-approve -input=false -no-color
 info "$(grep -E '^Apply complete!' "$LOG" | tail -n 1)"
 
 step "Outputs"
-terraform -chdir="$TF_DIR" output -no-color | sed 's/^/    /'
+tfout output -no-color | sed 's/^/    /'
 
-GITHUB_URL="$(terraform -chdir="$TF_DIR" output -raw github_connect_url)"
-GITHUB_ID="$(terraform -chdir="$TF_DIR" output -raw github_account_id)"
+GITHUB_URL="$(tfout output -raw github_connect_url)"
+GITHUB_ID="$(tfout output -raw github_account_id)"
 
 # expect_empty_plan: plan -detailed-exitcode must report no changes at all.
 expect_empty_plan() {
@@ -127,7 +131,7 @@ expect_empty_plan() {
 	case $rc in
 	0) info "No changes: the state matches the service (exit code 0)." ;;
 	2) die "the plan is not empty (exit code 2)" ;;
-	*) die "terraform plan failed (exit code $rc)" ;;
+	*) die "$CLI_NAME plan failed (exit code $rc)" ;;
 	esac
 }
 
@@ -150,18 +154,18 @@ fi
 
 step "Refreshing: the account is now ACTIVE, and nothing needs to change"
 tf apply -refresh-only -auto-approve -input=false -no-color
-info "github_account_status = $(terraform -chdir="$TF_DIR" output -raw github_account_status)"
+info "github_account_status = $(tfout output -raw github_account_status)"
 expect_empty_plan
 
-step "terraform destroy"
+step "$CLI_NAME destroy"
 tf destroy -auto-approve -input=false -no-color
 DESTROYED=1
 info "$(grep -E '^Destroy complete!' "$LOG" | tail -n 1)"
-[[ -z "$(terraform -chdir="$TF_DIR" state list 2>/dev/null)" ]] || die "the state is not empty after destroy"
+[[ -z "$(tfout state list 2>/dev/null)" ]] || die "the state is not empty after destroy"
 
 step "Stopping emulator"
 kill -TERM "$EMU_PID"
 wait "$EMU_PID" 2>/dev/null || true
 EMU_PID=""
 
-step "Demo finished in $((SECONDS - START))s"
+step "Demo finished in $((SECONDS - START))s ($CLI_PRODUCT $CLI_VERSION)"

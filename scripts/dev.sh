@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Local development loop: run your own Terraform configuration against the
-# provider built from this tree and a local emulator, without `terraform init`.
+# Local development loop: run your own Terraform or OpenTofu configuration
+# against the provider built from this tree and a local emulator, without
+# `terraform init` / `tofu init`.
 #
 #   scripts/dev.sh start   # `make dev`: starts the emulator in the background
 #                          # (data in .dev/), writes .dev/terraform.rc with
@@ -10,6 +11,11 @@
 # Only the export lines go to stdout, so `eval "$(make -s dev)"` sets them;
 # progress and hints go to stderr. DEV_LISTEN (default 127.0.0.1:0, a free
 # port) is the emulator's listen address. `rm -rf .dev` starts from scratch.
+#
+# The CLI configuration serves the provider under both registry hosts, so the
+# same export lines work for terraform and tofu. start checks the CLI you will
+# run (Terraform >= 1.11 or OpenTofu >= 1.11): TF_CLI (tofu, terraform or a
+# path) if set, else terraform when it is on PATH, else tofu.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,6 +36,8 @@ running_pid() {
 }
 
 start() {
+	choose_cli || die "$CLI_ERROR"
+	say "using $CLI_PRODUCT $CLI_VERSION ($CLI_BIN)"
 	[[ -x "$PROVIDER_BIN" ]] || die "$PROVIDER_BIN is missing: run 'make dev' (it builds first)"
 	[[ -x "$EMULATOR_BIN" ]] || die "$EMULATOR_BIN is missing: run 'make dev' (it builds first)"
 	mkdir -p "$DEV"
@@ -58,18 +66,13 @@ start() {
 		say "emulator started (pid $pid) on $url, data in $DEV/emulator.db, log in $DEV/emulator.log"
 	fi
 
-	# dev_overrides serves the provider straight from bin/: no `terraform init`
-	# for it (other providers of a configuration still install normally).
-	cat >"$DEV/terraform.rc" <<EOF
-provider_installation {
-  dev_overrides {
-    "integration-service/service" = "$(dirname "$PROVIDER_BIN")"
-  }
-  direct {}
-}
-EOF
-	say "Terraform CLI config with dev_overrides for $(dirname "$PROVIDER_BIN"): $DEV/terraform.rc"
-	say "set these in your shell (or run: eval \"\$(make -s dev)\"), then terraform plan/apply in your configuration:"
+	# dev_overrides serves the provider straight from bin/: no init for it
+	# (other providers of a configuration still install normally). Both
+	# registry hosts: OpenTofu reads "integration-service/service" as
+	# registry.opentofu.org/..., Terraform as registry.terraform.io/....
+	cli_config "$DEV/terraform.rc" "$(dirname "$PROVIDER_BIN")" ""
+	say "CLI config (Terraform and OpenTofu) with dev_overrides for $(dirname "$PROVIDER_BIN") on registry.terraform.io and registry.opentofu.org: $DEV/terraform.rc"
+	say "set these in your shell (or run: eval \"\$(make -s dev)\"), then $CLI_NAME plan/apply in your configuration (no $CLI_NAME init):"
 	printf 'export TF_CLI_CONFIG_FILE=%q\n' "$DEV/terraform.rc"
 	printf 'export SERVICE_BASE_URL=%q\n' "$url"
 	printf 'export SERVICE_API_KEY=%q\n' "$API_KEY"

@@ -1,6 +1,7 @@
 // Package demo_test runs scripts/demo.sh (what `make demo` runs after `make
-// build`) with binaries built from this tree, and checks that it succeeds,
-// stays readable and finishes (the demo, after the build) within three minutes.
+// build`) with binaries built from this tree, once with only Terraform on PATH
+// and once with only OpenTofu, and checks that it succeeds, stays readable and
+// finishes (the demo, after the build) within three minutes.
 package demo_test
 
 import (
@@ -17,11 +18,14 @@ import (
 )
 
 func TestDemo(t *testing.T) {
-	testutil.RequireTerraform(t)
 	if _, err := exec.LookPath("curl"); err != nil {
 		t.Skip("curl is not on PATH")
 	}
 	root := testutil.RepoRoot(t)
+	clis := []cli{findTerraform(root), findTofu(root)}
+	if clis[0].path == "" && clis[1].path == "" {
+		t.Skipf("neither CLI: %s; %s", clis[0].skip, clis[1].skip)
+	}
 
 	// The same binaries `make build` produces, built into a temporary bin/
 	// so that the test neither needs nor overwrites the developer's bin/.
@@ -30,13 +34,31 @@ func TestDemo(t *testing.T) {
 	provider := testutil.GoBuild(t, bin, "terraform-provider-service", ".")
 	emulator := testutil.GoBuild(t, bin, "service-emulator", "./cmd/service-emulator")
 	built := time.Since(start)
+	t.Logf("binaries built in %s", built.Round(time.Millisecond))
 
+	for _, c := range clis {
+		// "only terraform on PATH" / "only tofu on PATH": the demo picks the
+		// one there is, with no TF_CLI.
+		t.Run("only "+c.name+" on PATH", func(t *testing.T) {
+			if c.path == "" {
+				t.Skip(c.skip)
+			}
+			runDemo(t, root, c, provider, emulator)
+		})
+	}
+}
+
+// runDemo runs scripts/demo.sh with c as the only CLI on PATH and checks its
+// output.
+func runDemo(t *testing.T, root string, c cli, provider, emulator string) {
+	t.Logf("%s %s: %s", c.product, c.version, c.path)
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(root, "scripts", "demo.sh"))
 	cmd.Dir = root
 	tmp := t.TempDir()
-	cmd.Env = append(testutil.TerraformEnv(filepath.Join(t.TempDir(), "unused.rc")),
+	cmd.Env = withEnv(testutil.TerraformEnv(filepath.Join(t.TempDir(), "unused.rc")), nil,
+		"PATH="+onlyCLIPath(t, c.name, c.path),
 		"PROVIDER_BIN="+provider,
 		"EMULATOR_BIN="+emulator,
 		"TMPDIR="+tmp,
@@ -45,7 +67,7 @@ func TestDemo(t *testing.T) {
 	ran := time.Now()
 	out, err := cmd.CombinedOutput()
 	elapsed := time.Since(ran)
-	t.Logf("demo output (%s; binaries built in %s):\n%s", elapsed.Round(time.Millisecond), built.Round(time.Millisecond), out)
+	t.Logf("demo output (%s):\n%s", elapsed.Round(time.Millisecond), out)
 	if err != nil {
 		t.Fatalf("demo failed: %v", err)
 	}
@@ -60,7 +82,10 @@ func TestDemo(t *testing.T) {
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^==> Starting emulator$`),
 		regexp.MustCompile(`(?m)^    listening on http://127\.0\.0\.1:\d+ `),
-		regexp.MustCompile(`(?m)^==> terraform apply `),
+		regexp.MustCompile(`(?m)^==> Configuring ` + c.product + ` ` + regexp.QuoteMeta(c.version) + ` to use the local provider build `),
+		regexp.MustCompile(`(?m)^    ` + c.name + ` is /\S+/` + c.name + `$`),
+		regexp.MustCompile(`(?m)^==> ` + c.name + ` init$`),
+		regexp.MustCompile(`(?m)^==> ` + c.name + ` apply `),
 		regexp.MustCompile(`(?m)^    Apply complete! Resources: 6 added, 0 changed, 0 destroyed\.$`),
 		regexp.MustCompile(`(?m)^    stripe_account_status = "ACTIVE"$`),
 		regexp.MustCompile(`(?m)^    github_account_status = "INITIATED"$`),
@@ -69,7 +94,8 @@ func TestDemo(t *testing.T) {
 		regexp.MustCompile(`(?m)^    github_account_status = ACTIVE$`),
 		regexp.MustCompile(`(?m)^    Destroy complete! Resources: 6 destroyed\.$`),
 		regexp.MustCompile(`(?m)^==> Stopping emulator$`),
-		regexp.MustCompile(`(?m)^==> Demo finished in \d+s$`),
+		regexp.MustCompile(`(?m)^==> ` + c.name + ` destroy$`),
+		regexp.MustCompile(`(?m)^==> Demo finished in \d+s \(` + c.product + ` ` + regexp.QuoteMeta(c.version) + `\)$`),
 	} {
 		if !want.MatchString(text) {
 			t.Errorf("demo output lacks a line matching %s", want)
@@ -88,7 +114,17 @@ func TestDemo(t *testing.T) {
 	}
 	for _, noise := range []string{"Warning:", "[DEBUG]", "[TRACE]", "level=", "\x1b["} {
 		if strings.Contains(text, noise) {
-			t.Errorf("demo output contains %q: terraform and emulator logs belong in the log files", noise)
+			t.Errorf("demo output contains %q: %s and emulator logs belong in the log files", noise, c.name)
+		}
+	}
+	// Every message names the CLI that runs, never the other one.
+	others := []string{"tofu ", "OpenTofu"}
+	if c.name == "tofu" {
+		others = []string{"terraform ", "Terraform"}
+	}
+	for _, other := range others {
+		if strings.Contains(text, other) {
+			t.Errorf("the demo ran %s but its output says %q", c.product, other)
 		}
 	}
 
