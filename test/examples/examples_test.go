@@ -6,8 +6,10 @@ package examples_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -150,29 +152,81 @@ func TestExamples(t *testing.T) {
 
 			// Validate a copy so that nothing is written into examples/. Docs
 			// examples leave required_providers out (Terraform would then look
-			// for hashicorp/service): add it to the copy.
-			work := t.TempDir()
-			declared := false
+			// for hashicorp/service): add it to the copy. Each import-*.tf
+			// is validated on its own beside the other files: two import
+			// blocks for one address are an error.
+			var common, imports []string
 			for _, f := range tfFiles(t, dir) {
-				b, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				declared = declared || strings.Contains(string(b), "required_providers")
-				if err := os.WriteFile(filepath.Join(work, filepath.Base(f)), b, 0o600); err != nil {
-					t.Fatal(err)
+				if strings.HasPrefix(filepath.Base(f), "import-") {
+					imports = append(imports, f)
+				} else {
+					common = append(common, f)
 				}
 			}
-			if !declared {
-				if err := os.WriteFile(filepath.Join(work, "zz_required_providers.tf"), []byte(requiredProviders), 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
-			out, code := testutil.Terraform(t, work, env, "validate", "-no-color")
-			if code != 0 {
-				t.Errorf("terraform validate failed:\n%s", out)
+			validate(t, env, append(common, imports...), len(imports) == 0)
+			for _, imp := range imports {
+				t.Run(filepath.Base(imp), func(t *testing.T) {
+					if filepath.Base(imp) == "import-by-identity.tf" {
+						requireIdentity(t)
+					}
+					validate(t, env, append(append([]string{}, common...), imp), true)
+				})
 			}
 		})
+	}
+}
+
+// validate runs `terraform validate` on a copy of files; with whole false
+// only the common files are copied when there are import files (each is
+// then validated in its own subtest).
+func validate(t *testing.T, env []string, files []string, whole bool) {
+	t.Helper()
+	work := t.TempDir()
+	declared := false
+	for _, f := range files {
+		if !whole && strings.HasPrefix(filepath.Base(f), "import-") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		declared = declared || strings.Contains(string(b), "required_providers")
+		if err := os.WriteFile(filepath.Join(work, filepath.Base(f)), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !declared {
+		if err := os.WriteFile(filepath.Join(work, "zz_required_providers.tf"), []byte(requiredProviders), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, code := testutil.Terraform(t, work, env, "validate", "-no-color")
+	if code != 0 {
+		t.Errorf("terraform validate failed:\n%s", out)
+	}
+}
+
+// requireIdentity skips a test of import blocks by identity on a CLI
+// without resource identity (Terraform before 1.12, OpenTofu), naming it.
+func requireIdentity(t *testing.T) {
+	t.Helper()
+	cli := testutil.CLIPath()
+	out, err := exec.Command(cli, "version", "-json").Output()
+	if err != nil {
+		t.Fatalf("%s version -json: %v", cli, err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		t.Fatalf("%s version -json: %v\n%s", cli, err, out)
+	}
+	name := testutil.CLIName(cli)
+	var major, minor int
+	_, _ = fmt.Sscanf(v.Version, "%d.%d", &major, &minor)
+	if name == "tofu" || major < 1 || (major == 1 && minor < 12) {
+		t.Skipf("%s %s has no resource identity (import blocks by identity need Terraform 1.12+)", name, v.Version)
 	}
 }
 
@@ -186,14 +240,15 @@ func tfFiles(t *testing.T, dir string) []string {
 }
 
 // checkCoverage checks the tfplugindocs conventional example paths:
-// each resource has resource.tf, import-by-string-id.tf and import.sh, each
+// each resource has resource.tf, import-by-string-id.tf, import-by-identity.tf
+// and import.sh, each
 // data source data-source.tf, each ephemeral resource ephemeral-resource.tf;
 // and no example directory names a type the provider does not have.
 func checkCoverage(t *testing.T, root string, types typeNames) {
 	ex := filepath.Join(root, "examples")
 	want := map[string][]string{}
 	for _, r := range sorted(types.resources) {
-		want[filepath.Join("resources", r)] = []string{"resource.tf", "import-by-string-id.tf", "import.sh"}
+		want[filepath.Join("resources", r)] = []string{"resource.tf", "import-by-string-id.tf", "import-by-identity.tf", "import.sh"}
 	}
 	for _, d := range sorted(types.dataSources) {
 		want[filepath.Join("data-sources", d)] = []string{"data-source.tf"}

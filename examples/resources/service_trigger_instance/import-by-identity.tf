@@ -1,0 +1,9 @@
+# Terraform 1.12+: import by identity. The identity of a trigger instance is
+# its trigger id (ti_...); `terraform query` with the service_trigger_instance
+# list resource finds them.
+import {
+  to = service_trigger_instance.large_charges
+  identity = {
+    id = "ti_1a2b3c4d5e6f"
+  }
+}
