@@ -33,6 +33,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,7 +81,11 @@ func testAccEnvironment(t testing.TB) testAccEndpoint {
 			testAccEP = testAccEndpoint{BaseURL: baseURL, APIKey: key}
 			return
 		}
-		srv, err := emulator.New(emulator.Options{APIKeys: map[string]string{testAccAPIKey: "default"}})
+		keys := map[string]string{testAccAPIKey: "default"}
+		for i := range testAccIsolatedProjects {
+			keys[testAccIsolatedKey(i)] = fmt.Sprintf("isolated-%02d", i)
+		}
+		srv, err := emulator.New(emulator.Options{APIKeys: keys})
 		if err != nil {
 			testAccEP.err = fmt.Errorf("starting the emulator: %w", err)
 			return
@@ -94,6 +99,32 @@ func testAccEnvironment(t testing.TB) testAccEndpoint {
 		t.Fatal(testAccEP.err)
 	}
 	return testAccEP
+}
+
+// testAccIsolatedProjects is how many projects of their own the emulator
+// holds for tests that count what a listing returns (the default project is
+// shared by tests running in parallel).
+const testAccIsolatedProjects = 32
+
+var testAccIsolatedNext atomic.Int32
+
+func testAccIsolatedKey(i int) string { return fmt.Sprintf("emulator-key-isolated-%02d", i) }
+
+// testAccIsolatedProject returns the API key of an emulator project no other
+// test uses, and a client of it. It skips the test against a real endpoint.
+func testAccIsolatedProject(t *testing.T) (string, *client.Client) {
+	t.Helper()
+	ep := testAccRequireEmulator(t)
+	i := int(testAccIsolatedNext.Add(1)) - 1
+	if i >= testAccIsolatedProjects {
+		t.Fatalf("more than %d tests asked for an isolated project: raise testAccIsolatedProjects", testAccIsolatedProjects)
+	}
+	key := testAccIsolatedKey(i)
+	c, err := client.New(client.Config{BaseURL: ep.BaseURL, APIKey: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key, c
 }
 
 // testAccPreCheck makes sure the endpoint is up and points the provider at it
