@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -147,6 +148,13 @@ func (c *Client) ListMCPServers(ctx context.Context, p MCPServerListParams) ([]M
 	return pagesByNumber[MCPServer](ctx, c, "/mcp/servers", p.query())
 }
 
+// MCPServersIter iterates over the MCP servers matching p, fetching a page
+// only when the previous one has been consumed: a caller that stops early
+// (a list resource's limit) requests no further page.
+func (c *Client) MCPServersIter(ctx context.Context, p MCPServerListParams) iter.Seq2[MCPServer, error] {
+	return pagesByNumberIter[MCPServer](ctx, c, "/mcp/servers", p.query())
+}
+
 // ListMCPServersForApp returns every MCP server serving the toolkit appKey
 // and matching p (GET /mcp/app/{appKey}).
 func (c *Client) ListMCPServersForApp(ctx context.Context, appKey string, p MCPServerListParams) ([]MCPServer, error) {
@@ -167,17 +175,42 @@ type numberedPage[T any] struct {
 // pagesByNumber reads every page of a page_no-paginated list.
 func pagesByNumber[T any](ctx context.Context, c *Client, path string, q url.Values) ([]T, error) {
 	var all []T
-	for page := 1; page <= maxNumberedPages; page++ {
-		q.Set("page_no", strconv.Itoa(page))
-		var out numberedPage[T]
-		if err := c.do(ctx, http.MethodGet, path, q, nil, &out); err != nil {
+	for it, err := range pagesByNumberIter[T](ctx, c, path, q) {
+		if err != nil {
 			return nil, err
 		}
-		items := append(out.Items, out.Instances...)
-		all = append(all, items...)
-		if page >= out.TotalPages || len(items) == 0 {
-			break
-		}
+		all = append(all, it)
 	}
 	return all, nil
+}
+
+// pagesByNumberIter yields the items of a page_no-paginated list page by
+// page (page_no 1, 2, ... until total_pages or an empty page), requesting a
+// page only once the items before it have been consumed. On error it yields
+// (zero, err) once and stops. q is not modified.
+func pagesByNumberIter[T any](ctx context.Context, c *Client, path string, q url.Values) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		pq := make(url.Values, len(q)+1)
+		for k, v := range q {
+			pq[k] = v
+		}
+		for page := 1; page <= maxNumberedPages; page++ {
+			pq.Set("page_no", strconv.Itoa(page))
+			var out numberedPage[T]
+			if err := c.do(ctx, http.MethodGet, path, pq, nil, &out); err != nil {
+				yield(zero, err)
+				return
+			}
+			items := append(out.Items, out.Instances...)
+			for _, it := range items {
+				if !yield(it, nil) {
+					return
+				}
+			}
+			if page >= out.TotalPages || len(items) == 0 {
+				return
+			}
+		}
+	}
 }

@@ -2,7 +2,10 @@ package client
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -168,6 +171,79 @@ func TestListMCPServersReadsEveryPage(t *testing.T) {
 	}
 	if len(got) != 3 || got[0].ID != "s1" || got[2].ID != "s3" || rec.count() != 3 {
 		t.Fatalf("got %+v after %d requests", got, rec.count())
+	}
+}
+
+// pagedMCPServers serves total MCP servers in pages of size by page_no
+// (s0, s1, ...); a page_no in failOn answers 500.
+func pagedMCPServers(total, size int, failOn ...string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		page, _ := strconv.Atoi(r.URL.Query().Get("page_no"))
+		if slices.Contains(failOn, r.URL.Query().Get("page_no")) {
+			writeJSON(w, http.StatusInternalServerError, map[string]any{"error": map[string]any{"message": "boom", "status": 500}})
+			return
+		}
+		items := []map[string]any{}
+		for i := (page - 1) * size; i < page*size && i < total; i++ {
+			items = append(items, map[string]any{"id": fmt.Sprintf("s%d", i), "name": fmt.Sprintf("n%d", i)})
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"items": items, "total_pages": (total + size - 1) / size, "current_page": page})
+	}
+}
+
+// MCPServersIter requests a page only when the items before it are consumed,
+// sends the filters on every page, and stops after the last page.
+func TestMCPServersIterFetchesLazily(t *testing.T) {
+	p := MCPServerListParams{Name: "Te", Toolkits: []string{"github", "slack"}, AuthConfigIDs: []string{"ac_1"}}
+	for _, tc := range []struct {
+		stopAfter, wantItems, wantRequests int
+	}{
+		{stopAfter: 1, wantItems: 1, wantRequests: 1},
+		{stopAfter: 3, wantItems: 3, wantRequests: 1}, // the whole first page: no second request
+		{stopAfter: 4, wantItems: 4, wantRequests: 2},
+		{stopAfter: 0, wantItems: 7, wantRequests: 3}, // 0: read everything
+	} {
+		c, rec := newTestClient(t, pagedMCPServers(7, 3))
+		var ids []string
+		for m, err := range c.MCPServersIter(context.Background(), p) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			ids = append(ids, m.ID)
+			if len(ids) == tc.stopAfter {
+				break
+			}
+		}
+		if len(ids) != tc.wantItems || rec.count() != tc.wantRequests || ids[len(ids)-1] != fmt.Sprintf("s%d", tc.wantItems-1) {
+			t.Errorf("stop after %d: got %v after %d requests; want %d items, %d requests", tc.stopAfter, ids, rec.count(), tc.wantItems, tc.wantRequests)
+		}
+		for i, r := range rec.all() {
+			if r.Path != "/api/v3.1/mcp/servers" || r.Query.Get("page_no") != strconv.Itoa(i+1) || r.Query.Get("name") != "Te" ||
+				r.Query.Get("toolkits") != "github,slack" || r.Query.Get("auth_config_ids") != "ac_1" {
+				t.Errorf("request %d: %s %v", i+1, r.Path, r.Query)
+			}
+		}
+	}
+}
+
+// An error on a later page comes after the items of the pages before it,
+// once, and ends the iteration; ListMCPServers returns it.
+func TestMCPServersIterErrorMidway(t *testing.T) {
+	c, rec := newTestClient(t, pagedMCPServers(7, 3, "2"), func(cfg *Config) { cfg.MaxRetries = -1 })
+	var ids []string
+	var errs []error
+	for m, err := range c.MCPServersIter(context.Background(), MCPServerListParams{}) {
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ids = append(ids, m.ID)
+	}
+	if len(ids) != 3 || len(errs) != 1 || !IsStatus(errs[0], 500) || rec.count() != 2 {
+		t.Fatalf("ids %v, errors %v, %d requests", ids, errs, rec.count())
+	}
+	if got, err := c.ListMCPServers(context.Background(), MCPServerListParams{}); !IsStatus(err, 500) || got != nil {
+		t.Fatalf("ListMCPServers: %v, %v", got, err)
 	}
 }
 
