@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/integration-service/terraform-provider-service/test/demo"
 	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
@@ -22,9 +23,9 @@ func TestDemo(t *testing.T) {
 		t.Skip("curl is not on PATH")
 	}
 	root := testutil.RepoRoot(t)
-	clis := []cli{findTerraform(root), findTofu(root)}
-	if clis[0].path == "" && clis[1].path == "" {
-		t.Skipf("neither CLI: %s; %s", clis[0].skip, clis[1].skip)
+	clis := []demo.CLI{demo.FindTerraform(root), demo.FindTofu(root)}
+	if clis[0].Path == "" && clis[1].Path == "" {
+		t.Skipf("neither CLI: %s; %s", clis[0].Skip, clis[1].Skip)
 	}
 
 	// The same binaries `make build` produces, built into a temporary bin/
@@ -39,9 +40,9 @@ func TestDemo(t *testing.T) {
 	for _, c := range clis {
 		// "only terraform on PATH" / "only tofu on PATH": the demo picks the
 		// one there is, with no TF_CLI.
-		t.Run("only "+c.name+" on PATH", func(t *testing.T) {
-			if c.path == "" {
-				t.Skip(c.skip)
+		t.Run("only "+c.Name+" on PATH", func(t *testing.T) {
+			if c.Path == "" {
+				t.Skip(c.Skip)
 			}
 			runDemo(t, root, c, provider, emulator)
 		})
@@ -50,15 +51,15 @@ func TestDemo(t *testing.T) {
 
 // runDemo runs scripts/demo.sh with c as the only CLI on PATH and checks its
 // output.
-func runDemo(t *testing.T, root string, c cli, provider, emulator string) {
-	t.Logf("%s %s: %s", c.product, c.version, c.path)
+func runDemo(t *testing.T, root string, c demo.CLI, provider, emulator string) {
+	t.Logf("%s %s: %s", c.Product, c.Version, c.Path)
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, filepath.Join(root, "scripts", "demo.sh"))
 	cmd.Dir = root
 	tmp := t.TempDir()
-	cmd.Env = withEnv(testutil.TerraformEnv(filepath.Join(t.TempDir(), "unused.rc")), nil,
-		"PATH="+onlyCLIPath(t, c.name, c.path),
+	cmd.Env = demo.WithEnv(testutil.TerraformEnv(filepath.Join(t.TempDir(), "unused.rc")), nil,
+		"PATH="+demo.OnlyCLIPath(t, c.Name, c.Path),
 		"PROVIDER_BIN="+provider,
 		"EMULATOR_BIN="+emulator,
 		"TMPDIR="+tmp,
@@ -82,10 +83,10 @@ func runDemo(t *testing.T, root string, c cli, provider, emulator string) {
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`(?m)^==> Starting emulator$`),
 		regexp.MustCompile(`(?m)^    listening on http://127\.0\.0\.1:\d+ `),
-		regexp.MustCompile(`(?m)^==> Configuring ` + c.product + ` ` + regexp.QuoteMeta(c.version) + ` to use the local provider build `),
-		regexp.MustCompile(`(?m)^    ` + c.name + ` is /\S+/` + c.name + `$`),
-		regexp.MustCompile(`(?m)^==> ` + c.name + ` init$`),
-		regexp.MustCompile(`(?m)^==> ` + c.name + ` apply `),
+		regexp.MustCompile(`(?m)^==> Configuring ` + c.Product + ` ` + regexp.QuoteMeta(c.Version) + ` to use the local provider build `),
+		regexp.MustCompile(`(?m)^    ` + c.Name + ` is /\S+/` + c.Name + `$`),
+		regexp.MustCompile(`(?m)^==> ` + c.Name + ` init$`),
+		regexp.MustCompile(`(?m)^==> ` + c.Name + ` apply `),
 		regexp.MustCompile(`(?m)^    Apply complete! Resources: 6 added, 0 changed, 0 destroyed\.$`),
 		regexp.MustCompile(`(?m)^    stripe_account_status = "ACTIVE"$`),
 		regexp.MustCompile(`(?m)^    github_account_status = "INITIATED"$`),
@@ -94,8 +95,8 @@ func runDemo(t *testing.T, root string, c cli, provider, emulator string) {
 		regexp.MustCompile(`(?m)^    github_account_status = ACTIVE$`),
 		regexp.MustCompile(`(?m)^    Destroy complete! Resources: 6 destroyed\.$`),
 		regexp.MustCompile(`(?m)^==> Stopping emulator$`),
-		regexp.MustCompile(`(?m)^==> ` + c.name + ` destroy$`),
-		regexp.MustCompile(`(?m)^==> Demo finished in \d+s \(` + c.product + ` ` + regexp.QuoteMeta(c.version) + `\)$`),
+		regexp.MustCompile(`(?m)^==> ` + c.Name + ` destroy$`),
+		regexp.MustCompile(`(?m)^==> Demo finished in \d+s \(` + c.Product + ` ` + regexp.QuoteMeta(c.Version) + `\)$`),
 	} {
 		if !want.MatchString(text) {
 			t.Errorf("demo output lacks a line matching %s", want)
@@ -114,17 +115,17 @@ func runDemo(t *testing.T, root string, c cli, provider, emulator string) {
 	}
 	for _, noise := range []string{"Warning:", "[DEBUG]", "[TRACE]", "level=", "\x1b["} {
 		if strings.Contains(text, noise) {
-			t.Errorf("demo output contains %q: %s and emulator logs belong in the log files", noise, c.name)
+			t.Errorf("demo output contains %q: %s and emulator logs belong in the log files", noise, c.Name)
 		}
 	}
 	// Every message names the CLI that runs, never the other one.
 	others := []string{"tofu ", "OpenTofu"}
-	if c.name == "tofu" {
+	if c.Name == "tofu" {
 		others = []string{"terraform ", "Terraform"}
 	}
 	for _, other := range others {
 		if strings.Contains(text, other) {
-			t.Errorf("the demo ran %s but its output says %q", c.product, other)
+			t.Errorf("the demo ran %s but its output says %q", c.Product, other)
 		}
 	}
 

@@ -2,7 +2,9 @@
 // local build" steps verbatim: the shell block, in a temporary directory
 // holding the README's configuration next to a copy of this repository, must
 // plan and apply without `terraform init` against the emulator that
-// `make dev` starts, and `make dev-stop` must stop that emulator.
+// `make dev` starts, and `make dev-stop` must stop that emulator. It runs
+// them with only Terraform on PATH, then with only OpenTofu on PATH (`tofu`
+// for `terraform` in the steps).
 package devloop_test
 
 import (
@@ -17,19 +19,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/integration-service/terraform-provider-service/test/demo"
 	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
 const section = "## Your own configuration against the local build"
 
 func TestReadmeDevLoop(t *testing.T) {
-	testutil.RequireTerraform(t)
 	for _, tool := range []string{"make", "bash", "git"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not on PATH", tool)
 		}
 	}
 	root := testutil.RepoRoot(t)
+	clis := []demo.CLI{demo.FindTerraform(root), demo.FindTofu(root)}
+	if clis[0].Path == "" && clis[1].Path == "" {
+		t.Skipf("neither CLI: %s; %s", clis[0].Skip, clis[1].Skip)
+	}
 	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
 	if err != nil {
 		t.Fatal(err)
@@ -38,57 +44,102 @@ func TestReadmeDevLoop(t *testing.T) {
 
 	// The layout the README describes: the configuration's directory with
 	// this repository cloned next to it as ../terraform-provider-service.
+	// One copy for both CLIs: the second `make dev` reuses its bin/.
 	work := t.TempDir()
 	repo := filepath.Join(work, "terraform-provider-service")
 	copyTree(t, root, repo)
-	cfgDir := filepath.Join(work, "config")
-	if err := os.MkdirAll(cfgDir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(cfgDir, "main.tf"), []byte(config), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, code := testutil.Terraform(t, cfgDir, testutil.TerraformEnv(filepath.Join(work, "none.rc")), "fmt", "-check", "-diff", "-no-color"); code != 0 {
-		t.Errorf("the README's configuration is not formatted:\n%s", out)
-	}
 	// Whatever happens, the emulator the steps started does not outlive the test.
 	t.Cleanup(func() {
 		stop := exec.CommandContext(context.Background(), "make", "-s", "-C", repo, "dev-stop") //nolint:usetesting // t.Context is done during Cleanup
 		_ = stop.Run()
 	})
 
+	for _, c := range clis {
+		// With only terraform, or only tofu, on PATH: the README's steps,
+		// with `tofu` for `terraform` in the tofu run.
+		t.Run("only "+c.Name+" on PATH", func(t *testing.T) {
+			if c.Path == "" {
+				t.Skip(c.Skip)
+			}
+			steps := shell
+			if c.Name == "tofu" {
+				steps = tofuSteps(shell)
+			}
+			runSteps(t, root, repo, c, steps, config)
+		})
+	}
+}
+
+// runSteps runs the README's shell steps with c as the only CLI on PATH, in a
+// new configuration directory next to repo, from a repository without .dev/.
+func runSteps(t *testing.T, root, repo string, c demo.CLI, shell, config string) {
+	t.Logf("%s %s: %s", c.Product, c.Version, c.Path)
+	dev := filepath.Join(repo, ".dev")
+	if err := os.RemoveAll(dev); err != nil {
+		t.Fatal(err)
+	}
+	cfgDir := filepath.Join(filepath.Dir(repo), "config-"+c.Name)
+	if err := os.MkdirAll(cfgDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfgDir, "main.tf"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := demo.OnlyCLIPath(t, c.Name, c.Path)
+	fmtCheck := exec.CommandContext(t.Context(), c.Path, "fmt", "-check", "-diff", "-no-color")
+	fmtCheck.Dir = cfgDir
+	fmtCheck.Env = append(cleanEnv(), "PATH="+path, "TF_CLI_CONFIG_FILE="+filepath.Join(t.TempDir(), "none.rc"))
+	if out, err := fmtCheck.CombinedOutput(); err != nil {
+		t.Errorf("the README's configuration is not formatted (%s fmt -check: %v):\n%s", c.Name, err, out)
+	}
+
 	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-euo", "pipefail", "-c", shell)
 	cmd.Dir = cfgDir
-	cmd.Env = cleanEnv()
+	cmd.Env = append(cleanEnv(), "PATH="+path)
 	cmd.WaitDelay = 10 * time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	t.Logf("README steps took %s", time.Since(start).Round(time.Millisecond))
 	if err != nil {
-		t.Fatalf("the README's steps failed: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
+		t.Fatalf("the README's steps failed: %v\nsteps:\n%s\nstdout:\n%s\nstderr:\n%s", err, shell, stdout.String(), stderr.String())
 	}
 	out := ansi.ReplaceAllString(stdout.String(), "")
 	if !strings.Contains(out, "Plan: 1 to add, 0 to change, 0 to destroy.") {
-		t.Errorf("terraform plan did not plan the configuration's one resource:\n%s", out)
+		t.Errorf("%s plan did not plan the configuration's one resource:\n%s", c.Name, out)
 	}
 	if !strings.Contains(out, "Apply complete! Resources: 1 added, 0 changed, 0 destroyed.") {
-		t.Errorf("terraform apply did not create the resource:\n%s", out)
+		t.Errorf("%s apply did not create the resource:\n%s", c.Name, out)
 	}
 	if _, err := os.Stat(filepath.Join(cfgDir, ".terraform")); err == nil {
-		t.Errorf("the steps created %s: they should not need terraform init", filepath.Join(cfgDir, ".terraform"))
+		t.Errorf("the steps created %s: they should not need %s init", filepath.Join(cfgDir, ".terraform"), c.Name)
 	}
-	for _, want := range []string{"emulator started", "emulator stopped"} {
+	for _, want := range []string{
+		"emulator started",
+		"emulator stopped",
+		"dev: using " + c.Product + " " + c.Version + " (",
+		"then " + c.Name + " plan/apply in your configuration",
+	} {
 		if !strings.Contains(stderr.String(), want) {
 			t.Errorf("make dev/dev-stop did not report %q:\n%s", want, stderr.String())
 		}
 	}
+	// The CLI configuration serves the build under both registry hosts, so
+	// that one file works for Terraform and OpenTofu.
+	rc, err := os.ReadFile(filepath.Join(dev, "terraform.rc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, host := range []string{"registry.terraform.io", "registry.opentofu.org"} {
+		if !strings.Contains(string(rc), `"`+host+`/`+testutil.ProviderSource+`" = `) {
+			t.Errorf(".dev/terraform.rc has no dev_overrides entry for %s/%s:\n%s", host, testutil.ProviderSource, rc)
+		}
+	}
 
 	// dev-stop removed the pid file and the process it named is gone.
-	dev := filepath.Join(repo, ".dev")
 	if _, err := os.Stat(filepath.Join(dev, "emulator.pid")); err == nil {
 		t.Errorf("%s/emulator.pid is still there after make dev-stop", dev)
 	}
@@ -106,6 +157,14 @@ func TestReadmeDevLoop(t *testing.T) {
 			t.Errorf(".gitignore does not cover %s, which documented commands create: %v", p, err)
 		}
 	}
+}
+
+var terraformCommand = regexp.MustCompile(`(?m)^terraform `)
+
+// tofuSteps is the README's shell block for OpenTofu: each command line
+// starting with terraform runs tofu instead.
+func tofuSteps(shell string) string {
+	return terraformCommand.ReplaceAllString(shell, "tofu ")
 }
 
 var fence = regexp.MustCompile("(?s)```(shell|terraform)\n(.*?)```")
