@@ -2,11 +2,11 @@
 # service's managed OAuth app and, once the user has approved the connection,
 # subscribes to the commits pushed to a repository.
 #
-# tests/ holds its `terraform test` suite, which runs against the local
-# emulator (docs/guides/testing-your-modules.md).
+# tests/ holds its `terraform test` suite (`tofu test` runs it too), which
+# runs against the local emulator (docs/guides/testing-your-modules.md).
 
 terraform {
-  required_version = ">= 1.11"
+  required_version = ">= 1.11" # Terraform >= 1.11 or OpenTofu >= 1.11 (write-only attributes)
 
   required_providers {
     service = {

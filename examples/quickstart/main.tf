@@ -4,10 +4,10 @@
 #
 # Run it against the local emulator with `make demo`, or against the service:
 #   export SERVICE_API_KEY=...            # your project's API key
-#   terraform init && terraform apply
+#   terraform init && terraform apply     # or: tofu init && tofu apply
 
 terraform {
-  required_version = ">= 1.11"
+  required_version = ">= 1.11" # Terraform >= 1.11 or OpenTofu >= 1.11 (write-only attributes)
 
   required_providers {
     service = {
