@@ -119,9 +119,16 @@ func (s *Server) stats(c *call) (int, any, *apiError) {
 		req[k] = v
 	}
 	writes := s.writes
+	byProject := make(map[string]map[string]int64, len(s.byProject))
+	for p, m := range s.byProject {
+		byProject[p] = make(map[string]int64, len(m))
+		for k, v := range m {
+			byProject[p][k] = v
+		}
+	}
 	s.statsMu.Unlock()
 	return 200, map[string]any{
-		"requests": req, "writes": writes,
+		"requests": req, "writes": writes, "projects": byProject,
 		"webhooks": map[string]any{
 			"delivered": s.hooks.delivered.Load(), "failed": s.hooks.failed.Load(), "attempts": s.hooks.attempts.Load(),
 			"deliveries": s.hooks.deliveryLog(),
@@ -132,6 +139,7 @@ func (s *Server) stats(c *call) (int, any, *apiError) {
 func (s *Server) resetStats(c *call) (int, any, *apiError) {
 	s.statsMu.Lock()
 	s.requests = map[string]int64{}
+	s.byProject = map[string]map[string]int64{}
 	s.writes = 0
 	s.statsMu.Unlock()
 	return 200, map[string]any{"requests": map[string]int64{}, "writes": 0}, nil

@@ -30,6 +30,11 @@ func TestStats(t *testing.T) {
 	if s.get("writes") != 2.0 {
 		t.Fatalf("writes (successful POST/PATCH/PUT/DELETE on API routes): %s", s.raw)
 	}
+	// Per project: only authenticated requests, under the key's project.
+	proj := s.get("projects").(map[string]any)["default"].(map[string]any)
+	if proj["GET /api/v3.1/auth_configs/{nanoid}"] != 1.0 || proj["POST /api/v3.1/auth_configs"] != 2.0 || len(proj) != 4 {
+		t.Fatalf("requests of project default: %s", s.raw)
+	}
 }
 
 func TestFaultSpecParsing(t *testing.T) {

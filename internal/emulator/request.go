@@ -42,6 +42,9 @@ func (s *Server) wrap(h handlerFunc, isAPI bool) http.Handler {
 			return
 		}
 		c.project = project
+		if isAPI {
+			s.countProjectRequest(project, r)
+		}
 		status, body, aerr := h(c)
 		if aerr != nil {
 			s.writeError(c, aerr)
@@ -115,6 +118,21 @@ func (s *Server) countRequest(r *http.Request) {
 	}
 	s.statsMu.Lock()
 	s.requests[pattern]++
+	s.statsMu.Unlock()
+}
+
+// countProjectRequest counts an authenticated API request under its project.
+func (s *Server) countProjectRequest(project string, r *http.Request) {
+	if project == "" || r.Pattern == "" {
+		return
+	}
+	s.statsMu.Lock()
+	m := s.byProject[project]
+	if m == nil {
+		m = map[string]int64{}
+		s.byProject[project] = m
+	}
+	m[r.Pattern]++
 	s.statsMu.Unlock()
 }
 

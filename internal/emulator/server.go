@@ -67,10 +67,13 @@ type Server struct {
 	hooks    *webhookSender
 	statsMu  sync.Mutex
 	requests map[string]int64
-	writes   int64
-	rate     map[string]*rateWindow // per API key, under statsMu
-	closed   atomic.Bool
-	handled  map[string]bool // operation ids with a handler (see handle)
+	// byProject counts the authenticated requests per project and route,
+	// for tests that share one emulator between projects.
+	byProject map[string]map[string]int64
+	writes    int64
+	rate      map[string]*rateWindow // per API key, under statsMu
+	closed    atomic.Bool
+	handled   map[string]bool // operation ids with a handler (see handle)
 }
 
 // New creates a server, opening (or creating) the data file when configured.
@@ -105,14 +108,15 @@ func New(opts Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{
-		opts:     opts,
-		log:      log,
-		st:       st,
-		cat:      cat,
-		keys:     keys,
-		mux:      http.NewServeMux(),
-		faults:   newFaultInjector(faults),
-		requests: map[string]int64{},
+		opts:      opts,
+		log:       log,
+		st:        st,
+		cat:       cat,
+		keys:      keys,
+		mux:       http.NewServeMux(),
+		faults:    newFaultInjector(faults),
+		requests:  map[string]int64{},
+		byProject: map[string]map[string]int64{},
 	}
 	s.baseURL.Store(strings.TrimRight(opts.BaseURL, "/"))
 	s.hooks = newWebhookSender(opts, log)

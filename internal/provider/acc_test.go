@@ -110,8 +110,21 @@ var testAccIsolatedNext atomic.Int32
 
 func testAccIsolatedKey(i int) string { return fmt.Sprintf("emulator-key-isolated-%02d", i) }
 
+// testAccProjectRequests returns how many requests the emulator has served
+// to route (e.g. "GET /api/v3.1/auth_configs") for the project of the
+// isolated API key.
+func testAccProjectRequests(t *testing.T, key, route string) int {
+	t.Helper()
+	var i int
+	if _, err := fmt.Sscanf(key, "emulator-key-isolated-%02d", &i); err != nil {
+		t.Fatalf("%q is not an isolated project's key", key)
+	}
+	return testAccEmulatorStatsNow(t).Projects[fmt.Sprintf("isolated-%02d", i)][route]
+}
+
 // testAccIsolatedProject returns the API key of an emulator project no other
 // test uses, and a client of it. It skips the test against a real endpoint.
+// testAccProjectRequests counts its requests.
 func testAccIsolatedProject(t *testing.T) (string, *client.Client) {
 	t.Helper()
 	ep := testAccRequireEmulator(t)
@@ -260,6 +273,8 @@ func testAccEmulatorSetFaults(t *testing.T, spec string) {
 type testAccEmulatorStats struct {
 	Requests map[string]int `json:"requests"`
 	Writes   int            `json:"writes"`
+	// Projects counts the API requests per project and route.
+	Projects map[string]map[string]int `json:"projects"`
 }
 
 // testAccEmulatorStatsNow reads the emulator's request counters.
