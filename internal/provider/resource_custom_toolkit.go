@@ -322,14 +322,27 @@ func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadReque
 	if readFailed(ctx, resp, customToolkitType, id, err) {
 		return
 	}
-	if tk.Type != "" && tk.Type != "custom" {
-		resp.Diagnostics.AddError("Not a custom toolkit",
-			fmt.Sprintf("Toolkit %q is a %s toolkit of the service, not a custom toolkit of the project; only custom "+
-				"toolkits (%s...) can be managed with %s.", id, tk.Type, client.CustomToolkitPrefix, customToolkitType))
+	resp.Diagnostics.Append(readCustomToolkit(&state, tk)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	applyCustomToolkit(&state, tk)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// readCustomToolkit is the Read after its GET: it updates state (the prior
+// state; after an import only its id) from the service's toolkit tk, which
+// must be a custom one. The service_custom_toolkit list resource applies it
+// to each listed toolkit.
+func readCustomToolkit(state *customToolkitModel, tk *client.Toolkit) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if tk.Type != "" && tk.Type != "custom" {
+		diags.AddError("Not a custom toolkit",
+			fmt.Sprintf("Toolkit %q is a %s toolkit of the service, not a custom toolkit of the project; only custom "+
+				"toolkits (%s...) can be managed with %s.", tk.Slug, tk.Type, client.CustomToolkitPrefix, customToolkitType))
+		return diags
+	}
+	applyCustomToolkit(state, tk)
+	return diags
 }
 
 func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

@@ -275,6 +275,18 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if readFailed(ctx, resp, mcpServerType, id, err) {
 		return
 	}
+	resp.Diagnostics.Append(readMCPServer(ctx, r.data.Cache, &state, m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+}
+
+// readMCPServer is the Read after its GET: it updates state (the prior
+// state; after an import only its id) from the service's server m. The
+// service_mcp_server list resource applies it to each listed server.
+func readMCPServer(ctx context.Context, cache *SchemaCache, state *mcpServerModel, m *client.MCPServer) diag.Diagnostics {
+	var diags diag.Diagnostics
 	// The toolkits of the auth configs are known from the prior state while
 	// the auth configs stay the same (one GET per refresh); after an import
 	// or when the auth configs changed outside Terraform they are read.
@@ -285,16 +297,16 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 			setStrings(state.NoAuthToolkits))
 	} else {
 		for _, acID := range m.AuthConfigIDs {
-			slug, err := r.data.Cache.AuthConfigToolkit(ctx, acID)
+			slug, err := cache.AuthConfigToolkit(ctx, acID)
 			if err != nil && !client.IsNotFound(err) {
-				addAPIError(&resp.Diagnostics, "reading the auth configs of", mcpServerType, id, err)
-				return
+				addAPIError(&diags, "reading the auth configs of", mcpServerType, m.ID, err)
+				return diags
 			}
 			acToolkits = append(acToolkits, slug)
 		}
 	}
-	applyMCPServer(&state, m, acToolkits)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+	applyMCPServer(state, m, acToolkits)
+	return diags
 }
 
 type privateSetter interface {
