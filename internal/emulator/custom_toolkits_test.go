@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -166,4 +168,59 @@ func TestCatalogOffersEveryScheme(t *testing.T) {
 	e.createCustomAC("servicenow", "BASIC_WITH_JWT", map[string]any{})
 	e.mustErr(400, "client_secret", "POST", v+"/auth_configs", map[string]any{"toolkit": map[string]any{"slug": "zoom"},
 		"auth_config": map[string]any{"type": "use_custom_auth", "authScheme": "S2S_OAUTH2", "credentials": map[string]any{"client_id": "a"}}})
+}
+
+// The service_custom_toolkit list resource lists type=custom page by page
+// (cursor): only the project's custom toolkits, each once, and a list item
+// carries what the toolkit's own GET tells of it (name, description,
+// app_url, the auth scheme's mode).
+func TestCustomToolkitListAcrossPages(t *testing.T) {
+	e := newEnv(t, Options{APIKeys: map[string]string{testKey: "default", "other": "beta"}})
+	schemes := []map[string]any{customAPIKeyScheme, {"mode": "NO_AUTH"},
+		{"mode": "DCR_OAUTH", "discovery_url": "https://mcp.example.com/.well-known/oauth-authorization-server"}}
+	var want []string
+	for i := range 5 {
+		b := customBody(fmt.Sprintf("list %d", i), fmt.Sprintf("https://mcp%d.example.com/mcp", i), schemes[i%3])
+		b["toolkit_config"].(map[string]any)["description"] = fmt.Sprintf("Toolkit %d", i)
+		want = append(want, e.must(200, "POST", v+"/custom/toolkits/upsert", b).str("slug"))
+	}
+	if r := e.doKey("other", "POST", v+"/custom/toolkits/upsert", customBody("theirs", "https://x.example.com/mcp", schemes[1])); r.status != 200 {
+		t.Fatalf("other project: %s", r.raw)
+	}
+	var got []string
+	cursor, pages := "", 0
+	for {
+		path := v + "/toolkits?type=custom&limit=2"
+		if cursor != "" {
+			path += "&cursor=" + cursor
+		}
+		r := e.must(200, "GET", path, nil)
+		pages++
+		if r.get("total_items") != 5.0 || r.get("total_pages") != 3.0 {
+			t.Fatalf("page %d: %s", pages, r.raw)
+		}
+		for _, it := range r.items() {
+			slug := it["slug"].(string)
+			got = append(got, slug)
+			tk := e.must(200, "GET", v+"/toolkits/"+slug, nil)
+			meta := it["meta"].(map[string]any)
+			modes := strs(it["auth_schemes"])
+			details := tk.get("auth_config_details").([]any)
+			if it["type"] != "custom" || it["name"] != tk.str("name") || meta["description"] != tk.str("meta", "description") ||
+				meta["app_url"] != tk.str("meta", "app_url") || len(modes) != 1 || len(details) != 1 ||
+				modes[0] != details[0].(map[string]any)["mode"] {
+				t.Fatalf("list item %v\nGET %s", it, tk.raw)
+			}
+		}
+		if r.get("next_cursor") == nil {
+			break
+		}
+		cursor = r.str("next_cursor")
+		if pages > 5 {
+			t.Fatal("no last page")
+		}
+	}
+	if pages != 3 || !slices.Equal(got, want) {
+		t.Fatalf("got %v in %d pages, want %v in 3", got, pages, want)
+	}
 }

@@ -1,7 +1,9 @@
 package emulator
 
 import (
+	"encoding/json"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -255,5 +257,86 @@ func TestMCPServerPersists(t *testing.T) {
 	defer again.Close()
 	if got := again.st.mcpServers[m.ID]; got == nil || got.Name != "kept" || len(got.Instances) != 1 {
 		t.Fatalf("reloaded %+v", got)
+	}
+}
+
+// The filters the service_mcp_server list resource sends (name, toolkits,
+// auth_config_ids; several values comma-joined) hold on every page_no page:
+// total_pages counts the matching servers, the pages together hold each of
+// them once, and a list item carries every field of the server's own GET
+// but deleted.
+func TestMCPServerListFiltersAcrossPages(t *testing.T) {
+	e := newEnv(t, Options{})
+	gh, sl, gm := e.createManagedAC("github"), e.createManagedAC("slack"), e.createManagedAC("gmail")
+	acsOf := [][]string{{gh}, {sl}, {gh, sl}, {gm}}
+	for i := range 9 {
+		prefix := "Alpha"
+		if i%3 == 2 {
+			prefix = "beta"
+		}
+		e.must(201, "POST", v+"/mcp/servers", map[string]any{"name": fmt.Sprintf("%s %d", prefix, i), "auth_config_ids": acsOf[i%4]})
+	}
+	// pageThroughNumbers reads every page of size 2 and returns the names
+	// and the total_pages of the first page.
+	pageThroughNumbers := func(query string) (names []string, totalPages int) {
+		t.Helper()
+		for page := 1; ; page++ {
+			r := e.must(200, "GET", fmt.Sprintf("%s/mcp/servers?limit=2&page_no=%d&order_direction=asc&%s", v, page, query), nil)
+			if page == 1 {
+				totalPages = int(r.get("total_pages").(float64))
+			}
+			if r.get("current_page") != float64(page) {
+				t.Fatalf("%s page %d: current_page %v", query, page, r.get("current_page"))
+			}
+			for _, it := range r.items() {
+				names = append(names, it["name"].(string))
+			}
+			if page >= totalPages {
+				if len(r.items()) == 0 && len(names) > 0 {
+					t.Fatalf("%s: last page %d empty", query, page)
+				}
+				return names, totalPages
+			}
+		}
+	}
+	//   i: 0 Alpha gh, 1 Alpha sl, 2 beta gh+sl, 3 Alpha gm, 4 Alpha gh, 5 beta sl, 6 Alpha gh+sl, 7 Alpha gm, 8 beta gh
+	cases := []struct {
+		query string
+		want  []string
+	}{
+		{"", []string{"Alpha 0", "Alpha 1", "beta 2", "Alpha 3", "Alpha 4", "beta 5", "Alpha 6", "Alpha 7", "beta 8"}},
+		{"name=ALPHA", []string{"Alpha 0", "Alpha 1", "Alpha 3", "Alpha 4", "Alpha 6", "Alpha 7"}},
+		{"name=ta%20", []string{"beta 2", "beta 5", "beta 8"}},
+		{"toolkits=SLACK", []string{"Alpha 1", "beta 2", "beta 5", "Alpha 6"}},
+		{"toolkits=slack,gmail", []string{"Alpha 1", "beta 2", "Alpha 3", "beta 5", "Alpha 6", "Alpha 7"}},
+		{"auth_config_ids=" + gm, []string{"Alpha 3", "Alpha 7"}},
+		{"auth_config_ids=" + gm + "," + sl, []string{"Alpha 1", "beta 2", "Alpha 3", "beta 5", "Alpha 6", "Alpha 7"}},
+		{"name=alpha&toolkits=github&auth_config_ids=" + gh + "," + gm, []string{"Alpha 0", "Alpha 4", "Alpha 6"}},
+		{"name=nobody", nil},
+	}
+	for _, tc := range cases {
+		got, pages := pageThroughNumbers(tc.query)
+		if !slices.Equal(got, tc.want) || pages != max((len(tc.want)+1)/2, 1) {
+			t.Errorf("%q: got %v in %d pages, want %v", tc.query, got, pages, tc.want)
+		}
+	}
+	// A page past the last is empty, not an error.
+	if r := e.must(200, "GET", v+"/mcp/servers?limit=2&page_no=9&toolkits=gmail", nil); len(r.items()) != 0 || r.get("total_pages") != 1.0 {
+		t.Fatalf("page past the last: %s", r.raw)
+	}
+	// A list item is the server's GET without deleted.
+	for _, it := range e.must(200, "GET", v+"/mcp/servers?limit=100", nil).items() {
+		got := e.must(200, "GET", v+"/mcp/"+it["id"].(string), nil)
+		var one map[string]any
+		if err := json.Unmarshal([]byte(got.raw), &one); err != nil {
+			t.Fatal(err)
+		}
+		if one["deleted"] != false {
+			t.Fatalf("GET without deleted: %s", got.raw)
+		}
+		delete(one, "deleted")
+		if !reflect.DeepEqual(one, it) {
+			t.Fatalf("list item %v\nGET %v", it, one)
+		}
 	}
 }
