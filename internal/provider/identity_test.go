@@ -209,6 +209,9 @@ func TestAccIdentity_customToolkit(t *testing.T) {
 		update: testAccCustomToolkitConfig(slug, "Identity B", "https://mcp.example.com/a", testAccCustomDCRScheme, ""),
 		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteCustomToolkit(ctx, id) },
 		gone:   testAccCheckCustomToolkitDestroy,
+		// The service never returns the DCR discovery_url: an import adopts
+		// it from the configuration with an in-place update.
+		importNE: true,
 	})
 }
 
@@ -229,7 +232,7 @@ func TestAccIdentity_triggerInstance(t *testing.T) {
 	t.Parallel()
 	user := acctest.RandomWithPrefix("tf-acc-ident-trig")
 	_, accountID := testAccTriggerAccount(t, "github", user)
-	const cfg = `{ owner = "acme", repo = "widgets" }`
+	const cfg = `jsonencode({ owner = "acme", repo = "widgets" })`
 	testAccIdentity(t, identityCase{
 		addr: "service_trigger_instance.test", idRe: regexp.MustCompile(`^ti_\S+$`),
 		create: testAccTriggerInstanceConfig(user, accountID, cfg, true),

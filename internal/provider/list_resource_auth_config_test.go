@@ -1,0 +1,201 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// testAccQueryVersions: list resources and `terraform query` need
+// Terraform 1.14.
+var testAccQueryVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)}
+
+// testAccKeyedProvider configures the provider with an isolated project's key.
+func testAccKeyedProvider(key string) string {
+	return fmt.Sprintf("provider \"service\" {\n  api_key = %q\n}\n", key)
+}
+
+
+// The service_auth_config list resource in a project of its own: 23 github
+// auth configs (more than the service's page of 20), a custom stripe one and
+// a disabled gmail one.
+func TestAccAuthConfigList_query(t *testing.T) {
+	t.Parallel()
+	key, c := testAccIsolatedProject(t)
+	ctx := context.Background()
+	var first string
+	for i := range 23 {
+		ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: fmt.Sprintf("gh-%02d", i)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = ac.ID
+		}
+	}
+	custom, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: "Billing", AuthScheme: "API_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	disabled, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "gmail", Type: client.AuthConfigTypeManaged, Name: "Old mail"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.DisableAuthConfig(ctx, disabled.ID); err != nil {
+		t.Fatal(err)
+	}
+	provider := testAccKeyedProvider(key)
+	list := func(name, config, extra string) string {
+		return fmt.Sprintf("list \"service_auth_config\" %q {\n  provider = service\n%s  config {\n%s  }\n}\n", name, extra, config)
+	}
+	var pagesBefore int
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   testAccQueryVersions,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// A query step follows a configuration step; this one reads
+				// the catalog (with the shared project's key).
+				Config: `data "service_toolkit_categories" "any" {}`,
+				Check: func(*terraform.State) error {
+					pagesBefore = testAccProjectRequests(t, key, routeListAuthConfigs)
+					return nil
+				},
+			},
+			{
+				Query: true,
+				Config: provider +
+					list("all", "", "") +
+					list("github", `    toolkit = "github"`+"\n", "") +
+					list("custom", `    is_service_managed = false`+"\n", "") +
+					list("with_disabled", `    toolkit = "gmail"`+"\n"+`    show_disabled = true`+"\n", "") +
+					list("without_disabled", `    toolkit = "gmail"`+"\n", "") +
+					list("limited", "", "  limit = 3\n"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					// Enabled only by default: 23 + 1.
+					querycheck.ExpectLength("service_auth_config.all", 24),
+					querycheck.ExpectLength("service_auth_config.github", 23),
+					querycheck.ExpectLength("service_auth_config.custom", 1),
+					querycheck.ExpectLength("service_auth_config.with_disabled", 1),
+					querycheck.ExpectLength("service_auth_config.without_disabled", 0),
+					querycheck.ExpectLength("service_auth_config.limited", 3),
+					querycheck.ExpectIdentity("service_auth_config.custom", map[string]knownvalue.Check{"id": knownvalue.StringExact(custom.ID)}),
+					querycheck.ExpectIdentity("service_auth_config.with_disabled", map[string]knownvalue.Check{"id": knownvalue.StringExact(disabled.ID)}),
+					querycheck.ExpectIdentity("service_auth_config.github", map[string]knownvalue.Check{"id": knownvalue.StringExact(first)}),
+					querycheck.ExpectResourceDisplayName("service_auth_config.custom",
+						queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(custom.ID)}),
+						knownvalue.StringRegexp(regexp.MustCompile(`^stripe · Billing \(ac_.{7}…\)$`))),
+					querycheck.ExpectResourceDisplayName("service_auth_config.all",
+						queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(first)}),
+						knownvalue.StringRegexp(regexp.MustCompile(`^github · gh-00 \(ac_`))),
+				},
+			},
+		},
+	})
+	// Pages: "all" and "github" read two pages each (20 + the rest), the
+	// four others one page each; nothing else lists auth configs here.
+	if got := testAccProjectRequests(t, key, routeListAuthConfigs) - pagesBefore; got != 8 {
+		t.Errorf("the query made %d list requests, want 8 (one per page)", got)
+	}
+}
+
+// include_resource: each result holds the auth config as the resource's
+// Read sets it after an import of the same object.
+func TestAccAuthConfigList_includeResource(t *testing.T) {
+	t.Parallel()
+	key, c := testAccIsolatedProject(t)
+	ac, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{
+		ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: "Billing", AuthScheme: "API_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	provider := testAccKeyedProvider(key)
+	imported := provider + fmt.Sprintf(`import {
+  to = service_auth_config.billing
+  id = %q
+}
+resource "service_auth_config" "billing" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = "Billing"
+}
+`, ac.ID)
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   testAccQueryVersions,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: imported,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("service_auth_config.billing", tfjsonpath.New("id"), knownvalue.StringExact(ac.ID)),
+				},
+			},
+			{
+				Query: true,
+				// The provider block of the configuration (the .tf file the
+				// previous step wrote) serves the query too.
+				Config: `list "service_auth_config" "billing" {
+  provider         = service
+  include_resource = true
+  config {
+    toolkit = "stripe"
+  }
+}
+`,
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength("service_auth_config.billing", 1),
+					querycheck.ExpectResourceKnownValues("service_auth_config.billing",
+						queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(ac.ID)}),
+						[]querycheck.KnownValueCheck{
+							{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(ac.ID)},
+							{Path: tfjsonpath.New("toolkit"), KnownValue: knownvalue.StringExact("stripe")},
+							{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("Billing")},
+							{Path: tfjsonpath.New("type"), KnownValue: knownvalue.StringExact("use_custom_auth")},
+							{Path: tfjsonpath.New("auth_scheme"), KnownValue: knownvalue.StringExact("API_KEY")},
+							{Path: tfjsonpath.New("status"), KnownValue: knownvalue.StringExact("ENABLED")},
+							{Path: tfjsonpath.New("is_service_managed"), KnownValue: knownvalue.Bool(false)},
+							{Path: tfjsonpath.New("created_at"), KnownValue: testAccTimestamp},
+							{Path: tfjsonpath.New("credentials_wo"), KnownValue: knownvalue.Null()},
+						}),
+				},
+			},
+		},
+	})
+}
+
+// An error of the service reaches the user as a diagnostic of the query,
+// naming the list resource and the service's message (here: a key the
+// service does not know).
+func TestAccAuthConfigList_serviceError(t *testing.T) {
+	t.Parallel()
+	testAccRequireEmulator(t)
+	resource.Test(t, resource.TestCase{
+		TerraformVersionChecks:   testAccQueryVersions,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: `data "service_toolkit_categories" "any" {}`},
+			{
+				Query: true,
+				Config: testAccKeyedProvider("not-a-key-of-this-service") + `list "service_auth_config" "all" {
+  provider = service
+  config {}
+}
+`,
+				ExpectError: testAccErrRe(`Error listing service_auth_config`, `invalid API key`),
+			},
+		},
+	})
+}
