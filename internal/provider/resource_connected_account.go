@@ -801,9 +801,16 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 		removeFromState(ctx, resp, connectedAccountType, id)
 		return
 	}
-	imported := state.UserID.IsNull()
-	state.fromAccount(a, imported)
+	readConnectedAccountInto(&state, a)
 	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+}
+
+// readConnectedAccountInto is how Read fills the state m from the service's
+// account a, shared with the list resource (include_resource): a state
+// without user_id is one an import just made (only the id), whose arguments
+// are read back as well.
+func readConnectedAccountInto(m *connectedAccountModel, a *client.ConnectedAccount) {
+	m.fromAccount(a, m.UserID.IsNull())
 }
 
 func (r *connectedAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

@@ -481,18 +481,24 @@ func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadReq
 	if readFailed(ctx, resp, triggerInstanceType, id, err) {
 		return
 	}
-	if state.Toolkit.IsNull() || state.Toolkit.IsUnknown() || state.Toolkit.ValueString() == "" {
-		// After import only: the instance does not name its toolkit.
-		state.Toolkit = types.StringValue(r.toolkitOf(ctx, ti.TriggerName))
-	}
-	resp.Diagnostics.Append(applyTriggerInstance(&state, ti)...)
+	resp.Diagnostics.Append(readTriggerInstanceInto(ctx, r.data, &state, ti)...)
 	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+}
+
+// readTriggerInstanceInto is how Read fills the state m from the service's
+// instance ti, shared with the list resource (include_resource).
+func readTriggerInstanceInto(ctx context.Context, data *ProviderData, m *triggerInstanceModel, ti *client.TriggerInstance) diag.Diagnostics {
+	if m.Toolkit.IsNull() || m.Toolkit.IsUnknown() || m.Toolkit.ValueString() == "" {
+		// After import only: the instance does not name its toolkit.
+		m.Toolkit = types.StringValue(toolkitOf(ctx, data, ti.TriggerName))
+	}
+	return applyTriggerInstance(m, ti)
 }
 
 // toolkitOf returns the toolkit of a trigger type from the schema cache,
 // falling back to the slug's prefix.
-func (r *triggerInstanceResource) toolkitOf(ctx context.Context, slug string) string {
-	if tt, err := r.data.Cache.TriggerType(ctx, slug); err == nil && tt.Toolkit.Slug != "" {
+func toolkitOf(ctx context.Context, data *ProviderData, slug string) string {
+	if tt, err := data.Cache.TriggerType(ctx, slug); err == nil && tt.Toolkit.Slug != "" {
 		return tt.Toolkit.Slug
 	}
 	return toolkitPrefix(slug)
