@@ -277,6 +277,8 @@ func (p *ServiceProvider) ListResources(_ context.Context) []func() list.ListRes
 	return []func() list.ListResource{
 		NewAuthConfigListResource,
 		NewWebhookSubscriptionListResource,
+		NewConnectedAccountListResource,
+		NewTriggerInstanceListResource,
 		NewMCPServerListResource,
 		NewCustomToolkitListResource,
 	}

@@ -1,0 +1,281 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// Acceptance tests of the service_trigger_instance list resource (helpers
+// in list_resource_connected_account_test.go).
+
+const (
+	tiListType           = "service_trigger_instance"
+	routeListTriggers    = "GET /api/v3.1/trigger_instances/active"
+	routeGetTriggerType  = "GET /api/v3.1/triggers_types/{slug}"
+	tiListCharge         = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+	tiListPaymentFailure = "STRIPE_PAYMENT_FAILED_TRIGGER"
+)
+
+// tiListTrigger creates a trigger instance of slug on account ca.
+func tiListTrigger(t *testing.T, c *client.Client, slug, ca string, cfg map[string]any) string {
+	t.Helper()
+	id, err := c.UpsertTrigger(context.Background(), slug, client.UpsertTriggerRequest{ConnectedAccountID: ca, TriggerConfig: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// tiListStripeAuthConfig creates a custom stripe API_KEY auth config.
+func tiListStripeAuthConfig(t *testing.T, c *client.Client, name string) string {
+	t.Helper()
+	ac, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{
+		ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: name, AuthScheme: "API_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ac.ID
+}
+
+// The filters (each alone, combined, none, show_disabled), identities,
+// display names and limit, in a project of its own holding 24 trigger
+// instances (more than the service's page of 20), one of them disabled: one
+// list request per page, and no trigger type read without include_resource.
+func TestAccTriggerInstanceList_query(t *testing.T) {
+	t.Parallel()
+	key, c := testAccIsolatedProject(t)
+	ac1 := tiListStripeAuthConfig(t, c, "Billing")
+	ac2 := tiListStripeAuthConfig(t, c, "Payments")
+	ca1 := caListFixtureAccount(t, c, ac1, "user-1")
+	ca2 := caListFixtureAccount(t, c, ac1, "user-2")
+	ca3 := caListFixtureAccount(t, c, ac2, "user-3")
+	var charges []string
+	for i := range 21 {
+		charges = append(charges, tiListTrigger(t, c, tiListCharge, ca1, map[string]any{"min_amount": i}))
+	}
+	failed := tiListTrigger(t, c, tiListPaymentFailure, ca2, nil)
+	other := tiListTrigger(t, c, tiListCharge, ca3, nil)
+	disabled := tiListTrigger(t, c, tiListCharge, ca1, map[string]any{"min_amount": 1000})
+	if err := c.DisableTrigger(context.Background(), disabled); err != nil {
+		t.Fatal(err)
+	}
+	list := func(name, config, extra string) string { return listBlock(tiListType, name, config, extra) }
+	addr := func(name string) string { return tiListType + "." + name }
+	counter := &requestCounter{t: t, key: key, routes: []string{routeListTriggers, routeGetTriggerType}}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		TerraformVersionChecks:   listVersionChecks,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: `data "service_toolkit_categories" "any" {}`},
+			{
+				PreConfig: counter.start,
+				Query:     true,
+				Config: listProvider(key) +
+					list("all", "", "") +
+					list("with_disabled", "    show_disabled = true\n", "") +
+					list("user1", `    user_ids = ["user-1"]`+"\n", "") +
+					list("users", "    user_ids = [\"user-2\", \"user-3\"]\n    show_disabled = false\n", "") +
+					list("accounts", fmt.Sprintf("    connected_account_ids = [%q, %q]\n", ca2, ca3), "") +
+					list("auth_config", fmt.Sprintf("    auth_config_ids = [%q]\n", ac2), "") +
+					list("names", fmt.Sprintf("    trigger_names = [%q]\n", tiListPaymentFailure), "") +
+					list("ids", fmt.Sprintf("    trigger_ids = [%q, %q]\n", disabled, failed), "") +
+					list("ids_disabled", fmt.Sprintf("    trigger_ids = [%q, %q]\n    show_disabled = true\n", disabled, failed), "") +
+					list("combined", fmt.Sprintf("    user_ids = [\"user-1\", \"user-3\"]\n    auth_config_ids = [%q]\n    trigger_names = [%q]\n", ac1, tiListCharge), "") +
+					list("nobody", `    user_ids = ["nobody"]`+"\n", "") +
+					list("limited", "", "  limit = 3\n"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength(addr("all"), 23),
+					querycheck.ExpectLength(addr("with_disabled"), 24),
+					querycheck.ExpectLength(addr("user1"), 21),
+					querycheck.ExpectLength(addr("users"), 2),
+					querycheck.ExpectLength(addr("accounts"), 2),
+					querycheck.ExpectLength(addr("auth_config"), 1),
+					querycheck.ExpectLength(addr("names"), 1),
+					querycheck.ExpectLength(addr("ids"), 1),
+					querycheck.ExpectLength(addr("ids_disabled"), 2),
+					querycheck.ExpectLength(addr("combined"), 21),
+					querycheck.ExpectLength(addr("nobody"), 0),
+					querycheck.ExpectLength(addr("limited"), 3),
+
+					querycheck.ExpectNoIdentity(addr("all"), listIDCheck(disabled)),
+					querycheck.ExpectIdentity(addr("with_disabled"), listIDCheck(disabled)),
+					querycheck.ExpectIdentity(addr("ids_disabled"), listIDCheck(disabled)),
+					querycheck.ExpectIdentity(addr("ids"), listIDCheck(failed)),
+					querycheck.ExpectIdentity(addr("names"), listIDCheck(failed)),
+					querycheck.ExpectIdentity(addr("auth_config"), listIDCheck(other)),
+					querycheck.ExpectIdentity(addr("accounts"), listIDCheck(other)),
+					querycheck.ExpectNoIdentity(addr("combined"), listIDCheck(other)),
+					// The oldest instance is on the second page.
+					querycheck.ExpectIdentity(addr("all"), listIDCheck(charges[0])),
+					querycheck.ExpectIdentity(addr("user1"), listIDCheck(charges[0])),
+					// Newest first: a limit keeps the newest.
+					querycheck.ExpectIdentity(addr("limited"), listIDCheck(other)),
+					querycheck.ExpectNoIdentity(addr("limited"), listIDCheck(charges[0])),
+
+					querycheck.ExpectResourceDisplayName(addr("names"), queryfilter.ByResourceIdentity(listIDCheck(failed)),
+						knownvalue.StringRegexp(regexp.MustCompile(`^STRIPE_PAYMENT_FAILED_TRIGGER · user-2 \(`+listShortID(failed)+`\)$`))),
+					querycheck.ExpectResourceDisplayName(addr("with_disabled"), queryfilter.ByResourceIdentity(listIDCheck(disabled)),
+						knownvalue.StringRegexp(regexp.MustCompile(`^STRIPE_CHARGE_SUCCEEDED_TRIGGER · user-1 · disabled \(`+listShortID(disabled)+`\)$`))),
+				},
+			},
+		},
+	})
+	// One list request per page: "all", "with_disabled", "user1" and
+	// "combined" read two pages (20 + the rest), the 8 others one.
+	if got := counter.since(routeListTriggers); got != 16 {
+		t.Errorf("the query made %d list requests, want 16 (one per page)", got)
+	}
+	if got := counter.since(routeGetTriggerType); got != 0 {
+		t.Errorf("the query read %d trigger types without include_resource, want 0", got)
+	}
+}
+
+// include_resource: each result holds the instance exactly as the
+// resource's Read sets it after an import of the same object (enabled,
+// disabled, another trigger type), from the listing and one lookup of each
+// trigger type (its toolkit), as the Read does.
+func TestAccTriggerInstanceList_includeResource(t *testing.T) {
+	t.Parallel()
+	key, c := testAccIsolatedProject(t)
+	ac := tiListStripeAuthConfig(t, c, "Billing")
+	ca := caListFixtureAccount(t, c, ac, "user-1")
+	enabled := tiListTrigger(t, c, tiListCharge, ca, map[string]any{"min_amount": 5})
+	disabled := tiListTrigger(t, c, tiListCharge, ca, map[string]any{"min_amount": 10})
+	if err := c.DisableTrigger(context.Background(), disabled); err != nil {
+		t.Fatal(err)
+	}
+	failed := tiListTrigger(t, c, tiListPaymentFailure, ca, nil)
+	ti, err := c.GetTriggerInstance(context.Background(), disabled)
+	if err != nil || ti.DisabledAt == nil {
+		t.Fatalf("disabled trigger instance: %+v, %v", ti, err)
+	}
+	provider := listProvider(key)
+	importConfig := provider + fmt.Sprintf(`resource "service_trigger_instance" "imported" {
+  user_id = "user-1"
+  slug    = %q
+}
+`, tiListCharge)
+	imported := importCapture{}
+	const imp = "service_trigger_instance.imported"
+	counter := &requestCounter{t: t, key: key, routes: []string{routeListTriggers, routeGetTriggerType}}
+	byID := func(id string) queryfilter.QueryFilter { return queryfilter.ByResourceIdentity(listIDCheck(id)) }
+	value := func(attr string, v knownvalue.Check) querycheck.KnownValueCheck {
+		return querycheck.KnownValueCheck{Path: tfjsonpath.New(attr), KnownValue: v}
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		TerraformVersionChecks:   listVersionChecks,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: provider + `data "service_toolkit_categories" "any" {}`},
+			imported.step(importConfig, imp, enabled),
+			imported.step(importConfig, imp, disabled),
+			imported.step(importConfig, imp, failed),
+			{
+				PreConfig: counter.start,
+				Query:     true,
+				Config:    listBlock(tiListType, "all", "    show_disabled = true\n", "  include_resource = true\n"),
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength(tiListType+".all", 3),
+					imported.matches(tiListType+".all", 3),
+					querycheck.ExpectResourceKnownValues(tiListType+".all", byID(enabled), []querycheck.KnownValueCheck{
+						value("id", knownvalue.StringExact(enabled)),
+						value("user_id", knownvalue.StringExact("user-1")),
+						value("slug", knownvalue.StringExact(tiListCharge)),
+						value("connected_account_id", knownvalue.StringExact(ca)),
+						value("trigger_config", knownvalue.StringExact(`{"min_amount":5}`)),
+						value("enabled", knownvalue.Bool(true)),
+						value("disabled_at", knownvalue.Null()),
+						value("toolkit", knownvalue.StringExact("stripe")),
+						value("toolkit_version", knownvalue.NotNull()),
+						value("updated_at", testAccTimestamp),
+					}),
+					querycheck.ExpectResourceKnownValues(tiListType+".all", byID(disabled), []querycheck.KnownValueCheck{
+						value("enabled", knownvalue.Bool(false)),
+						value("disabled_at", knownvalue.StringExact(*ti.DisabledAt)),
+					}),
+					querycheck.ExpectResourceKnownValues(tiListType+".all", byID(failed), []querycheck.KnownValueCheck{
+						value("slug", knownvalue.StringExact(tiListPaymentFailure)),
+						value("trigger_config", knownvalue.StringExact(`{}`)),
+						value("toolkit", knownvalue.StringExact("stripe")),
+					}),
+				},
+			},
+		},
+	})
+	if got := counter.since(routeListTriggers); got != 1 {
+		t.Errorf("the query made %d list requests, want 1 (one page)", got)
+	}
+	// The toolkit of each trigger type, once per type (two types).
+	if got := counter.since(routeGetTriggerType); got != 2 {
+		t.Errorf("include_resource read %d trigger types, want 2 (one per distinct type)", got)
+	}
+}
+
+// The filters are validated as in the service_trigger_instances data
+// source, before any request.
+func TestAccTriggerInstanceList_invalidFilters(t *testing.T) {
+	t.Parallel()
+	bad := func(config string) string {
+		return `provider "service" {}` + "\n" + listBlock(tiListType, "bad", config, "")
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		TerraformVersionChecks:   listVersionChecks,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: `data "service_toolkit_categories" "any" {}`},
+			{Query: true, Config: bad(`    trigger_names = ["github_commit_event"]` + "\n"), ExpectError: testAccErrRe(`trigger_names`, `upper snake case`)},
+			{Query: true, Config: bad(`    connected_account_ids = ["ac_notAnAccount"]` + "\n"), ExpectError: testAccErrRe(`connected_account_ids`)},
+			{Query: true, Config: bad(`    trigger_ids = ["ti_a", "ti_a"]` + "\n"), ExpectError: testAccErrRe(`Duplicate List Value`, `ti_a`)},
+		},
+	})
+}
+
+// An error of the service (a fault the emulator injects on every API
+// request) reaches the user as a diagnostic of the query naming the list
+// resource; the same query lists again once the fault is gone. Not parallel:
+// faults are global.
+func TestAccTriggerInstanceList_serviceError(t *testing.T) {
+	testAccRequireEmulator(t)
+	c := testAccClient(t)
+	ac := tiListStripeAuthConfig(t, c, "tf-acc-tilist-err")
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac) })
+	ca := caListFixtureAccount(t, c, ac, "tf-acc-tilist-err")
+	id := tiListTrigger(t, c, tiListCharge, ca, nil)
+	query := `provider "service" {}` + "\n" + listBlock(tiListType, "mine", fmt.Sprintf("    connected_account_ids = [%q]\n", ca), "")
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		TerraformVersionChecks:   listVersionChecks,
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{Config: `data "service_toolkit_categories" "any" {}`},
+			{
+				PreConfig:   func() { testAccEmulatorSetFaults(t, "status=500:1") },
+				Query:       true,
+				Config:      query,
+				ExpectError: testAccErrRe(`Error listing service_trigger_instance`, `injected fault: HTTP 500`, `HTTP status: 500`),
+			},
+			{
+				PreConfig: func() { testAccEmulatorSetFaults(t, "") },
+				Query:     true,
+				Config:    query,
+				QueryResultChecks: []querycheck.QueryResultCheck{
+					querycheck.ExpectLength(tiListType+".mine", 1),
+					querycheck.ExpectIdentity(tiListType+".mine", listIDCheck(id)),
+				},
+			},
+		},
+	})
+}
