@@ -26,6 +26,7 @@ type providerSchema struct {
 		ResourceSchemas          map[string]json.RawMessage `json:"resource_schemas"`
 		DataSourceSchemas        map[string]json.RawMessage `json:"data_source_schemas"`
 		EphemeralResourceSchemas map[string]json.RawMessage `json:"ephemeral_resource_schemas"`
+		ListResourceSchemas      map[string]json.RawMessage `json:"list_resource_schemas"`
 	} `json:"provider_schemas"`
 }
 
@@ -37,7 +38,7 @@ const requiredProviders = `terraform {
 `
 
 type typeNames struct {
-	resources, dataSources, ephemeral map[string]bool
+	resources, dataSources, ephemeral, lists map[string]bool
 }
 
 // setup builds the provider once per test binary run.
@@ -61,7 +62,7 @@ func setup(t *testing.T) (root string, env []string, types typeNames) {
 	if !ok {
 		t.Fatalf("provider schema not found in:\n%s", out)
 	}
-	types = typeNames{resources: keys(s.ResourceSchemas), dataSources: keys(s.DataSourceSchemas), ephemeral: keys(s.EphemeralResourceSchemas)}
+	types = typeNames{resources: keys(s.ResourceSchemas), dataSources: keys(s.DataSourceSchemas), ephemeral: keys(s.EphemeralResourceSchemas), lists: keys(s.ListResourceSchemas)}
 	return root, env, types
 }
 
@@ -73,7 +74,12 @@ func jsonPart(out string) string {
 	return out
 }
 
+// keys returns the names of m, nil when the CLI did not send m at all (say
+// list resources, before Terraform 1.14).
 func keys(m map[string]json.RawMessage) map[string]bool {
+	if m == nil {
+		return nil
+	}
 	s := make(map[string]bool, len(m))
 	for k := range m {
 		s[k] = true
@@ -101,7 +107,7 @@ func exampleDirs(t *testing.T, root string) []string {
 		if d.IsDir() && (d.Name() == ".terraform") {
 			return filepath.SkipDir
 		}
-		if !d.IsDir() && strings.HasSuffix(p, ".tf") {
+		if !d.IsDir() && (strings.HasSuffix(p, ".tf") || strings.HasSuffix(p, ".tfquery.hcl")) {
 			dir := filepath.Dir(p)
 			if !slices.Contains(dirs, dir) {
 				dirs = append(dirs, dir)
@@ -163,6 +169,10 @@ func TestExamples(t *testing.T) {
 					common = append(common, f)
 				}
 			}
+			if queries := queryFiles(t, dir); len(queries) > 0 {
+				validateQueries(t, env, queries)
+				return
+			}
 			validate(t, env, append(common, imports...), len(imports) == 0)
 			for _, imp := range imports {
 				t.Run(filepath.Base(imp), func(t *testing.T) {
@@ -207,9 +217,52 @@ func validate(t *testing.T, env []string, files []string, whole bool) {
 	}
 }
 
+func queryFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.tfquery.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// validateQueries runs `terraform validate -query` on a copy of a list
+// resource example (its .tfquery.hcl files beside the required_providers
+// and provider blocks) on a CLI with list resources (Terraform 1.14+).
+func validateQueries(t *testing.T, env []string, files []string) {
+	t.Helper()
+	requireCLI(t, 1, 14, "list resources and terraform query need Terraform 1.14+")
+	work := t.TempDir()
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(work, filepath.Base(f)), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(work, "main.tf"), []byte(requiredProviders+"provider \"service\" {}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := testutil.Terraform(t, work, env, "fmt", "-check", "-diff", "-no-color", "."); code != 0 {
+		t.Errorf("terraform fmt -check: not formatted (run `make fmt`):\n%s", out)
+	}
+	if out, code := testutil.Terraform(t, work, env, "validate", "-query", "-no-color"); code != 0 {
+		t.Errorf("terraform validate -query failed:\n%s", out)
+	}
+}
+
 // requireIdentity skips a test of import blocks by identity on a CLI
 // without resource identity (Terraform before 1.12, OpenTofu), naming it.
 func requireIdentity(t *testing.T) {
+	t.Helper()
+	requireCLI(t, 1, 12, "no resource identity (import blocks by identity need Terraform 1.12+)")
+}
+
+// requireCLI skips the test, saying why, unless the CLI is Terraform
+// wantMajor.wantMinor or later.
+func requireCLI(t *testing.T, wantMajor, wantMinor int, why string) {
 	t.Helper()
 	cli := testutil.CLIPath()
 	out, err := exec.Command(cli, "version", "-json").Output()
@@ -225,8 +278,8 @@ func requireIdentity(t *testing.T) {
 	name := testutil.CLIName(cli)
 	var major, minor int
 	_, _ = fmt.Sscanf(v.Version, "%d.%d", &major, &minor)
-	if name == "tofu" || major < 1 || (major == 1 && minor < 12) {
-		t.Skipf("%s %s has no resource identity (import blocks by identity need Terraform 1.12+)", name, v.Version)
+	if name == "tofu" || major < wantMajor || (major == wantMajor && minor < wantMinor) {
+		t.Skipf("%s %s: %s", name, v.Version, why)
 	}
 }
 
@@ -256,6 +309,9 @@ func checkCoverage(t *testing.T, root string, types typeNames) {
 	for _, e := range sorted(types.ephemeral) {
 		want[filepath.Join("ephemeral-resources", e)] = []string{"ephemeral-resource.tf"}
 	}
+	for _, l := range sorted(types.lists) {
+		want[filepath.Join("list-resources", l)] = []string{"list-resource.tfquery.hcl"}
+	}
 	for dir, files := range want {
 		for _, f := range files {
 			if _, err := os.Stat(filepath.Join(ex, dir, f)); err != nil {
@@ -267,7 +323,11 @@ func checkCoverage(t *testing.T, root string, types typeNames) {
 		t.Errorf("missing examples/provider/provider.tf")
 	}
 	var unknown []string
-	for _, kind := range []string{"resources", "data-sources", "ephemeral-resources"} {
+	kinds := []string{"resources", "data-sources", "ephemeral-resources"}
+	if types.lists != nil {
+		kinds = append(kinds, "list-resources") // known to the CLI (1.14+)
+	}
+	for _, kind := range kinds {
 		entries, err := os.ReadDir(filepath.Join(ex, kind))
 		if err != nil {
 			continue

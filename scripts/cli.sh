@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# Builds a Terraform or OpenTofu CLI at a pinned version into bin/, once:
+#
+#   scripts/cli.sh terraform|tofu VERSION BIN
+#
+# Nothing happens when BIN exists and `BIN version` reports VERSION. With
+# TERRAFORM_PATH (terraform) or TOFU_PATH (tofu) set to a CLI of your own, the
+# script only checks that it runs and prints its version: nothing is built.
+#
+# Otherwise the CLI is built from its published Go module through the module
+# proxy (no release download), in a throwaway build module kept under
+# ${XDG_CACHE_HOME:-~/.cache}/terraform-provider-service/cli-build/NAME-VERSION
+# (so a rebuild only recompiles). `go install MODULE@VERSION` cannot do it:
+#   - Terraform's go.mod replaces its remote-state backend modules
+#     (internal/backend/remote-state/{azure,consul,s3,...}) and internal/legacy
+#     by directories its module zip lacks. The build module replaces them by
+#     stubs written here: each backend's New() returns a backend that stops
+#     terraform with "the X backend is not built into this test CLI" as soon
+#     as a configuration uses it. The local, http, inmem, remote and cloud
+#     backends are the real ones.
+#   - OpenTofu's go.mod replaces github.com/hashicorp/hcl/v2 by its fork.
+# Every replace of the CLI's go.mod that points to a remote module, and its
+# godebug settings, are copied into the build module. The version package's
+# dev flag is set to "no", so `version` prints the plain release version.
+# Concurrent calls for the same BIN wait for each other instead of building
+# twice.
+set -euo pipefail
+
+name="$1" version="${2#v}" bin="$3"
+export CHECKPOINT_DISABLE=1
+
+case "$name" in
+terraform)
+	module=github.com/hashicorp/terraform
+	pkg=$module
+	label=Terraform
+	override_var=TERRAFORM_PATH
+	;;
+tofu)
+	module=github.com/opentofu/opentofu
+	pkg=$module/cmd/tofu
+	label=OpenTofu
+	override_var=TOFU_PATH
+	;;
+*)
+	echo "usage: $0 terraform|tofu VERSION BIN" >&2
+	exit 2
+	;;
+esac
+
+# A CLI of the user's own: check it runs, say which it is, build nothing.
+override="${!override_var:-}"
+if [[ -n "$override" ]]; then
+	if ! out="$("$override" version 2>&1)"; then
+		echo "$override_var=$override does not run: $out" >&2
+		exit 1
+	fi
+	echo "==> $name: using $override_var=$override ($(head -n1 <<<"$out"))" >&2
+	exit 0
+fi
+
+dir="$(dirname "$bin")"
+mkdir -p "$dir"
+dir="$(cd "$dir" && pwd)"
+bin="$dir/$(basename "$bin")"
+want="$label v$version"
+
+current() {
+	[[ -x "$bin" ]] || return 0
+	"$bin" version 2>/dev/null | head -n1 || true
+}
+
+lock="$dir/.$(basename "$bin").lock"
+waited=0
+until mkdir "$lock" 2>/dev/null; do
+	holder="$(cat "$lock/pid" 2>/dev/null || true)"
+	if [[ -n "$holder" ]] && ! kill -0 "$holder" 2>/dev/null; then
+		rm -rf "$lock" # left by a process that died
+		continue
+	fi
+	if [[ $waited -eq 0 ]]; then
+		echo "==> waiting for another build of $(basename "$bin") to finish" >&2
+	fi
+	waited=1
+	sleep 1
+done
+echo $$ >"$lock/pid"
+trap 'rm -rf "$lock" "$bin.tmp.$$"' EXIT
+
+if [[ "$(current)" == "$want" ]]; then
+	exit 0
+fi
+
+shown="${dir#"$PWD"/}"
+echo "==> building $name $version into $shown/ (first run only, ~2.5 min: from its Go module through the module proxy)" >&2
+start=$SECONDS
+
+build="${XDG_CACHE_HOME:-$HOME/.cache}/terraform-provider-service/cli-build/$name-$version"
+mkdir -p "$build"
+
+# The CLI's own go.mod, at the version.
+src="$(go mod download -json "$module@v$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
+[[ -n "$src" && -f "$src/go.mod" ]] || { echo "go mod download $module@v$version gave no module directory" >&2; exit 1; }
+
+# go.mod's replace and godebug directives, one per line, comments dropped,
+# blocks flattened: "replace OLD [V] => NEW [V]" and "godebug KEY=VALUE".
+directives() {
+	awk -v kw="$1" '
+		{ sub(/\/\/.*/, ""); gsub(/^[ \t]+|[ \t]+$/, "") }
+		$0 == "" { next }
+		inblock && $0 == ")" { inblock = 0; next }
+		inblock { print kw " " $0; next }
+		$1 == kw && $2 == "(" { inblock = 1; next }
+		$1 == kw { print }
+	' "$src/go.mod"
+}
+
+# Stubs for the local replaces (Terraform's remote-state backends and
+# internal/legacy); any other local replace is a change this script does not
+# know about.
+stubs="$build/stubs"
+rm -rf "$stubs"
+replaces=()
+while read -r _ old arrow new newver; do
+	[[ "$old" != "=>" ]] || { echo "unexpected replace in $src/go.mod: $old $arrow $new" >&2; exit 1; }
+	if [[ "$arrow" != "=>" ]]; then # "replace OLD OLDVERSION => NEW [NEWVERSION]"
+		old="$old $arrow" arrow="$new"
+		read -r new newver <<<"$newver"
+	fi
+	oldpath="${old%% *}"
+	case "$new" in
+	./* | ../*) ;;
+	*)
+		replaces+=("replace $old => $new${newver:+ $newver}")
+		continue
+		;;
+	esac
+	rel="${oldpath#"$module"/}"
+	stub="$stubs/$rel"
+	mkdir -p "$stub"
+	printf 'module %s\n\ngo 1.22\n' "$oldpath" >"$stub/go.mod"
+	case "$rel" in
+	internal/legacy)
+		# Only the remote-state backends import it.
+		printf '// Package legacy is empty: only the backends stubbed beside it used it.\npackage legacy\n' >"$stub/doc.go"
+		;;
+	internal/backend/remote-state/*)
+		backend="${rel##*/}"
+		# The stub must match how internal/backend/init calls the backend:
+		# New() with no argument, returning a backend.Backend.
+		alias="$(awk -v p="\"$oldpath\"" '$2 == p { print $1 }' "$src/internal/backend/init/init.go")"
+		if [[ -z "$alias" ]] || grep -q "[^A-Za-z0-9_]$alias\.New([^)]" "$src/internal/backend/init/init.go" ||
+			! grep -q "[^A-Za-z0-9_]$alias\.New()" "$src/internal/backend/init/init.go"; then
+			echo "$module v$version: internal/backend/init does not call $oldpath as New() (update the stub in $0)" >&2
+			exit 1
+		fi
+		cat >"$stub/backend.go" <<EOF
+// Package $backend stands in for Terraform's $backend backend, which is not
+// built into this test CLI (see scripts/cli.sh of terraform-provider-service).
+package $backend
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/terraform/internal/backend"
+	"github.com/hashicorp/terraform/internal/configs/configschema"
+)
+
+// New returns a backend that stops terraform with a clear message as soon
+// as a configuration uses it. It embeds the backend.Backend interface (nil)
+// so it satisfies it in every version; ConfigSchema is the first method
+// terraform calls on a backend.
+func New() backend.Backend { return unavailable{} }
+
+type unavailable struct{ backend.Backend }
+
+func (unavailable) ConfigSchema() *configschema.Block {
+	fmt.Fprintln(os.Stderr, "Error: the \"$backend\" state backend is not built into this test CLI "+
+		"(built from the Go module by terraform-provider-service's scripts/cli.sh without its "+
+		"remote-state backends); use an official Terraform release for it.")
+	os.Exit(1)
+	return nil
+}
+EOF
+		;;
+	*)
+		echo "$module v$version replaces $oldpath by the local $new, which scripts/cli.sh has no stub for" >&2
+		exit 1
+		;;
+	esac
+	replaces+=("replace $oldpath => ./stubs/$rel")
+done < <(directives replace)
+
+goversion="$(awk '$1 == "go" { print $2; exit }' "$src/go.mod")"
+{
+	echo "// Generated by scripts/cli.sh of terraform-provider-service: builds $name $version."
+	echo "module terraform-provider-service/cli-build/$name"
+	echo
+	echo "go $goversion"
+	echo
+	directives godebug
+	echo
+	echo "require $module v$version"
+	echo
+	printf '%s\n' "${replaces[@]}"
+} >"$build/go.mod.new"
+# A go.mod (and go.sum) left by an earlier build is kept when the same one
+# would be written: go build has completed its requirements already.
+if ! cmp -s "$build/go.mod.new" "$build/go.mod.gen" 2>/dev/null; then
+	cp "$build/go.mod.new" "$build/go.mod"
+	mv "$build/go.mod.new" "$build/go.mod.gen"
+	rm -f "$build/go.sum"
+else
+	rm -f "$build/go.mod.new"
+fi
+
+# -mod=mod lets go build add the indirect requirements and go.sum lines.
+(cd "$build" && go build -mod=mod -trimpath -buildvcs=false \
+	-ldflags "-s -w -X $module/version.dev=no" -o "$bin.tmp.$$" "$pkg")
+mv "$bin.tmp.$$" "$bin"
+got="$(current)"
+[[ "$got" == "$want" ]] || { echo "$bin reports \"$got\", not \"$want\", after the build" >&2; exit 1; }
+echo "==> $name $version built in $((SECONDS - start))s: $shown/$(basename "$bin")" >&2
