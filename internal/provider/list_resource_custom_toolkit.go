@@ -38,11 +38,12 @@ func (r *customToolkitListResource) ListResourceConfigSchema(_ context.Context, 
 			"toolkit whose item lacks `auth_schemes` or `meta.app_url` (both optional in the service's contract) " +
 			"would be read with its own GET, for `include_resource`.\n\n" +
 			"The service never returns `auth_scheme.headers` or `auth_scheme.discovery_url`: they are null in the " +
-			"results and left out of the block `-generate-config-out` writes. Fill them in with the values the " +
-			"toolkit was registered with before planning: `headers` for mode `API_KEY` (a value holds `" +
-			client.CustomAPIKeyPlaceholder + "`, e.g. `Authorization = \"Bearer " + client.CustomAPIKeyPlaceholder +
-			"\"`), `discovery_url` for `DCR_OAUTH`. The generated block fails validation until they are set, and the " +
-			"plan then adopts them in place (no replacement).",
+			"results, and the block `-generate-config-out` writes has `headers = null` and `discovery_url = null`. " +
+			"Replace them with the values the toolkit was registered with before planning: `headers` for mode " +
+			"`API_KEY` (a value holds `" + client.CustomAPIKeyPlaceholder + "`, e.g. `{ Authorization = \"Bearer " +
+			client.CustomAPIKeyPlaceholder + "\" }`), `discovery_url` for `DCR_OAUTH`; leave the other one null. The " +
+			"generated block fails validation until then; the plan then imports the toolkit and adopts them in " +
+			"place (no replacement).",
 	}
 }
 
