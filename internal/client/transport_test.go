@@ -129,6 +129,33 @@ func TestRetryHonoursRetryAfterMs(t *testing.T) {
 	}
 }
 
+// TestCreateRetriedOn503WithOnlyRetryAfterMs: a create answered 503 with
+// retry-after-ms and no Retry-After (the service refused it and asked to come
+// back) is sent again after the delay it asks for; it is not an ambiguous
+// failure, so nothing is reconciled (no list request).
+func TestCreateRetriedOn503WithOnlyRetryAfterMs(t *testing.T) {
+	c, rec := newTestClient(t, statusSequence([]int{503}, map[string]string{"Retry-After-Ms": "150"}))
+	start := time.Now()
+	got, err := c.CreateAuthConfig(context.Background(), acReq())
+	if err != nil {
+		t.Fatalf("create answered 503 with retry-after-ms: %v; want it retried and succeeding", err)
+	}
+	if el := time.Since(start); el < 140*time.Millisecond {
+		t.Errorf("retried after %v, want >= 150ms (retry-after-ms)", el)
+	}
+	var posts, others int
+	for _, r := range rec.all() {
+		if r.Method == http.MethodPost {
+			posts++
+		} else {
+			others++
+		}
+	}
+	if got.ID != "ac_1" || posts != 2 || others != 0 {
+		t.Errorf("id=%q posts=%d other requests=%d; want ac_1 after 2 POSTs and no reconciliation", got.ID, posts, others)
+	}
+}
+
 func TestRetryAfterParsing(t *testing.T) {
 	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	cases := []struct {
@@ -183,6 +210,8 @@ func TestRetryRules(t *testing.T) {
 		{"POST bare 503 not retried", post, []int{503}, nil, 1, true},
 		{"POST 500 not retried", post, []int{500}, nil, 1, true},
 		{"POST 503 with Retry-After retried", post, []int{503}, map[string]string{"Retry-After": "0"}, 2, false},
+		{"POST 503 with only Retry-After-Ms retried", post, []int{503}, map[string]string{"Retry-After-Ms": "0"}, 2, false},
+		{"POST 503 with an empty Retry-After-Ms not retried", post, []int{503}, map[string]string{"Retry-After-Ms": ""}, 1, true},
 		{"POST 429 retried", post, []int{429}, nil, 2, false},
 		{"POST x-should-retry true", post, []int{500}, map[string]string{"X-Should-Retry": "true"}, 2, false},
 		{"PATCH 502 retried", patch, []int{502}, nil, 2, false},
