@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -272,9 +271,37 @@ func connectedAccountTimeouts(ctx context.Context) schema.Attribute {
 }
 
 func (r *connectedAccountResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{
-		resourcevalidator.Conflicting(path.MatchRoot("hosted_link"), path.MatchRoot("credentials")),
-		resourcevalidator.Conflicting(path.MatchRoot("hosted_link"), path.MatchRoot("credentials_wo")),
+	return []resource.ConfigValidator{hostedLinkWithoutCredentials{}}
+}
+
+// hostedLinkWithoutCredentials refuses hosted_link = true with credentials
+// or credentials_wo: the user enters them on the hosted page. An explicit
+// hosted_link = false (as `terraform query -generate-config-out` writes it)
+// goes with credentials.
+type hostedLinkWithoutCredentials struct{}
+
+func (hostedLinkWithoutCredentials) Description(context.Context) string {
+	return "hosted_link = true conflicts with credentials and credentials_wo"
+}
+
+func (v hostedLinkWithoutCredentials) MarkdownDescription(ctx context.Context) string {
+	return "`hosted_link = true` conflicts with `credentials` and `credentials_wo`"
+}
+
+func (hostedLinkWithoutCredentials) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var hosted types.Bool
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("hosted_link"), &hosted)...)
+	if resp.Diagnostics.HasError() || !hosted.ValueBool() {
+		return
+	}
+	for _, name := range []string{"credentials", "credentials_wo"} {
+		var creds types.Map
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), &creds)...)
+		if !creds.IsNull() {
+			resp.Diagnostics.AddAttributeError(path.Root(name), "Credentials with hosted_link",
+				fmt.Sprintf("Attribute %s cannot be set with hosted_link = true: the user enters the credentials on the "+
+					"hosted connect page. Remove %s, or set hosted_link = false to send them directly.", name, name))
+		}
 	}
 }
 

@@ -612,6 +612,13 @@ func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 				ExpectError: testAccErrRe(`hosted_link`, `credentials`),
 			},
 			{
+				// hosted_link = false, as -generate-config-out writes it, goes
+				// with credentials.
+				Config:             testAccCAAccount(user, q(stripe.ID), `hosted_link = false`, `credentials_wo = { api_key = "k" }`, `credentials_wo_version = 1`),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			{
 				Config:      testAccCAAccount(user, q(github.ID), `timeouts = { create = "soon" }`),
 				ExpectError: testAccErrRe(`Invalid duration`, `Attribute timeouts.create`, `"soon" is not a duration`),
 			},
