@@ -73,10 +73,12 @@ type GeneratedMCPURLs struct {
 	UserIDsURL           []string `json:"user_ids_url"`
 }
 
-// GenerateMCPURL asks for the connection URLs of an MCP server.
+// GenerateMCPURL asks for the connection URLs of an MCP server. The service
+// computes them and stores nothing, so the POST is an idempotent write under
+// the write policy (transport.go): retried like a read.
 func (c *Client) GenerateMCPURL(ctx context.Context, r GenerateMCPURLRequest) (*GeneratedMCPURLs, error) {
 	var out GeneratedMCPURLs
-	if err := c.do(ctx, http.MethodPost, "/mcp/servers/generate", nil, r, &out); err != nil {
+	if err := c.doKind(ctx, opIdempotent, http.MethodPost, "/mcp/servers/generate", nil, r, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil
