@@ -2,10 +2,14 @@ package client
 
 import (
 	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,15 +21,41 @@ import (
 // fakeStore is a tiny service keeping auth configs and connected accounts. A
 // create commits the object and then answers, or (crashNext > 0) drops the
 // connection after committing; listDown > 0 makes the next list requests fail
-// with a reset, like a service that is restarting.
+// with a reset, like a service that is restarting. A list answers the objects
+// matching its filters (user_ids, auth_config_ids, toolkit_slug), like the
+// service, or every object when ignoreQuery is set (a service whose list
+// ignores a filter: the client's own check of the natural key must hold).
 type fakeStore struct {
-	mu        sync.Mutex
-	objs      []map[string]any
-	n         int
-	crashNext int
-	listDown  int
-	creates   int
-	deletes   []string
+	mu          sync.Mutex
+	objs        []map[string]any
+	n           int
+	crashNext   int
+	listDown    int
+	creates     int
+	deletes     []string
+	ignoreQuery bool
+}
+
+// matches reports whether obj passes the list filters of q.
+func matches(obj map[string]any, q url.Values) bool {
+	nested := func(key string) string {
+		m, _ := obj[key].(map[string]any)
+		s, _ := m["id"].(string)
+		if s == "" {
+			s, _ = m["slug"].(string)
+		}
+		return s
+	}
+	for param, value := range map[string]string{
+		"user_ids":        fmt.Sprint(obj["user_id"]),
+		"auth_config_ids": nested("auth_config"),
+		"toolkit_slug":    nested("toolkit"),
+	} {
+		if want := q.Get(param); want != "" && !slices.Contains(strings.Split(want, ","), value) {
+			return false
+		}
+	}
+	return true
 }
 
 func (f *fakeStore) handler(w http.ResponseWriter, r *http.Request) {
@@ -38,7 +68,12 @@ func (f *fakeStore) handler(w http.ResponseWriter, r *http.Request) {
 			hangUp(w, r)
 			return
 		}
-		items := append([]map[string]any(nil), f.objs...)
+		items := []map[string]any{}
+		for _, o := range f.objs {
+			if f.ignoreQuery || matches(o, r.URL.Query()) {
+				items = append(items, o)
+			}
+		}
 		f.mu.Unlock()
 		writeJSON(w, 200, map[string]any{"items": items, "next_cursor": nil})
 		return
@@ -64,9 +99,21 @@ func (f *fakeStore) handler(w http.ResponseWriter, r *http.Request) {
 		id := fmt.Sprintf("ac_%d", f.n)
 		obj = map[string]any{"id": id, "name": "ci", "toolkit": map[string]any{"slug": "github"}, "is_composio_managed": true, "created_at": now, "auth_scheme": "OAUTH2"}
 		reply = map[string]any{"toolkit": map[string]any{"slug": "github"}, "auth_config": map[string]any{"id": id, "auth_scheme": "OAUTH2", "is_composio_managed": true}}
-	default: // connected account or link
+	default: // connected account (auth_config.id, connection.user_id) or link (auth_config_id, user_id)
+		var body struct {
+			AuthConfigID string `json:"auth_config_id"`
+			UserID       string `json:"user_id"`
+			AuthConfig   struct {
+				ID string `json:"id"`
+			} `json:"auth_config"`
+			Connection struct {
+				UserID string `json:"user_id"`
+			} `json:"connection"`
+		}
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		user, ac := cmp.Or(body.Connection.UserID, body.UserID, "u1"), cmp.Or(body.AuthConfig.ID, body.AuthConfigID, "ac_1")
 		id := fmt.Sprintf("ca_%d", f.n)
-		obj = map[string]any{"id": id, "user_id": "u1", "auth_config": map[string]any{"id": "ac_1"}, "status": "ACTIVE", "created_at": now}
+		obj = map[string]any{"id": id, "user_id": user, "auth_config": map[string]any{"id": ac}, "status": "ACTIVE", "created_at": now}
 		reply = map[string]any{"id": id, "status": "ACTIVE", "connected_account_id": id, "redirect_url": "https://x/link"}
 	}
 	f.objs = append(f.objs, obj)
@@ -207,34 +254,55 @@ func TestCreateReconciledListNeverRecovers(t *testing.T) {
 	}
 }
 
+// addForeignAccounts adds, created now, an account of another user on ac_1
+// and one of the same user u1 on another auth config, ac_2: neither has the
+// natural key (u1, ac_1) of the create under test.
+func addForeignAccounts(f *fakeStore) {
+	now := time.Now().UTC().Format(time.RFC3339Nano)
+	f.add(map[string]any{"id": "ca_other_user", "user_id": "u2", "auth_config": map[string]any{"id": "ac_1"}, "status": "ACTIVE", "created_at": now})
+	f.add(map[string]any{"id": "ca_other_auth_config", "user_id": "u1", "auth_config": map[string]any{"id": "ac_2"}, "status": "ACTIVE", "created_at": now})
+}
+
+// TestInitiateConnectedAccountReconciles: the reconciliation lists by user_id
+// and auth_config_id and adopts only the account with both, whether the
+// service applies the list filters or ignores them.
 func TestInitiateConnectedAccountReconciles(t *testing.T) {
-	f := &fakeStore{crashNext: 1, listDown: 2}
-	f.add(map[string]any{"id": "ca_elsewhere", "user_id": "u2", "auth_config": map[string]any{"id": "ac_1"}, "status": "ACTIVE",
-		"created_at": time.Now().UTC().Format(time.RFC3339Nano)})
-	c, rec := newTestClient(t, f.handler)
-	got, err := c.InitiateConnectedAccount(context.Background(), InitiateConnectedAccountRequest{AuthConfigID: "ac_1", UserID: "u1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.ID != "ca_1" || f.creates != 1 {
-		t.Errorf("id=%s creates=%d; want ca_1 adopted after one create", got.ID, f.creates)
-	}
-	last := rec.last(t)
-	if last.Query.Get("user_ids") != "u1" || last.Query.Get("auth_config_ids") != "ac_1" {
-		t.Errorf("reconcile list query = %v, want user_ids=u1 and auth_config_ids=ac_1", last.Query)
+	for _, ignoreQuery := range []bool{false, true} {
+		t.Run(fmt.Sprintf("service ignores the list filters=%v", ignoreQuery), func(t *testing.T) {
+			f := &fakeStore{crashNext: 1, listDown: 2, ignoreQuery: ignoreQuery}
+			addForeignAccounts(f)
+			c, rec := newTestClient(t, f.handler)
+			got, err := c.InitiateConnectedAccount(context.Background(), InitiateConnectedAccountRequest{AuthConfigID: "ac_1", UserID: "u1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.ID != "ca_1" || f.creates != 1 {
+				t.Errorf("id=%s creates=%d; want ca_1 adopted after one create", got.ID, f.creates)
+			}
+			last := rec.last(t)
+			if last.Query.Get("user_ids") != "u1" || last.Query.Get("auth_config_ids") != "ac_1" {
+				t.Errorf("reconcile list query = %v, want user_ids=u1 and auth_config_ids=ac_1", last.Query)
+			}
+		})
 	}
 }
 
 func TestCreateLinkDiscardsTheUnreachableAccountAndCreatesAgain(t *testing.T) {
-	f := &fakeStore{crashNext: 1}
-	c, _ := newTestClient(t, f.handler)
-	got, err := c.CreateConnectedAccountLink(context.Background(), LinkRequest{AuthConfigID: "ac_1", UserID: "u1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.ConnectedAccountID != "ca_2" || got.RedirectURL == "" || f.creates != 2 || f.count() != 1 ||
-		len(f.deletes) != 1 || f.deletes[0] != "ca_1" {
-		t.Errorf("link=%+v creates=%d objects=%d deletes=%v; want ca_1 deleted, ca_2 made with a link", got, f.creates, f.count(), f.deletes)
+	for _, ignoreQuery := range []bool{false, true} {
+		t.Run(fmt.Sprintf("service ignores the list filters=%v", ignoreQuery), func(t *testing.T) {
+			f := &fakeStore{crashNext: 1, ignoreQuery: ignoreQuery}
+			addForeignAccounts(f)
+			c, _ := newTestClient(t, f.handler)
+			got, err := c.CreateConnectedAccountLink(context.Background(), LinkRequest{AuthConfigID: "ac_1", UserID: "u1"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.ConnectedAccountID != "ca_2" || got.RedirectURL == "" || f.creates != 2 || f.count() != 3 ||
+				len(f.deletes) != 1 || f.deletes[0] != "ca_1" {
+				t.Errorf("link=%+v creates=%d objects=%d deletes=%v; want only ca_1 deleted, ca_2 made with a link, "+
+					"the other user's and the other auth config's accounts kept", got, f.creates, f.count(), f.deletes)
+			}
+		})
 	}
 }
 
