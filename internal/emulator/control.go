@@ -16,7 +16,7 @@ func (s *Server) registerControl() {
 	s.control("DELETE", "/stats", s.resetStats)
 	s.control("PUT", "/faults", s.putFaults)
 	s.control("GET", "/faults", func(c *call) (int, any, *apiError) {
-		return 200, map[string]any{"faults": s.faults.get().raw}, nil
+		return 200, s.faults.get().info(), nil
 	})
 	s.control("PUT", "/webhook", s.putWebhook)
 }
@@ -176,9 +176,9 @@ func (s *Server) putFaults(c *call) (int, any, *apiError) {
 	if err != nil {
 		return 0, nil, errValidation("faults", "%v", err)
 	}
-	s.faults.set(fs)
-	s.log.Info("faults set", "spec", fs.raw)
-	return 200, map[string]any{"faults": fs.raw}, nil
+	fs = s.faults.set(fs)
+	s.log.Info("faults set", fs.logAttrs()...)
+	return 200, fs.info(), nil
 }
 
 func (s *Server) putWebhook(c *call) (int, any, *apiError) {

@@ -222,7 +222,12 @@
 // A spec like "status=429:0.1,status=503:0.1,latency=20ms,reset=0.02" is
 // applied to API routes before handling: status=CODE:P answers CODE with
 // probability P (429 carries Retry-After: 1), latency delays every request,
-// reset=P drops the connection. crash-after-commit=METHOD:/route[:N] (e.g.
+// reset=P drops the connection. A 5xx carries Retry-After: 0, a 503 half of
+// the time Retry-After-Ms: 0 instead. seed=N seeds the random choices: the
+// same seed makes the same choices for the same sequence of requests, so a
+// failing run can be replayed; without it a seed is picked. The seed is
+// logged ("faults set") and shown by GET /_emulator/faults ({"faults",
+// "seed"}). crash-after-commit=METHOD:/route[:N] (e.g.
 // POST:/auth_configs) lets the Nth successful request to the route commit and
 // then crashes before answering: the command kills itself with SIGKILL
 // (restart it on the same --data file), a Server without Options.Crash drops

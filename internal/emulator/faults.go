@@ -11,18 +11,27 @@ import (
 )
 
 // faultSpec is a parsed fault specification such as
-// "status=429:0.1,status=503:0.1,latency=20ms,reset=0.02":
-//   - status=CODE:P  answer CODE (with the error envelope) with probability P
+// "seed=42,status=429:0.1,status=503:0.1,latency=20ms,reset=0.02":
+//   - status=CODE:P  answer CODE (with the error envelope) with probability P;
+//     a 5xx carries Retry-After: 0, except that a 503 carries only
+//     Retry-After-Ms: 0 half of the time (both are the service's ways to say
+//     "refused, come back")
 //   - latency=D      delay every API request by D (Go duration)
 //   - reset=P        drop the connection without a response with probability P
 //   - crash-after-commit=METHOD:/route[:N]  crash after committing the Nth
 //     successful request to the route (see crashFault)
+//   - seed=N         seed of the random choices (an unsigned 64-bit integer):
+//     the same seed makes the same choices for the same sequence of
+//     requests; without it a seed is picked, and either way it is logged
+//     and shown by GET /_emulator/faults
 type faultSpec struct {
 	raw      string
 	statuses []statusFault
 	latency  time.Duration
 	reset    float64
 	crash    crashFault
+	seed     uint64
+	seeded   bool // seed= was given
 }
 
 type statusFault struct {
@@ -71,6 +80,12 @@ func parseFaults(spec string) (faultSpec, error) {
 				return fs, fmt.Errorf("fault %q: %w", part, err)
 			}
 			fs.reset = prob
+		case "seed":
+			seed, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return fs, fmt.Errorf("fault %q: seed must be an unsigned integer", part)
+			}
+			fs.seed, fs.seeded = seed, true
 		case "crash-after-commit":
 			cf, err := parseCrashFault(v)
 			if err != nil {
@@ -78,7 +93,7 @@ func parseFaults(spec string) (faultSpec, error) {
 			}
 			fs.crash = cf
 		default:
-			return fs, fmt.Errorf("fault %q: unknown kind %q (want status, latency, reset or crash-after-commit)", part, k)
+			return fs, fmt.Errorf("fault %q: unknown kind %q (want status, latency, reset, crash-after-commit or seed)", part, k)
 		}
 	}
 	return fs, nil
@@ -92,23 +107,65 @@ func parseProb(s string) (float64, error) {
 	return p, nil
 }
 
+// faultInjector applies the current spec; its random choices come from one
+// generator seeded with the spec's seed, so a run can be replayed.
 type faultInjector struct {
-	mu   sync.RWMutex
-	spec faultSpec
+	mu    sync.RWMutex
+	spec  faultSpec
+	rngMu sync.Mutex
+	rng   *rand.Rand
 }
 
-func newFaultInjector(fs faultSpec) *faultInjector { return &faultInjector{spec: fs} }
+func newFaultInjector(fs faultSpec) *faultInjector {
+	f := &faultInjector{}
+	f.set(fs)
+	return f
+}
 
-func (f *faultInjector) set(fs faultSpec) {
+// set installs fs, picking a seed when it has none and faults to inject, and
+// restarts the random choices from the seed. It returns the spec as set.
+func (f *faultInjector) set(fs faultSpec) faultSpec {
+	if !fs.seeded && fs.raw != "" {
+		fs.seed = rand.Uint64()
+	}
 	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.rngMu.Lock()
+	f.rng = rand.New(rand.NewPCG(fs.seed, fs.seed^0x9e3779b97f4a7c15))
+	f.rngMu.Unlock()
 	f.spec = fs
-	f.mu.Unlock()
+	return fs
 }
 
 func (f *faultInjector) get() faultSpec {
 	f.mu.RLock()
 	defer f.mu.RUnlock()
 	return f.spec
+}
+
+// float is the next random number in [0, 1) of the seeded sequence.
+func (f *faultInjector) float() float64 {
+	f.rngMu.Lock()
+	defer f.rngMu.Unlock()
+	return f.rng.Float64()
+}
+
+// logAttrs describes the spec for a log line: the spec, and the seed when
+// faults are set (with whether it was picked rather than given).
+func (fs faultSpec) logAttrs() []any {
+	if fs.raw == "" {
+		return []any{"spec", ""}
+	}
+	return []any{"spec", fs.raw, "seed", fs.seed, "seed_picked", !fs.seeded}
+}
+
+// info is the control routes' view of the spec.
+func (fs faultSpec) info() map[string]any {
+	out := map[string]any{"faults": fs.raw}
+	if fs.raw != "" {
+		out["seed"] = strconv.FormatUint(fs.seed, 10)
+	}
+	return out
 }
 
 // apply injects the configured faults; it returns true when the request has
@@ -125,7 +182,7 @@ func (f *faultInjector) apply(w http.ResponseWriter, r *http.Request, c *call) b
 			return true
 		}
 	}
-	if fs.reset > 0 && rand.Float64() < fs.reset {
+	if fs.reset > 0 && f.float() < fs.reset {
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {
 				_ = conn.Close()
@@ -135,14 +192,17 @@ func (f *faultInjector) apply(w http.ResponseWriter, r *http.Request, c *call) b
 		panic(http.ErrAbortHandler)
 	}
 	for _, sf := range fs.statuses {
-		if rand.Float64() < sf.p {
+		if f.float() < sf.p {
 			e := newErr(sf.code, 10000+sf.code, "InjectedFault", "injected fault: HTTP %d", sf.code)
 			if sf.code == http.StatusTooManyRequests {
 				e.Slug = "RateLimited"
 				e.Message = "Rate limit exceeded (injected fault)"
 				e.RetryAfter = "1"
 			}
-			if sf.code >= 500 {
+			switch {
+			case sf.code == http.StatusServiceUnavailable && f.float() < 0.5:
+				w.Header().Set("Retry-After-Ms", "0")
+			case sf.code >= 500:
 				w.Header().Set("Retry-After", "0")
 			}
 			c.s.writeError(c, e)

@@ -24,7 +24,9 @@ type Options struct {
 	DataPath string
 	// APIKeys maps API key -> project name; empty means {"emulator-key": "default"}.
 	APIKeys map[string]string
-	// Faults is an initial fault spec, e.g. "status=429:0.1,status=503:0.1,latency=20ms,reset=0.02".
+	// Faults is an initial fault spec, e.g. "status=429:0.1,status=503:0.1,latency=20ms,reset=0.02"
+	// (add seed=N to replay the random choices of an earlier run; the seed used
+	// is logged).
 	Faults string
 	// WebhookURL, when set, is a shortcut for a webhook subscription: every
 	// project without one gets a V3 subscription to composio.trigger.message
@@ -117,6 +119,9 @@ func New(opts Options) (*Server, error) {
 		faults:    newFaultInjector(faults),
 		requests:  map[string]int64{},
 		byProject: map[string]map[string]int64{},
+	}
+	if fs := s.faults.get(); fs.raw != "" {
+		log.Info("faults set", fs.logAttrs()...)
 	}
 	s.baseURL.Store(strings.TrimRight(opts.BaseURL, "/"))
 	s.hooks = newWebhookSender(opts, log)
