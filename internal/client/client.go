@@ -28,7 +28,7 @@ const DefaultUserAgent = "terraform-provider-service"
 const (
 	DefaultTimeout      = 30 * time.Second
 	DefaultMaxRetries   = 4
-	DefaultMaxInFlight  = 8
+	DefaultMaxInFlight  = 10 // Terraform's default -parallelism: no operation waits for a slot
 	DefaultRetryWaitMin = 500 * time.Millisecond
 	DefaultRetryWaitMax = 8 * time.Second
 	DefaultPollInterval = time.Second

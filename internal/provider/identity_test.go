@@ -56,7 +56,7 @@ func testAccIdentity(t *testing.T, tc identityCase) {
 				// Written by a provider without identity, as before it had one.
 				ProtoV6ProviderFactories: testAccNoIdentityFactories,
 				Config:                   tc.create,
-								Check:                    id.capture(tc.addr, "id"),
+				Check:                    id.capture(tc.addr, "id"),
 			},
 			{
 				// This provider refreshes that state: the identity appears.
@@ -250,7 +250,9 @@ func TestAccIdentity_webhookSubscription(t *testing.T) {
 		addr: webhookSubName, idRe: regexp.MustCompile(`^\S+$`),
 		create: testAccWebhookSubConfig("https://hooks.example.com/ident-a", "", "", "composio.trigger.message"),
 		update: testAccWebhookSubConfig("https://hooks.example.com/ident-b", "", "", "composio.trigger.message"),
-		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteWebhookSubscription(ctx, id) },
-		gone:   func(t *testing.T) resource.TestCheckFunc { return testAccCheckWebhookSubDestroy(t) },
+		remove: func(ctx context.Context, c *client.Client, id string) error {
+			return c.DeleteWebhookSubscription(ctx, id)
+		},
+		gone: func(t *testing.T) resource.TestCheckFunc { return testAccCheckWebhookSubDestroy(t) },
 	})
 }

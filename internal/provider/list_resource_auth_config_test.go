@@ -27,7 +27,6 @@ func testAccKeyedProvider(key string) string {
 	return fmt.Sprintf("provider \"service\" {\n  api_key = %q\n}\n", key)
 }
 
-
 // The service_auth_config list resource in a project of its own: 23 github
 // auth configs (more than the service's page of 20), a custom stripe one and
 // a disabled gmail one.

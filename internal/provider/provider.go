@@ -156,7 +156,7 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 				Validators: []validator.Int64{int64validator.AtLeast(0)},
 			},
 			"max_concurrent_requests": schema.Int64Attribute{
-				MarkdownDescription: "Upper bound on HTTP requests in flight at once from this provider. Defaults to `8`.",
+				MarkdownDescription: "Upper bound on HTTP requests in flight at once from this provider. Defaults to `10`, Terraform's default `-parallelism`, so that no operation waits for another's request.",
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
