@@ -1,10 +1,13 @@
 package provider
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -12,9 +15,11 @@ import (
 )
 
 // TestAccE2E_credentialsWriteOnlyNeverPersisted proves that values given in
-// credentials_wo reach the service but never the state file, the saved plan
-// (every entry of the plan zip, and `terraform show -json`), terraform's
-// output or the TF_LOG=trace log (which includes the provider's own logs).
+// credentials_wo reach the service but never the state file (attributes and
+// every instance's private data), the saved plan (every entry of the plan
+// zip, and `terraform show -json`), terraform's output or the TF_LOG=trace
+// log (which includes the provider's own logs), neither as written nor
+// encoded (base64, JSON, nested: private data is base64 of JSON of base64).
 //
 // It covers a custom OAUTH2 auth config (client_secret) and a custom API_KEY
 // auth config with a connected account whose api_key is write-only.
@@ -141,17 +146,144 @@ output "account_id" {
 	for name, b := range w.PlanEntries("tfplan") {
 		haystacks["tfplan:"+name] = b
 	}
+	// Each instance's private data, decoded (terraform.tfstate keeps it as
+	// base64; the scan below also decodes whatever is encoded inside).
+	privates, instances := statePrivateData(t, state)
+	if instances < 3 {
+		t.Fatalf("the state has %d resource instances, want the 3 of the configuration", instances)
+	}
+	for addr, b := range privates {
+		haystacks["terraform.tfstate private data of "+addr] = b
+	}
 	for where, b := range haystacks {
-		for _, s := range secrets {
-			if strings.Contains(string(b), s) {
-				t.Errorf("a credentials_wo value appears in %s", where)
-			}
+		for _, s := range findEncodedSecrets(b, secrets) {
+			t.Errorf("the credentials_wo value %q appears in %s (as written or encoded)", s, where)
 		}
 	}
-	// Sanity check of the scan itself: a non-secret configured value is found.
+	// Sanity checks of the scan itself: a non-secret configured value is
+	// found, and a secret in private data encoded as Terraform and the
+	// framework encode it (base64 of JSON of base64) is found.
 	if !strings.Contains(string(haystacks["tfplan:tfplan"]), "e2e-oauth-"+rnd) {
 		t.Error("the plan entry does not contain the auth config name: the scan would not find anything")
 	}
+	value, _ := json.Marshal(map[string]string{"api_key": apiKey})
+	private, _ := json.Marshal(map[string][]byte{"credentials": value})
+	fake := fmt.Sprintf(`{"resources":[{"mode":"managed","type":"service_connected_account","name":"x","instances":[{"private":%q}]}]}`,
+		base64.StdEncoding.EncodeToString(private))
+	fakePrivates, _ := statePrivateData(t, []byte(fake))
+	if found := findEncodedSecrets(fakePrivates["service_connected_account.x"], secrets); len(found) != 1 || found[0] != apiKey {
+		t.Errorf("the scan does not find a secret in encoded private data (found %v)", found)
+	}
+	if strings.Contains(fake, apiKey) {
+		t.Error("the encoded fake private data contains the secret as written: the sanity check proves nothing")
+	}
+}
+
+// statePrivateData returns the private data of every resource instance of a
+// state file that has some, base64-decoded, by instance address, and the
+// number of resource instances.
+func statePrivateData(t *testing.T, state []byte) (map[string][]byte, int) {
+	t.Helper()
+	var st struct {
+		Resources []struct {
+			Module    string `json:"module"`
+			Mode      string `json:"mode"`
+			Type      string `json:"type"`
+			Name      string `json:"name"`
+			Instances []struct {
+				IndexKey any    `json:"index_key"`
+				Private  string `json:"private"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(state, &st); err != nil {
+		t.Fatalf("reading the state: %v", err)
+	}
+	out := map[string][]byte{}
+	n := 0
+	for _, r := range st.Resources {
+		for _, in := range r.Instances {
+			n++
+			if in.Private == "" {
+				continue
+			}
+			addr := r.Type + "." + r.Name
+			if r.Mode == "data" {
+				addr = "data." + addr
+			}
+			if r.Module != "" {
+				addr = r.Module + "." + addr
+			}
+			if in.IndexKey != nil {
+				addr += fmt.Sprintf("[%v]", in.IndexKey)
+			}
+			b, err := base64.StdEncoding.DecodeString(in.Private)
+			if err != nil {
+				t.Fatalf("the private data of %s is not base64: %v", addr, err)
+			}
+			out[addr] = b
+		}
+	}
+	return out, n
+}
+
+// base64Run matches a run of base64 text (standard or URL alphabet) long
+// enough to hold a secret.
+var base64Run = regexp.MustCompile(`[A-Za-z0-9+/_-]{12,}={0,2}`)
+
+// findEncodedSecrets returns the secrets found in b as written or in any text
+// encoded inside it: JSON string values and keys, and base64 runs (any of the
+// four alphabets and paddings), decoded recursively.
+func findEncodedSecrets(b []byte, secrets []string) []string {
+	found := map[string]bool{}
+	seen := map[string]bool{}
+	var scan func(b []byte, depth int)
+	scan = func(b []byte, depth int) {
+		if depth > 8 || len(b) == 0 || seen[string(b)] {
+			return
+		}
+		seen[string(b)] = true
+		for _, s := range secrets {
+			if bytes.Contains(b, []byte(s)) {
+				found[s] = true
+			}
+		}
+		var v any
+		if json.Unmarshal(b, &v) == nil {
+			var walk func(any)
+			walk = func(v any) {
+				switch v := v.(type) {
+				case string:
+					scan([]byte(v), depth+1)
+				case []any:
+					for _, e := range v {
+						walk(e)
+					}
+				case map[string]any:
+					for k, e := range v {
+						scan([]byte(k), depth+1)
+						walk(e)
+					}
+				}
+			}
+			walk(v)
+		}
+		for _, run := range base64Run.FindAll(b, -1) {
+			for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+				if dec, err := enc.DecodeString(string(run)); err == nil {
+					scan(dec, depth+1)
+				}
+			}
+		}
+	}
+	scan(b, 0)
+	out := make([]string, 0, len(found))
+	for _, s := range secrets {
+		if found[s] {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 func mustRead(t *testing.T, p string) []byte {
