@@ -17,7 +17,15 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-const chromiumPath = "/usr/bin/chromium"
+// chromiumPath finds Chromium as .ci/run does: the chromium command on PATH
+// (Debian's package), else chromium-browser.
+func chromiumPath() (string, error) {
+	p, err := exec.LookPath("chromium")
+	if err != nil {
+		p, err = exec.LookPath("chromium-browser")
+	}
+	return p, err
+}
 
 // cdp is a minimal Chrome DevTools Protocol client over one websocket.
 type cdp struct {
@@ -110,8 +118,9 @@ func (c *cdp) waitEvent(ctx context.Context, method string) error {
 // TestConsentPageChromiumApprove opens the OAuth redirect_url in headless
 // Chromium and clicks the Approve button with real mouse events.
 func TestConsentPageChromiumApprove(t *testing.T) {
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Skip("SKIP: " + chromiumPath + " not installed (apt-get install -y chromium); headless consent-page click test not run")
+	chromium, err := chromiumPath()
+	if err != nil {
+		t.Skip("chromium is not on PATH (apt-get install -y chromium; .ci/run installs it): headless consent-page click test not run")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -128,7 +137,7 @@ func TestConsentPageChromiumApprove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.CommandContext(ctx, chromiumPath, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+	cmd := exec.CommandContext(ctx, chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
 		"--disable-extensions", "--remote-debugging-port=0", "--user-data-dir="+profile, "about:blank")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
