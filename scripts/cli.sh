@@ -55,7 +55,7 @@ if [[ -n "$override" ]]; then
 		echo "$override_var=$override does not run: $out" >&2
 		exit 1
 	fi
-	echo "==> $name: using $override_var=$override ($(head -n1 <<<"$out"))" >&2
+	echo "==> $name: using $override_var=$override ($(grep -m1 -E '^(Terraform|OpenTofu) v' <<<"$out" || head -n1 <<<"$out"))" >&2
 	exit 0
 fi
 
@@ -65,9 +65,11 @@ dir="$(cd "$dir" && pwd)"
 bin="$dir/$(basename "$bin")"
 want="$label v$version"
 
+# The version line of `BIN version` ("Terraform v1.16.4"): OpenTofu prints
+# CLI configuration warnings on stdout before it.
 current() {
 	[[ -x "$bin" ]] || return 0
-	"$bin" version 2>/dev/null | head -n1 || true
+	{ "$bin" version 2>/dev/null || true; } | grep -m1 "^$label v" || true
 }
 
 lock="$dir/.$(basename "$bin").lock"
