@@ -84,7 +84,7 @@ info "listening on $BASE_URL (data file $WORK/emulator.db)"
 
 # ---------------------------------------------------------------- CLI
 step "Configuring $CLI_PRODUCT $CLI_VERSION to use the local provider build (dev_overrides, no registry)"
-info "$CLI_NAME is $CLI_BIN"
+info "CLI binary: $CLI_BIN"
 # dev_overrides serves the provider straight from bin/, under both registry
 # hosts (OpenTofu reads "integration-service/service" as
 # registry.opentofu.org/..., Terraform as registry.terraform.io/...). `init`

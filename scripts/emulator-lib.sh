@@ -51,13 +51,14 @@ choose_cli() {
 	fi
 
 	# `version` prints "Terraform v1.11.4" or "OpenTofu v1.12.6", then
-	# "on linux_amd64". Its stderr (e.g. a warning about a missing
-	# TF_CLI_CONFIG_FILE) is not needed.
+	# "on linux_amd64". Warnings about the CLI configuration may come first
+	# (OpenTofu prints them on stdout): the first line naming a product counts.
 	if ! out="$(CHECKPOINT_DISABLE=1 "$CLI_BIN" version 2>/dev/null)"; then
 		CLI_ERROR="'$CLI_BIN version' failed: is it a Terraform or OpenTofu CLI?"
 		return 1
 	fi
-	first="${out%%$'\n'*}"
+	first="$(printf '%s\n' "$out" | grep -m 1 -E '^(Terraform|OpenTofu) v' || true)"
+	[[ -n "$first" ]] || first="$(printf '%s\n' "$out" | grep -m 1 . || true)"
 	case "$first" in
 	"Terraform v"*) CLI_PRODUCT=Terraform CLI_NAME=terraform ;;
 	"OpenTofu v"*) CLI_PRODUCT=OpenTofu CLI_NAME=tofu ;;

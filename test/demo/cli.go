@@ -88,9 +88,11 @@ func findCLI(root, name, product string, envs []string, pathFirst bool) CLI {
 		c.Skip, c.Path = product+" CLI "+c.Path+": version failed: "+err.Error(), ""
 		return c
 	}
-	m := regexp.MustCompile(`^` + product + ` v((\d+)\.(\d+)\.\S*)`).FindStringSubmatch(string(out))
+	// OpenTofu prints warnings about the CLI configuration on stdout, before
+	// the version.
+	m := regexp.MustCompile(`(?m)^` + product + ` v((\d+)\.(\d+)\.\S*)`).FindStringSubmatch(string(out))
 	if m == nil {
-		c.Skip, c.Path = c.Path+" is not "+product+": its version command printed "+strconv.Quote(firstLine(string(out))), ""
+		c.Skip, c.Path = c.Path+" is not "+product+": its version command printed "+strconv.Quote(strings.TrimSpace(string(out))), ""
 		return c
 	}
 	c.Version = m[1]
@@ -143,11 +145,6 @@ func parseVersion(v string) ([]int, bool) {
 		nums[i] = n
 	}
 	return nums, true
-}
-
-func firstLine(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
 }
 
 // hiddenCLIs are the commands OnlyCLIPath keeps off PATH.
@@ -228,12 +225,17 @@ func WithEnv(env []string, unset []string, set ...string) []string {
 
 // FakeCLI writes an executable dir/name whose `version` prints
 // "<product> v<version>" and "on linux_amd64", like the real CLIs, and whose
-// other commands fail.
+// other commands fail. A fake OpenTofu first prints the warning OpenTofu
+// prints on stdout when its CLI configuration file is missing.
 func FakeCLI(tb testing.TB, dir, name, product, version string) string {
 	tb.Helper()
 	p := filepath.Join(dir, name)
+	warning := ""
+	if product == "OpenTofu" {
+		warning = "'' 'Warning: Unable to open CLI configuration file' '' 'The CLI configuration file at \"/nowhere/.tofurc\" does not exist.' "
+	}
 	script := "#!/bin/sh\n" +
-		"if [ \"$1\" = version ]; then printf '%s\\n' '" + product + " v" + version + "' 'on linux_amd64'; exit 0; fi\n" +
+		"if [ \"$1\" = version ]; then printf '%s\\n' " + warning + "'" + product + " v" + version + "' 'on linux_amd64'; exit 0; fi\n" +
 		"echo \"fake " + name + ": $*\" >&2\nexit 1\n"
 	if err := os.WriteFile(p, []byte(script), 0o755); err != nil { //nolint:gosec // an executable on purpose
 		tb.Fatal(err)

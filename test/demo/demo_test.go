@@ -84,7 +84,7 @@ func runDemo(t *testing.T, root string, c demo.CLI, provider, emulator string) {
 		regexp.MustCompile(`(?m)^==> Starting emulator$`),
 		regexp.MustCompile(`(?m)^    listening on http://127\.0\.0\.1:\d+ `),
 		regexp.MustCompile(`(?m)^==> Configuring ` + c.Product + ` ` + regexp.QuoteMeta(c.Version) + ` to use the local provider build `),
-		regexp.MustCompile(`(?m)^    ` + c.Name + ` is /\S+/` + c.Name + `$`),
+		regexp.MustCompile(`(?m)^    CLI binary: /\S+$`),
 		regexp.MustCompile(`(?m)^==> ` + c.Name + ` init$`),
 		regexp.MustCompile(`(?m)^==> ` + c.Name + ` apply `),
 		regexp.MustCompile(`(?m)^    Apply complete! Resources: 6 added, 0 changed, 0 destroyed\.$`),
