@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
@@ -21,22 +23,70 @@ import (
 // -refresh=false. Terraform does not tell a provider which command runs, so
 // the provider reads the command line of the Terraform process that started
 // it (its parent); when that is a destroy, ModifyPlan skips its remote checks
-// (nothing will be created) and says so in the DEBUG log. Objects already in
-// the state and unchanged are never checked in any command. When the parent
+// (nothing will be created) and says so in the DEBUG log. Every ModifyPlan
+// goes through one gate for this, remotePlanChecks. Objects already in the
+// state and unchanged are never checked in any command. When the parent
 // cannot be read (another OS, a debugger-attached provider) the checks run as
-// usual.
+// usual and their errors name `terraform destroy -refresh=false` as the way
+// out.
 
-var destroyRunOnce = sync.OnceValue(func() bool {
+// destroyDetection is what the provider can tell about the command that
+// started it.
+type destroyDetection int
+
+const (
+	// notDestroying: the parent is a terraform or tofu command other than a destroy.
+	notDestroying destroyDetection = iota
+	// destroying: the parent is `terraform destroy` or `apply|plan -destroy`.
+	destroying
+	// destroyUnknown: the parent's command line cannot be read (another OS)
+	// or the parent is not terraform or tofu (a debugger-attached or
+	// in-process provider).
+	destroyUnknown
+)
+
+var destroyRunOnce = sync.OnceValue(func() destroyDetection {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(os.Getppid()) + "/cmdline")
 	if err != nil {
-		return false
+		return destroyUnknown
 	}
-	return isDestroyCommand(strings.Split(strings.TrimRight(string(b), "\x00"), "\x00"))
+	argv := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+	switch {
+	case isDestroyCommand(argv):
+		return destroying
+	case isTerraformCommand(argv):
+		return notDestroying
+	}
+	return destroyUnknown
 })
 
-// terraformIsDestroying reports whether the Terraform command that started
-// this provider process is a destroy.
-func terraformIsDestroying() bool { return destroyRunOnce() }
+// detectDestroy reports what the provider knows about a destroy.
+func detectDestroy() destroyDetection { return destroyRunOnce() }
+
+// destroyDetectionKey carries a destroyDetection in a context, for tests
+// (withDestroyDetection) that must not change the process-wide detection.
+type destroyDetectionKey struct{}
+
+func withDestroyDetection(ctx context.Context, d destroyDetection) context.Context {
+	return context.WithValue(ctx, destroyDetectionKey{}, d)
+}
+
+// destroyDetectionFor is detectDestroy unless ctx carries another value.
+func destroyDetectionFor(ctx context.Context) destroyDetection {
+	if d, ok := ctx.Value(destroyDetectionKey{}).(destroyDetection); ok {
+		return d
+	}
+	return detectDestroy()
+}
+
+// isTerraformCommand reports whether argv[0] is a terraform or tofu binary.
+func isTerraformCommand(argv []string) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	base := argv[0][strings.LastIndexAny(argv[0], `/\`)+1:]
+	return strings.HasPrefix(base, "terraform") || strings.HasPrefix(base, "tofu")
+}
 
 // isDestroyCommand reports whether argv (argv[0] first) is `terraform destroy`
 // or `terraform apply|plan -destroy`, allowing global options such as
@@ -45,8 +95,7 @@ func isDestroyCommand(argv []string) bool {
 	if len(argv) < 2 {
 		return false
 	}
-	base := argv[0][strings.LastIndexAny(argv[0], `/\`)+1:]
-	if !strings.HasPrefix(base, "terraform") && !strings.HasPrefix(base, "tofu") {
+	if !isTerraformCommand(argv) {
 		return false
 	}
 	args := argv[1:]
@@ -70,12 +119,58 @@ func isDestroyCommand(argv []string) bool {
 	return false
 }
 
-// skipPlanChecks reports (and logs) that ModifyPlan must not run its
-// provider-side checks because Terraform is planning a destroy.
-func skipPlanChecks(ctx context.Context, resourceType string) bool {
-	if !terraformIsDestroying() {
-		return false
+// destroyHint is appended to the errors of plan-time checks when the
+// provider cannot tell whether a destroy is running.
+const destroyHint = "If this error stops `terraform destroy` (or `terraform apply -destroy`): the provider could not " +
+	"tell that a destroy is running (it reads the command line of the Terraform process that started it, which " +
+	"is not readable here), so its plan-time checks ran. Destroy without them with " +
+	"`terraform destroy -refresh=false` (`tofu destroy -refresh=false` with OpenTofu)."
+
+// remotePlanChecks is the one gate of every resource's ModifyPlan: each
+// ModifyPlan is
+//
+//	func (r *fooResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+//		remotePlanChecks(ctx, fooType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+//	}
+//
+// and makes its API calls (through Cache or Client) only inside checks.
+// checks does not run for a delete (no planned object) nor when Terraform is
+// planning a destroy: `terraform destroy` first plans the whole
+// configuration, and a check failing there (for example after a partial
+// apply) would make destroy impossible. When the provider cannot tell
+// whether a destroy runs, checks runs and its errors say how to destroy
+// without them (destroyHint). TestModifyPlanGoesThroughTheGate fails for a
+// resource whose ModifyPlan reads the service outside this gate.
+func remotePlanChecks(ctx context.Context, resourceType string, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, checks func()) {
+	if req.Plan.Raw.IsNull() {
+		return // a delete: nothing is created, nothing to check
 	}
-	tflog.Debug(ctx, "terraform destroy is running: provider-side plan checks skipped", map[string]any{"resource_type": resourceType})
-	return true
+	switch destroyDetectionFor(ctx) {
+	case destroying:
+		tflog.Debug(ctx, "terraform destroy is running: provider-side plan checks skipped", map[string]any{"resource_type": resourceType})
+		return
+	case destroyUnknown:
+		n := len(resp.Diagnostics)
+		checks()
+		resp.Diagnostics = withDestroyHint(resp.Diagnostics, n)
+		return
+	}
+	checks()
+}
+
+// withDestroyHint appends destroyHint to the errors of diags from index from on.
+func withDestroyHint(diags diag.Diagnostics, from int) diag.Diagnostics {
+	for i := from; i < len(diags); i++ {
+		d := diags[i]
+		if d.Severity() != diag.SeverityError || strings.Contains(d.Detail(), "-refresh=false") {
+			continue
+		}
+		detail := strings.TrimRight(d.Detail(), "\n") + "\n\n" + destroyHint
+		if wp, ok := d.(diag.DiagnosticWithPath); ok {
+			diags[i] = diag.NewAttributeErrorDiagnostic(wp.Path(), d.Summary(), detail)
+		} else {
+			diags[i] = diag.NewErrorDiagnostic(d.Summary(), detail)
+		}
+	}
+	return diags
 }

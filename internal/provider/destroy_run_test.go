@@ -1,10 +1,19 @@
 package provider
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
@@ -34,16 +43,66 @@ func TestIsDestroyCommand(t *testing.T) {
 	}
 }
 
-// TestAccDestroy_afterPartialApplyWithPlanError: an apply stops half-way on
-// provider-side plan checks that only run once the auth config and the
-// account exist (credentials for the wrong scheme, a trigger whose user does
-// not own the account); `terraform destroy` still succeeds, without
-// -refresh=false, and leaves nothing on the service.
-func TestAccDestroy_afterPartialApplyWithPlanError(t *testing.T) {
-	t.Parallel()
-	w := newE2EWorkspace(t)
-	prefix := acctest.RandomWithPrefix("tf-acc-partial")
-	w.WriteFile("main.tf", fmt.Sprintf(`
+// partialApplyCases: per resource type, a configuration whose apply creates
+// the first objects and then stops on that resource's plan-time check, which
+// can only run once those objects exist (an attribute is unknown until then:
+// `substr(x.id, 0, 0)` is "" once x.id is known). %[1]s is a unique name,
+// %[2]s the same with underscores, %[3]s a short random string.
+var partialApplyCases = []struct {
+	resourceType string
+	config       string
+	wantError    []string // in the apply's output
+	isolated     bool     // in a project of its own (one webhook subscription per project)
+}{
+	{
+		resourceType: authConfigResourceType,
+		config: `
+resource "service_auth_config" "gh" {
+  toolkit = "github"
+  type    = "use_service_managed_auth"
+  name    = "%[1]s"
+}
+
+# stripe offers API_KEY only; the toolkit is known once gh exists.
+resource "service_auth_config" "bad" {
+  toolkit     = "stripe${substr(service_auth_config.gh.id, 0, 0)}"
+  type        = "use_custom_auth"
+  auth_scheme = "BASIC"
+  name        = "%[1]s-bad"
+  credentials_wo = {
+    username = "u"
+    password = "p"
+  }
+  credentials_wo_version = 1
+}
+`,
+		wantError: []string{"Auth scheme not offered by the toolkit", "BASIC"},
+	},
+	{
+		resourceType: connectedAccountType,
+		config: `
+resource "service_auth_config" "ac" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = "%[1]s"
+}
+
+# Wrong fields for the API_KEY scheme: known only once the auth config exists.
+resource "service_connected_account" "bad_credentials" {
+  user_id        = "%[1]s-other"
+  auth_config_id = service_auth_config.ac.id
+  credentials_wo = {
+    access_token = "not-an-api-key"
+  }
+  credentials_wo_version = 1
+}
+`,
+		wantError: []string{"access_token"},
+	},
+	{
+		resourceType: triggerInstanceType,
+		config: `
 resource "service_auth_config" "ac" {
   toolkit     = "stripe"
   type        = "use_custom_auth"
@@ -60,45 +119,310 @@ resource "service_connected_account" "ok" {
   credentials_wo_version = 1
 }
 
-# Wrong fields for the API_KEY scheme: known only once the auth config exists.
-resource "service_connected_account" "bad_credentials" {
-  user_id        = "%[1]s-other"
-  auth_config_id = service_auth_config.ac.id
-  credentials_wo = {
-    access_token = "not-an-api-key"
-  }
-  credentials_wo_version = 1
-}
-
 # The account belongs to another user: known only once the account exists.
 resource "service_trigger_instance" "wrong_owner" {
   user_id              = "%[1]s-someone-else"
   slug                 = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
   connected_account_id = service_connected_account.ok.id
 }
-`, prefix))
-	res := w.Run(nil, "apply", "-auto-approve", "-no-color", "-input=false")
-	if res.ExitCode == 0 {
-		t.Fatalf("apply succeeded; the test needs the plan-time errors:\n%s", res.Stdout)
-	}
-	for _, want := range []string{"access_token", "belongs to user"} {
-		if !strings.Contains(strings.Join(strings.Fields(res.Stdout+res.Stderr), " "), want) {
-			t.Errorf("apply output lacks %q:\n%s%s", want, res.Stdout, res.Stderr)
+`,
+		wantError: []string{"belongs to user"},
+	},
+	{
+		resourceType: webhookSubscriptionType,
+		config: `
+resource "service_auth_config" "ac" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = "%[1]s"
+}
+
+# version is known only once the auth config exists; the expired-account
+# event is delivered in V3 only.
+resource "service_webhook_subscription" "hook" {
+  webhook_url    = "https://hooks.example.com/%[1]s"
+  enabled_events = ["composio.connected_account.expired"]
+  version        = service_auth_config.ac.id != "" ? "V1" : "V3"
+}
+`,
+		wantError: []string{"Unsupported webhook event", "not delivered in version V1"},
+		isolated:  true,
+	},
+	{
+		resourceType: mcpServerType,
+		config: `
+resource "service_auth_config" "gh" {
+  toolkit = "github"
+  type    = "use_service_managed_auth"
+  name    = "%[1]s"
+}
+
+# The catalog's tool is GITHUB_CREATE_AN_ISSUE; the server's toolkits are
+# known once gh exists.
+resource "service_mcp_server" "srv" {
+  name            = "partial-%[3]s"
+  auth_config_ids = [service_auth_config.gh.id]
+  allowed_tools   = ["GITHUB_CREATE_ISSUE"]
+}
+`,
+		wantError: []string{"Unknown tool", "GITHUB_CREATE_ISSUE"},
+	},
+	{
+		resourceType: customToolkitType,
+		config: `
+resource "service_custom_toolkit" "first" {
+  slug    = "%[2]s"
+  name    = "%[1]s"
+  app_url = "https://mcp.example.com/%[1]s"
+  auth_scheme = {
+    mode = "NO_AUTH"
+  }
+}
+
+# The same slug, known only once the first toolkit exists.
+resource "service_custom_toolkit" "second" {
+  slug    = "%[2]s${substr(service_custom_toolkit.first.id, 0, 0)}"
+  name    = "%[1]s second"
+  app_url = "https://mcp.example.com/%[1]s/second"
+  auth_scheme = {
+    mode = "NO_AUTH"
+  }
+}
+`,
+		wantError: []string{"Toolkit already exists", "terraform import"},
+	},
+}
+
+// TestAccDestroy_afterPartialApplyWithPlanError: per resource type, an apply
+// stops half-way on that resource's plan-time check; then `terraform
+// destroy` and (after the same partial apply again) `terraform apply
+// -destroy`, both without -refresh=false, succeed and leave an empty state.
+// Terraform's destroy first plans the whole configuration, where the check
+// would fail again: the gate (remotePlanChecks) skips it. Through the CLI
+// that TF_CLI names (terraform or tofu, any version).
+func TestAccDestroy_afterPartialApplyWithPlanError(t *testing.T) {
+	t.Parallel()
+	for _, tc := range partialApplyCases {
+		for _, destroy := range [][]string{{"destroy"}, {"apply", "-destroy"}} {
+			t.Run(tc.resourceType+"/"+strings.Join(destroy, "_"), func(t *testing.T) {
+				t.Parallel()
+				w := newE2EWorkspace(t)
+				if tc.isolated {
+					key, _ := testAccIsolatedProject(t)
+					w.env = append(w.env, EnvAPIKey+"="+key) // the last value of a variable wins
+				}
+				name := acctest.RandomWithPrefix("tf-acc-partial")
+				w.WriteFile("main.tf", fmt.Sprintf(tc.config, name, strings.ReplaceAll(name, "-", "_"), acctest.RandString(8)))
+				res := w.Run(nil, "apply", "-auto-approve", "-no-color", "-input=false")
+				out := strings.Join(strings.Fields(res.Stdout+res.Stderr), " ")
+				if res.ExitCode == 0 {
+					t.Fatalf("apply succeeded; the test needs the plan-time error of %s:\n%s", tc.resourceType, res.Stdout)
+				}
+				for _, want := range tc.wantError {
+					if !strings.Contains(out, want) {
+						t.Fatalf("apply did not stop on the %s check (no %q):\n%s%s", tc.resourceType, want, res.Stdout, res.Stderr)
+					}
+				}
+				if n := len(w.stateResources()); n == 0 {
+					t.Fatalf("the apply was expected to create the first objects; state:\n%s", w.ReadFile("terraform.tfstate"))
+				}
+				w.RunOK(append(destroy, "-auto-approve", "-no-color", "-input=false")...)
+				if left := w.stateResources(); len(left) != 0 {
+					t.Errorf("state after %s still has %v", strings.Join(destroy, " "), left)
+				}
+			})
 		}
 	}
-	state := string(w.ReadFile("terraform.tfstate"))
-	if !strings.Contains(state, `"service_auth_config"`) || !strings.Contains(state, `"service_connected_account"`) {
-		t.Fatalf("the apply was expected to create the auth config and the good account first; state:\n%s", state)
+}
+
+// stateResources returns the addresses of the resources in terraform.tfstate.
+func (w *e2eWorkspace) stateResources() []string {
+	w.t.Helper()
+	var st struct {
+		Resources []struct {
+			Type      string `json:"type"`
+			Name      string `json:"name"`
+			Instances []any  `json:"instances"`
+		} `json:"resources"`
 	}
-	w.RunOK("destroy", "-auto-approve", "-no-color", "-input=false")
-	c := testAccClient(t)
-	acs, err := c.ListAuthConfigs(t.Context(), client.AuthConfigListParams{Search: prefix, ShowDisabled: true})
-	if err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal(w.ReadFile("terraform.tfstate"), &st); err != nil {
+		w.t.Fatal(err)
 	}
-	for _, ac := range acs {
-		if ac.Name == prefix {
-			t.Errorf("auth config %s left on the service after destroy", ac.ID)
+	var out []string
+	for _, r := range st.Resources {
+		if len(r.Instances) > 0 {
+			out = append(out, r.Type+"."+r.Name)
 		}
+	}
+	return out
+}
+
+// gateFixtures are, per resource type with a ModifyPlan, attribute values of
+// an object to create that make its plan-time checks read the service (the
+// other attributes are null). A new resource type with a ModifyPlan needs an
+// entry here (TestModifyPlanGoesThroughTheGate).
+var gateFixtures = map[string]map[string]tftypes.Value{
+	authConfigResourceType: {
+		"toolkit": tftypes.NewValue(tftypes.String, "github"),
+		"type":    tftypes.NewValue(tftypes.String, authConfigTypeManaged),
+		"enabled": tftypes.NewValue(tftypes.Bool, true),
+	},
+	connectedAccountType: {
+		"user_id":        tftypes.NewValue(tftypes.String, "gate-user"),
+		"auth_config_id": tftypes.NewValue(tftypes.String, "ac_gate000000001"),
+		"credentials_wo": tftypes.NewValue(tftypes.Map{ElementType: tftypes.String},
+			map[string]tftypes.Value{"api_key": tftypes.NewValue(tftypes.String, "k")}),
+		"credentials_wo_version": tftypes.NewValue(tftypes.Number, 1),
+		"hosted_link":            tftypes.NewValue(tftypes.Bool, false),
+		"enabled":                tftypes.NewValue(tftypes.Bool, true),
+	},
+	triggerInstanceType: {
+		"user_id":        tftypes.NewValue(tftypes.String, "gate-user"),
+		"slug":           tftypes.NewValue(tftypes.String, "STRIPE_CHARGE_SUCCEEDED_TRIGGER"),
+		"trigger_config": tftypes.NewValue(tftypes.String, "{}"),
+		"enabled":        tftypes.NewValue(tftypes.Bool, true),
+	},
+	webhookSubscriptionType: {
+		"webhook_url": tftypes.NewValue(tftypes.String, "https://example.com/hook"),
+		"enabled_events": tftypes.NewValue(tftypes.Set{ElementType: tftypes.String},
+			[]tftypes.Value{tftypes.NewValue(tftypes.String, "composio.trigger.message")}),
+		"version": tftypes.NewValue(tftypes.String, "V3"),
+	},
+	mcpServerType: {
+		"name": tftypes.NewValue(tftypes.String, "gate"),
+		"auth_config_ids": tftypes.NewValue(tftypes.Set{ElementType: tftypes.String},
+			[]tftypes.Value{tftypes.NewValue(tftypes.String, "ac_gate000000001")}),
+		"allowed_tools": tftypes.NewValue(tftypes.Set{ElementType: tftypes.String},
+			[]tftypes.Value{tftypes.NewValue(tftypes.String, "GITHUB_CREATE_AN_ISSUE")}),
+	},
+	customToolkitType: {
+		"slug":    tftypes.NewValue(tftypes.String, "gate"),
+		"name":    tftypes.NewValue(tftypes.String, "Gate"),
+		"app_url": tftypes.NewValue(tftypes.String, "https://mcp.example.com"),
+	},
+}
+
+// gateTransport answers every request 404 and counts them.
+type gateTransport struct {
+	mu   sync.Mutex
+	reqs []string
+}
+
+func (g *gateTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	g.mu.Lock()
+	g.reqs = append(g.reqs, r.Method+" "+r.URL.Path)
+	g.mu.Unlock()
+	return &http.Response{
+		StatusCode: http.StatusNotFound, Header: http.Header{"Content-Type": {"application/json"}},
+		Body:    io.NopCloser(strings.NewReader(`{"error":{"message":"not found","code":404}}`)),
+		Request: r,
+	}, nil
+}
+
+// TestModifyPlanGoesThroughTheGate: every resource's ModifyPlan makes its API
+// calls inside the one gate (remotePlanChecks). Each resource type with a
+// ModifyPlan plans the create of a fixture object: without a destroy the
+// checks read the service (so the fixture exercises them); during a destroy
+// not a single request is sent; when the provider cannot tell, every error
+// names `terraform destroy -refresh=false`.
+func TestModifyPlanGoesThroughTheGate(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	seen := map[string]bool{}
+	for _, newResource := range New("test")().Resources(ctx) {
+		r := newResource()
+		var md resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "service"}, &md)
+		mp, ok := r.(resource.ResourceWithModifyPlan)
+		if !ok {
+			if _, has := gateFixtures[md.TypeName]; has {
+				t.Errorf("%s has no ModifyPlan: remove its entry from gateFixtures", md.TypeName)
+			}
+			continue
+		}
+		seen[md.TypeName] = true
+		fixture, ok := gateFixtures[md.TypeName]
+		if !ok {
+			t.Errorf("%s has a ModifyPlan but no entry in gateFixtures: add attribute values that make its plan-time "+
+				"checks read the service, and make the checks go through remotePlanChecks", md.TypeName)
+			continue
+		}
+		var sr resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &sr)
+		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+		vals := map[string]tftypes.Value{}
+		for name, at := range typ.AttributeTypes {
+			if v, ok := fixture[name]; ok {
+				vals[name] = v
+			} else {
+				vals[name] = tftypes.NewValue(at, nil)
+			}
+		}
+		obj := tftypes.NewValue(typ, vals)
+		for _, mode := range []destroyDetection{notDestroying, destroying, destroyUnknown} {
+			tr := &gateTransport{}
+			c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", MaxRetries: -1,
+				HTTPClient: &http.Client{Transport: tr}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cr, ok := r.(resource.ResourceWithConfigure); ok {
+				var cresp resource.ConfigureResponse
+				cr.Configure(ctx, resource.ConfigureRequest{ProviderData: &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}}, &cresp)
+				if cresp.Diagnostics.HasError() {
+					t.Fatal(cresp.Diagnostics)
+				}
+			}
+			req := resource.ModifyPlanRequest{
+				Config: tfsdk.Config{Schema: sr.Schema, Raw: obj},
+				Plan:   tfsdk.Plan{Schema: sr.Schema, Raw: obj},
+				State:  tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)},
+			}
+			resp := &resource.ModifyPlanResponse{Plan: req.Plan}
+			mp.ModifyPlan(withDestroyDetection(ctx, mode), req, resp)
+			switch mode {
+			case notDestroying:
+				if len(tr.reqs) == 0 {
+					t.Errorf("%s: the fixture's plan sent no request (diagnostics %v): make gateFixtures[%q] reach the "+
+						"checks that read the service", md.TypeName, resp.Diagnostics, md.TypeName)
+				}
+			case destroying:
+				if len(tr.reqs) > 0 {
+					t.Errorf("%s: ModifyPlan sent %v during a destroy: make its API calls inside remotePlanChecks", md.TypeName, tr.reqs)
+				}
+				if resp.Diagnostics.HasError() {
+					t.Errorf("%s: ModifyPlan failed during a destroy: %v", md.TypeName, resp.Diagnostics)
+				}
+			case destroyUnknown:
+				for _, d := range resp.Diagnostics.Errors() {
+					if !strings.Contains(d.Detail(), "terraform destroy -refresh=false") {
+						t.Errorf("%s: error %q does not name terraform destroy -refresh=false:\n%s", md.TypeName, d.Summary(), d.Detail())
+					}
+				}
+			}
+		}
+	}
+	for name := range gateFixtures {
+		if !seen[name] {
+			t.Errorf("gateFixtures has %s, which is not a resource type with a ModifyPlan", name)
+		}
+	}
+}
+
+func TestWithDestroyHint(t *testing.T) {
+	t.Parallel()
+	var diags diag.Diagnostics
+	diags.AddError("before", "not touched")
+	diags.AddAttributeError(path.Root("x").AtName("y"), "Bad", "Attribute x.y: bad.")
+	diags.AddWarning("W", "warning")
+	diags = withDestroyHint(diags, 1)
+	if strings.Contains(diags[0].Detail(), "refresh=false") || strings.Contains(diags[2].Detail(), "refresh=false") {
+		t.Errorf("hint added to a diagnostic it must not touch: %v", diags)
+	}
+	wp, ok := diags[1].(diag.DiagnosticWithPath)
+	if !ok || !wp.Path().Equal(path.Root("x").AtName("y")) || !strings.HasSuffix(diags[1].Detail(), destroyHint) ||
+		!strings.HasPrefix(diags[1].Detail(), "Attribute x.y: bad.") {
+		t.Errorf("hinted error lost its path or text: %#v", diags[1])
 	}
 }

@@ -172,15 +172,25 @@ func addRemovedFromStateWarning(diags *diag.Diagnostics, resourceType, id string
 // "Unknown <kind>" naming the attribute and value; other errors go through
 // addAPIErrorAt with operation "reading <kind>".
 func addLookupError(diags *diag.Diagnostics, attr path.Path, kind, name, version string, err error) {
+	addLookupErrorSuggest(diags, attr, kind, name, version, err, nil)
+}
+
+// addLookupErrorSuggest is addLookupError whose NotFound error ends with
+// suggest() (a did-you-mean sentence, called on that error path only).
+func addLookupErrorSuggest(diags *diag.Diagnostics, attr path.Path, kind, name, version string, err error, suggest func() string) {
 	if client.IsNotFound(err) {
+		hint := ""
+		if suggest != nil {
+			hint = suggest()
+		}
 		at := ""
 		if version != "" {
 			at = " at toolkit version " + version
 		}
 		diags.AddAttributeError(attr, "Unknown "+kind,
-			fmt.Sprintf("Attribute %s: the service has no %s %q%s. Check the spelling (the service_toolkits and "+
+			fmt.Sprintf("Attribute %s: the service has no %s %q%s.%s Check the spelling (the service_toolkits and "+
 				"service_trigger_types data sources list what exists) and the provider's toolkit versions.",
-				attr, kind, name, at))
+				attr, kind, name, at, hint))
 		return
 	}
 	addAPIErrorAt(diags, attr, "reading "+kind, "", name, err)

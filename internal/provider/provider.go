@@ -232,6 +232,7 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 		ToolkitVersions: settings.versions,
 		VersionSources:  settings.versionSources,
 		Cache:           NewSchemaCache(c, settings.versions),
+		VersionKeys:     configuredVersionKeys(cfg),
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data

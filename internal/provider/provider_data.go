@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -50,6 +51,14 @@ type ProviderData struct {
 	// claimTriggerCreate); Configure makes a new ProviderData for every
 	// graph walk, so it holds one walk's creates.
 	TriggerCreates plannedKeys
+	// VersionKeys are the keys of toolkit_versions in the provider block,
+	// checked against the catalog by checkToolkitVersionKeys.
+	VersionKeys []string
+
+	versionKeysChecked atomic.Bool
+	catalogMu          sync.Mutex // guards catalogRead and catalogSlugs (toolkitSlugs)
+	catalogRead        bool
+	catalogSlugs       []string
 }
 
 // plannedKeys is a set of keys claimed during one graph walk.

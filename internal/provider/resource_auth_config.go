@@ -378,12 +378,10 @@ func acPlannedStatus(creating bool, plan, state authConfigResourceModel) (types.
 // ModifyPlan checks the configuration against the toolkit (read once per
 // provider run through the SchemaCache) and fills values known at plan time.
 func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return // destroy
-	}
-	if skipPlanChecks(ctx, authConfigResourceType) {
-		return
-	}
+	remotePlanChecks(ctx, authConfigResourceType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+}
+
+func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if planUnchanged(req) && acStateIsManaged(ctx, req) {
 		// Nothing to check or fill in. A custom auth config is still checked:
 		// the credentials its scheme requires must be in the configuration
@@ -429,6 +427,7 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 		return
 	}
 	slug := plan.Toolkit.ValueString()
+	r.data.checkToolkitVersionKeys(ctx, &resp.Diagnostics)
 	tk, err := r.data.Cache.Toolkit(ctx, slug)
 	if err != nil {
 		if client.IsNotFound(err) && strings.HasPrefix(strings.ToUpper(slug), client.CustomToolkitPrefix) {
@@ -438,7 +437,8 @@ func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.Modify
 			return
 		}
 		if !r.data.addVersionNotFound(ctx, &resp.Diagnostics, slug, err) {
-			addLookupError(&resp.Diagnostics, path.Root("toolkit"), "toolkit", slug, r.data.VersionFor(slug), err)
+			addLookupErrorSuggest(&resp.Diagnostics, path.Root("toolkit"), "toolkit", slug, r.data.VersionFor(slug), err,
+				func() string { return r.data.suggestToolkit(ctx, slug) })
 		}
 		return
 	}

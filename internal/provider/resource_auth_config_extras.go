@@ -102,6 +102,8 @@ func validateAuthConfigExtras(ctx context.Context, cfg authConfigResourceModel, 
 		}
 		var p proxyConfigModel
 		diags.Append(cfg.ProxyConfig.As(ctx, &p, acObjectAsOptions)...)
+		addWriteOnlyVersionWarning(p.ProxyAuthKeyWO, p.ProxyAuthKeyWOVersion, path.Root("proxy_config").AtName("proxy_auth_key_wo"),
+			path.Root("proxy_config").AtName("proxy_auth_key_wo_version"), diags)
 		if p.ProxyAuthKeyWO.IsNull() && !p.ProxyAuthKeyWOVersion.IsNull() {
 			diags.AddAttributeError(path.Root("proxy_config").AtName("proxy_auth_key_wo_version"), "Version without a key",
 				"Attribute proxy_config.proxy_auth_key_wo_version versions proxy_config.proxy_auth_key_wo, which is not "+

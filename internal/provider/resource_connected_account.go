@@ -271,7 +271,10 @@ func connectedAccountTimeouts(ctx context.Context) schema.Attribute {
 }
 
 func (r *connectedAccountResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{hostedLinkWithoutCredentials{}}
+	return []resource.ConfigValidator{
+		hostedLinkWithoutCredentials{},
+		writeOnlyWithoutVersion{writeOnly: path.Root("credentials_wo"), version: path.Root("credentials_wo_version")},
+	}
 }
 
 // hostedLinkWithoutCredentials refuses hosted_link = true with credentials
@@ -386,15 +389,14 @@ func (r *connectedAccountResource) checkAccountCredentials(ctx context.Context, 
 // creation half can tell it replaces an account.
 const privateKeyReplacing = "replacing_account"
 
+// A delete (no planned object) and a destroy run need no check (the gate,
+// remotePlanChecks): in particular they must not depend on the auth config
+// still existing.
 func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	// A destroy plan (no planned object) needs no check: in particular it
-	// must not depend on the auth config still existing.
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	if skipPlanChecks(ctx, connectedAccountType) {
-		return
-	}
+	remotePlanChecks(ctx, connectedAccountType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+}
+
+func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if planUnchanged(req) {
 		return // nothing to check or fill in
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -36,6 +37,7 @@ var (
 	_ resource.ResourceWithImportState    = (*customToolkitResource)(nil)
 	_ resource.ResourceWithIdentity       = (*customToolkitResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*customToolkitResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*customToolkitResource)(nil)
 )
 
 // NewCustomToolkitResource returns the service_custom_toolkit resource.
@@ -173,6 +175,44 @@ func customSlugChanged(_ context.Context, req planmodifier.StringRequest, resp *
 
 func (r *customToolkitResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ModifyPlan checks, for a toolkit to create (or to replace under another
+// slug), that the project has no toolkit with that slug yet: the service
+// refuses the create (409) after the rest of the apply has run. Nothing is
+// written; one GET, only when a toolkit is created.
+func (r *customToolkitResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	remotePlanChecks(ctx, customToolkitType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+}
+
+func (r *customToolkitResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if !r.data.Configured() {
+		return
+	}
+	var slug, stateID types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("slug"), &slug)...)
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &stateID)...)
+	}
+	if resp.Diagnostics.HasError() || slug.IsUnknown() || slug.IsNull() || !customSlugRe.MatchString(slug.ValueString()) {
+		return
+	}
+	want := client.CustomToolkitSlug(slug.ValueString())
+	if !stateID.IsNull() && strings.EqualFold(stateID.ValueString(), want) {
+		return // the toolkit this resource manages
+	}
+	tk, err := r.data.Client.GetToolkit(ctx, want, "")
+	if err != nil {
+		if !client.IsNotFound(err) {
+			tflog.Debug(ctx, "custom toolkit slug not checked at plan time", map[string]any{"slug": want, "error": err.Error()})
+		}
+		return
+	}
+	resp.Diagnostics.AddAttributeError(path.Root("slug"), "Toolkit already exists",
+		fmt.Sprintf("Attribute slug: the project already has a toolkit %s, so the service would refuse to register "+
+			"another. Manage the existing one instead: import it with\n\n  terraform import %s.<name> %s\n\n(or an "+
+			"`import { to = %s.<name>, id = %q }` block), delete it first, or choose another slug.",
+			tk.Slug, customToolkitType, tk.Slug, customToolkitType, tk.Slug))
 }
 
 // ValidateConfig checks that auth_scheme carries what its mode needs.

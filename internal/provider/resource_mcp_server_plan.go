@@ -21,9 +21,10 @@ import (
 // auth config id is known, and keeps the service's allowed_tools when the
 // configuration leaves them out and the toolkits do not change.
 func (r *mcpServerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return // destroy
-	}
+	remotePlanChecks(ctx, mcpServerType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+}
+
+func (r *mcpServerResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if planUnchanged(req) {
 		// Nothing to check or fill in, unless allowed_tools was just removed
 		// from the configuration (planned below as every tool).
@@ -70,6 +71,7 @@ func (r *mcpServerResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if !r.data.Configured() || plan.AuthConfigIDs.IsUnknown() || plan.NoAuthToolkits.IsUnknown() || cfgTools.IsUnknown() {
 		return
 	}
+	r.data.checkToolkitVersionKeys(ctx, &resp.Diagnostics)
 	toolkits, allKnown := r.planToolkits(ctx, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -98,7 +100,7 @@ func (r *mcpServerResource) planToolkits(ctx context.Context, plan mcpServerMode
 		slug, err := r.data.Cache.AuthConfigToolkit(ctx, id)
 		switch {
 		case client.IsNotFound(err):
-			diags.AddAttributeError(attrIDs, "Unknown auth config",
+			diags.AddAttributeError(attrIDs.AtSetValue(s), "Unknown auth config",
 				fmt.Sprintf("Attribute auth_config_ids: the project has no auth config %q (the service_auth_configs data "+
 					"source lists them).", id))
 			continue
@@ -114,7 +116,8 @@ func (r *mcpServerResource) planToolkits(ctx context.Context, plan mcpServerMode
 	for _, slug := range setStrings(plan.NoAuthToolkits) {
 		tk, err := r.data.Cache.Toolkit(ctx, slug)
 		if err != nil {
-			addLookupError(diags, attrNoAuth, "toolkit", slug, r.data.VersionFor(slug), err)
+			addLookupErrorSuggest(diags, attrNoAuth.AtSetValue(types.StringValue(slug)), "toolkit", slug, r.data.VersionFor(slug), err,
+				func() string { return r.data.suggestToolkit(ctx, slug) })
 			continue
 		}
 		if _, ok := tk.AuthDetail("NO_AUTH"); !ok {
@@ -122,7 +125,7 @@ func (r *mcpServerResource) planToolkits(ctx context.Context, plan mcpServerMode
 			for _, d := range tk.AuthConfigDetails {
 				modes = append(modes, d.Mode)
 			}
-			diags.AddAttributeError(attrNoAuth, "Toolkit needs authentication",
+			diags.AddAttributeError(attrNoAuth.AtSetValue(types.StringValue(slug)), "Toolkit needs authentication",
 				fmt.Sprintf("Attribute no_auth_toolkits: toolkit %q needs authentication (schemes: %s); create a "+
 					"service_auth_config for it and list it in auth_config_ids instead.", slug, strings.Join(modes, ", ")))
 			continue
@@ -139,6 +142,7 @@ func (r *mcpServerResource) planToolkits(ctx context.Context, plan mcpServerMode
 func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolkits []string, allKnown bool, diags *diag.Diagnostics) {
 	attr := path.Root("allowed_tools")
 	served := map[string]string{} // tool slug -> toolkit
+	var servedSlugs []string
 	for _, tk := range toolkits {
 		list, err := r.data.Cache.ToolkitTools(ctx, tk)
 		if err != nil {
@@ -147,17 +151,21 @@ func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolki
 		}
 		for _, t := range list {
 			served[t.Slug] = tk
+			servedSlugs = append(servedSlugs, t.Slug)
 		}
 	}
+	slices.Sort(servedSlugs)
 	for _, tool := range tools {
 		if _, ok := served[tool]; ok {
 			continue
 		}
+		at := attr.AtSetValue(types.StringValue(tool))
 		owner := toolkitPrefix(tool)
 		if slices.Contains(toolkits, owner) {
-			diags.AddAttributeError(attr, "Unknown tool",
-				fmt.Sprintf("Attribute allowed_tools: toolkit %q has no tool %q at version %s (the service_tools data "+
-					"source lists a toolkit's tools).", owner, tool, r.data.VersionFor(owner)))
+			ownTools := slices.DeleteFunc(slices.Clone(servedSlugs), func(s string) bool { return served[s] != owner })
+			diags.AddAttributeError(at, "Unknown tool",
+				fmt.Sprintf("Attribute allowed_tools: toolkit %q has no tool %q at version %s.%s (The service_tools "+
+					"data source lists a toolkit's tools.)", owner, tool, r.data.VersionFor(owner), didYouMean(tool, ownTools)))
 			continue
 		}
 		if !allKnown {
@@ -166,13 +174,14 @@ func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolki
 		list, err := r.data.Cache.ToolkitTools(ctx, owner)
 		found := err == nil && slices.ContainsFunc(list, func(t client.Tool) bool { return t.Slug == tool })
 		if found {
-			diags.AddAttributeError(attr, "Tool of another toolkit",
+			diags.AddAttributeError(at, "Tool of another toolkit",
 				fmt.Sprintf("Attribute allowed_tools: tool %q belongs to toolkit %q, which none of auth_config_ids or "+
 					"no_auth_toolkits serves (the server's toolkits: %s).", tool, owner, strings.Join(sortedCopy(toolkits), ", ")))
 			continue
 		}
-		diags.AddAttributeError(attr, "Unknown tool",
-			fmt.Sprintf("Attribute allowed_tools: no toolkit of the server (%s) has a tool %q.", strings.Join(sortedCopy(toolkits), ", "), tool))
+		diags.AddAttributeError(at, "Unknown tool",
+			fmt.Sprintf("Attribute allowed_tools: no toolkit of the server (%s) has a tool %q.%s", strings.Join(sortedCopy(toolkits), ", "),
+				tool, didYouMean(tool, servedSlugs)))
 	}
 }
 

@@ -175,12 +175,10 @@ func (r *triggerInstanceResource) Configure(_ context.Context, req resource.Conf
 // schema (read at the provider's toolkit version, once per provider run) and
 // fills in the toolkit. Nothing is written.
 func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return // destroy
-	}
-	if skipPlanChecks(ctx, triggerInstanceType) {
-		return
-	}
+	remotePlanChecks(ctx, triggerInstanceType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+}
+
+func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if planUnchanged(req) {
 		return // nothing to check or fill in
 	}
@@ -226,10 +224,12 @@ func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.M
 	}
 
 	slug := plan.Slug.ValueString()
+	r.data.checkToolkitVersionKeys(ctx, &resp.Diagnostics)
 	tt, err := r.data.Cache.TriggerType(ctx, slug)
 	if err != nil {
 		if !r.data.addVersionNotFound(ctx, &resp.Diagnostics, toolkitPrefix(slug), err) {
-			addLookupError(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, r.data.VersionFor(toolkitPrefix(slug)), err)
+			addLookupErrorSuggest(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, r.data.VersionFor(toolkitPrefix(slug)), err,
+				func() string { return r.data.suggestTriggerType(ctx, slug) })
 		}
 		return
 	}
@@ -294,7 +294,7 @@ func (r *triggerInstanceResource) claimTriggerCreate(plan triggerInstanceModel, 
 // the check at create.
 // It runs only for a create or a replacement (ModifyPlan returns earlier for
 // an unchanged trigger in the state) and never during `terraform destroy`
-// (skipPlanChecks), so a deleted account does not block a destroy.
+// (remotePlanChecks), so a deleted account does not block a destroy.
 func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, userID, toolkit, slug string, diags *diag.Diagnostics) {
 	if id == "" {
 		return
