@@ -62,6 +62,7 @@ func TestAccAuthConfigList_query(t *testing.T) {
 	var pagesBefore int
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   testAccQueryVersions,
+		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -134,6 +135,7 @@ resource "service_auth_config" "billing" {
 `, ac.ID)
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   testAccQueryVersions,
+		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -183,6 +185,7 @@ func TestAccAuthConfigList_serviceError(t *testing.T) {
 	testAccRequireEmulator(t)
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   testAccQueryVersions,
+		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: `data "service_toolkit_categories" "any" {}`},
