@@ -161,7 +161,7 @@ resource "service_mcp_server" "srv" {
   auth_config_ids = [service_auth_config.gh.id]
   allowed_tools   = ["GITHUB_CREATE_ISSUE", "GITHUB_LIST_ISSUES"]
 }`,
-				PlanOnly: true,
+				PlanOnly:    true,
 				ExpectError: testAccErrRe(`Unknown tool`, `no tool "GITHUB_CREATE_ISSUE"`, `Did you mean "GITHUB_CREATE_AN_ISSUE"\?`),
 			},
 		},

@@ -50,4 +50,3 @@ func addWriteOnlyVersionWarning(wo, version attr.Value, woPath, versionPath path
 			"a version a new value is never sent after the create. Set %s = 1 and increase it whenever the value "+
 			"changes.", woPath, versionPath, versionPath))
 }
-
