@@ -214,10 +214,7 @@ func importHint(id string) string {
 // the planned version and, for a create, that the project has no
 // subscription yet. Nothing is written.
 func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() { // MUTATION PROBE 6: the destroy guard removed
-		return
-	}
-	r.modifyPlan(ctx, req, resp)
+	remotePlanChecks(ctx, webhookSubscriptionType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 func (r *webhookSubscriptionResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
