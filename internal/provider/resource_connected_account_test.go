@@ -3,12 +3,14 @@ package provider
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
@@ -317,42 +320,122 @@ func TestAccConnectedAccount_oauthApproval(t *testing.T) {
 	})
 }
 
-// testAccCompleteWhenCreated approves the first account of user as soon as
-// it appears (from a goroutine, while apply is waiting). It returns a channel
-// carrying the outcome.
-func testAccCompleteWhenCreated(c *client.Client, ep testAccEndpoint, user string) <-chan error {
-	return testAccActWhenCreated(c, ep, user, "complete")
+// testAccAccountReads returns how many GET /connected_accounts/{id} requests
+// the emulator has served to the isolated project of key (from a goroutine:
+// no *testing.T).
+func testAccAccountReads(ctx context.Context, ep testAccEndpoint, key string) (int, error) {
+	var i int
+	if _, err := fmt.Sscanf(key, "emulator-key-isolated-%02d", &i); err != nil {
+		return 0, fmt.Errorf("%q is not an isolated project's key", key)
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, ep.BaseURL+"/_emulator/stats", nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("x-api-key", ep.APIKey)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	var st testAccEmulatorStats
+	if err := json.NewDecoder(resp.Body).Decode(&st); err != nil {
+		return 0, err
+	}
+	return st.Projects[fmt.Sprintf("isolated-%02d", i)]["GET "+client.APIPrefix+"/connected_accounts/{nanoid}"], nil
+}
+
+// testAccWaitAction is the outcome of testAccActWhenCreated: the reads of
+// the account the provider had made when the action ran (at least one).
+type testAccWaitAction struct {
+	readsBefore int
+	err         error
 }
 
 // testAccActWhenCreated calls the emulator control route
 // /_emulator/connected_accounts/{id}/<action> (complete, fail, expire) on the
-// first account of user as soon as it appears.
-func testAccActWhenCreated(c *client.Client, ep testAccEndpoint, user, action string) <-chan error {
-	done := make(chan error, 1)
+// first account of user in the isolated project of key (c is its client),
+// once the provider has polled that account: the action lands while the
+// provider waits, after it saw the account not yet connected. The outcome
+// is an error when the provider never read the account.
+func testAccActWhenCreated(ep testAccEndpoint, key string, c *client.Client, user, action string) <-chan testAccWaitAction {
+	done := make(chan testAccWaitAction, 1)
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
-		for ctx.Err() == nil {
+		var id string
+		for ctx.Err() == nil && id == "" {
 			accts, err := c.ListConnectedAccounts(ctx, client.ConnectedAccountListParams{UserIDs: []string{user}})
 			if err == nil && len(accts) > 0 {
-				time.Sleep(1500 * time.Millisecond) // let the provider poll at least once
-				req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/_emulator/connected_accounts/"+accts[0].ID+"/"+action, nil)
-				req.Header.Set("x-api-key", ep.APIKey)
-				resp, err := http.DefaultClient.Do(req)
-				if err == nil {
-					_ = resp.Body.Close()
-					if resp.StatusCode != http.StatusOK {
-						err = fmt.Errorf("%s: %s", action, resp.Status)
-					}
-				}
-				done <- err
+				id = accts[0].ID
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		if id == "" {
+			done <- testAccWaitAction{err: fmt.Errorf("no account of %s appeared: %w", user, ctx.Err())}
+			return
+		}
+		reads := 0
+		for reads == 0 {
+			n, err := testAccAccountReads(ctx, ep, key)
+			if err != nil || ctx.Err() != nil {
+				done <- testAccWaitAction{err: fmt.Errorf("the provider never polled connected account %s (%v, %v)", id, err, ctx.Err())}
 				return
 			}
-			time.Sleep(200 * time.Millisecond)
+			reads = n
+			if reads == 0 {
+				time.Sleep(50 * time.Millisecond)
+			}
 		}
-		done <- ctx.Err()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/_emulator/connected_accounts/"+id+"/"+action, nil)
+		req.Header.Set("x-api-key", key)
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			_ = resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				err = fmt.Errorf("%s: %s", action, resp.Status)
+			}
+		}
+		done <- testAccWaitAction{readsBefore: reads, err: err}
 	}()
 	return done
+}
+
+// testAccPolledAfter fails unless the provider read the account again after
+// the action (the wait saw the action's outcome by polling).
+func testAccPolledAfter(ctx context.Context, ep testAccEndpoint, key string, a testAccWaitAction) error {
+	if a.err != nil {
+		return a.err
+	}
+	n, err := testAccAccountReads(ctx, ep, key)
+	if err != nil {
+		return err
+	}
+	if n <= a.readsBefore {
+		return fmt.Errorf("the provider read the account %d times before the action and %d in all: it did not poll after it", a.readsBefore, n)
+	}
+	return nil
+}
+
+// testAccCheckConnectedAccountDestroyIn is testAccCheckConnectedAccountDestroy
+// through the client of another project.
+func testAccCheckConnectedAccountDestroyIn(c *client.Client) func(*terraform.State) error {
+	return func(s *terraform.State) error {
+		for _, rs := range s.RootModule().Resources {
+			if rs.Type != connectedAccountType {
+				continue
+			}
+			_, err := c.GetConnectedAccount(context.Background(), rs.Primary.ID)
+			if err == nil {
+				return fmt.Errorf("connected account %s still exists", rs.Primary.ID)
+			}
+			if !client.IsNotFound(err) {
+				return fmt.Errorf("connected account %s: want 404, got %w", rs.Primary.ID, err)
+			}
+		}
+		return nil
+	}
 }
 
 // TestAccConnectedAccount_waitFailed: a connection that fails while apply
@@ -360,33 +443,38 @@ func testAccActWhenCreated(c *client.Client, ep testAccEndpoint, user, action st
 // the account is kept in state, tainted, and replaced by the next apply.
 func TestAccConnectedAccount_waitFailed(t *testing.T) {
 	ep := testAccRequireEmulator(t)
+	// A project of its own: its request counts show the provider polling.
+	key, c := testAccIsolatedProject(t)
+	provider := testAccKeyedProvider(key)
 	user := acctest.RandomWithPrefix("tf-ca-waitfail")
-	var done <-chan error
+	var done <-chan testAccWaitAction
 	var started time.Time
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		CheckDestroy:             testAccCheckConnectedAccountDestroyIn(c),
 		Steps: []tfresource.TestStep{
 			{
 				PreConfig: func() {
 					started = time.Now()
-					done = testAccActWhenCreated(testAccClient(t), ep, user, "fail")
+					done = testAccActWhenCreated(ep, key, c, user, "fail")
 				},
-				Config: testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
+				Config: provider + testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
 					`wait_for_connection = true`, `timeouts = { create = "5m" }`),
 				ExpectError: testAccErrRe(`failed to connect`, `FAILED`, `kept in the Terraform\s+state`, `tainted`),
 			},
 			{
 				PreConfig: func() {
-					if err := <-done; err != nil {
+					// The provider polled the account before it failed, and
+					// again after: that is how the wait learnt it.
+					if err := testAccPolledAfter(context.Background(), ep, key, <-done); err != nil {
 						t.Fatal(err)
 					}
 					if d := time.Since(started); d > time.Minute {
 						t.Fatalf("the wait did not stop when the connection failed (%s)", d)
 					}
 				},
-				Config: testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id"),
+				Config: provider + testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id"),
 				ConfigPlanChecks: tfresource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionReplace)},
 				},
@@ -398,24 +486,29 @@ func TestAccConnectedAccount_waitFailed(t *testing.T) {
 	})
 }
 
+// TestAccConnectedAccount_waitForConnection: with wait_for_connection the
+// create polls the account until it is ACTIVE: it read the account before
+// the connection completed, and again after.
 func TestAccConnectedAccount_waitForConnection(t *testing.T) {
 	ep := testAccRequireEmulator(t)
+	// A project of its own: its request counts show the provider polling.
+	key, c := testAccIsolatedProject(t)
 	user := acctest.RandomWithPrefix("tf-ca-wait")
-	var done <-chan error
+	var done <-chan testAccWaitAction
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		CheckDestroy:             testAccCheckConnectedAccountDestroyIn(c),
 		Steps: []tfresource.TestStep{
 			{
-				PreConfig: func() { done = testAccCompleteWhenCreated(testAccClient(t), ep, user) },
-				Config: testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
+				PreConfig: func() { done = testAccActWhenCreated(ep, key, c, user, "complete") },
+				Config: testAccKeyedProvider(key) + testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
 					`wait_for_connection = true`, `timeouts = { create = "45s" }`),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("wait_for_connection"), knownvalue.Bool(true)),
 				},
-				Check: func(*terraform.State) error { return <-done },
+				Check: func(*terraform.State) error { return testAccPolledAfter(context.Background(), ep, key, <-done) },
 			},
 		},
 	})
@@ -1064,11 +1157,86 @@ func TestConnectedAccountCreate_serviceRejectsCredentials(t *testing.T) {
 	}
 }
 
+// testAccPlanDiagnostics records the diagnostics the provider answers to
+// PlanResourceChange for one resource type, so that a test can check the
+// warnings of a plan (terraform-plugin-testing checks errors only).
+type testAccPlanDiagnostics struct {
+	typeName string
+	mu       sync.Mutex
+	diags    []*tfprotov6.Diagnostic
+}
+
+// factories serve the provider with the recording.
+func (r *testAccPlanDiagnostics) factories() map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"service": func() (tfprotov6.ProviderServer, error) {
+			s, err := NewServer("test")()
+			if err != nil {
+				return nil, err
+			}
+			return planDiagnosticsServer{s.(wholeNumbers), r}, nil
+		},
+	}
+}
+
+func (r *testAccPlanDiagnostics) reset() {
+	r.mu.Lock()
+	r.diags = nil
+	r.mu.Unlock()
+}
+
+// expectWarning is a plan check passing when, since the last reset, a plan
+// of the type warned with summary and a detail matching detail, and no plan
+// of the type failed.
+func (r *testAccPlanDiagnostics) expectWarning(summary string, detail *regexp.Regexp) plancheck.PlanCheck {
+	return planWarningCheck{r, summary, detail}
+}
+
+type planWarningCheck struct {
+	r       *testAccPlanDiagnostics
+	summary string
+	detail  *regexp.Regexp
+}
+
+func (c planWarningCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
+	c.r.mu.Lock()
+	defer c.r.mu.Unlock()
+	found := false
+	var got []string
+	for _, d := range c.r.diags {
+		got = append(got, fmt.Sprintf("%v %q: %s", d.Severity, d.Summary, d.Detail))
+		if d.Severity == tfprotov6.DiagnosticSeverityError {
+			resp.Error = fmt.Errorf("a plan of %s failed: %s: %s", c.r.typeName, d.Summary, d.Detail)
+			return
+		}
+		found = found || d.Severity == tfprotov6.DiagnosticSeverityWarning && d.Summary == c.summary && c.detail.MatchString(d.Detail)
+	}
+	if !found {
+		resp.Error = fmt.Errorf("no plan of %s warned %q with a detail matching %s; diagnostics: %q", c.r.typeName, c.summary, c.detail, got)
+	}
+}
+
+type planDiagnosticsServer struct {
+	wholeNumbers
+	r *testAccPlanDiagnostics
+}
+
+func (s planDiagnosticsServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	resp, err := s.wholeNumbers.PlanResourceChange(ctx, req)
+	if resp != nil && req.TypeName == s.r.typeName {
+		s.r.mu.Lock()
+		s.r.diags = append(s.r.diags, resp.Diagnostics...)
+		s.r.mu.Unlock()
+	}
+	return resp, err
+}
+
 // TestAccConnectedAccount_destroyAfterAuthConfigDeleted: an account whose auth
 // config (a literal id) was deleted outside Terraform can still be destroyed,
 // even when it is tainted (Terraform's preliminary destroy plan plans its
 // replacement as a creation, with no prior state). Replacing plans warn
-// instead of failing; a new account with that id still fails at plan time.
+// instead of failing (the warnings are checked through the provider's plan
+// diagnostics); a new account with that id still fails at plan time.
 func TestAccConnectedAccount_destroyAfterAuthConfigDeleted(t *testing.T) {
 	testAccPreCheck(t)
 	user := acctest.RandomWithPrefix("tf-ca-acgone")
@@ -1087,9 +1255,11 @@ func TestAccConnectedAccount_destroyAfterAuthConfigDeleted(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	plans := &testAccPlanDiagnostics{typeName: connectedAccountType}
+	unknownAC := regexp.MustCompile(`the service has no auth config "` + regexp.QuoteMeta(acID) + `" \(it was probably deleted outside Terraform\)`)
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: plans.factories(),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -1101,19 +1271,27 @@ func TestAccConnectedAccount_destroyAfterAuthConfigDeleted(t *testing.T) {
 			{
 				// A replace-forcing change (another user) after the auth config
 				// was deleted: the creation half of the replacement warns.
-				PreConfig:          deleteAC,
+				PreConfig:          func() { deleteAC(); plans.reset() },
 				Config:             testAccCAAccount(user+"-b", strconvQuote(acID), creds),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+					plans.expectWarning("Unknown auth config", regexp.MustCompile(unknownAC.String()+`.*This plan replaces an existing connected account\.`)),
+				}},
 			},
 			{
 				// Tainted (as after a wait_for_connection timeout): planned as a
 				// creation with no prior state; the account still using the
 				// auth config marks it as a replacement, so only a warning.
+				PreConfig:          plans.reset,
 				Taint:              []string{caAddr},
 				Config:             testAccCAAccount(user, strconvQuote(acID), creds),
 				PlanOnly:           true,
 				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PostApplyPreRefresh: []plancheck.PlanCheck{
+					plans.expectWarning("Unknown auth config", regexp.MustCompile(unknownAC.String()+
+						`.*User "`+regexp.QuoteMeta(user)+`" still has connected account \S+ using it, which this plan replaces`)),
+				}},
 			},
 			{
 				// A brand-new account with the deleted auth config: plan-time error.
