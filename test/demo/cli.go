@@ -4,6 +4,7 @@
 package demo
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A CLI the demo runs: Terraform or OpenTofu, found on this machine.
@@ -81,7 +83,9 @@ func findCLI(root, name, product string, envs []string, pathFirst bool) CLI {
 	if abs, err := filepath.Abs(c.Path); err == nil {
 		c.Path = abs
 	}
-	version := exec.Command(c.Path, "version") //nolint:noctx // a local binary printing its version
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	version := exec.CommandContext(ctx, c.Path, "version")
 	version.Env = append(os.Environ(), "CHECKPOINT_DISABLE=1")
 	out, err := version.Output()
 	if err != nil {
@@ -237,7 +241,7 @@ func FakeCLI(tb testing.TB, dir, name, product, version string) string {
 	script := "#!/bin/sh\n" +
 		"if [ \"$1\" = version ]; then printf '%s\\n' " + warning + "'" + product + " v" + version + "' 'on linux_amd64'; exit 0; fi\n" +
 		"echo \"fake " + name + ": $*\" >&2\nexit 1\n"
-	if err := os.WriteFile(p, []byte(script), 0o755); err != nil { //nolint:gosec // an executable on purpose
+	if err := os.WriteFile(p, []byte(script), 0o755); err != nil {
 		tb.Fatal(err)
 	}
 	return p

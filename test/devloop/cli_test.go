@@ -30,7 +30,7 @@ func TestDevChoosesCLI(t *testing.T) {
 		if err := os.MkdirAll(filepath.Join(repo, "scripts"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(repo, "scripts", name), b, 0o755); err != nil { //nolint:gosec // a script
+		if err := os.WriteFile(filepath.Join(repo, "scripts", name), b, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
