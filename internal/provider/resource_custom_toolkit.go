@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -185,6 +186,10 @@ func (r *customToolkitResource) ModifyPlan(ctx context.Context, req resource.Mod
 	remotePlanChecks(ctx, customToolkitType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
+// privateKeyReplacingToolkit holds, in the private data of a replacement's plan,
+// the id of the toolkit being replaced (see modifyPlan).
+const privateKeyReplacingToolkit = "replacing_toolkit"
+
 func (r *customToolkitResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !r.data.Configured() {
 		return
@@ -198,8 +203,25 @@ func (r *customToolkitResource) modifyPlan(ctx context.Context, req resource.Mod
 		return
 	}
 	want := client.CustomToolkitSlug(slug.ValueString())
-	if !stateID.IsNull() && strings.EqualFold(stateID.ValueString(), want) {
-		return // the toolkit this resource manages
+	if !stateID.IsNull() {
+		if resp.Private != nil {
+			// Should this plan be a replacement (app_url or the auth mode
+			// changed), Terraform plans its create again with no prior
+			// state and this plan's private data: remember whose slug it
+			// is. (The framework shows a resource's ModifyPlan only its own
+			// RequiresReplace, not its attributes'.)
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacingToolkit, []byte(strconv.Quote(stateID.ValueString())))...)
+		}
+		if strings.EqualFold(stateID.ValueString(), want) {
+			return // the toolkit this resource manages
+		}
+	}
+	if req.Private != nil {
+		if b, d := req.Private.GetKey(ctx, privateKeyReplacingToolkit); !d.HasError() && len(b) > 0 {
+			if replaced, err := strconv.Unquote(string(b)); err == nil && strings.EqualFold(replaced, want) {
+				return // the create half of this resource's replacement: the toolkit is deleted first
+			}
+		}
 	}
 	tk, err := r.data.Client.GetToolkit(ctx, want, "")
 	if err != nil {
@@ -287,6 +309,9 @@ func customToolkitConfig(ctx context.Context, m customToolkitModel) (client.Cust
 
 func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	if resp.Private != nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacingToolkit, nil)...) // a plan's note, not state
+	}
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -387,6 +412,9 @@ func readCustomToolkit(state *customToolkitModel, tk *client.Toolkit) diag.Diagn
 
 func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	if resp.Private != nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacingToolkit, nil)...) // a plan's note, not state
+	}
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
