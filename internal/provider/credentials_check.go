@@ -63,8 +63,11 @@ func toolkitSchemes(tk *client.Toolkit) []string {
 // attribute errors at attr naming every missing required field and every
 // unknown field (listing the allowed ones), and an error when the toolkit does
 // not support the scheme. Field names compare exactly (the service's names are
-// snake_case). A nil toolkit yields no diagnostics.
-func checkCredentialFields(tk *client.Toolkit, scheme string, purpose credentialsPurpose, provided []string, attr path.Path) diag.Diagnostics {
+// snake_case). A nil toolkit yields no diagnostics. inherited names fields
+// the account gets from its auth config's shared_credentials (inherited by
+// every connected account of the auth config, per the API contract): they
+// are never missing.
+func checkCredentialFields(tk *client.Toolkit, scheme string, purpose credentialsPurpose, provided []string, attr path.Path, inherited ...string) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if tk == nil {
 		return diags
@@ -77,8 +80,11 @@ func checkCredentialFields(tk *client.Toolkit, scheme string, purpose credential
 		return diags
 	}
 
-	have := make(map[string]bool, len(provided))
+	have := make(map[string]bool, len(provided)+len(inherited))
 	for _, name := range provided {
+		have[name] = true
+	}
+	for _, name := range inherited {
 		have[name] = true
 	}
 	allowed := map[string]bool{}
@@ -123,8 +129,34 @@ func checkCredentialFields(tk *client.Toolkit, scheme string, purpose credential
 // purpose has required entries (e.g. OAUTH2 auth config creation: client_id,
 // client_secret), so that credentials must be given.
 func hasRequiredCredentialFields(tk *client.Toolkit, scheme string, purpose credentialsPurpose) bool {
+	return len(missingRequiredFields(tk, scheme, purpose)) > 0
+}
+
+// missingRequiredFields returns the required fields of the scheme's field
+// group for purpose that inherited (the auth config's shared_credentials,
+// which every connected account of the auth config inherits) does not
+// supply.
+func missingRequiredFields(tk *client.Toolkit, scheme string, purpose credentialsPurpose, inherited ...string) []string {
 	g, ok := credentialFieldGroup(tk, scheme, purpose)
-	return ok && len(g.Required) > 0
+	if !ok {
+		return nil
+	}
+	var missing []string
+	for _, f := range g.Required {
+		if !slices.Contains(inherited, f.Name) {
+			missing = append(missing, f.Name)
+		}
+	}
+	return missing
+}
+
+// sharedCredentialNames returns the field names of an auth config's
+// shared_credentials (the values come back masked; only the names matter).
+func sharedCredentialNames(ac *client.AuthConfig) []string {
+	if ac == nil {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(ac.SharedCredentials))
 }
 
 // mapKeys returns the keys of a map value, sorted, and whether they are all

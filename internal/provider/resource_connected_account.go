@@ -346,8 +346,10 @@ func givenCredentials(ctx context.Context, config, plan connectedAccountModel, d
 // checkAccountCredentials applies the plan-time rules for credentials given
 // the toolkit and the auth config's scheme. keys are the given field names (nil
 // when none were given); creating reports whether the account is being
-// created (credentials are only required then).
-func (r *connectedAccountResource) checkAccountCredentials(ctx context.Context, toolkit, scheme string, keys []string, attr path.Path, hostedLink, creating bool, diags *diag.Diagnostics) {
+// created (credentials are only required then); inherited names the fields
+// of the auth config's shared_credentials, which the account inherits (they
+// need not be given).
+func (r *connectedAccountResource) checkAccountCredentials(ctx context.Context, toolkit, scheme string, keys []string, attr path.Path, hostedLink, creating bool, diags *diag.Diagnostics, inherited ...string) {
 	given := keys != nil
 	if isOAuthScheme(scheme) {
 		if given {
@@ -370,17 +372,17 @@ func (r *connectedAccountResource) checkAccountCredentials(ctx context.Context, 
 		return
 	}
 	if !given {
-		if hasRequiredCredentialFields(tk, scheme, purposeConnectedAccountInitiation) {
-			g, _ := credentialFieldGroup(tk, scheme, purposeConnectedAccountInitiation)
+		if missing := missingRequiredFields(tk, scheme, purposeConnectedAccountInitiation, inherited...); len(missing) > 0 {
 			diags.AddAttributeError(path.Root("credentials_wo"), "Missing credentials",
 				fmt.Sprintf("The auth config uses the %s scheme of toolkit %q, whose accounts need the field(s) %s. Set "+
 					"credentials_wo (write-only, with credentials_wo_version) or credentials, for example "+
-					"credentials_wo = { %s = var.secret }, or set hosted_link = true to let the user enter them.",
-					strings.ToUpper(scheme), tk.Slug, quoteList(fieldNames(g.Required)), g.Required[0].Name))
+					"credentials_wo = { %s = var.secret }, set them in the auth config's shared_credentials_wo, "+
+					"or set hosted_link = true to let the user enter them.",
+					strings.ToUpper(scheme), tk.Slug, quoteList(missing), missing[0]))
 		}
 		return
 	}
-	diags.Append(checkCredentialFields(tk, scheme, purposeConnectedAccountInitiation, keys, attr)...)
+	diags.Append(checkCredentialFields(tk, scheme, purposeConnectedAccountInitiation, keys, attr, inherited...)...)
 }
 
 // privateKeyReplacing marks, in the private plan data, a plan that replaces an
@@ -465,7 +467,7 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 		addAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_id"), "reading auth config", connectedAccountType, acID, err)
 		return
 	}
-	r.checkAccountCredentials(ctx, ac.Toolkit.Slug, ac.AuthScheme, keys, attr, hostedLink, true, &resp.Diagnostics)
+	r.checkAccountCredentials(ctx, ac.Toolkit.Slug, ac.AuthScheme, keys, attr, hostedLink, true, &resp.Diagnostics, sharedCredentialNames(ac)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -75,7 +75,8 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 			},
 			"webhook_url": schema.StringAttribute{
 				MarkdownDescription: "URL the service POSTs events to. Must be `https://`; plain `http://` is accepted " +
-					"only for loopback hosts (`localhost`, `127.0.0.1`, `[::1]`), for local receivers.",
+					"only for loopback hosts (`localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`), for local receivers. " +
+					"Unlike the provider's `base_url`, no setting allows plain `http://` to other hosts.",
 				Required:   true,
 				Validators: []validator.String{webhookURLValidator()},
 			},

@@ -264,6 +264,15 @@ func requireIdentity(t *testing.T) {
 // wantMajor.wantMinor or later.
 func requireCLI(t *testing.T, wantMajor, wantMinor int, why string) {
 	t.Helper()
+	if !cliAtLeast(t, wantMajor, wantMinor) {
+		t.Skipf("%s: %s", testutil.CLIName(testutil.CLIPath()), why)
+	}
+}
+
+// cliAtLeast reports whether the CLI is Terraform wantMajor.wantMinor or
+// later (OpenTofu never is).
+func cliAtLeast(t *testing.T, wantMajor, wantMinor int) bool {
+	t.Helper()
 	cli := testutil.CLIPath()
 	out, err := exec.Command(cli, "version", "-json").Output()
 	if err != nil {
@@ -275,12 +284,9 @@ func requireCLI(t *testing.T, wantMajor, wantMinor int, why string) {
 	if err := json.Unmarshal(out, &v); err != nil {
 		t.Fatalf("%s version -json: %v\n%s", cli, err, out)
 	}
-	name := testutil.CLIName(cli)
 	var major, minor int
 	_, _ = fmt.Sscanf(v.Version, "%d.%d", &major, &minor)
-	if name == "tofu" || major < wantMajor || (major == wantMajor && minor < wantMinor) {
-		t.Skipf("%s %s: %s", name, v.Version, why)
-	}
+	return testutil.CLIName(cli) != "tofu" && (major > wantMajor || (major == wantMajor && minor >= wantMinor))
 }
 
 func tfFiles(t *testing.T, dir string) []string {

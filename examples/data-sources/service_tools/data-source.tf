@@ -18,6 +18,6 @@ resource "service_auth_config" "github_issues" {
 # The arguments a tool takes.
 output "create_issue_arguments" {
   value = keys(jsondecode([
-    for t in data.service_tools.github.tools : t.input_schema if t.slug == "GITHUB_CREATE_ISSUE"
+    for t in data.service_tools.github.tools : t.input_schema if t.slug == "GITHUB_CREATE_AN_ISSUE"
   ][0]).properties)
 }

@@ -69,3 +69,10 @@ variable "stripe_shared_key" {
   sensitive = true
   ephemeral = true
 }
+
+# An account of the Stripe auth config needs no credentials of its own: it
+# inherits api_key from shared_credentials_wo and is ACTIVE at once.
+resource "service_connected_account" "stripe_team" {
+  user_id        = "user-42"
+  auth_config_id = service_auth_config.stripe.id
+}
