@@ -24,7 +24,7 @@ func main() {
 	provider.QuietLogsUnlessRequested()
 	// A provider process lives for one Terraform command and keeps a small
 	// heap (tens of MB): collecting less often cuts its CPU by a fifth
-	// (docs/guides/performance.md); a soft limit keeps a very large
+	// (PERFORMANCE.md); a soft limit keeps a very large
 	// configuration's process from growing past 512 MiB for it. GOGC and
 	// GOMEMLIMIT, when set, still decide.
 	if os.Getenv("GOGC") == "" {
