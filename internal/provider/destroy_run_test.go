@@ -158,15 +158,15 @@ resource "service_auth_config" "gh" {
   name    = "%[1]s"
 }
 
-# The catalog's tool is GITHUB_CREATE_AN_ISSUE; the server's toolkits are
-# known once gh exists.
+# A tool of github_app, not github: the plan cannot tell (gh's id, hence the
+# server's toolkits, is unknown), the final plan once gh exists can.
 resource "service_mcp_server" "srv" {
   name            = "partial-%[3]s"
   auth_config_ids = [service_auth_config.gh.id]
-  allowed_tools   = ["GITHUB_CREATE_ISSUE"]
+  allowed_tools   = ["GITHUB_APP_LIST_REPOSITORIES"]
 }
 `,
-		wantError: []string{"Unknown tool", "GITHUB_CREATE_ISSUE"},
+		wantError: []string{"Tool of another toolkit", "GITHUB_APP_LIST_REPOSITORIES"},
 	},
 	{
 		resourceType: customToolkitType,

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -52,6 +53,12 @@ func (r *mcpServerResource) modifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if r.data.Configured() {
+		r.checkNameFree(ctx, plan, state, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	sameToolkits := state != nil && state.AuthConfigIDs.Equal(plan.AuthConfigIDs) && state.NoAuthToolkits.Equal(plan.NoAuthToolkits)
 	if sameToolkits {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("toolkits"), state.Toolkits)...)
@@ -68,19 +75,55 @@ func (r *mcpServerResource) modifyPlan(ctx context.Context, req resource.ModifyP
 			return // nothing the service checks changes
 		}
 	}
-	if !r.data.Configured() || plan.AuthConfigIDs.IsUnknown() || plan.NoAuthToolkits.IsUnknown() || cfgTools.IsUnknown() {
+	if !r.data.Configured() || cfgTools.IsUnknown() {
 		return
 	}
 	r.data.checkToolkitVersionKeys(ctx, &resp.Diagnostics)
+	// auth_config_ids (or some of its ids) and no_auth_toolkits may be
+	// unknown: auth configs created in the same apply. What is known is
+	// checked now; the rest in the final plan Terraform makes during apply,
+	// before anything is written.
 	toolkits, allKnown := r.planToolkits(ctx, plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if allKnown && setFullyKnown(plan.NoAuthToolkits) {
+	allKnown = allKnown && setFullyKnown(plan.NoAuthToolkits)
+	if allKnown {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("toolkits"), stringSet(toolkits, false))...)
 	}
 	if !cfgTools.IsNull() {
-		r.checkAllowedTools(ctx, setStrings(cfgTools), toolkits, allKnown && setFullyKnown(plan.NoAuthToolkits), &resp.Diagnostics)
+		r.checkAllowedTools(ctx, setStrings(cfgTools), toolkits, allKnown, &resp.Diagnostics)
+	}
+}
+
+// checkNameFree refuses, at plan, a name another MCP server of the project
+// already has (the service refuses it at create or update; names compare
+// without case). It runs when the server is created or renamed and the name
+// is known; a failed list leaves the check to the write.
+func (r *mcpServerResource) checkNameFree(ctx context.Context, plan mcpServerModel, state *mcpServerModel, diags *diag.Diagnostics) {
+	if plan.Name.IsUnknown() || plan.Name.IsNull() {
+		return
+	}
+	name := plan.Name.ValueString()
+	selfID := ""
+	if state != nil {
+		if strings.EqualFold(state.Name.ValueString(), name) {
+			return
+		}
+		selfID = state.ID.ValueString()
+	}
+	list, err := r.data.Cache.MCPServers(ctx) // one list per provider process, however many servers
+	if err != nil {
+		tflog.Debug(ctx, "MCP server name not checked at plan time", map[string]any{"name": name, "error": err.Error()})
+		return
+	}
+	for _, m := range list {
+		if m.ID != selfID && strings.EqualFold(m.Name, name) {
+			diags.AddAttributeError(path.Root("name"), "MCP server name taken",
+				fmt.Sprintf("Attribute name: the project already has an MCP server named %q (id %s). Choose another "+
+					"name, or import the existing server (`terraform import %s.<name> %s`).", m.Name, m.ID, mcpServerType, m.ID))
+			return
+		}
 	}
 }
 
@@ -89,7 +132,7 @@ func (r *mcpServerResource) modifyPlan(ctx context.Context, req resource.ModifyP
 func (r *mcpServerResource) planToolkits(ctx context.Context, plan mcpServerModel, diags *diag.Diagnostics) ([]string, bool) {
 	attrIDs := path.Root("auth_config_ids")
 	var toolkits []string
-	allKnown := true
+	allKnown := !plan.AuthConfigIDs.IsUnknown()
 	for _, v := range plan.AuthConfigIDs.Elements() {
 		s, ok := v.(types.String)
 		if !ok || s.IsUnknown() || s.IsNull() {
@@ -139,6 +182,16 @@ func (r *mcpServerResource) planToolkits(ctx context.Context, plan mcpServerMode
 
 // checkAllowedTools reports each tool that no toolkit of the server has: an
 // unknown tool, or (when every toolkit is known) a tool of another toolkit.
+//
+// A tool's slug names its toolkit: GITHUB_CREATE_AN_ISSUE is a tool of
+// github, GITHUB_APP_CREATE_ISSUE one of github_app (slugs contain
+// underscores, so every toolkit whose upper-cased slug and "_" prefix the
+// tool is a candidate, longest first). When some auth config ids are unknown
+// (auth configs created in the same apply), a tool no known toolkit serves is
+// still refused at plan when its prefix names catalog toolkits and none of
+// them has the tool at the configured version; it is left to apply when the
+// prefix names no catalog toolkit, names a custom toolkit (CUSTOM_..., which
+// the same apply may create), or a toolkit's tools cannot be read.
 func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolkits []string, allKnown bool, diags *diag.Diagnostics) {
 	attr := path.Root("allowed_tools")
 	served := map[string]string{} // tool slug -> toolkit
@@ -160,29 +213,77 @@ func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolki
 			continue
 		}
 		at := attr.AtSetValue(types.StringValue(tool))
-		owner := toolkitPrefix(tool)
-		if slices.Contains(toolkits, owner) {
-			ownTools := slices.DeleteFunc(slices.Clone(servedSlugs), func(s string) bool { return served[s] != owner })
-			diags.AddAttributeError(at, "Unknown tool",
-				fmt.Sprintf("Attribute allowed_tools: toolkit %q has no tool %q at version %s.%s (The service_tools "+
-					"data source lists a toolkit's tools.)", owner, tool, r.data.VersionFor(owner), didYouMean(tool, ownTools)))
-			continue
+		if !allKnown && strings.HasPrefix(tool, "CUSTOM_") {
+			continue // a custom toolkit the same apply may create
+		}
+		// The candidate toolkits the slug names: the server's and, read at
+		// most once per provider process, the catalog's.
+		cands := toolkitsPrefixing(tool, append(slices.Clone(toolkits), r.data.toolkitSlugs(ctx)...))
+		owner, candTools, clear := "", []string(nil), len(cands) > 0
+		for _, c := range cands {
+			if slices.Contains(toolkits, c) {
+				for _, s := range servedSlugs {
+					if served[s] == c {
+						candTools = append(candTools, s)
+					}
+				}
+				continue
+			}
+			list, err := r.data.Cache.ToolkitTools(ctx, c)
+			if err != nil || len(list) == 0 {
+				clear = false
+				continue
+			}
+			for _, t := range list {
+				candTools = append(candTools, t.Slug)
+				if t.Slug == tool && owner == "" {
+					owner = c
+				}
+			}
 		}
 		if !allKnown {
-			continue // its toolkit may be one of the auth configs created in this apply
+			if owner != "" || !clear {
+				continue // its toolkit may be one of the auth configs created in this apply
+			}
+			slices.Sort(candTools)
+			diags.AddAttributeError(at, "Unknown tool",
+				fmt.Sprintf("Attribute allowed_tools: toolkit %q has no tool %q at version %s.%s (The tool's prefix "+
+					"names toolkit %q; the service_tools data source lists a toolkit's tools.)", cands[0], tool,
+					r.data.VersionFor(cands[0]), didYouMean(tool, candTools), cands[0]))
+			continue
 		}
-		list, err := r.data.Cache.ToolkitTools(ctx, owner)
-		found := err == nil && slices.ContainsFunc(list, func(t client.Tool) bool { return t.Slug == tool })
-		if found {
+		if owner != "" {
 			diags.AddAttributeError(at, "Tool of another toolkit",
 				fmt.Sprintf("Attribute allowed_tools: tool %q belongs to toolkit %q, which none of auth_config_ids or "+
 					"no_auth_toolkits serves (the server's toolkits: %s).", tool, owner, strings.Join(sortedCopy(toolkits), ", ")))
+			continue
+		}
+		if len(cands) > 0 && slices.Contains(toolkits, cands[0]) {
+			own := cands[0]
+			ownTools := slices.DeleteFunc(slices.Clone(servedSlugs), func(s string) bool { return served[s] != own })
+			diags.AddAttributeError(at, "Unknown tool",
+				fmt.Sprintf("Attribute allowed_tools: toolkit %q has no tool %q at version %s.%s (The service_tools "+
+					"data source lists a toolkit's tools.)", own, tool, r.data.VersionFor(own), didYouMean(tool, ownTools)))
 			continue
 		}
 		diags.AddAttributeError(at, "Unknown tool",
 			fmt.Sprintf("Attribute allowed_tools: no toolkit of the server (%s) has a tool %q.%s", strings.Join(sortedCopy(toolkits), ", "),
 				tool, didYouMean(tool, servedSlugs)))
 	}
+}
+
+// toolkitsPrefixing returns the distinct slugs (lower case) among toolkits
+// whose upper-cased slug followed by "_" prefixes tool, longest first.
+func toolkitsPrefixing(tool string, toolkits []string) []string {
+	var out []string
+	for _, tk := range toolkits {
+		tk = strings.ToLower(tk)
+		if tk != "" && strings.HasPrefix(tool, strings.ToUpper(tk)+"_") && !slices.Contains(out, tk) {
+			out = append(out, tk)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int { return len(b) - len(a) })
+	return out
 }
 
 // privateKeyAllowedTools marks, in private state, a server whose allowed_tools

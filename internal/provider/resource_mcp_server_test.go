@@ -330,7 +330,8 @@ func TestAccMCPServer_planTimeErrors(t *testing.T) {
 }
 
 // TestAccMCPServer_nameTaken: a second server with the same name fails at
-// apply naming name, and nothing is left half-created.
+// plan (the project's servers are listed once per provider run) naming name,
+// and nothing is left half-created.
 func TestAccMCPServer_nameTaken(t *testing.T) {
 	t.Parallel()
 	gh, _ := testAccMCPExistingACs(t)
@@ -426,4 +427,54 @@ resource "service_mcp_server" "test" {
 			},
 		},
 	})
+}
+
+// TestAccMCPServer_toolsOnNewAuthConfig: allowed_tools are checked at plan
+// even when the auth configs are created in the same apply (their ids
+// unknown): a tool whose prefix names a catalog toolkit that has no such tool
+// fails the plan with zero writes (the auth config is not created); tools the
+// named toolkits have (GITHUB_APP_ names github_app, not github), tools of
+// no catalog toolkit and custom toolkits' tools plan without an error or a
+// warning, and are left to the final plan. Not parallel: it compares the
+// emulator's write counter.
+func TestAccMCPServer_toolsOnNewAuthConfig(t *testing.T) {
+	testAccRequireEmulator(t)
+	prefix := acctest.RandomWithPrefix("tfacc-mcpnew")
+	cfg := func(tools string) string {
+		return fmt.Sprintf(`
+resource "service_auth_config" "gh" {
+  toolkit = "github"
+  name    = "%[1]s-gh"
+}
+
+resource "service_mcp_server" "test" {
+  name            = %[2]q
+  auth_config_ids = [service_auth_config.gh.id]
+  allowed_tools   = [%[3]s]
+}
+`, prefix, testAccMCPName(), tools)
+	}
+	before := testAccEmulatorWrites(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				// Not PlanOnly: an apply whose plan fails writes nothing.
+				Config: cfg(`"GITHUB_CREATE_ISSUE"`),
+				ExpectError: testAccErrRe(`Unknown tool`, `allowed_tools`, `toolkit "github" has no tool`, `"GITHUB_CREATE_ISSUE"`,
+					`Did you mean "GITHUB_CREATE_AN_ISSUE"\?`),
+			},
+			{
+				Config:      cfg(`"GITHUB_CREATE_AN_ISSUE", "GITHUB_APP_NOPE"`),
+				ExpectError: testAccErrRe(`toolkit "github_app" has no tool`, `"GITHUB_APP_NOPE"`),
+			},
+			{
+				Config:             cfg(`"GITHUB_CREATE_AN_ISSUE", "GITHUB_APP_LIST_REPOSITORIES", "NOSUCHKIT_DO_IT", "CUSTOM_ACME_DO_IT"`),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+	testAccAssertNoWritesSince(t, before)
 }

@@ -28,6 +28,7 @@ type SchemaCache struct {
 	fetchTools            func(ctx context.Context, p client.ToolListParams) ([]client.Tool, error)
 	fetchAuthConfig       func(ctx context.Context, id string) (*client.AuthConfig, error)
 	fetchConnectedAccount func(ctx context.Context, id string) (*client.ConnectedAccount, error)
+	fetchMCPServers       func(ctx context.Context, p client.MCPServerListParams) ([]client.MCPServer, error)
 
 	mu                sync.Mutex
 	toolkits          map[string]*cacheEntry[client.Toolkit]
@@ -35,6 +36,7 @@ type SchemaCache struct {
 	tools             map[string]*cacheEntry[[]client.Tool]
 	authConfigs       map[string]*cacheEntry[client.AuthConfig]
 	connectedAccounts map[string]*cacheEntry[client.ConnectedAccount]
+	mcpServers        map[string]*cacheEntry[[]client.MCPServer]
 }
 
 type cacheEntry[T any] struct {
@@ -51,6 +53,7 @@ func NewSchemaCache(c *client.Client, versions client.ToolkitVersions) *SchemaCa
 	sc.fetchTools = c.ListTools
 	sc.fetchAuthConfig = c.GetAuthConfig
 	sc.fetchConnectedAccount = c.GetConnectedAccount
+	sc.fetchMCPServers = c.ListMCPServers
 	return sc
 }
 
@@ -62,6 +65,7 @@ func newSchemaCache(versions client.ToolkitVersions) *SchemaCache {
 		tools:             map[string]*cacheEntry[[]client.Tool]{},
 		authConfigs:       map[string]*cacheEntry[client.AuthConfig]{},
 		connectedAccounts: map[string]*cacheEntry[client.ConnectedAccount]{},
+		mcpServers:        map[string]*cacheEntry[[]client.MCPServer]{},
 	}
 }
 
