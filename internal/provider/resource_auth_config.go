@@ -116,9 +116,9 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 		MarkdownDescription: "Manages an auth config: how the users of a toolkit authenticate. A **service-managed** auth " +
 			"config (`type = \"use_service_managed_auth\"`, the default) uses the service's own OAuth app; a **custom** one " +
 			"(`use_custom_auth`) uses your app's credentials for the chosen `auth_scheme`.\n\n" +
-			"Credentials are checked during `terraform plan` against the toolkit's auth config creation fields for the " +
-			"scheme (see the `service_toolkit` data source), so a missing or unknown field fails before anything is " +
-			"written. Prefer `credentials_wo` (write-only, never stored in the state or plan; Terraform 1.11+) with " +
+			"Credentials are checked against the toolkit's auth config creation fields for the scheme (see the " +
+			"`service_toolkit` data source) at plan when `toolkit` is known; otherwise (a toolkit that comes from " +
+			"another resource of the same apply) at apply, before the auth config is written. Prefer `credentials_wo` (write-only, never stored in the state or plan; Terraform 1.11+) with " +
 			"`credentials_wo_version`; bump the version to send changed credentials.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -225,7 +225,8 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Attributes: map[string]schema.Attribute{
 					"tools_for_connected_account_creation": schema.ListAttribute{
 						MarkdownDescription: "Tool slugs whose scopes are requested when a connected account is created with " +
-							"this auth config; each must be a tool of the toolkit (checked during plan). `[]` clears the list " +
+							"this auth config; each must be a tool of the toolkit (checked at plan when `toolkit` is known, " +
+							"otherwise at apply before the write). `[]` clears the list " +
 							"on the service; when unset the service's list is kept.",
 						Optional:      true,
 						Computed:      true,
@@ -238,7 +239,8 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 					},
 					"tools_available_for_execution": schema.SetAttribute{
 						MarkdownDescription: "Tool slugs the auth config's connected accounts may execute; the service " +
-							"refuses other tools of the toolkit; each must be a tool of the toolkit (checked during plan). " +
+							"refuses other tools of the toolkit; each must be a tool of the toolkit (checked at plan when `toolkit` " +
+							"is known, otherwise at apply before the write). " +
 							"`[]` removes the restriction on the service; when unset the service's list is kept.",
 						Optional:      true,
 						Computed:      true,

@@ -88,14 +88,16 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 		MarkdownDescription: "A connected account: one end user's authenticated link to a toolkit, made through an auth config.\n\n" +
 			"* **API_KEY, BASIC and BEARER_TOKEN** auth configs: give the user's credentials in `credentials_wo` " +
 			"(write-only, never stored) or `credentials` (stored in state, marked sensitive). The account is `ACTIVE` " +
-			"as soon as it is created. The fields are checked during plan against the toolkit's connected account " +
-			"initiation fields for the auth config's scheme (for example `api_key`, or `username` and `password`).\n" +
+			"as soon as it is created. The fields are checked against the toolkit's connected account initiation " +
+			"fields for the auth config's scheme (for example `api_key`, or `username` and `password`) at plan when " +
+			"`auth_config_id` is known (an existing auth config); otherwise (an auth config created in the same " +
+			"apply) at apply, once the auth config exists and before the account is written.\n" +
 			"* **OAuth** auth configs: the account starts `INITIATED` and `redirect_url` is the address the user opens " +
 			"to approve the connection. After approval the next refresh shows `ACTIVE` without any change to the " +
 			"arguments. Set `wait_for_connection` to make `apply` wait (up to `timeouts.create`, default 60 s) until " +
 			"the user has approved.\n\n" +
 			"Unless `allow_multiple` is true, creating a second `ACTIVE` account for the same user and auth config is " +
-			"refused with instructions to import the existing one. Changing `credentials_wo_version` or `credentials` " +
+			"refused at apply, before the account is written, with instructions to import the existing one. Changing `credentials_wo_version` or `credentials` " +
 			"replaces the stored credentials in place. An account deleted outside Terraform is removed from state " +
 			"with a warning and created again by the next apply.",
 		Attributes: map[string]schema.Attribute{
@@ -131,7 +133,8 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				MarkdownDescription: "Pre-filled credentials for API_KEY, BASIC and BEARER_TOKEN auth configs, as " +
 					"field name to value (for example `{ api_key = var.stripe_key }`). Write-only: the values are sent " +
 					"to the service but never stored in the plan or state (Terraform 1.11 or later). The field names " +
-					"are checked during plan against the toolkit's connected account initiation fields for the scheme. " +
+					"are checked against the toolkit's connected account initiation fields for the scheme (at plan when " +
+					"`auth_config_id` is known, otherwise at apply before the write). " +
 					"Refused for OAuth auth configs. Because Terraform cannot see a change of a write-only value, " +
 					"change `credentials_wo_version` to send new credentials. Conflicts with `credentials`.",
 				Optional:    true,

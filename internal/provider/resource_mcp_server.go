@@ -83,10 +83,15 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An MCP server: one endpoint through which MCP clients (Cursor, Claude, agents) use the " +
 			"tools of one or more toolkits, authenticated with the project's auth configs.\n\n" +
-			"During `terraform plan` the provider reads each auth config's toolkit and each toolkit's tools (at the " +
-			"toolkit version the provider is configured with; once per provider run) and rejects, before anything " +
-			"is written, an unknown auth config, an unknown tool, or a tool of a toolkit that none of the auth " +
-			"configs (or `no_auth_toolkits`) serves. Every attribute changes in place.",
+			"Checks (reads only, each object once per provider run; tools at the toolkit version the provider is " +
+			"configured with). At plan: `name` must not be another server's of the project (when it is known and " +
+			"new or changed); each auth config id known at plan must exist; `no_auth_toolkits` must exist and need " +
+			"no authentication. `allowed_tools`, at plan when every auth config id is known: each tool must be a " +
+			"tool of one of the server's toolkits. When some ids are not known at plan (auth configs created in the " +
+			"same apply), a tool is refused at plan when its prefix names a catalog toolkit (`GITHUB_` names " +
+			"`github`, `GITHUB_APP_` names `github_app`: the longest slug wins) and none of the toolkits it names has " +
+			"the tool; whether each tool belongs to the server's toolkits is then checked at apply, before the " +
+			"server is written. Every attribute changes in place.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The MCP server id (a UUID), used for import.",

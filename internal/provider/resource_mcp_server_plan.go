@@ -15,12 +15,16 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// ModifyPlan checks, before anything is written, that the auth configs
-// exist, that the NO_AUTH toolkits exist and need no authentication, and that
-// every allowed tool belongs to one of the server's toolkits (read through the
-// schema cache: once per provider run). It plans toolkits as known when every
-// auth config id is known, and keeps the service's allowed_tools when the
-// configuration leaves them out and the toolkits do not change.
+// ModifyPlan checks, without writing anything: that the name is free (when
+// the server is created or renamed), that the known auth configs exist, that
+// the NO_AUTH toolkits exist and need no authentication, and the allowed
+// tools (checkAllowedTools: fully when every auth config id is known, else
+// each tool against the toolkit its prefix names). Objects are read through
+// the schema cache: once per provider run. Auth configs created in the same
+// apply are checked in the final plan Terraform makes during apply, before
+// Create. It plans toolkits as known when every auth config id is known, and
+// keeps the service's allowed_tools when the configuration leaves them out
+// and the toolkits do not change.
 func (r *mcpServerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	remotePlanChecks(ctx, mcpServerType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }

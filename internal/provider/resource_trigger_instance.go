@@ -81,9 +81,14 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A trigger instance: the service watches a connected account for events of one trigger " +
 			"type (for example `GITHUB_COMMIT_EVENT`) and delivers them to the project's webhook or subscribers.\n\n" +
-			"`trigger_config` is checked during `terraform plan` against the trigger type's configuration schema at " +
-			"the toolkit version the provider is configured with (`toolkit_versions`, `toolkit_version`, " +
-			"`SERVICE_TOOLKIT_VERSION_<NAME>`), so pinning an older toolkit version changes what is valid.\n\n" +
+			"Checks, none of which writes anything. At plan when `slug` and `trigger_config` are known: the trigger " +
+			"type exists and `trigger_config` fits its configuration schema at the toolkit version the provider is " +
+			"configured with (`toolkit_versions`, `toolkit_version`, `SERVICE_TOOLKIT_VERSION_<NAME>`), so pinning " +
+			"an older toolkit version changes what is valid. `connected_account_id`, at plan when it is known: the " +
+			"account exists, belongs to `user_id` and is on the trigger's toolkit (an account that is not `ACTIVE` " +
+			"is only a warning then); when it is not known at plan (an account created in the same apply), at " +
+			"apply, before the trigger is written, where an account that is not `ACTIVE` and enabled is an error. " +
+			"Without `connected_account_id`, the user's first `ACTIVE` account is looked up at apply.\n\n" +
 			"The service creates triggers with an *upsert*: creating an instance whose trigger type, connected account " +
 			"and configuration equal those of an existing instance returns (and manages) that existing instance. A plan " +
 			"that creates two such resources fails on `trigger_config`, since both would manage one instance; " +
@@ -125,7 +130,8 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 			},
 			"trigger_config": schema.StringAttribute{
 				MarkdownDescription: "Configuration of the trigger as a JSON object (use `jsonencode({...})`), checked " +
-					"at plan time against the trigger type's configuration schema for the configured toolkit version. " +
+					"against the trigger type's configuration schema for the configured toolkit version at plan when it " +
+					"is known, otherwise at apply before the write. " +
 					"Defaults to `{}`. Key order and whitespace never cause a diff. Changing the configuration creates " +
 					"a new trigger instance.",
 				Optional:   true,

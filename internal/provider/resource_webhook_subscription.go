@@ -65,8 +65,9 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 			"The service allows **one subscription per project**. When the project already has one (created in the " +
 			"dashboard, by another configuration, or with the emulator's `--webhook-url`), import it instead of " +
 			"creating a second: `terraform import service_webhook_subscription.<name> <id>`.\n\n" +
-			"Every attribute except `id` and `created_at` changes in place; `enabled_events` is checked during " +
-			"`terraform plan` against the service's event types and the chosen `version`.",
+			"Every attribute except `id` and `created_at` changes in place; `enabled_events` is checked against the " +
+			"service's event types and the chosen `version` at plan when both are known, otherwise at apply before " +
+			"the write.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The subscription id, used for import.",
