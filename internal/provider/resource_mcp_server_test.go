@@ -478,3 +478,21 @@ resource "service_mcp_server" "test" {
 	})
 	testAccAssertNoWritesSince(t, before)
 }
+
+// TestToolkitsPrefixing: the toolkits a tool slug names, longest first, on
+// underscore boundaries only.
+func TestToolkitsPrefixing(t *testing.T) {
+	cat := []string{"github", "github_app", "gmail", "googlecalendar", "CUSTOM_ACME", "git"}
+	for tool, want := range map[string]string{
+		"GITHUB_APP_CREATE_ISSUE":   "github_app,github",
+		"GITHUB_CREATE_AN_ISSUE":    "github",
+		"GITHUBX_DO":                "",
+		"GOOGLECALENDAR_LIST_ITEMS": "googlecalendar",
+		"CUSTOM_ACME_DO":            "custom_acme",
+		"NOSUCH_TOOL":               "",
+	} {
+		if got := strings.Join(toolkitsPrefixing(tool, cat), ","); got != want {
+			t.Errorf("toolkitsPrefixing(%s) = %q, want %q", tool, got, want)
+		}
+	}
+}
