@@ -113,7 +113,7 @@ func requireQueryCLI(t *testing.T) {
 	if testutil.CLIName(cli) == "tofu" {
 		t.Skip("OpenTofu has no list resources or `query` command")
 	}
-	b, err := exec.Command(cli, "version").Output() //nolint:gosec // the CLI of the test
+	b, err := exec.CommandContext(t.Context(), cli, "version").Output() //nolint:gosec // the CLI of the test
 	if err != nil {
 		t.Fatalf("%s version: %v", cli, err)
 	}

@@ -380,7 +380,7 @@ func testAccActWhenCreated(ep testAccEndpoint, key string, c *client.Client, use
 		for reads == 0 {
 			n, err := testAccAccountReads(ctx, ep, key)
 			if err != nil || ctx.Err() != nil {
-				done <- testAccWaitAction{err: fmt.Errorf("the provider never polled connected account %s (%v, %v)", id, err, ctx.Err())}
+				done <- testAccWaitAction{err: fmt.Errorf("the provider never polled connected account %s (%w, %w)", id, err, ctx.Err())}
 				return
 			}
 			reads = n

@@ -12,20 +12,22 @@ import (
 // resources, actions, state stores). What wraps the framework's server
 // embeds it whole, so that no RPC a newer Terraform sends answers "not
 // implemented" because a wrapper hid it. TestServedInterfaces fails when the
-// framework's server gains an interface this one lacks.
+// framework's server gains an interface this one lacks. (terraform-plugin-go
+// marks the optional interfaces deprecated only because their methods will
+// move into ProviderServer; until then they are what serves those RPCs.)
 type servedServer interface {
 	tfprotov6.ProviderServer
-	tfprotov6.ProviderServerWithListResource
-	tfprotov6.ProviderServerWithActions
-	tfprotov6.ProviderServerWithStateStores
+	tfprotov6.ProviderServerWithListResource //nolint:staticcheck // see above
+	tfprotov6.ProviderServerWithActions      //nolint:staticcheck // see above
+	tfprotov6.ProviderServerWithStateStores  //nolint:staticcheck // see above
 }
 
 // Compile-time: the wrapper forwards every interface of servedServer.
 var (
 	_ tfprotov6.ProviderServer                 = wholeNumbers{}
-	_ tfprotov6.ProviderServerWithListResource = wholeNumbers{}
-	_ tfprotov6.ProviderServerWithActions      = wholeNumbers{}
-	_ tfprotov6.ProviderServerWithStateStores  = wholeNumbers{}
+	_ tfprotov6.ProviderServerWithListResource = wholeNumbers{} //nolint:staticcheck // see servedServer
+	_ tfprotov6.ProviderServerWithActions      = wholeNumbers{} //nolint:staticcheck // see servedServer
+	_ tfprotov6.ProviderServerWithStateStores  = wholeNumbers{} //nolint:staticcheck // see servedServer
 )
 
 // NewServer returns the provider's protocol 6 server constructor: main.go

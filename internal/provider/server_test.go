@@ -54,7 +54,7 @@ func TestServedInterfaces(t *testing.T) {
 // (embedded interfaces of the package expanded).
 func tfprotov6Interfaces(t *testing.T) map[string][]string {
 	t.Helper()
-	out, err := exec.Command("go", "list", "-f", "{{.Dir}}", "github.com/hashicorp/terraform-plugin-go/tfprotov6").Output()
+	out, err := exec.CommandContext(t.Context(), "go", "list", "-f", "{{.Dir}}", "github.com/hashicorp/terraform-plugin-go/tfprotov6").Output()
 	if err != nil {
 		t.Fatalf("go list tfprotov6: %v", err)
 	}
@@ -136,9 +136,9 @@ func TestServedInterfacesAsserted(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, ok := range map[string]bool{
-		"ProviderServerWithListResource": isA[tfprotov6.ProviderServerWithListResource](served),
-		"ProviderServerWithActions":      isA[tfprotov6.ProviderServerWithActions](served),
-		"ProviderServerWithStateStores":  isA[tfprotov6.ProviderServerWithStateStores](served),
+		"ProviderServerWithListResource": isA[tfprotov6.ProviderServerWithListResource](served), //nolint:staticcheck // see servedServer
+		"ProviderServerWithActions":      isA[tfprotov6.ProviderServerWithActions](served),      //nolint:staticcheck // see servedServer
+		"ProviderServerWithStateStores":  isA[tfprotov6.ProviderServerWithStateStores](served),  //nolint:staticcheck // see servedServer
 	} {
 		if !ok {
 			t.Errorf("the served server does not implement tfprotov6.%s", name)

