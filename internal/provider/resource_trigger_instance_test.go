@@ -830,3 +830,50 @@ resource "service_trigger_instance" "test" {
 		t.Fatalf("the failed create left a trigger in the state:\n%s", list.Stdout)
 	}
 }
+
+// TestAccTriggerInstance_typeCheckedOnNewAccount: the trigger type and
+// trigger_config are checked at plan even when connected_account_id is
+// unknown (an account created in the same apply): an unknown trigger type
+// and a trigger_config its schema refuses fail the plan with zero writes
+// (neither the auth config nor the account is created). Not parallel: it
+// compares the emulator's write counter.
+func TestAccTriggerInstance_typeCheckedOnNewAccount(t *testing.T) {
+	testAccRequireEmulator(t)
+	name := acctest.RandomWithPrefix("tfacc-trig-new")
+	cfg := func(slug, config string) string {
+		return fmt.Sprintf(`
+resource "service_auth_config" "gh" {
+  toolkit = "github"
+  name    = %[1]q
+}
+
+resource "service_connected_account" "gh" {
+  user_id        = "%[1]s-user"
+  auth_config_id = service_auth_config.gh.id
+}
+
+resource "service_trigger_instance" "test" {
+  user_id              = "%[1]s-user"
+  slug                 = %[2]q
+  connected_account_id = service_connected_account.gh.id
+  trigger_config       = jsonencode(%[3]s)
+}
+`, name, slug, config)
+	}
+	before := testAccEmulatorWrites(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg("GITHUB_COMMIT_EVENTS", `{ owner = "acme", repo = "app" }`),
+				ExpectError: testAccErrRe(`slug`, `GITHUB_COMMIT_EVENTS`, `GITHUB_COMMIT_EVENT"`),
+			},
+			{
+				Config:      cfg("GITHUB_COMMIT_EVENT", `{ owner = "acme" }`),
+				ExpectError: testAccErrRe(`trigger_config`, `repo`),
+			},
+		},
+	})
+	testAccAssertNoWritesSince(t, before)
+}
