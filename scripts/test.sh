@@ -62,7 +62,8 @@ compat_pass() {
 	[[ "$label" == tofu* ]] && host=registry.opentofu.org
 	TF_CLI="$cli" TF_ACC_TERRAFORM_PATH="$cli" TF_ACC_PROVIDER_HOST="$host" \
 		go test -json -vet=off "$@" -run "$COMPAT_RUN" "${COMPAT_PKGS[@]}" |
-		sed -u "s/\"Package\":\"\([^\"]*\)\"/\"Package\":\"\1 [$label]\"/"
+		sed -u -E -e "s/\"Package\":\"([^\"]*)\"/\"Package\":\"\\1 [$label]\"/" \
+			-e "s/(\"Output\":\"(ok  |FAIL)\\\\t)([^\\\\\"]+)/\\1\\3 [$label]/"
 }
 
 # wait_part NAME: waits for a background part; 0 when it succeeded.
@@ -176,8 +177,8 @@ part docs-check "$make" --no-print-directory docs-check
 part fmt-check "$make" --no-print-directory fmt-check
 # The CLIs of the test bed: built once per version (scripts/cli.sh), or a
 # user's own through TERRAFORM_PATH / TOFU_PATH.
-: "${TERRAFORM_NEWEST:?TERRAFORM_NEWEST: the newest Terraform's path (set by the GNUmakefile)}"
-: "${TOFU:?TOFU: the OpenTofu binary's path (set by the GNUmakefile)}"
+: "${TERRAFORM_NEWEST:?TERRAFORM_NEWEST: path of the newest Terraform (set by the GNUmakefile)}"
+: "${TOFU:?TOFU: path of the OpenTofu binary (set by the GNUmakefile)}"
 TERRAFORM_OLDEST="${TERRAFORM_OLDEST:-$(command -v terraform || true)}"
 if [[ -z "$TERRAFORM_OLDEST" ]]; then
 	echo "make test: no terraform on PATH for the compatibility pass on the oldest supported Terraform (1.11); set TERRAFORM_OLDEST" >&2
