@@ -223,7 +223,7 @@ func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolki
 		// The candidate toolkits the slug names: the server's and, read at
 		// most once per provider process, the catalog's.
 		cands := toolkitsPrefixing(tool, append(slices.Clone(toolkits), r.data.toolkitSlugs(ctx)...))
-		owner, candTools, clear := "", []string(nil), len(cands) > 0
+		owner, candTools, allRead := "", []string(nil), len(cands) > 0
 		for _, c := range cands {
 			if slices.Contains(toolkits, c) {
 				for _, s := range servedSlugs {
@@ -235,7 +235,7 @@ func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolki
 			}
 			list, err := r.data.Cache.ToolkitTools(ctx, c)
 			if err != nil || len(list) == 0 {
-				clear = false
+				allRead = false
 				continue
 			}
 			for _, t := range list {
@@ -246,7 +246,7 @@ func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolki
 			}
 		}
 		if !allKnown {
-			if owner != "" || !clear {
+			if owner != "" || !allRead {
 				continue // its toolkit may be one of the auth configs created in this apply
 			}
 			slices.Sort(candTools)
