@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -25,11 +26,33 @@ type authConfigsDataSource struct {
 	data *ProviderData
 }
 
-type authConfigsDataSourceModel struct {
+// authConfigFilters are the filters of this data source, which the
+// service_auth_config list resource shares.
+type authConfigFilters struct {
 	Toolkit          types.String `tfsdk:"toolkit"`
 	IsServiceManaged types.Bool   `tfsdk:"is_service_managed"`
 	ShowDisabled     types.Bool   `tfsdk:"show_disabled"`
-	AuthConfigs      types.List   `tfsdk:"auth_configs"`
+}
+
+// authConfigFilterNames names the attributes of authConfigFilters.
+var authConfigFilterNames = []string{"toolkit", "is_service_managed", "show_disabled"}
+
+// params are the client's list params for the filters.
+func (f authConfigFilters) params(context.Context, *diag.Diagnostics) client.AuthConfigListParams {
+	p := client.AuthConfigListParams{
+		ToolkitSlug:  f.Toolkit.ValueString(),
+		ShowDisabled: f.ShowDisabled.ValueBool(),
+	}
+	if !f.IsServiceManaged.IsNull() {
+		v := f.IsServiceManaged.ValueBool()
+		p.IsComposioManaged = &v
+	}
+	return p
+}
+
+type authConfigsDataSourceModel struct {
+	authConfigFilters
+	AuthConfigs types.List `tfsdk:"auth_configs"`
 }
 
 func (d *authConfigsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -76,15 +99,7 @@ func (d *authConfigsDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	p := client.AuthConfigListParams{
-		ToolkitSlug:  cfg.Toolkit.ValueString(),
-		ShowDisabled: cfg.ShowDisabled.ValueBool(),
-	}
-	if !cfg.IsServiceManaged.IsNull() {
-		v := cfg.IsServiceManaged.ValueBool()
-		p.IsComposioManaged = &v
-	}
-	items, err := d.data.Client.ListAuthConfigs(ctx, p)
+	items, err := d.data.Client.ListAuthConfigs(ctx, cfg.params(ctx, &resp.Diagnostics))
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "listing", "service_auth_configs", "", err)
 		return

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -32,12 +33,31 @@ type connectedAccountsDataSource struct {
 	data *ProviderData
 }
 
+// connectedAccountFilters are the filters of this data source, which the
+// service_connected_account list resource shares.
+type connectedAccountFilters struct {
+	UserIDs       types.List `tfsdk:"user_ids"`
+	ToolkitSlugs  types.List `tfsdk:"toolkit_slugs"`
+	AuthConfigIDs types.List `tfsdk:"auth_config_ids"`
+	Statuses      types.List `tfsdk:"statuses"`
+}
+
+// connectedAccountFilterNames names the attributes of connectedAccountFilters.
+var connectedAccountFilterNames = []string{"user_ids", "toolkit_slugs", "auth_config_ids", "statuses"}
+
+// params are the client's list params for the filters.
+func (f connectedAccountFilters) params(ctx context.Context, diags *diag.Diagnostics) client.ConnectedAccountListParams {
+	return client.ConnectedAccountListParams{
+		UserIDs:       stringsFromList(ctx, f.UserIDs, diags),
+		ToolkitSlugs:  stringsFromList(ctx, f.ToolkitSlugs, diags),
+		AuthConfigIDs: stringsFromList(ctx, f.AuthConfigIDs, diags),
+		Statuses:      stringsFromList(ctx, f.Statuses, diags),
+	}
+}
+
 type connectedAccountsModel struct {
-	UserIDs       types.List                   `tfsdk:"user_ids"`
-	ToolkitSlugs  types.List                   `tfsdk:"toolkit_slugs"`
-	AuthConfigIDs types.List                   `tfsdk:"auth_config_ids"`
-	Statuses      types.List                   `tfsdk:"statuses"`
-	Accounts      []connectedAccountsItemModel `tfsdk:"accounts"`
+	connectedAccountFilters
+	Accounts []connectedAccountsItemModel `tfsdk:"accounts"`
 }
 
 type connectedAccountsItemModel struct {
@@ -106,12 +126,7 @@ func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.R
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	p := client.ConnectedAccountListParams{
-		UserIDs:       stringsFromList(ctx, m.UserIDs, &resp.Diagnostics),
-		ToolkitSlugs:  stringsFromList(ctx, m.ToolkitSlugs, &resp.Diagnostics),
-		AuthConfigIDs: stringsFromList(ctx, m.AuthConfigIDs, &resp.Diagnostics),
-		Statuses:      stringsFromList(ctx, m.Statuses, &resp.Diagnostics),
-	}
+	p := m.params(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
@@ -24,12 +25,30 @@ type mcpServersDataSource struct {
 	data *ProviderData
 }
 
-type mcpServersDataModel struct {
+// mcpServerFilters are the filters of this data source, which the
+// service_mcp_server list resource shares.
+type mcpServerFilters struct {
 	Name          types.String `tfsdk:"name"`
 	Toolkits      types.List   `tfsdk:"toolkits"`
 	AuthConfigIDs types.List   `tfsdk:"auth_config_ids"`
-	IDs           types.List   `tfsdk:"ids"`
-	Servers       types.List   `tfsdk:"servers"`
+}
+
+// mcpServerFilterNames names the attributes of mcpServerFilters.
+var mcpServerFilterNames = []string{"name", "toolkits", "auth_config_ids"}
+
+// params are the client's list params for the filters.
+func (f mcpServerFilters) params(ctx context.Context, diags *diag.Diagnostics) client.MCPServerListParams {
+	return client.MCPServerListParams{
+		Name:          f.Name.ValueString(),
+		Toolkits:      stringsFromList(ctx, f.Toolkits, diags),
+		AuthConfigIDs: stringsFromList(ctx, f.AuthConfigIDs, diags),
+	}
+}
+
+type mcpServersDataModel struct {
+	mcpServerFilters
+	IDs     types.List `tfsdk:"ids"`
+	Servers types.List `tfsdk:"servers"`
 }
 
 func (d *mcpServersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -70,11 +89,7 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	list, err := d.data.Client.ListMCPServers(ctx, client.MCPServerListParams{
-		Name:          cfg.Name.ValueString(),
-		Toolkits:      stringsFromList(ctx, cfg.Toolkits, &resp.Diagnostics),
-		AuthConfigIDs: stringsFromList(ctx, cfg.AuthConfigIDs, &resp.Diagnostics),
-	})
+	list, err := d.data.Client.ListMCPServers(ctx, cfg.params(ctx, &resp.Diagnostics))
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "listing", "service_mcp_servers", "", err)
 		return

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
@@ -26,15 +27,38 @@ type triggerInstancesDataSource struct {
 	data *ProviderData
 }
 
+// triggerInstanceFilters are the filters of this data source, which the
+// service_trigger_instance list resource shares.
+type triggerInstanceFilters struct {
+	AuthConfigIDs       types.List `tfsdk:"auth_config_ids"`
+	ConnectedAccountIDs types.List `tfsdk:"connected_account_ids"`
+	TriggerIDs          types.List `tfsdk:"trigger_ids"`
+	TriggerNames        types.List `tfsdk:"trigger_names"`
+	UserIDs             types.List `tfsdk:"user_ids"`
+	ShowDisabled        types.Bool `tfsdk:"show_disabled"`
+}
+
+// triggerInstanceFilterNames names the attributes of triggerInstanceFilters.
+var triggerInstanceFilterNames = []string{
+	"auth_config_ids", "connected_account_ids", "trigger_ids", "trigger_names", "user_ids", "show_disabled",
+}
+
+// params are the client's list params for the filters.
+func (f triggerInstanceFilters) params(ctx context.Context, diags *diag.Diagnostics) client.TriggerInstanceListParams {
+	return client.TriggerInstanceListParams{
+		AuthConfigIDs:       stringsFromList(ctx, f.AuthConfigIDs, diags),
+		ConnectedAccountIDs: stringsFromList(ctx, f.ConnectedAccountIDs, diags),
+		TriggerIDs:          stringsFromList(ctx, f.TriggerIDs, diags),
+		TriggerNames:        stringsFromList(ctx, f.TriggerNames, diags),
+		UserIDs:             stringsFromList(ctx, f.UserIDs, diags),
+		ShowDisabled:        f.ShowDisabled.ValueBool(),
+	}
+}
+
 type triggerInstancesModel struct {
-	AuthConfigIDs       types.List            `tfsdk:"auth_config_ids"`
-	ConnectedAccountIDs types.List            `tfsdk:"connected_account_ids"`
-	TriggerIDs          types.List            `tfsdk:"trigger_ids"`
-	TriggerNames        types.List            `tfsdk:"trigger_names"`
-	UserIDs             types.List            `tfsdk:"user_ids"`
-	ShowDisabled        types.Bool            `tfsdk:"show_disabled"`
-	IDs                 []string              `tfsdk:"ids"`
-	TriggerInstances    []triggerInstanceItem `tfsdk:"trigger_instances"`
+	triggerInstanceFilters
+	IDs              []string              `tfsdk:"ids"`
+	TriggerInstances []triggerInstanceItem `tfsdk:"trigger_instances"`
 }
 
 type triggerInstanceItem struct {
@@ -138,14 +162,7 @@ func (d *triggerInstancesDataSource) Read(ctx context.Context, req datasource.Re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	params := client.TriggerInstanceListParams{
-		AuthConfigIDs:       stringsFromList(ctx, model.AuthConfigIDs, &resp.Diagnostics),
-		ConnectedAccountIDs: stringsFromList(ctx, model.ConnectedAccountIDs, &resp.Diagnostics),
-		TriggerIDs:          stringsFromList(ctx, model.TriggerIDs, &resp.Diagnostics),
-		TriggerNames:        stringsFromList(ctx, model.TriggerNames, &resp.Diagnostics),
-		UserIDs:             stringsFromList(ctx, model.UserIDs, &resp.Diagnostics),
-		ShowDisabled:        model.ShowDisabled.ValueBool(),
-	}
+	params := model.params(ctx, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -2,10 +2,12 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
@@ -48,4 +50,26 @@ func stringsFromList(ctx context.Context, l types.List, diags *diag.Diagnostics)
 	var out []string
 	diags.Append(l.ElementsAs(ctx, &out, false)...)
 	return out
+}
+
+// listFilterAttributes returns the named attributes of a data source's
+// schema as optional attributes of a list resource's config, with the same
+// descriptions and validators, so that the list resource filters as the
+// data source does.
+func listFilterAttributes(ds schema.Schema, names ...string) (map[string]listschema.Attribute, error) {
+	out := make(map[string]listschema.Attribute, len(names))
+	for _, name := range names {
+		switch a := ds.Attributes[name].(type) {
+		case schema.StringAttribute:
+			out[name] = listschema.StringAttribute{MarkdownDescription: a.MarkdownDescription, Optional: true, Validators: a.Validators}
+		case schema.BoolAttribute:
+			out[name] = listschema.BoolAttribute{MarkdownDescription: a.MarkdownDescription, Optional: true, Validators: a.Validators}
+		case schema.ListAttribute:
+			out[name] = listschema.ListAttribute{MarkdownDescription: a.MarkdownDescription, Optional: true,
+				ElementType: a.ElementType, Validators: a.Validators}
+		default:
+			return nil, fmt.Errorf("filter %q: the data source has no string, bool or list attribute of that name (%T)", name, a)
+		}
+	}
+	return out, nil
 }

@@ -6,8 +6,10 @@ import (
 	"iter"
 	"unicode/utf8"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
@@ -27,6 +29,74 @@ type listBase struct {
 
 func (b *listBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	b.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// listFilters is a data source's filter struct (connectedAccountFilters,
+// ...), which the list resource of the same objects shares: it turns the
+// filter values into the client's list params P.
+type listFilters[P any] interface {
+	params(ctx context.Context, diags *diag.Diagnostics) P
+}
+
+// listReady reports whether the provider is configured; when it is not,
+// the query's results are that error.
+func listReady(data *ProviderData, stream *list.ListResultsStream) bool {
+	var diags diag.Diagnostics
+	if !requireClient(data, &diags) {
+		stream.Results = listError(diags)
+		return false
+	}
+	return true
+}
+
+// listParams reads the query's config into cfg (a pointer to a filter
+// struct) and returns the client's list params for it. ok is false, with
+// the query's results set to the error, when the list cannot start: the
+// provider is not configured or the filters are invalid.
+func listParams[P any](ctx context.Context, data *ProviderData, req list.ListRequest, stream *list.ListResultsStream, cfg listFilters[P]) (p P, ok bool) {
+	if !listReady(data, stream) {
+		return p, false
+	}
+	diags := req.Config.Get(ctx, cfg)
+	if !diags.HasError() {
+		p = cfg.params(ctx, &diags)
+	}
+	if diags.HasError() {
+		stream.Results = listError(diags)
+		return p, false
+	}
+	return p, true
+}
+
+// listFilterSchema is the config schema of a list resource that filters
+// as the data source ds does: ds's attributes of those names, optional,
+// with the same descriptions and validators.
+func listFilterSchema(ctx context.Context, ds datasource.DataSource, desc string, names []string, resp *list.ListResourceSchemaResponse) {
+	var dsResp datasource.SchemaResponse
+	ds.Schema(ctx, datasource.SchemaRequest{}, &dsResp)
+	attrs, err := listFilterAttributes(dsResp.Schema, names...)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid list resource schema", err.Error())
+		return
+	}
+	resp.Schema = schema.Schema{MarkdownDescription: desc, Attributes: attrs}
+}
+
+// readVia is a listItem's state function for a resource whose model M
+// apply fills as the resource's Read does.
+func readVia[M any](apply func(ctx context.Context, m *M) diag.Diagnostics) func(context.Context, *tfsdk.State) diag.Diagnostics {
+	return func(ctx context.Context, st *tfsdk.State) diag.Diagnostics {
+		var m M
+		diags := getModel(ctx, *st, &m)
+		if diags.HasError() {
+			return diags
+		}
+		if diags.Append(apply(ctx, &m)...); diags.HasError() {
+			return diags
+		}
+		diags.Append(setModel(ctx, st, &m)...)
+		return diags
+	}
 }
 
 // listItem is what a list resource makes of one service object.

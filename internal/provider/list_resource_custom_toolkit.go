@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -48,9 +47,7 @@ func (r *customToolkitListResource) ListResourceConfigSchema(_ context.Context, 
 }
 
 func (r *customToolkitListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var diags diag.Diagnostics
-	if !requireClient(r.data, &diags) {
-		stream.Results = listError(diags)
+	if !listReady(r.data, stream) {
 		return
 	}
 	c := r.data.Client
@@ -70,27 +67,19 @@ func (r *customToolkitListResource) List(ctx context.Context, req list.ListReque
 		return listItem{
 			id:          s.Slug,
 			displayName: customToolkitDisplayName(s),
-			state: func(ctx context.Context, st *tfsdk.State) diag.Diagnostics {
-				var m customToolkitModel
-				diags := st.Get(ctx, &m)
-				if diags.HasError() {
-					return diags
-				}
+			state: readVia(func(ctx context.Context, m *customToolkitModel) diag.Diagnostics {
 				tk, complete := toolkitFromSummary(s)
 				if !complete {
 					got, err := c.GetToolkit(ctx, s.Slug, "")
 					if err != nil {
+						var diags diag.Diagnostics
 						addAPIError(&diags, "reading", customToolkitType, s.Slug, err)
 						return diags
 					}
 					tk = got
 				}
-				if diags.Append(readCustomToolkit(&m, tk)...); diags.HasError() {
-					return diags
-				}
-				diags.Append(st.Set(ctx, &m)...)
-				return diags
-			},
+				return readCustomToolkit(m, tk)
+			}),
 		}
 	})
 }

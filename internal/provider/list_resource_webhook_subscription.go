@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -40,9 +39,7 @@ func (r *webhookSubscriptionListResource) ListResourceConfigSchema(_ context.Con
 }
 
 func (r *webhookSubscriptionListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var diags diag.Diagnostics
-	if !requireClient(r.data, &diags) {
-		stream.Results = listError(diags)
+	if !listReady(r.data, stream) {
 		return
 	}
 	c := r.data.Client
@@ -62,16 +59,9 @@ func (r *webhookSubscriptionListResource) List(ctx context.Context, req list.Lis
 		return listItem{
 			id:          w.ID,
 			displayName: displayName(w.ID, w.WebhookURL, w.Version),
-			state: func(ctx context.Context, st *tfsdk.State) diag.Diagnostics {
-				var m webhookSubscriptionModel
-				diags := getModel(ctx, *st, &m)
-				if diags.HasError() {
-					return diags
-				}
-				diags.Append(applyWebhookSubscription(ctx, &m, &w)...)
-				diags.Append(setModel(ctx, st, &m)...)
-				return diags
-			},
+			state: readVia(func(ctx context.Context, m *webhookSubscriptionModel) diag.Diagnostics {
+				return applyWebhookSubscription(ctx, m, &w)
+			}),
 		}
 	})
 }
