@@ -94,7 +94,7 @@ if [[ "$(current)" == "$want" ]]; then
 fi
 
 shown="${dir#"$PWD"/}"
-echo "==> building $name $version into $shown/ (first run only, ~2.5 min: from its Go module through the module proxy)" >&2
+echo "==> building $name $version into $shown/ (first run only: about 5 min of build on two idle cores, from its Go module through the module proxy)" >&2
 start=$SECONDS
 
 build="${XDG_CACHE_HOME:-$HOME/.cache}/terraform-provider-service/cli-build/$name-$version"
