@@ -55,7 +55,7 @@ func TestAccE2E_adoptProject(t *testing.T) {
 		AuthSchemes: []client.CustomAuthScheme{{Mode: "NO_AUTH"}}})
 	must(err)
 
-	w.WriteFile("provider.tf", testAccKeyedProvider(key))
+	w.WriteFile("provider.tf", listProvider(key))
 	var q strings.Builder
 	for _, typ := range []string{"service_auth_config", "service_connected_account", "service_trigger_instance",
 		"service_webhook_subscription", "service_mcp_server", "service_custom_toolkit"} {

@@ -13,19 +13,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
-
-// testAccQueryVersions: list resources and `terraform query` need
-// Terraform 1.14.
-var testAccQueryVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)}
-
-// testAccKeyedProvider configures the provider with an isolated project's key.
-func testAccKeyedProvider(key string) string {
-	return fmt.Sprintf("provider \"service\" {\n  api_key = %q\n}\n", key)
-}
 
 // The service_auth_config list resource in a project of its own: 23 github
 // auth configs (more than the service's page of 20), a custom stripe one and
@@ -55,13 +45,13 @@ func TestAccAuthConfigList_query(t *testing.T) {
 	if err := c.DisableAuthConfig(ctx, disabled.ID); err != nil {
 		t.Fatal(err)
 	}
-	provider := testAccKeyedProvider(key)
+	provider := listProvider(key)
 	list := func(name, config, extra string) string {
 		return fmt.Sprintf("list \"service_auth_config\" %q {\n  provider = service\n%s  config {\n%s  }\n}\n", name, extra, config)
 	}
 	var pagesBefore int
 	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   testAccQueryVersions,
+		TerraformVersionChecks:   listVersionChecks,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -121,7 +111,7 @@ func TestAccAuthConfigList_includeResource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	provider := testAccKeyedProvider(key)
+	provider := listProvider(key)
 	imported := provider + fmt.Sprintf(`import {
   to = service_auth_config.billing
   id = %q
@@ -134,7 +124,7 @@ resource "service_auth_config" "billing" {
 }
 `, ac.ID)
 	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   testAccQueryVersions,
+		TerraformVersionChecks:   listVersionChecks,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
@@ -184,14 +174,14 @@ func TestAccAuthConfigList_serviceError(t *testing.T) {
 	t.Parallel()
 	testAccRequireEmulator(t)
 	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   testAccQueryVersions,
+		TerraformVersionChecks:   listVersionChecks,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: `data "service_toolkit_categories" "any" {}`},
 			{
 				Query: true,
-				Config: testAccKeyedProvider("not-a-key-of-this-service") + `list "service_auth_config" "all" {
+				Config: listProvider("not-a-key-of-this-service") + `list "service_auth_config" "all" {
   provider = service
   config {}
 }

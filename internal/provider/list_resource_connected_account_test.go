@@ -2,204 +2,20 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
-	"sort"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// Acceptance tests of the service_connected_account list resource; the
-// helpers below (list blocks, the comparison of include_resource results
-// with imported states, request counting) serve the trigger instance list
-// tests too.
-
-// listVersionChecks: list resources and `terraform query` need Terraform
-// 1.14.
-var listVersionChecks = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)}
-
-// listProvider configures the provider with an isolated project's API key.
-func listProvider(key string) string {
-	return fmt.Sprintf("provider \"service\" {\n  api_key = %q\n}\n", key)
-}
-
-// listBlock renders a list block of resourceType named name: config holds
-// the filter lines, extra the block's own arguments (limit,
-// include_resource).
-func listBlock(resourceType, name, config, extra string) string {
-	return fmt.Sprintf("list %q %q {\n  provider = service\n%s  config {\n%s  }\n}\n", resourceType, name, extra, config)
-}
-
-// listIDCheck is the identity check of the object id.
-func listIDCheck(id string) map[string]knownvalue.Check {
-	return map[string]knownvalue.Check{"id": knownvalue.StringExact(id)}
-}
-
-// listShortID is the id as a display name ends: the first 10 characters and
-// an ellipsis (service ids are longer than 12).
-func listShortID(id string) string { return regexp.QuoteMeta(id[:10]) + "…" }
-
-// importCapture keeps the state each import step read back, by id, for a
-// later query step to compare its include_resource results with.
-type importCapture map[string]map[string]string
-
-// step is an import (terraform import, not persisted) of id into addr,
-// whose configuration is config, capturing the imported attributes.
-func (c importCapture) step(config, addr, id string) resource.TestStep {
-	return resource.TestStep{
-		Config:        config,
-		ResourceName:  addr,
-		ImportState:   true,
-		ImportStateId: id,
-		ImportStateCheck: func(states []*terraform.InstanceState) error {
-			for _, s := range states {
-				if s.ID == id {
-					c[id] = s.Attributes
-					return nil
-				}
-			}
-			return fmt.Errorf("import of %s read back no state of it", id)
-		},
-	}
-}
-
-// matches is a query check: every result of the list block at address (want
-// of them) carries a resource object equal to the state an import of the
-// same object read back.
-func (c importCapture) matches(address string, want int) querycheck.QueryResultCheck {
-	return importMatch{address: address, want: want, imported: c}
-}
-
-type importMatch struct {
-	address  string
-	want     int
-	imported importCapture
-}
-
-func (m importMatch) CheckQuery(_ context.Context, req querycheck.CheckQueryRequest, resp *querycheck.CheckQueryResponse) {
-	var problems []string
-	n := 0
-	for _, res := range req.Query {
-		if strings.TrimPrefix(res.Address, "list.") != m.address {
-			continue
-		}
-		n++
-		id, _ := res.Identity["id"].(string)
-		want, ok := m.imported[id]
-		if !ok {
-			problems = append(problems, fmt.Sprintf("result %s: no import of it to compare with", id))
-			continue
-		}
-		if res.ResourceObject == nil {
-			problems = append(problems, fmt.Sprintf("result %s: no resource object (include_resource)", id))
-			continue
-		}
-		got := map[string]string{}
-		for k, v := range res.ResourceObject {
-			flattenQueryValue(got, k, v)
-		}
-		for _, k := range sortedUnion(got, want) {
-			if k == "%" { // the flatmap's count of the root's attributes
-				continue
-			}
-			g, gok := got[k]
-			w, wok := want[k]
-			if g != w || gok != wok {
-				problems = append(problems, fmt.Sprintf("result %s: %s is %s in the listing, %s after the import", id, k, quoteOrAbsent(g, gok), quoteOrAbsent(w, wok)))
-			}
-		}
-	}
-	if n != m.want {
-		problems = append(problems, fmt.Sprintf("%d results compared, want %d", n, m.want))
-	}
-	if len(problems) > 0 {
-		resp.Error = fmt.Errorf("%s: include_resource differs from the imported state:\n%s", m.address, strings.Join(problems, "\n"))
-	}
-}
-
-// flattenQueryValue writes v (a value of a query result's resource object,
-// as JSON decodes it) into out the way terraform.InstanceState.Attributes
-// holds it: a null is absent, a list is key.# and key.N, a map or object
-// key.% and key.K.
-func flattenQueryValue(out map[string]string, key string, v any) {
-	switch x := v.(type) {
-	case nil:
-	case string:
-		out[key] = x
-	case bool:
-		out[key] = strconv.FormatBool(x)
-	case float64:
-		out[key] = strconv.FormatFloat(x, 'f', -1, 64)
-	case json.Number:
-		out[key] = x.String()
-	case []any:
-		out[key+".#"] = strconv.Itoa(len(x))
-		for i, e := range x {
-			flattenQueryValue(out, key+"."+strconv.Itoa(i), e)
-		}
-	case map[string]any:
-		out[key+".%"] = strconv.Itoa(len(x))
-		for k, e := range x {
-			flattenQueryValue(out, key+"."+k, e)
-		}
-	default:
-		out[key] = fmt.Sprintf("%v (%T)", x, x)
-	}
-}
-
-func sortedUnion(a, b map[string]string) []string {
-	var keys []string
-	for k := range a {
-		keys = append(keys, k)
-	}
-	for k := range b {
-		if _, ok := a[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func quoteOrAbsent(s string, ok bool) string {
-	if !ok {
-		return "absent (null)"
-	}
-	return strconv.Quote(s)
-}
-
-// requestCounter counts an isolated project's requests per route between
-// two points of a test.
-type requestCounter struct {
-	t      *testing.T
-	key    string
-	routes []string
-	before map[string]int
-}
-
-func (r *requestCounter) start() {
-	r.before = map[string]int{}
-	for _, route := range r.routes {
-		r.before[route] = testAccProjectRequests(r.t, r.key, route)
-	}
-}
-
-// since returns the requests to route since start.
-func (r *requestCounter) since(route string) int {
-	return testAccProjectRequests(r.t, r.key, route) - r.before[route]
-}
+// Acceptance tests of the service_connected_account list resource (shared
+// helpers in list_resource_helpers_test.go).
 
 const caListType = "service_connected_account"
 
@@ -253,11 +69,8 @@ func TestAccConnectedAccountList_query(t *testing.T) {
 	list := func(name, config, extra string) string { return listBlock(caListType, name, config, extra) }
 	addr := func(name string) string { return caListType + "." + name }
 	counter := &requestCounter{t: t, key: key, routes: []string{routeListAccounts, routeGetAccount}}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
+	testAccListTest(t,
+		[]resource.TestStep{
 			{
 				// A query step follows a configuration step; this one reads
 				// the catalog (with the shared project's key).
@@ -317,13 +130,11 @@ func TestAccConnectedAccountList_query(t *testing.T) {
 				},
 			},
 		},
-	})
+	)
 	// One list request per page: "all", "stripe", "active" and
 	// "limited_pages" read two pages (20 + the rest), the 8 others one;
 	// "limited" stops within the first page. No account is read on its own.
-	if got := counter.since(routeListAccounts); got != 16 {
-		t.Errorf("the query made %d list requests, want 16 (one per page)", got)
-	}
+	counter.expect(routeListAccounts, 16, "list requests (one per page)")
 	if got := counter.since(routeGetAccount); got != 0 {
 		t.Errorf("the query read %d accounts on their own, want 0", got)
 	}
@@ -357,15 +168,8 @@ func TestAccConnectedAccountList_includeResource(t *testing.T) {
 	imported := importCapture{}
 	const imp = "service_connected_account.imported"
 	counter := &requestCounter{t: t, key: key, routes: []string{routeListAccounts, routeGetAccount}}
-	byID := func(id string) queryfilter.QueryFilter { return queryfilter.ByResourceIdentity(listIDCheck(id)) }
-	value := func(attr string, v knownvalue.Check) querycheck.KnownValueCheck {
-		return querycheck.KnownValueCheck{Path: tfjsonpath.New(attr), KnownValue: v}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
+	testAccListTest(t,
+		[]resource.TestStep{
 			{Config: provider + `data "service_toolkit_categories" "any" {}`},
 			imported.step(importConfig, imp, active),
 			imported.step(importConfig, imp, disabled),
@@ -379,47 +183,45 @@ func TestAccConnectedAccountList_includeResource(t *testing.T) {
 					querycheck.ExpectLength(caListType+".all", 3),
 					imported.matches(caListType+".all", 3),
 					imported.matches(caListType+".disabled", 1),
-					querycheck.ExpectResourceKnownValues(caListType+".all", byID(active), []querycheck.KnownValueCheck{
-						value("id", knownvalue.StringExact(active)),
-						value("user_id", knownvalue.StringExact("user-1")),
-						value("auth_config_id", knownvalue.StringExact(stripe)),
-						value("toolkit", knownvalue.StringExact("stripe")),
-						value("auth_scheme", knownvalue.StringExact("API_KEY")),
-						value("status", knownvalue.StringExact("ACTIVE")),
-						value("enabled", knownvalue.Bool(true)),
-						value("is_disabled", knownvalue.Bool(false)),
-						value("allow_multiple", knownvalue.Bool(false)),
-						value("hosted_link", knownvalue.Bool(false)),
-						value("wait_for_connection", knownvalue.Bool(false)),
-						value("redirect_url", knownvalue.Null()),
-						value("callback_url", knownvalue.Null()),
-						value("credentials", knownvalue.Null()),
-						value("credentials_wo", knownvalue.Null()),
-						value("credentials_wo_version", knownvalue.Null()),
-						value("timeouts", knownvalue.Null()),
-						value("created_at", testAccTimestamp),
-						value("updated_at", testAccTimestamp),
+					querycheck.ExpectResourceKnownValues(caListType+".all", listByID(active), []querycheck.KnownValueCheck{
+						listValue("id", knownvalue.StringExact(active)),
+						listValue("user_id", knownvalue.StringExact("user-1")),
+						listValue("auth_config_id", knownvalue.StringExact(stripe)),
+						listValue("toolkit", knownvalue.StringExact("stripe")),
+						listValue("auth_scheme", knownvalue.StringExact("API_KEY")),
+						listValue("status", knownvalue.StringExact("ACTIVE")),
+						listValue("enabled", knownvalue.Bool(true)),
+						listValue("is_disabled", knownvalue.Bool(false)),
+						listValue("allow_multiple", knownvalue.Bool(false)),
+						listValue("hosted_link", knownvalue.Bool(false)),
+						listValue("wait_for_connection", knownvalue.Bool(false)),
+						listValue("redirect_url", knownvalue.Null()),
+						listValue("callback_url", knownvalue.Null()),
+						listValue("credentials", knownvalue.Null()),
+						listValue("credentials_wo", knownvalue.Null()),
+						listValue("credentials_wo_version", knownvalue.Null()),
+						listValue("timeouts", knownvalue.Null()),
+						listValue("created_at", testAccTimestamp),
+						listValue("updated_at", testAccTimestamp),
 					}),
-					querycheck.ExpectResourceKnownValues(caListType+".disabled", byID(disabled), []querycheck.KnownValueCheck{
-						value("enabled", knownvalue.Bool(false)),
-						value("is_disabled", knownvalue.Bool(true)),
-						value("disabled_reason", knownvalue.StringExact("paused for the audit")),
-						value("status_reason", knownvalue.StringExact("paused for the audit")),
+					querycheck.ExpectResourceKnownValues(caListType+".disabled", listByID(disabled), []querycheck.KnownValueCheck{
+						listValue("enabled", knownvalue.Bool(false)),
+						listValue("is_disabled", knownvalue.Bool(true)),
+						listValue("disabled_reason", knownvalue.StringExact("paused for the audit")),
+						listValue("status_reason", knownvalue.StringExact("paused for the audit")),
 					}),
-					querycheck.ExpectResourceKnownValues(caListType+".all", byID(oauth.ID), []querycheck.KnownValueCheck{
-						value("status", knownvalue.StringExact("INITIATED")),
-						value("auth_scheme", knownvalue.StringExact("OAUTH2")),
-						value("toolkit", knownvalue.StringExact("github")),
-						value("callback_url", knownvalue.StringExact("https://app.example/connected")),
-						value("redirect_url", knownvalue.StringExact(oauth.RedirectURL)),
+					querycheck.ExpectResourceKnownValues(caListType+".all", listByID(oauth.ID), []querycheck.KnownValueCheck{
+						listValue("status", knownvalue.StringExact("INITIATED")),
+						listValue("auth_scheme", knownvalue.StringExact("OAUTH2")),
+						listValue("toolkit", knownvalue.StringExact("github")),
+						listValue("callback_url", knownvalue.StringExact("https://app.example/connected")),
+						listValue("redirect_url", knownvalue.StringExact(oauth.RedirectURL)),
 					}),
 				},
 			},
 		},
-	})
-	if got := counter.since(routeListAccounts); got != 2 {
-		t.Errorf("the query made %d list requests, want 2 (one page per list block)", got)
-	}
+	)
+	counter.expect(routeListAccounts, 2, "list requests (one page per list block)")
 	if got := counter.since(routeGetAccount); got != 0 {
 		t.Errorf("include_resource read %d accounts on their own, want 0: the listing holds the state", got)
 	}
@@ -429,11 +231,8 @@ func TestAccConnectedAccountList_includeResource(t *testing.T) {
 // source, before any request.
 func TestAccConnectedAccountList_invalidFilters(t *testing.T) {
 	t.Parallel()
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
+	testAccListTest(t,
+		[]resource.TestStep{
 			{Config: `data "service_toolkit_categories" "any" {}`},
 			{
 				Query:       true,
@@ -451,13 +250,11 @@ func TestAccConnectedAccountList_invalidFilters(t *testing.T) {
 				ExpectError: testAccErrRe(`user_ids`, `at least 1`),
 			},
 		},
-	})
+	)
 }
 
-// An error of the service (here a fault the emulator injects on every API
-// request) reaches the user as a diagnostic of the query naming the list
-// resource; the same query lists again once the fault is gone. Not parallel:
-// faults are global.
+// An error of the service reaches the user as a diagnostic of the query
+// (testAccListServiceError). Not parallel: faults are global.
 func TestAccConnectedAccountList_serviceError(t *testing.T) {
 	testAccRequireEmulator(t)
 	user := "tf-acc-calist-err"
@@ -468,28 +265,5 @@ func TestAccConnectedAccountList_serviceError(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), stripe.ID) })
 	id := caListFixtureAccount(t, c, stripe.ID, user)
-	query := `provider "service" {}` + "\n" + listBlock(caListType, "mine", fmt.Sprintf("    auth_config_ids = [%q]\n", stripe.ID), "")
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: `data "service_toolkit_categories" "any" {}`},
-			{
-				PreConfig:   func() { testAccEmulatorSetFaults(t, "status=500:1") },
-				Query:       true,
-				Config:      query,
-				ExpectError: testAccErrRe(`Error listing service_connected_account`, `injected fault: HTTP 500`, `HTTP status: 500`),
-			},
-			{
-				PreConfig: func() { testAccEmulatorSetFaults(t, "") },
-				Query:     true,
-				Config:    query,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength(caListType+".mine", 1),
-					querycheck.ExpectIdentity(caListType+".mine", listIDCheck(id)),
-				},
-			},
-		},
-	})
+	testAccListServiceError(t, caListType, fmt.Sprintf("    auth_config_ids = [%q]\n", stripe.ID), id)
 }

@@ -77,7 +77,7 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 	lists := func(n int) map[string]int { return map[string]int{routeQRListToolkits: n} }
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   testAccQRVersions,
+		TerraformVersionChecks:   listVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -155,7 +155,7 @@ resource "service_custom_toolkit" "oauth" {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   testAccQRVersions,
+		TerraformVersionChecks:   listVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: cfg},
@@ -193,35 +193,7 @@ resource "service_custom_toolkit" "oauth" {
 // injected HTTP 500, no retries) is the query's error diagnostic, after one
 // request. Not parallel: faults are global.
 func TestAccCustomToolkitList_serviceError(t *testing.T) {
-	key, _ := testAccIsolatedProject(t)
-	provider := testAccQRProvider(key, "  max_retries = 0\n")
-	var before int
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   testAccQRVersions,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: provider + testAccQRConfigCatalog},
-			{
-				PreConfig: func() {
-					before = testAccEmulatorStatsNow(t).Requests[routeQRListToolkits]
-					testAccEmulatorSetFaults(t, "status=500:1")
-				},
-				Query:       true,
-				Config:      testAccQRList(customToolkitType, "all", "", ""),
-				ExpectError: testAccErrRe(`Error listing service_custom_toolkit`, `HTTP status: 500`),
-			},
-			{
-				PreConfig: func() {
-					testAccEmulatorDo(t, "PUT", "/_emulator/faults", rawBody(""), nil)
-					if got := testAccEmulatorStatsNow(t).Requests[routeQRListToolkits] - before; got != 1 {
-						t.Errorf("failing query: %d list requests, want 1", got)
-					}
-				},
-				Config: provider + testAccQRConfigCatalog,
-			},
-		},
-	})
+	testAccListServiceErrorNoRetry(t, customToolkitType, routeQRListToolkits)
 }
 
 // A toolkit list item gives the Read what its GET would, unless it lacks

@@ -19,7 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -33,10 +32,6 @@ const (
 	routeQRGetToolkit      = "GET /api/v3.1/toolkits/{slug}"
 	testAccQRConfigCatalog = `data "service_toolkit_categories" "any" {}` + "\n"
 )
-
-// testAccQRVersions: list resources and `terraform query` need Terraform
-// 1.14.
-var testAccQRVersions = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)}
 
 // testAccQRProvider is a provider block for the project of key, with extra
 // lines (e.g. max_retries). It goes in the configuration steps only: a query
@@ -265,7 +260,7 @@ func TestAccMCPServerList_filters(t *testing.T) {
 	)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   testAccQRVersions,
+		TerraformVersionChecks:   listVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -345,7 +340,7 @@ func TestAccMCPServerList_pages(t *testing.T) {
 	lists := func(n int) map[string]int { return map[string]int{routeQRListMCPServers: n} }
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   testAccQRVersions,
+		TerraformVersionChecks:   listVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -420,7 +415,7 @@ resource "service_mcp_server" "open" {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   testAccQRVersions,
+		TerraformVersionChecks:   listVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{
@@ -484,35 +479,7 @@ func (s testAccQRLazy) String() string { return *s.p }
 // HTTP 500, no retries) is the query's error diagnostic, after one request.
 // Not parallel: faults are global.
 func TestAccMCPServerList_serviceError(t *testing.T) {
-	key, _ := testAccIsolatedProject(t)
-	provider := testAccQRProvider(key, "  max_retries = 0\n")
-	var before int
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   testAccQRVersions,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: provider + testAccQRConfigCatalog},
-			{
-				PreConfig: func() {
-					before = testAccEmulatorStatsNow(t).Requests[routeQRListMCPServers]
-					testAccEmulatorSetFaults(t, "status=500:1")
-				},
-				Query:       true,
-				Config:      testAccQRList(mcpServerType, "all", "", ""),
-				ExpectError: testAccErrRe(`Error listing service_mcp_server`, `HTTP status: 500`),
-			},
-			{
-				PreConfig: func() {
-					testAccEmulatorDo(t, "PUT", "/_emulator/faults", rawBody(""), nil)
-					if got := testAccEmulatorStatsNow(t).Requests[routeQRListMCPServers] - before; got != 1 {
-						t.Errorf("failing query: %d list requests, want 1", got)
-					}
-				},
-				Config: provider + testAccQRConfigCatalog,
-			},
-		},
-	})
+	testAccListServiceErrorNoRetry(t, mcpServerType, routeQRListMCPServers)
 }
 
 // The list resource's filters are the data source's: same names,

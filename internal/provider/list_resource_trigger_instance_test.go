@@ -10,13 +10,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
-	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
 // Acceptance tests of the service_trigger_instance list resource (helpers
-// in list_resource_connected_account_test.go).
+// in list_resource_helpers_test.go).
 
 const (
 	tiListType           = "service_trigger_instance"
@@ -72,11 +71,8 @@ func TestAccTriggerInstanceList_query(t *testing.T) {
 	list := func(name, config, extra string) string { return listBlock(tiListType, name, config, extra) }
 	addr := func(name string) string { return tiListType + "." + name }
 	counter := &requestCounter{t: t, key: key, routes: []string{routeListTriggers, routeGetTriggerType}}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
+	testAccListTest(t,
+		[]resource.TestStep{
 			{Config: `data "service_toolkit_categories" "any" {}`},
 			{
 				PreConfig: counter.start,
@@ -130,12 +126,10 @@ func TestAccTriggerInstanceList_query(t *testing.T) {
 				},
 			},
 		},
-	})
+	)
 	// One list request per page: "all", "with_disabled", "user1" and
 	// "combined" read two pages (20 + the rest), the 8 others one.
-	if got := counter.since(routeListTriggers); got != 16 {
-		t.Errorf("the query made %d list requests, want 16 (one per page)", got)
-	}
+	counter.expect(routeListTriggers, 16, "list requests (one per page)")
 	if got := counter.since(routeGetTriggerType); got != 0 {
 		t.Errorf("the query read %d trigger types without include_resource, want 0", got)
 	}
@@ -169,15 +163,8 @@ func TestAccTriggerInstanceList_includeResource(t *testing.T) {
 	imported := importCapture{}
 	const imp = "service_trigger_instance.imported"
 	counter := &requestCounter{t: t, key: key, routes: []string{routeListTriggers, routeGetTriggerType}}
-	byID := func(id string) queryfilter.QueryFilter { return queryfilter.ByResourceIdentity(listIDCheck(id)) }
-	value := func(attr string, v knownvalue.Check) querycheck.KnownValueCheck {
-		return querycheck.KnownValueCheck{Path: tfjsonpath.New(attr), KnownValue: v}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
+	testAccListTest(t,
+		[]resource.TestStep{
 			{Config: provider + `data "service_toolkit_categories" "any" {}`},
 			imported.step(importConfig, imp, enabled),
 			imported.step(importConfig, imp, disabled),
@@ -189,34 +176,32 @@ func TestAccTriggerInstanceList_includeResource(t *testing.T) {
 				QueryResultChecks: []querycheck.QueryResultCheck{
 					querycheck.ExpectLength(tiListType+".all", 3),
 					imported.matches(tiListType+".all", 3),
-					querycheck.ExpectResourceKnownValues(tiListType+".all", byID(enabled), []querycheck.KnownValueCheck{
-						value("id", knownvalue.StringExact(enabled)),
-						value("user_id", knownvalue.StringExact("user-1")),
-						value("slug", knownvalue.StringExact(tiListCharge)),
-						value("connected_account_id", knownvalue.StringExact(ca)),
-						value("trigger_config", knownvalue.StringExact(`{"min_amount":5}`)),
-						value("enabled", knownvalue.Bool(true)),
-						value("disabled_at", knownvalue.Null()),
-						value("toolkit", knownvalue.StringExact("stripe")),
-						value("toolkit_version", knownvalue.NotNull()),
-						value("updated_at", testAccTimestamp),
+					querycheck.ExpectResourceKnownValues(tiListType+".all", listByID(enabled), []querycheck.KnownValueCheck{
+						listValue("id", knownvalue.StringExact(enabled)),
+						listValue("user_id", knownvalue.StringExact("user-1")),
+						listValue("slug", knownvalue.StringExact(tiListCharge)),
+						listValue("connected_account_id", knownvalue.StringExact(ca)),
+						listValue("trigger_config", knownvalue.StringExact(`{"min_amount":5}`)),
+						listValue("enabled", knownvalue.Bool(true)),
+						listValue("disabled_at", knownvalue.Null()),
+						listValue("toolkit", knownvalue.StringExact("stripe")),
+						listValue("toolkit_version", knownvalue.NotNull()),
+						listValue("updated_at", testAccTimestamp),
 					}),
-					querycheck.ExpectResourceKnownValues(tiListType+".all", byID(disabled), []querycheck.KnownValueCheck{
-						value("enabled", knownvalue.Bool(false)),
-						value("disabled_at", knownvalue.StringExact(*ti.DisabledAt)),
+					querycheck.ExpectResourceKnownValues(tiListType+".all", listByID(disabled), []querycheck.KnownValueCheck{
+						listValue("enabled", knownvalue.Bool(false)),
+						listValue("disabled_at", knownvalue.StringExact(*ti.DisabledAt)),
 					}),
-					querycheck.ExpectResourceKnownValues(tiListType+".all", byID(failed), []querycheck.KnownValueCheck{
-						value("slug", knownvalue.StringExact(tiListPaymentFailure)),
-						value("trigger_config", knownvalue.StringExact(`{}`)),
-						value("toolkit", knownvalue.StringExact("stripe")),
+					querycheck.ExpectResourceKnownValues(tiListType+".all", listByID(failed), []querycheck.KnownValueCheck{
+						listValue("slug", knownvalue.StringExact(tiListPaymentFailure)),
+						listValue("trigger_config", knownvalue.StringExact(`{}`)),
+						listValue("toolkit", knownvalue.StringExact("stripe")),
 					}),
 				},
 			},
 		},
-	})
-	if got := counter.since(routeListTriggers); got != 1 {
-		t.Errorf("the query made %d list requests, want 1 (one page)", got)
-	}
+	)
+	counter.expect(routeListTriggers, 1, "list requests (one page)")
 	// The toolkit of each trigger type, once per type (two types).
 	if got := counter.since(routeGetTriggerType); got != 2 {
 		t.Errorf("include_resource read %d trigger types, want 2 (one per distinct type)", got)
@@ -230,23 +215,18 @@ func TestAccTriggerInstanceList_invalidFilters(t *testing.T) {
 	bad := func(config string) string {
 		return `provider "service" {}` + "\n" + listBlock(tiListType, "bad", config, "")
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
+	testAccListTest(t,
+		[]resource.TestStep{
 			{Config: `data "service_toolkit_categories" "any" {}`},
 			{Query: true, Config: bad(`    trigger_names = ["github_commit_event"]` + "\n"), ExpectError: testAccErrRe(`trigger_names`, `upper snake case`)},
 			{Query: true, Config: bad(`    connected_account_ids = ["ac_notAnAccount"]` + "\n"), ExpectError: testAccErrRe(`connected_account_ids`)},
 			{Query: true, Config: bad(`    trigger_ids = ["ti_a", "ti_a"]` + "\n"), ExpectError: testAccErrRe(`Duplicate List Value`, `ti_a`)},
 		},
-	})
+	)
 }
 
-// An error of the service (a fault the emulator injects on every API
-// request) reaches the user as a diagnostic of the query naming the list
-// resource; the same query lists again once the fault is gone. Not parallel:
-// faults are global.
+// An error of the service reaches the user as a diagnostic of the query
+// (testAccListServiceError). Not parallel: faults are global.
 func TestAccTriggerInstanceList_serviceError(t *testing.T) {
 	testAccRequireEmulator(t)
 	c := testAccClient(t)
@@ -254,28 +234,5 @@ func TestAccTriggerInstanceList_serviceError(t *testing.T) {
 	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac) })
 	ca := caListFixtureAccount(t, c, ac, "tf-acc-tilist-err")
 	id := tiListTrigger(t, c, tiListCharge, ca, nil)
-	query := `provider "service" {}` + "\n" + listBlock(tiListType, "mine", fmt.Sprintf("    connected_account_ids = [%q]\n", ca), "")
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: `data "service_toolkit_categories" "any" {}`},
-			{
-				PreConfig:   func() { testAccEmulatorSetFaults(t, "status=500:1") },
-				Query:       true,
-				Config:      query,
-				ExpectError: testAccErrRe(`Error listing service_trigger_instance`, `injected fault: HTTP 500`, `HTTP status: 500`),
-			},
-			{
-				PreConfig: func() { testAccEmulatorSetFaults(t, "") },
-				Query:     true,
-				Config:    query,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength(tiListType+".mine", 1),
-					querycheck.ExpectIdentity(tiListType+".mine", listIDCheck(id)),
-				},
-			},
-		},
-	})
+	testAccListServiceError(t, tiListType, fmt.Sprintf("    connected_account_ids = [%q]\n", ca), id)
 }

@@ -23,7 +23,7 @@ import (
 func TestAccWebhookSubscriptionList_query(t *testing.T) {
 	t.Parallel()
 	key, c := testAccIsolatedProject(t)
-	provider := testAccKeyedProvider(key)
+	provider := listProvider(key)
 	const route = "GET /api/v3.1/webhook_subscriptions"
 	list := `list "service_webhook_subscription" "current" {
   provider         = service
@@ -34,7 +34,7 @@ func TestAccWebhookSubscriptionList_query(t *testing.T) {
 	var sub *client.WebhookSubscription
 	var before int
 	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   testAccQueryVersions,
+		TerraformVersionChecks:   listVersionChecks,
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{

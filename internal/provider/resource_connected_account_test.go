@@ -445,7 +445,7 @@ func TestAccConnectedAccount_waitFailed(t *testing.T) {
 	ep := testAccRequireEmulator(t)
 	// A project of its own: its request counts show the provider polling.
 	key, c := testAccIsolatedProject(t)
-	provider := testAccKeyedProvider(key)
+	provider := listProvider(key)
 	user := acctest.RandomWithPrefix("tf-ca-waitfail")
 	var done <-chan testAccWaitAction
 	var started time.Time
@@ -502,7 +502,7 @@ func TestAccConnectedAccount_waitForConnection(t *testing.T) {
 		Steps: []tfresource.TestStep{
 			{
 				PreConfig: func() { done = testAccActWhenCreated(ep, key, c, user, "complete") },
-				Config: testAccKeyedProvider(key) + testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
+				Config: listProvider(key) + testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
 					`wait_for_connection = true`, `timeouts = { create = "45s" }`),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
