@@ -159,68 +159,56 @@ func TestAccConnectedAccountList_includeResource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	provider := listProvider(key)
-	importConfig := provider + fmt.Sprintf(`resource "service_connected_account" "imported" {
-  user_id        = "user-1"
-  auth_config_id = %q
-}
-`, stripe)
-	imported := importCapture{}
-	const imp = "service_connected_account.imported"
 	counter := &requestCounter{t: t, key: key, routes: []string{routeListAccounts, routeGetAccount}}
-	testAccListTest(t,
-		[]resource.TestStep{
-			{Config: provider + `data "service_toolkit_categories" "any" {}`},
-			imported.step(importConfig, imp, active),
-			imported.step(importConfig, imp, disabled),
-			imported.step(importConfig, imp, oauth.ID),
-			{
-				PreConfig: counter.start,
-				Query:     true,
-				Config: listBlock(caListType, "all", "", "  include_resource = true\n") +
-					listBlock(caListType, "disabled", `    user_ids = ["user-2"]`+"\n", "  include_resource = true\n"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength(caListType+".all", 3),
-					imported.matches(caListType+".all", 3),
-					imported.matches(caListType+".disabled", 1),
-					querycheck.ExpectResourceKnownValues(caListType+".all", listByID(active), []querycheck.KnownValueCheck{
-						listValue("id", knownvalue.StringExact(active)),
-						listValue("user_id", knownvalue.StringExact("user-1")),
-						listValue("auth_config_id", knownvalue.StringExact(stripe)),
-						listValue("toolkit", knownvalue.StringExact("stripe")),
-						listValue("auth_scheme", knownvalue.StringExact("API_KEY")),
-						listValue("status", knownvalue.StringExact("ACTIVE")),
-						listValue("enabled", knownvalue.Bool(true)),
-						listValue("is_disabled", knownvalue.Bool(false)),
-						listValue("allow_multiple", knownvalue.Bool(false)),
-						listValue("hosted_link", knownvalue.Bool(false)),
-						listValue("wait_for_connection", knownvalue.Bool(false)),
-						listValue("redirect_url", knownvalue.Null()),
-						listValue("callback_url", knownvalue.Null()),
-						listValue("credentials", knownvalue.Null()),
-						listValue("credentials_wo", knownvalue.Null()),
-						listValue("credentials_wo_version", knownvalue.Null()),
-						listValue("timeouts", knownvalue.Null()),
-						listValue("created_at", testAccTimestamp),
-						listValue("updated_at", testAccTimestamp),
-					}),
-					querycheck.ExpectResourceKnownValues(caListType+".disabled", listByID(disabled), []querycheck.KnownValueCheck{
-						listValue("enabled", knownvalue.Bool(false)),
-						listValue("is_disabled", knownvalue.Bool(true)),
-						listValue("disabled_reason", knownvalue.StringExact("paused for the audit")),
-						listValue("status_reason", knownvalue.StringExact("paused for the audit")),
-					}),
-					querycheck.ExpectResourceKnownValues(caListType+".all", listByID(oauth.ID), []querycheck.KnownValueCheck{
-						listValue("status", knownvalue.StringExact("INITIATED")),
-						listValue("auth_scheme", knownvalue.StringExact("OAUTH2")),
-						listValue("toolkit", knownvalue.StringExact("github")),
-						listValue("callback_url", knownvalue.StringExact("https://app.example/connected")),
-						listValue("redirect_url", knownvalue.StringExact(oauth.RedirectURL)),
-					}),
-				},
+	imported := importCapture{}
+	importBody := fmt.Sprintf("  user_id        = \"user-1\"\n  auth_config_id = %q\n", stripe)
+	testAccListTest(t, append(imported.steps(key, caListType, importBody, active, disabled, oauth.ID),
+		resource.TestStep{
+			PreConfig: counter.start,
+			Query:     true,
+			Config: listBlock(caListType, "all", "", "  include_resource = true\n") +
+				listBlock(caListType, "disabled", `    user_ids = ["user-2"]`+"\n", "  include_resource = true\n"),
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength(caListType+".all", 3),
+				imported.matches(caListType+".all", 3),
+				imported.matches(caListType+".disabled", 1),
+				querycheck.ExpectResourceKnownValues(caListType+".all", listByID(active), []querycheck.KnownValueCheck{
+					listValue("id", knownvalue.StringExact(active)),
+					listValue("user_id", knownvalue.StringExact("user-1")),
+					listValue("auth_config_id", knownvalue.StringExact(stripe)),
+					listValue("toolkit", knownvalue.StringExact("stripe")),
+					listValue("auth_scheme", knownvalue.StringExact("API_KEY")),
+					listValue("status", knownvalue.StringExact("ACTIVE")),
+					listValue("enabled", knownvalue.Bool(true)),
+					listValue("is_disabled", knownvalue.Bool(false)),
+					listValue("allow_multiple", knownvalue.Bool(false)),
+					listValue("hosted_link", knownvalue.Bool(false)),
+					listValue("wait_for_connection", knownvalue.Bool(false)),
+					listValue("redirect_url", knownvalue.Null()),
+					listValue("callback_url", knownvalue.Null()),
+					listValue("credentials", knownvalue.Null()),
+					listValue("credentials_wo", knownvalue.Null()),
+					listValue("credentials_wo_version", knownvalue.Null()),
+					listValue("timeouts", knownvalue.Null()),
+					listValue("created_at", testAccTimestamp),
+					listValue("updated_at", testAccTimestamp),
+				}),
+				querycheck.ExpectResourceKnownValues(caListType+".disabled", listByID(disabled), []querycheck.KnownValueCheck{
+					listValue("enabled", knownvalue.Bool(false)),
+					listValue("is_disabled", knownvalue.Bool(true)),
+					listValue("disabled_reason", knownvalue.StringExact("paused for the audit")),
+					listValue("status_reason", knownvalue.StringExact("paused for the audit")),
+				}),
+				querycheck.ExpectResourceKnownValues(caListType+".all", listByID(oauth.ID), []querycheck.KnownValueCheck{
+					listValue("status", knownvalue.StringExact("INITIATED")),
+					listValue("auth_scheme", knownvalue.StringExact("OAUTH2")),
+					listValue("toolkit", knownvalue.StringExact("github")),
+					listValue("callback_url", knownvalue.StringExact("https://app.example/connected")),
+					listValue("redirect_url", knownvalue.StringExact(oauth.RedirectURL)),
+				}),
 			},
 		},
-	)
+	))
 	counter.expect(routeListAccounts, 2, "list requests (one page per list block)")
 	if got := counter.since(routeGetAccount); got != 0 {
 		t.Errorf("include_resource read %d accounts on their own, want 0: the listing holds the state", got)

@@ -117,16 +117,7 @@ func TestAccCustomToolkitList_includeResource(t *testing.T) {
 	t.Parallel()
 	key, _ := testAccIsolatedProject(t)
 	provider := testAccQRProvider(key, "")
-	cfg := provider + `
-resource "service_custom_toolkit" "open" {
-  slug    = "qr open"
-  name    = "Open tools"
-  app_url = "https://mcp.open.example/mcp"
-  auth_scheme = {
-    mode = "NO_AUTH"
-  }
-}
-
+	cfg := provider + testAccQROpenToolkit + `
 resource "service_custom_toolkit" "key" {
   slug        = "qr_key"
   name        = "Keyed tools"
@@ -150,18 +141,15 @@ resource "service_custom_toolkit" "oauth" {
 `
 	var open, keyed, oauth testAccQRImported
 	reqs := newTestAccQRRequests(t, key, routeQRListToolkits, routeQRGetToolkit)
-	importStep := func(name string, into *testAccQRImported) resource.TestStep {
-		return resource.TestStep{ResourceName: name, ImportState: true, ImportStateCheck: into.capture}
-	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		TerraformVersionChecks:   listVersionChecks,
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
 			{Config: cfg},
-			importStep("service_custom_toolkit.open", &open),
-			importStep("service_custom_toolkit.key", &keyed),
-			importStep("service_custom_toolkit.oauth", &oauth),
+			testAccQRImportStep("service_custom_toolkit.open", &open, false),
+			testAccQRImportStep("service_custom_toolkit.key", &keyed, false),
+			testAccQRImportStep("service_custom_toolkit.oauth", &oauth, false),
 			{
 				PreConfig: reqs.mark,
 				Query:     true,

@@ -72,6 +72,19 @@ func (c importCapture) step(config, addr, id string) resource.TestStep {
 	}
 }
 
+// steps are a configuration step (the provider of the project of key and
+// the catalog) then one import step per id into the resource "imported" of
+// resourceType, whose configuration body is body, capturing each state.
+func (c importCapture) steps(key, resourceType, body string, ids ...string) []resource.TestStep {
+	provider := listProvider(key)
+	config := provider + fmt.Sprintf("resource %q \"imported\" {\n%s}\n", resourceType, body)
+	steps := []resource.TestStep{{Config: provider + `data "service_toolkit_categories" "any" {}`}}
+	for _, id := range ids {
+		steps = append(steps, c.step(config, resourceType+".imported", id))
+	}
+	return steps
+}
+
 // matches is a query check: every result of the list block at address (want
 // of them) carries a resource object equal to the state an import of the
 // same object read back.
@@ -286,4 +299,24 @@ func testAccListServiceErrorNoRetry(t *testing.T, listType, route string) {
 			Config: provider + testAccQRConfigCatalog,
 		},
 	})
+}
+
+// testAccQROpenToolkit is a NO_AUTH custom toolkit, "open", for the list
+// tests of custom toolkits and of the MCP servers that serve one.
+const testAccQROpenToolkit = `
+resource "service_custom_toolkit" "open" {
+  slug    = "qr open"
+  name    = "Open tools"
+  app_url = "https://mcp.open.example/mcp"
+  auth_scheme = {
+    mode = "NO_AUTH"
+  }
+}
+`
+
+// testAccQRImportStep imports the resource name (of the prior step's
+// configuration) and captures its state into into; verify compares the
+// import with the state as well.
+func testAccQRImportStep(name string, into *testAccQRImported, verify bool) resource.TestStep {
+	return resource.TestStep{ResourceName: name, ImportState: true, ImportStateVerify: verify, ImportStateCheck: into.capture}
 }

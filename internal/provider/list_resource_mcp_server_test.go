@@ -373,16 +373,7 @@ func TestAccMCPServerList_includeResource(t *testing.T) {
 	t.Parallel()
 	key, _ := testAccIsolatedProject(t)
 	provider := testAccQRProvider(key, "")
-	cfg := provider + `
-resource "service_custom_toolkit" "open" {
-  slug    = "qr open"
-  name    = "Open tools"
-  app_url = "https://mcp.open.example/mcp"
-  auth_scheme = {
-    mode = "NO_AUTH"
-  }
-}
-
+	cfg := provider + testAccQROpenToolkit + `
 resource "service_auth_config" "github" {
   toolkit = "github"
   name    = "qr-gh"
@@ -410,9 +401,6 @@ resource "service_mcp_server" "open" {
 	var team, open testAccQRImported
 	var openID string
 	reqs := newTestAccQRRequests(t, key, routeQRListMCPServers, routeQRGetMCPServer, routeQRGetAuthConfig)
-	importStep := func(name string, into *testAccQRImported) resource.TestStep {
-		return resource.TestStep{ResourceName: name, ImportState: true, ImportStateVerify: true, ImportStateCheck: into.capture}
-	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		TerraformVersionChecks:   listVersionChecks,
@@ -422,8 +410,8 @@ resource "service_mcp_server" "open" {
 				Config: cfg,
 				Check:  testAccQRCapture("service_mcp_server.open", "id", &openID),
 			},
-			importStep("service_mcp_server.team", &team),
-			importStep("service_mcp_server.open", &open),
+			testAccQRImportStep("service_mcp_server.team", &team, true),
+			testAccQRImportStep("service_mcp_server.open", &open, true),
 			{
 				PreConfig: reqs.mark,
 				Query:     true,

@@ -154,53 +154,41 @@ func TestAccTriggerInstanceList_includeResource(t *testing.T) {
 	if err != nil || ti.DisabledAt == nil {
 		t.Fatalf("disabled trigger instance: %+v, %v", ti, err)
 	}
-	provider := listProvider(key)
-	importConfig := provider + fmt.Sprintf(`resource "service_trigger_instance" "imported" {
-  user_id = "user-1"
-  slug    = %q
-}
-`, tiListCharge)
-	imported := importCapture{}
-	const imp = "service_trigger_instance.imported"
 	counter := &requestCounter{t: t, key: key, routes: []string{routeListTriggers, routeGetTriggerType}}
-	testAccListTest(t,
-		[]resource.TestStep{
-			{Config: provider + `data "service_toolkit_categories" "any" {}`},
-			imported.step(importConfig, imp, enabled),
-			imported.step(importConfig, imp, disabled),
-			imported.step(importConfig, imp, failed),
-			{
-				PreConfig: counter.start,
-				Query:     true,
-				Config:    listBlock(tiListType, "all", "    show_disabled = true\n", "  include_resource = true\n"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength(tiListType+".all", 3),
-					imported.matches(tiListType+".all", 3),
-					querycheck.ExpectResourceKnownValues(tiListType+".all", listByID(enabled), []querycheck.KnownValueCheck{
-						listValue("id", knownvalue.StringExact(enabled)),
-						listValue("user_id", knownvalue.StringExact("user-1")),
-						listValue("slug", knownvalue.StringExact(tiListCharge)),
-						listValue("connected_account_id", knownvalue.StringExact(ca)),
-						listValue("trigger_config", knownvalue.StringExact(`{"min_amount":5}`)),
-						listValue("enabled", knownvalue.Bool(true)),
-						listValue("disabled_at", knownvalue.Null()),
-						listValue("toolkit", knownvalue.StringExact("stripe")),
-						listValue("toolkit_version", knownvalue.NotNull()),
-						listValue("updated_at", testAccTimestamp),
-					}),
-					querycheck.ExpectResourceKnownValues(tiListType+".all", listByID(disabled), []querycheck.KnownValueCheck{
-						listValue("enabled", knownvalue.Bool(false)),
-						listValue("disabled_at", knownvalue.StringExact(*ti.DisabledAt)),
-					}),
-					querycheck.ExpectResourceKnownValues(tiListType+".all", listByID(failed), []querycheck.KnownValueCheck{
-						listValue("slug", knownvalue.StringExact(tiListPaymentFailure)),
-						listValue("trigger_config", knownvalue.StringExact(`{}`)),
-						listValue("toolkit", knownvalue.StringExact("stripe")),
-					}),
-				},
+	imported := importCapture{}
+	importBody := fmt.Sprintf("  user_id = \"user-1\"\n  slug    = %q\n", tiListCharge)
+	testAccListTest(t, append(imported.steps(key, tiListType, importBody, enabled, disabled, failed),
+		resource.TestStep{
+			PreConfig: counter.start,
+			Query:     true,
+			Config:    listBlock(tiListType, "all", "    show_disabled = true\n", "  include_resource = true\n"),
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength(tiListType+".all", 3),
+				imported.matches(tiListType+".all", 3),
+				querycheck.ExpectResourceKnownValues(tiListType+".all", listByID(enabled), []querycheck.KnownValueCheck{
+					listValue("id", knownvalue.StringExact(enabled)),
+					listValue("user_id", knownvalue.StringExact("user-1")),
+					listValue("slug", knownvalue.StringExact(tiListCharge)),
+					listValue("connected_account_id", knownvalue.StringExact(ca)),
+					listValue("trigger_config", knownvalue.StringExact(`{"min_amount":5}`)),
+					listValue("enabled", knownvalue.Bool(true)),
+					listValue("disabled_at", knownvalue.Null()),
+					listValue("toolkit", knownvalue.StringExact("stripe")),
+					listValue("toolkit_version", knownvalue.NotNull()),
+					listValue("updated_at", testAccTimestamp),
+				}),
+				querycheck.ExpectResourceKnownValues(tiListType+".all", listByID(disabled), []querycheck.KnownValueCheck{
+					listValue("enabled", knownvalue.Bool(false)),
+					listValue("disabled_at", knownvalue.StringExact(*ti.DisabledAt)),
+				}),
+				querycheck.ExpectResourceKnownValues(tiListType+".all", listByID(failed), []querycheck.KnownValueCheck{
+					listValue("slug", knownvalue.StringExact(tiListPaymentFailure)),
+					listValue("trigger_config", knownvalue.StringExact(`{}`)),
+					listValue("toolkit", knownvalue.StringExact("stripe")),
+				}),
 			},
 		},
-	)
+	))
 	counter.expect(routeListTriggers, 1, "list requests (one page)")
 	// The toolkit of each trigger type, once per type (two types).
 	if got := counter.since(routeGetTriggerType); got != 2 {
