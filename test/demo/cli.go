@@ -227,6 +227,24 @@ func WithEnv(env []string, unset []string, set ...string) []string {
 	return append(out, set...)
 }
 
+// RequireBash skips the test when bash, which the scripts run in, is not
+// on PATH.
+func RequireBash(tb testing.TB) {
+	tb.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		tb.Skip("bash is not on PATH")
+	}
+}
+
+// ScriptEnv is the environment of a script (scripts/demo.sh, scripts/dev.sh)
+// that a test makes choose a CLI: this process's, without the choices a
+// user may have made (TF_CLI, PROVIDER_BIN, EMULATOR_BIN), with PATH path,
+// no checkpoint calls, and set.
+func ScriptEnv(path string, set ...string) []string {
+	return WithEnv(os.Environ(), []string{"TF_CLI", "PROVIDER_BIN", "EMULATOR_BIN"},
+		append([]string{"PATH=" + path, "CHECKPOINT_DISABLE=1"}, set...)...)
+}
+
 // FakeCLI writes an executable dir/name whose `version` prints
 // "<product> v<version>" and "on linux_amd64", like the real CLIs, and whose
 // other commands fail. A fake OpenTofu first prints the warning OpenTofu

@@ -16,9 +16,7 @@ import (
 // TestDemoChoosesCLI checks how scripts/demo.sh chooses the CLI and refuses
 // one that is too old, with fake CLIs: it stops before starting anything.
 func TestDemoChoosesCLI(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash is not on PATH")
-	}
+	demo.RequireBash(t)
 	root := testutil.RepoRoot(t)
 	empty := demo.OnlyCLIPath(t, "", "")
 	fakes := t.TempDir()
@@ -56,8 +54,7 @@ func TestDemoChoosesCLI(t *testing.T) {
 			cmd := exec.CommandContext(ctx, filepath.Join(root, "scripts", "demo.sh"))
 			cmd.Dir = root
 			tmp := t.TempDir()
-			cmd.Env = demo.WithEnv(os.Environ(), []string{"TF_CLI", "PROVIDER_BIN", "EMULATOR_BIN"},
-				append([]string{"PATH=" + tc.path, "TMPDIR=" + tmp, "CHECKPOINT_DISABLE=1"}, tc.env...)...)
+			cmd.Env = demo.ScriptEnv(tc.path, append([]string{"TMPDIR=" + tmp}, tc.env...)...)
 			out, err := cmd.CombinedOutput()
 			if err == nil {
 				t.Fatalf("the demo succeeded, want an error:\n%s", out)

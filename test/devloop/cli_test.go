@@ -17,9 +17,7 @@ import (
 // CLI users will run before it starts anything, with fake CLIs, in a copy of
 // the scripts (so that nothing can touch the repository's .dev/).
 func TestDevChoosesCLI(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash is not on PATH")
-	}
+	demo.RequireBash(t)
 	root := testutil.RepoRoot(t)
 	repo := t.TempDir()
 	for _, name := range []string{"dev.sh", "emulator-lib.sh"} {
@@ -55,8 +53,7 @@ func TestDevChoosesCLI(t *testing.T) {
 			defer cancel()
 			cmd := exec.CommandContext(ctx, filepath.Join(repo, "scripts", "dev.sh"), "start")
 			cmd.Dir = repo
-			cmd.Env = demo.WithEnv(os.Environ(), []string{"TF_CLI", "PROVIDER_BIN", "EMULATOR_BIN"},
-				append([]string{"PATH=" + tc.path, "CHECKPOINT_DISABLE=1"}, tc.env...)...)
+			cmd.Env = demo.ScriptEnv(tc.path, tc.env...)
 			var stdout, stderr strings.Builder
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Run(); err == nil {
