@@ -50,47 +50,42 @@ func TestAccAuthConfigList_query(t *testing.T) {
 		return fmt.Sprintf("list \"service_auth_config\" %q {\n  provider = service\n%s  config {\n%s  }\n}\n", name, extra, config)
 	}
 	var pagesBefore int
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   listVersionChecks,
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// A query step follows a configuration step; this one reads
-				// the catalog (with the shared project's key).
-				Config: `data "service_toolkit_categories" "any" {}`,
-				Check: func(*terraform.State) error {
-					pagesBefore = testAccProjectRequests(t, key, routeListAuthConfigs)
-					return nil
-				},
+	testAccListTest(t, []resource.TestStep{
+		{
+			// A query step follows a configuration step; this one reads
+			// the catalog (with the shared project's key).
+			Config: `data "service_toolkit_categories" "any" {}`,
+			Check: func(*terraform.State) error {
+				pagesBefore = testAccProjectRequests(t, key, routeListAuthConfigs)
+				return nil
 			},
-			{
-				Query: true,
-				Config: provider +
-					list("all", "", "") +
-					list("github", `    toolkit = "github"`+"\n", "") +
-					list("custom", `    is_service_managed = false`+"\n", "") +
-					list("with_disabled", `    toolkit = "gmail"`+"\n"+`    show_disabled = true`+"\n", "") +
-					list("without_disabled", `    toolkit = "gmail"`+"\n", "") +
-					list("limited", "", "  limit = 3\n"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					// Enabled only by default: 23 + 1.
-					querycheck.ExpectLength("service_auth_config.all", 24),
-					querycheck.ExpectLength("service_auth_config.github", 23),
-					querycheck.ExpectLength("service_auth_config.custom", 1),
-					querycheck.ExpectLength("service_auth_config.with_disabled", 1),
-					querycheck.ExpectLength("service_auth_config.without_disabled", 0),
-					querycheck.ExpectLength("service_auth_config.limited", 3),
-					querycheck.ExpectIdentity("service_auth_config.custom", map[string]knownvalue.Check{"id": knownvalue.StringExact(custom.ID)}),
-					querycheck.ExpectIdentity("service_auth_config.with_disabled", map[string]knownvalue.Check{"id": knownvalue.StringExact(disabled.ID)}),
-					querycheck.ExpectIdentity("service_auth_config.github", map[string]knownvalue.Check{"id": knownvalue.StringExact(first)}),
-					querycheck.ExpectResourceDisplayName("service_auth_config.custom",
-						queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(custom.ID)}),
-						knownvalue.StringRegexp(regexp.MustCompile(`^stripe · Billing \(ac_.{7}…\)$`))),
-					querycheck.ExpectResourceDisplayName("service_auth_config.all",
-						queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(first)}),
-						knownvalue.StringRegexp(regexp.MustCompile(`^github · gh-00 \(ac_`))),
-				},
+		},
+		{
+			Query: true,
+			Config: provider +
+				list("all", "", "") +
+				list("github", `    toolkit = "github"`+"\n", "") +
+				list("custom", `    is_service_managed = false`+"\n", "") +
+				list("with_disabled", `    toolkit = "gmail"`+"\n"+`    show_disabled = true`+"\n", "") +
+				list("without_disabled", `    toolkit = "gmail"`+"\n", "") +
+				list("limited", "", "  limit = 3\n"),
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				// Enabled only by default: 23 + 1.
+				querycheck.ExpectLength("service_auth_config.all", 24),
+				querycheck.ExpectLength("service_auth_config.github", 23),
+				querycheck.ExpectLength("service_auth_config.custom", 1),
+				querycheck.ExpectLength("service_auth_config.with_disabled", 1),
+				querycheck.ExpectLength("service_auth_config.without_disabled", 0),
+				querycheck.ExpectLength("service_auth_config.limited", 3),
+				querycheck.ExpectIdentity("service_auth_config.custom", map[string]knownvalue.Check{"id": knownvalue.StringExact(custom.ID)}),
+				querycheck.ExpectIdentity("service_auth_config.with_disabled", map[string]knownvalue.Check{"id": knownvalue.StringExact(disabled.ID)}),
+				querycheck.ExpectIdentity("service_auth_config.github", map[string]knownvalue.Check{"id": knownvalue.StringExact(first)}),
+				querycheck.ExpectResourceDisplayName("service_auth_config.custom",
+					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(custom.ID)}),
+					knownvalue.StringRegexp(regexp.MustCompile(`^stripe · Billing \(ac_.{7}…\)$`))),
+				querycheck.ExpectResourceDisplayName("service_auth_config.all",
+					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(first)}),
+					knownvalue.StringRegexp(regexp.MustCompile(`^github · gh-00 \(ac_`))),
 			},
 		},
 	})
@@ -123,22 +118,18 @@ resource "service_auth_config" "billing" {
   name        = "Billing"
 }
 `, ac.ID)
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   listVersionChecks,
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: imported,
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("service_auth_config.billing", tfjsonpath.New("id"), knownvalue.StringExact(ac.ID)),
-				},
+	testAccListTest(t, []resource.TestStep{
+		{
+			Config: imported,
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("service_auth_config.billing", tfjsonpath.New("id"), knownvalue.StringExact(ac.ID)),
 			},
-			{
-				Query: true,
-				// The provider block of the configuration (the .tf file the
-				// previous step wrote) serves the query too.
-				Config: `list "service_auth_config" "billing" {
+		},
+		{
+			Query: true,
+			// The provider block of the configuration (the .tf file the
+			// previous step wrote) serves the query too.
+			Config: `list "service_auth_config" "billing" {
   provider         = service
   include_resource = true
   config {
@@ -146,22 +137,21 @@ resource "service_auth_config" "billing" {
   }
 }
 `,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("service_auth_config.billing", 1),
-					querycheck.ExpectResourceKnownValues("service_auth_config.billing",
-						queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(ac.ID)}),
-						[]querycheck.KnownValueCheck{
-							{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(ac.ID)},
-							{Path: tfjsonpath.New("toolkit"), KnownValue: knownvalue.StringExact("stripe")},
-							{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("Billing")},
-							{Path: tfjsonpath.New("type"), KnownValue: knownvalue.StringExact("use_custom_auth")},
-							{Path: tfjsonpath.New("auth_scheme"), KnownValue: knownvalue.StringExact("API_KEY")},
-							{Path: tfjsonpath.New("status"), KnownValue: knownvalue.StringExact("ENABLED")},
-							{Path: tfjsonpath.New("is_service_managed"), KnownValue: knownvalue.Bool(false)},
-							{Path: tfjsonpath.New("created_at"), KnownValue: testAccTimestamp},
-							{Path: tfjsonpath.New("credentials_wo"), KnownValue: knownvalue.Null()},
-						}),
-				},
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("service_auth_config.billing", 1),
+				querycheck.ExpectResourceKnownValues("service_auth_config.billing",
+					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(ac.ID)}),
+					[]querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(ac.ID)},
+						{Path: tfjsonpath.New("toolkit"), KnownValue: knownvalue.StringExact("stripe")},
+						{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("Billing")},
+						{Path: tfjsonpath.New("type"), KnownValue: knownvalue.StringExact("use_custom_auth")},
+						{Path: tfjsonpath.New("auth_scheme"), KnownValue: knownvalue.StringExact("API_KEY")},
+						{Path: tfjsonpath.New("status"), KnownValue: knownvalue.StringExact("ENABLED")},
+						{Path: tfjsonpath.New("is_service_managed"), KnownValue: knownvalue.Bool(false)},
+						{Path: tfjsonpath.New("created_at"), KnownValue: testAccTimestamp},
+						{Path: tfjsonpath.New("credentials_wo"), KnownValue: knownvalue.Null()},
+					}),
 			},
 		},
 	})
@@ -173,21 +163,16 @@ resource "service_auth_config" "billing" {
 func TestAccAuthConfigList_serviceError(t *testing.T) {
 	t.Parallel()
 	testAccRequireEmulator(t)
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   listVersionChecks,
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: `data "service_toolkit_categories" "any" {}`},
-			{
-				Query: true,
-				Config: listProvider("not-a-key-of-this-service") + `list "service_auth_config" "all" {
+	testAccListTest(t, []resource.TestStep{
+		{Config: `data "service_toolkit_categories" "any" {}`},
+		{
+			Query: true,
+			Config: listProvider("not-a-key-of-this-service") + `list "service_auth_config" "all" {
   provider = service
   config {}
 }
 `,
-				ExpectError: testAccErrRe(`Error listing service_auth_config`, `invalid API key`),
-			},
+			ExpectError: testAccErrRe(`Error listing service_auth_config`, `invalid API key`),
 		},
 	})
 }

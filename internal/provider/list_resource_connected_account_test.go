@@ -69,75 +69,71 @@ func TestAccConnectedAccountList_query(t *testing.T) {
 	list := func(name, config, extra string) string { return listBlock(caListType, name, config, extra) }
 	addr := func(name string) string { return caListType + "." + name }
 	counter := &requestCounter{t: t, key: key, routes: []string{routeListAccounts, routeGetAccount}}
-	testAccListTest(t,
-		[]resource.TestStep{
-			{
-				// A query step follows a configuration step; this one reads
-				// the catalog (with the shared project's key).
-				Config: `data "service_toolkit_categories" "any" {}`,
-			},
-			{
-				PreConfig: counter.start,
-				Query:     true,
-				Config: listProvider(key) +
-					list("all", "", "") +
-					list("users", `    user_ids = ["user-1", "user-2"]`+"\n", "") +
-					list("user1", `    user_ids = ["user-1"]`+"\n", "") +
-					list("github", `    toolkit_slugs = ["github"]`+"\n", "") +
-					list("stripe", fmt.Sprintf("    auth_config_ids = [%q]\n", stripe), "") +
-					list("both_acs", fmt.Sprintf("    auth_config_ids = [%q, %q]\n    user_ids = [\"user-1\"]\n", stripe, github), "") +
-					list("active", `    statuses = ["ACTIVE"]`+"\n", "") +
-					list("initiated", `    statuses = ["INITIATED", "FAILED"]`+"\n", "") +
-					list("combined", "    user_ids = [\"user-1\"]\n    toolkit_slugs = [\"stripe\"]\n    statuses = [\"ACTIVE\"]\n", "") +
-					list("nobody", `    user_ids = ["nobody"]`+"\n", "") +
-					list("limited", "", "  limit = 5\n") +
-					list("limited_pages", "", "  limit = 21\n"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength(addr("all"), 25),
-					querycheck.ExpectLength(addr("users"), 3),
-					querycheck.ExpectLength(addr("user1"), 2),
-					querycheck.ExpectLength(addr("github"), 1),
-					querycheck.ExpectLength(addr("stripe"), 24),
-					querycheck.ExpectLength(addr("both_acs"), 2),
-					querycheck.ExpectLength(addr("active"), 24),
-					querycheck.ExpectLength(addr("initiated"), 1),
-					querycheck.ExpectLength(addr("combined"), 1),
-					querycheck.ExpectLength(addr("nobody"), 0),
-					querycheck.ExpectLength(addr("limited"), 5),
-					querycheck.ExpectLength(addr("limited_pages"), 21),
+	testAccListTest(t, []resource.TestStep{
+		{
+			// A query step follows a configuration step; this one reads
+			// the catalog (with the shared project's key).
+			Config: `data "service_toolkit_categories" "any" {}`,
+		},
+		{
+			PreConfig: counter.start,
+			Query:     true,
+			Config: listProvider(key) +
+				list("all", "", "") +
+				list("users", `    user_ids = ["user-1", "user-2"]`+"\n", "") +
+				list("user1", `    user_ids = ["user-1"]`+"\n", "") +
+				list("github", `    toolkit_slugs = ["github"]`+"\n", "") +
+				list("stripe", fmt.Sprintf("    auth_config_ids = [%q]\n", stripe), "") +
+				list("both_acs", fmt.Sprintf("    auth_config_ids = [%q, %q]\n    user_ids = [\"user-1\"]\n", stripe, github), "") +
+				list("active", `    statuses = ["ACTIVE"]`+"\n", "") +
+				list("initiated", `    statuses = ["INITIATED", "FAILED"]`+"\n", "") +
+				list("combined", "    user_ids = [\"user-1\"]\n    toolkit_slugs = [\"stripe\"]\n    statuses = [\"ACTIVE\"]\n", "") +
+				list("nobody", `    user_ids = ["nobody"]`+"\n", "") +
+				list("limited", "", "  limit = 5\n") +
+				list("limited_pages", "", "  limit = 21\n"),
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength(addr("all"), 25),
+				querycheck.ExpectLength(addr("users"), 3),
+				querycheck.ExpectLength(addr("user1"), 2),
+				querycheck.ExpectLength(addr("github"), 1),
+				querycheck.ExpectLength(addr("stripe"), 24),
+				querycheck.ExpectLength(addr("both_acs"), 2),
+				querycheck.ExpectLength(addr("active"), 24),
+				querycheck.ExpectLength(addr("initiated"), 1),
+				querycheck.ExpectLength(addr("combined"), 1),
+				querycheck.ExpectLength(addr("nobody"), 0),
+				querycheck.ExpectLength(addr("limited"), 5),
+				querycheck.ExpectLength(addr("limited_pages"), 21),
 
-					querycheck.ExpectIdentity(addr("users"), listIDCheck(a1)),
-					querycheck.ExpectIdentity(addr("users"), listIDCheck(a2)),
-					querycheck.ExpectIdentity(addr("users"), listIDCheck(g1.ID)),
-					querycheck.ExpectIdentity(addr("github"), listIDCheck(g1.ID)),
-					querycheck.ExpectIdentity(addr("initiated"), listIDCheck(g1.ID)),
-					querycheck.ExpectIdentity(addr("combined"), listIDCheck(a1)),
-					querycheck.ExpectNoIdentity(addr("active"), listIDCheck(g1.ID)),
-					querycheck.ExpectNoIdentity(addr("user1"), listIDCheck(a2)),
-					// The oldest account is on the second page.
-					querycheck.ExpectIdentity(addr("all"), listIDCheck(a1)),
-					querycheck.ExpectIdentity(addr("stripe"), listIDCheck(a1)),
-					querycheck.ExpectIdentity(addr("limited_pages"), listIDCheck(bulk[1])),
-					// Newest first: a limit keeps the newest.
-					querycheck.ExpectIdentity(addr("limited"), listIDCheck(bulk[21])),
-					querycheck.ExpectNoIdentity(addr("limited"), listIDCheck(bulk[16])),
-					querycheck.ExpectNoIdentity(addr("limited_pages"), listIDCheck(bulk[0])),
+				querycheck.ExpectIdentity(addr("users"), listIDCheck(a1)),
+				querycheck.ExpectIdentity(addr("users"), listIDCheck(a2)),
+				querycheck.ExpectIdentity(addr("users"), listIDCheck(g1.ID)),
+				querycheck.ExpectIdentity(addr("github"), listIDCheck(g1.ID)),
+				querycheck.ExpectIdentity(addr("initiated"), listIDCheck(g1.ID)),
+				querycheck.ExpectIdentity(addr("combined"), listIDCheck(a1)),
+				querycheck.ExpectNoIdentity(addr("active"), listIDCheck(g1.ID)),
+				querycheck.ExpectNoIdentity(addr("user1"), listIDCheck(a2)),
+				// The oldest account is on the second page.
+				querycheck.ExpectIdentity(addr("all"), listIDCheck(a1)),
+				querycheck.ExpectIdentity(addr("stripe"), listIDCheck(a1)),
+				querycheck.ExpectIdentity(addr("limited_pages"), listIDCheck(bulk[1])),
+				// Newest first: a limit keeps the newest.
+				querycheck.ExpectIdentity(addr("limited"), listIDCheck(bulk[21])),
+				querycheck.ExpectNoIdentity(addr("limited"), listIDCheck(bulk[16])),
+				querycheck.ExpectNoIdentity(addr("limited_pages"), listIDCheck(bulk[0])),
 
-					querycheck.ExpectResourceDisplayName(addr("users"), queryfilter.ByResourceIdentity(listIDCheck(a1)),
-						knownvalue.StringRegexp(regexp.MustCompile(`^stripe · user-1 · ACTIVE \(`+listShortID(a1)+`\)$`))),
-					querycheck.ExpectResourceDisplayName(addr("github"), queryfilter.ByResourceIdentity(listIDCheck(g1.ID)),
-						knownvalue.StringRegexp(regexp.MustCompile(`^github · user-1 · INITIATED \(`+listShortID(g1.ID)+`\)$`))),
-				},
+				querycheck.ExpectResourceDisplayName(addr("users"), queryfilter.ByResourceIdentity(listIDCheck(a1)),
+					knownvalue.StringRegexp(regexp.MustCompile(`^stripe · user-1 · ACTIVE \(`+listShortID(a1)+`\)$`))),
+				querycheck.ExpectResourceDisplayName(addr("github"), queryfilter.ByResourceIdentity(listIDCheck(g1.ID)),
+					knownvalue.StringRegexp(regexp.MustCompile(`^github · user-1 · INITIATED \(`+listShortID(g1.ID)+`\)$`))),
 			},
 		},
-	)
+	})
 	// One list request per page: "all", "stripe", "active" and
 	// "limited_pages" read two pages (20 + the rest), the 8 others one;
 	// "limited" stops within the first page. No account is read on its own.
 	counter.expect(routeListAccounts, 16, "list requests (one per page)")
-	if got := counter.since(routeGetAccount); got != 0 {
-		t.Errorf("the query read %d accounts on their own, want 0", got)
-	}
+	counter.expect(routeGetAccount, 0, "reads of one account")
 }
 
 // include_resource: each result holds the account exactly as the
@@ -210,35 +206,31 @@ func TestAccConnectedAccountList_includeResource(t *testing.T) {
 		},
 	))
 	counter.expect(routeListAccounts, 2, "list requests (one page per list block)")
-	if got := counter.since(routeGetAccount); got != 0 {
-		t.Errorf("include_resource read %d accounts on their own, want 0: the listing holds the state", got)
-	}
+	counter.expect(routeGetAccount, 0, "reads of one account with include_resource (the listing holds the state)")
 }
 
 // The filters are validated as in the service_connected_accounts data
 // source, before any request.
 func TestAccConnectedAccountList_invalidFilters(t *testing.T) {
 	t.Parallel()
-	testAccListTest(t,
-		[]resource.TestStep{
-			{Config: `data "service_toolkit_categories" "any" {}`},
-			{
-				Query:       true,
-				Config:      `provider "service" {}` + "\n" + listBlock(caListType, "bad", `    statuses = ["HAPPY"]`+"\n", ""),
-				ExpectError: testAccErrRe(`statuses`, `HAPPY`),
-			},
-			{
-				Query:       true,
-				Config:      `provider "service" {}` + "\n" + listBlock(caListType, "bad", `    auth_config_ids = ["ca_notAnAuthConfig"]`+"\n", ""),
-				ExpectError: testAccErrRe(`auth_config_ids`),
-			},
-			{
-				Query:       true,
-				Config:      `provider "service" {}` + "\n" + listBlock(caListType, "bad", `    user_ids = []`+"\n", ""),
-				ExpectError: testAccErrRe(`user_ids`, `at least 1`),
-			},
+	testAccListTest(t, []resource.TestStep{
+		{Config: `data "service_toolkit_categories" "any" {}`},
+		{
+			Query:       true,
+			Config:      `provider "service" {}` + "\n" + listBlock(caListType, "bad", `    statuses = ["HAPPY"]`+"\n", ""),
+			ExpectError: testAccErrRe(`statuses`, `HAPPY`),
 		},
-	)
+		{
+			Query:       true,
+			Config:      `provider "service" {}` + "\n" + listBlock(caListType, "bad", `    auth_config_ids = ["ca_notAnAuthConfig"]`+"\n", ""),
+			ExpectError: testAccErrRe(`auth_config_ids`),
+		},
+		{
+			Query:       true,
+			Config:      `provider "service" {}` + "\n" + listBlock(caListType, "bad", `    user_ids = []`+"\n", ""),
+			ExpectError: testAccErrRe(`user_ids`, `at least 1`),
+		},
+	})
 }
 
 // An error of the service reaches the user as a diagnostic of the query

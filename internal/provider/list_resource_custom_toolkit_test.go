@@ -75,36 +75,31 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 			}))
 	}
 	lists := func(n int) map[string]int { return map[string]int{routeQRListToolkits: n} }
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: provider + testAccQRConfigCatalog,
-				Check:  func(*terraform.State) error { reqs.mark(); return nil },
-			},
-			{
-				Query:             true,
-				Config:            list("all", "  include_resource = true\n"),
-				QueryResultChecks: checks,
-			},
-			{
-				PreConfig:         reqs.expect("23 toolkits with include_resource", lists(2)),
-				Query:             true,
-				Config:            list("first3", "  limit = 3\n"),
-				QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLength("service_custom_toolkit.first3", 3)},
-			},
-			{
-				PreConfig:         reqs.expect("limit 3", lists(1)),
-				Query:             true,
-				Config:            list("first20", "  limit = 20\n  include_resource = true\n"),
-				QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLength("service_custom_toolkit.first20", 20)},
-			},
-			{
-				PreConfig: reqs.expect("limit 20", lists(1)),
-				Config:    provider + testAccQRConfigCatalog,
-			},
+	testAccListTest(t, []resource.TestStep{
+		{
+			Config: provider + testAccQRConfigCatalog,
+			Check:  func(*terraform.State) error { reqs.mark(); return nil },
+		},
+		{
+			Query:             true,
+			Config:            list("all", "  include_resource = true\n"),
+			QueryResultChecks: checks,
+		},
+		{
+			PreConfig:         reqs.expect("23 toolkits with include_resource", lists(2)),
+			Query:             true,
+			Config:            list("first3", "  limit = 3\n"),
+			QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLength("service_custom_toolkit.first3", 3)},
+		},
+		{
+			PreConfig:         reqs.expect("limit 3", lists(1)),
+			Query:             true,
+			Config:            list("first20", "  limit = 20\n  include_resource = true\n"),
+			QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLength("service_custom_toolkit.first20", 20)},
+		},
+		{
+			PreConfig: reqs.expect("limit 20", lists(1)),
+			Config:    provider + testAccQRConfigCatalog,
 		},
 	})
 }
@@ -141,38 +136,33 @@ resource "service_custom_toolkit" "oauth" {
 `
 	var open, keyed, oauth testAccQRImported
 	reqs := newTestAccQRRequests(t, key, routeQRListToolkits, routeQRGetToolkit)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: cfg},
-			testAccQRImportStep("service_custom_toolkit.open", &open, false),
-			testAccQRImportStep("service_custom_toolkit.key", &keyed, false),
-			testAccQRImportStep("service_custom_toolkit.oauth", &oauth, false),
-			{
-				PreConfig: reqs.mark,
-				Query:     true,
-				Config:    testAccQRList(customToolkitType, "all", "  include_resource = true\n", ""),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("service_custom_toolkit.all", 3),
-					testAccQRExpectImported{addr: "service_custom_toolkit.all", imported: &open},
-					testAccQRExpectImported{addr: "service_custom_toolkit.all", imported: &keyed},
-					testAccQRExpectImported{addr: "service_custom_toolkit.all", imported: &oauth},
-					querycheck.ExpectResourceKnownValues("service_custom_toolkit.all",
-						queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact("CUSTOM_QR_KEY")}),
-						[]querycheck.KnownValueCheck{
-							{Path: tfjsonpath.New("slug"), KnownValue: knownvalue.StringExact("QR_KEY")},
-							{Path: tfjsonpath.New("description"), KnownValue: knownvalue.StringExact("Tools behind an API key")},
-							{Path: tfjsonpath.New("auth_scheme").AtMapKey("mode"), KnownValue: knownvalue.StringExact("API_KEY")},
-							{Path: tfjsonpath.New("auth_scheme").AtMapKey("headers"), KnownValue: knownvalue.Null()},
-						}),
-				},
+	testAccListTest(t, []resource.TestStep{
+		{Config: cfg},
+		testAccQRImportStep("service_custom_toolkit.open", &open, false),
+		testAccQRImportStep("service_custom_toolkit.key", &keyed, false),
+		testAccQRImportStep("service_custom_toolkit.oauth", &oauth, false),
+		{
+			PreConfig: reqs.mark,
+			Query:     true,
+			Config:    testAccQRList(customToolkitType, "all", "  include_resource = true\n", ""),
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("service_custom_toolkit.all", 3),
+				testAccQRExpectImported{addr: "service_custom_toolkit.all", imported: &open},
+				testAccQRExpectImported{addr: "service_custom_toolkit.all", imported: &keyed},
+				testAccQRExpectImported{addr: "service_custom_toolkit.all", imported: &oauth},
+				querycheck.ExpectResourceKnownValues("service_custom_toolkit.all",
+					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact("CUSTOM_QR_KEY")}),
+					[]querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("slug"), KnownValue: knownvalue.StringExact("QR_KEY")},
+						{Path: tfjsonpath.New("description"), KnownValue: knownvalue.StringExact("Tools behind an API key")},
+						{Path: tfjsonpath.New("auth_scheme").AtMapKey("mode"), KnownValue: knownvalue.StringExact("API_KEY")},
+						{Path: tfjsonpath.New("auth_scheme").AtMapKey("headers"), KnownValue: knownvalue.Null()},
+					}),
 			},
-			{
-				PreConfig: reqs.expect("include_resource", map[string]int{routeQRListToolkits: 1}),
-				Config:    cfg,
-			},
+		},
+		{
+			PreConfig: reqs.expect("include_resource", map[string]int{routeQRListToolkits: 1}),
+			Config:    cfg,
 		},
 	})
 }

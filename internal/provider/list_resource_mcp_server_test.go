@@ -258,48 +258,43 @@ func TestAccMCPServerList_filters(t *testing.T) {
 		querycheck.ExpectResourceDisplayName("service_mcp_server.all", queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(d)}),
 			knownvalue.StringExact("Mail room · gmail ("+d[:10]+"…)")),
 	)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: provider + testAccQRConfigCatalog,
-				Check:  func(*terraform.State) error { reqs.mark(); return nil },
-			},
-			{
-				Query: true,
-				Config: list("all", "") +
-					list("by_name", `    name = "SUPPORT"`+"\n") + // case-insensitive substring
-					list("by_toolkit", `    toolkits = ["slack"]`+"\n") +
-					list("by_toolkits", `    toolkits = ["gmail", "github"]`+"\n") +
-					list("by_auth_config", fmt.Sprintf("    auth_config_ids = [%q]\n", acs["github"])) +
-					list("by_auth_configs", fmt.Sprintf("    auth_config_ids = [%q, %q]\n", acs["gmail"], acs["slack"])) +
-					list("combined", fmt.Sprintf("    name = \"support\"\n    toolkits = [\"github\"]\n    auth_config_ids = [%q, %q]\n", acs["github"], acs["slack"])) +
-					list("none", `    name = "nothing here"`+"\n"),
-				QueryResultChecks: checks,
-			},
-			{
-				// The data source's validators.
-				PreConfig:   reqs.expect("eight list blocks", map[string]int{routeQRListMCPServers: 8}),
-				Query:       true,
-				Config:      list("empty", `    toolkits = []`+"\n"),
-				ExpectError: testAccErrRe(`toolkits`, `at least 1`),
-			},
-			{
-				Query:       true,
-				Config:      list("bad", `    auth_config_ids = ["github"]`+"\n"),
-				ExpectError: testAccErrRe(`must be an auth config id such as ac_`),
-			},
-			{
-				Query:       true,
-				Config:      list("bad", `    toolkits = ["git hub"]`+"\n"),
-				ExpectError: testAccErrRe(`Invalid toolkit slug`),
-			},
-			{
-				PreConfig: reqs.expect("invalid filters", nil),
-				Config:    provider + testAccQRConfigCatalog,
-			},
+	testAccListTest(t, []resource.TestStep{
+		{
+			Config: provider + testAccQRConfigCatalog,
+			Check:  func(*terraform.State) error { reqs.mark(); return nil },
+		},
+		{
+			Query: true,
+			Config: list("all", "") +
+				list("by_name", `    name = "SUPPORT"`+"\n") + // case-insensitive substring
+				list("by_toolkit", `    toolkits = ["slack"]`+"\n") +
+				list("by_toolkits", `    toolkits = ["gmail", "github"]`+"\n") +
+				list("by_auth_config", fmt.Sprintf("    auth_config_ids = [%q]\n", acs["github"])) +
+				list("by_auth_configs", fmt.Sprintf("    auth_config_ids = [%q, %q]\n", acs["gmail"], acs["slack"])) +
+				list("combined", fmt.Sprintf("    name = \"support\"\n    toolkits = [\"github\"]\n    auth_config_ids = [%q, %q]\n", acs["github"], acs["slack"])) +
+				list("none", `    name = "nothing here"`+"\n"),
+			QueryResultChecks: checks,
+		},
+		{
+			// The data source's validators.
+			PreConfig:   reqs.expect("eight list blocks", map[string]int{routeQRListMCPServers: 8}),
+			Query:       true,
+			Config:      list("empty", `    toolkits = []`+"\n"),
+			ExpectError: testAccErrRe(`toolkits`, `at least 1`),
+		},
+		{
+			Query:       true,
+			Config:      list("bad", `    auth_config_ids = ["github"]`+"\n"),
+			ExpectError: testAccErrRe(`must be an auth config id such as ac_`),
+		},
+		{
+			Query:       true,
+			Config:      list("bad", `    toolkits = ["git hub"]`+"\n"),
+			ExpectError: testAccErrRe(`Invalid toolkit slug`),
+		},
+		{
+			PreConfig: reqs.expect("invalid filters", nil),
+			Config:    provider + testAccQRConfigCatalog,
 		},
 	})
 }
@@ -338,28 +333,23 @@ func TestAccMCPServerList_pages(t *testing.T) {
 		return resource.TestStep{PreConfig: preConfig, Query: true, Config: block, QueryResultChecks: checks}
 	}
 	lists := func(n int) map[string]int { return map[string]int{routeQRListMCPServers: n} }
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: provider + testAccQRConfigCatalog,
-				Check:  func(*terraform.State) error { reqs.mark(); return nil },
-			},
-			query(nil, list("all", "", ""), testAccQRExpectIDs("service_mcp_server.all", all...)...),
-			query(reqs.expect("45 servers", lists(3)), list("slack", "", `    toolkits = ["slack"]`+"\n"),
-				testAccQRExpectIDs("service_mcp_server.slack", slack...)...),
-			query(reqs.expect("22 slack servers", lists(2)), list("first5", "  limit = 5\n", ""),
-				testAccQRExpectIDs("service_mcp_server.first5", newest...)...),
-			query(reqs.expect("limit 5", lists(1)), list("first20", "  limit = 20\n", ""),
-				querycheck.ExpectLength("service_mcp_server.first20", 20)),
-			query(reqs.expect("limit 20", lists(1)), list("first21", "  limit = 21\n", ""),
-				querycheck.ExpectLength("service_mcp_server.first21", 21)),
-			{
-				PreConfig: reqs.expect("limit 21", lists(2)),
-				Config:    provider + testAccQRConfigCatalog,
-			},
+	testAccListTest(t, []resource.TestStep{
+		{
+			Config: provider + testAccQRConfigCatalog,
+			Check:  func(*terraform.State) error { reqs.mark(); return nil },
+		},
+		query(nil, list("all", "", ""), testAccQRExpectIDs("service_mcp_server.all", all...)...),
+		query(reqs.expect("45 servers", lists(3)), list("slack", "", `    toolkits = ["slack"]`+"\n"),
+			testAccQRExpectIDs("service_mcp_server.slack", slack...)...),
+		query(reqs.expect("22 slack servers", lists(2)), list("first5", "  limit = 5\n", ""),
+			testAccQRExpectIDs("service_mcp_server.first5", newest...)...),
+		query(reqs.expect("limit 5", lists(1)), list("first20", "  limit = 20\n", ""),
+			querycheck.ExpectLength("service_mcp_server.first20", 20)),
+		query(reqs.expect("limit 20", lists(1)), list("first21", "  limit = 21\n", ""),
+			querycheck.ExpectLength("service_mcp_server.first21", 21)),
+		{
+			PreConfig: reqs.expect("limit 21", lists(2)),
+			Config:    provider + testAccQRConfigCatalog,
 		},
 	})
 }
@@ -401,49 +391,44 @@ resource "service_mcp_server" "open" {
 	var team, open testAccQRImported
 	var openID string
 	reqs := newTestAccQRRequests(t, key, routeQRListMCPServers, routeQRGetMCPServer, routeQRGetAuthConfig)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config: cfg,
-				Check:  testAccQRCapture("service_mcp_server.open", "id", &openID),
+	testAccListTest(t, []resource.TestStep{
+		{
+			Config: cfg,
+			Check:  testAccQRCapture("service_mcp_server.open", "id", &openID),
+		},
+		testAccQRImportStep("service_mcp_server.team", &team, true),
+		testAccQRImportStep("service_mcp_server.open", &open, true),
+		{
+			PreConfig: reqs.mark,
+			Query:     true,
+			Config:    testAccQRList(mcpServerType, "all", "  include_resource = true\n", ""),
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("service_mcp_server.all", 2),
+				testAccQRExpectImported{addr: "service_mcp_server.all", imported: &team},
+				testAccQRExpectImported{addr: "service_mcp_server.all", imported: &open},
+				querycheck.ExpectResourceKnownValues("service_mcp_server.all",
+					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": testAccQRLazy{&openID}}),
+					[]querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("Open desk")},
+						{Path: tfjsonpath.New("no_auth_toolkits"), KnownValue: knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("CUSTOM_QR_OPEN")})},
+						{Path: tfjsonpath.New("toolkits"), KnownValue: knownvalue.ListSizeExact(2)},
+						{Path: tfjsonpath.New("managed_auth_via_service"), KnownValue: knownvalue.Bool(true)},
+					}),
 			},
-			testAccQRImportStep("service_mcp_server.team", &team, true),
-			testAccQRImportStep("service_mcp_server.open", &open, true),
-			{
-				PreConfig: reqs.mark,
-				Query:     true,
-				Config:    testAccQRList(mcpServerType, "all", "  include_resource = true\n", ""),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("service_mcp_server.all", 2),
-					testAccQRExpectImported{addr: "service_mcp_server.all", imported: &team},
-					testAccQRExpectImported{addr: "service_mcp_server.all", imported: &open},
-					querycheck.ExpectResourceKnownValues("service_mcp_server.all",
-						queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": testAccQRLazy{&openID}}),
-						[]querycheck.KnownValueCheck{
-							{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact("Open desk")},
-							{Path: tfjsonpath.New("no_auth_toolkits"), KnownValue: knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("CUSTOM_QR_OPEN")})},
-							{Path: tfjsonpath.New("toolkits"), KnownValue: knownvalue.ListSizeExact(2)},
-							{Path: tfjsonpath.New("managed_auth_via_service"), KnownValue: knownvalue.Bool(true)},
-						}),
-				},
+		},
+		{
+			PreConfig: reqs.expect("include_resource", map[string]int{routeQRListMCPServers: 1, routeQRGetAuthConfig: 2}),
+			Query:     true,
+			Config:    testAccQRList(mcpServerType, "one", "  include_resource = true\n  limit = 1\n", ""),
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("service_mcp_server.one", 1),
+				// The newest server (depends_on: created after the other).
+				testAccQRExpectImported{addr: "service_mcp_server.one", imported: &open},
 			},
-			{
-				PreConfig: reqs.expect("include_resource", map[string]int{routeQRListMCPServers: 1, routeQRGetAuthConfig: 2}),
-				Query:     true,
-				Config:    testAccQRList(mcpServerType, "one", "  include_resource = true\n  limit = 1\n", ""),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("service_mcp_server.one", 1),
-					// The newest server (depends_on: created after the other).
-					testAccQRExpectImported{addr: "service_mcp_server.one", imported: &open},
-				},
-			},
-			{
-				PreConfig: reqs.expect("include_resource, limit 1", map[string]int{routeQRListMCPServers: 1, routeQRGetAuthConfig: 1}),
-				Config:    cfg,
-			},
+		},
+		{
+			PreConfig: reqs.expect("include_resource, limit 1", map[string]int{routeQRListMCPServers: 1, routeQRGetAuthConfig: 1}),
+			Config:    cfg,
 		},
 	})
 }

@@ -71,68 +71,64 @@ func TestAccTriggerInstanceList_query(t *testing.T) {
 	list := func(name, config, extra string) string { return listBlock(tiListType, name, config, extra) }
 	addr := func(name string) string { return tiListType + "." + name }
 	counter := &requestCounter{t: t, key: key, routes: []string{routeListTriggers, routeGetTriggerType}}
-	testAccListTest(t,
-		[]resource.TestStep{
-			{Config: `data "service_toolkit_categories" "any" {}`},
-			{
-				PreConfig: counter.start,
-				Query:     true,
-				Config: listProvider(key) +
-					list("all", "", "") +
-					list("with_disabled", "    show_disabled = true\n", "") +
-					list("user1", `    user_ids = ["user-1"]`+"\n", "") +
-					list("users", "    user_ids = [\"user-2\", \"user-3\"]\n    show_disabled = false\n", "") +
-					list("accounts", fmt.Sprintf("    connected_account_ids = [%q, %q]\n", ca2, ca3), "") +
-					list("auth_config", fmt.Sprintf("    auth_config_ids = [%q]\n", ac2), "") +
-					list("names", fmt.Sprintf("    trigger_names = [%q]\n", tiListPaymentFailure), "") +
-					list("ids", fmt.Sprintf("    trigger_ids = [%q, %q]\n", disabled, failed), "") +
-					list("ids_disabled", fmt.Sprintf("    trigger_ids = [%q, %q]\n    show_disabled = true\n", disabled, failed), "") +
-					list("combined", fmt.Sprintf("    user_ids = [\"user-1\", \"user-3\"]\n    auth_config_ids = [%q]\n    trigger_names = [%q]\n", ac1, tiListCharge), "") +
-					list("nobody", `    user_ids = ["nobody"]`+"\n", "") +
-					list("limited", "", "  limit = 3\n"),
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength(addr("all"), 23),
-					querycheck.ExpectLength(addr("with_disabled"), 24),
-					querycheck.ExpectLength(addr("user1"), 21),
-					querycheck.ExpectLength(addr("users"), 2),
-					querycheck.ExpectLength(addr("accounts"), 2),
-					querycheck.ExpectLength(addr("auth_config"), 1),
-					querycheck.ExpectLength(addr("names"), 1),
-					querycheck.ExpectLength(addr("ids"), 1),
-					querycheck.ExpectLength(addr("ids_disabled"), 2),
-					querycheck.ExpectLength(addr("combined"), 21),
-					querycheck.ExpectLength(addr("nobody"), 0),
-					querycheck.ExpectLength(addr("limited"), 3),
+	testAccListTest(t, []resource.TestStep{
+		{Config: `data "service_toolkit_categories" "any" {}`},
+		{
+			PreConfig: counter.start,
+			Query:     true,
+			Config: listProvider(key) +
+				list("all", "", "") +
+				list("with_disabled", "    show_disabled = true\n", "") +
+				list("user1", `    user_ids = ["user-1"]`+"\n", "") +
+				list("users", "    user_ids = [\"user-2\", \"user-3\"]\n    show_disabled = false\n", "") +
+				list("accounts", fmt.Sprintf("    connected_account_ids = [%q, %q]\n", ca2, ca3), "") +
+				list("auth_config", fmt.Sprintf("    auth_config_ids = [%q]\n", ac2), "") +
+				list("names", fmt.Sprintf("    trigger_names = [%q]\n", tiListPaymentFailure), "") +
+				list("ids", fmt.Sprintf("    trigger_ids = [%q, %q]\n", disabled, failed), "") +
+				list("ids_disabled", fmt.Sprintf("    trigger_ids = [%q, %q]\n    show_disabled = true\n", disabled, failed), "") +
+				list("combined", fmt.Sprintf("    user_ids = [\"user-1\", \"user-3\"]\n    auth_config_ids = [%q]\n    trigger_names = [%q]\n", ac1, tiListCharge), "") +
+				list("nobody", `    user_ids = ["nobody"]`+"\n", "") +
+				list("limited", "", "  limit = 3\n"),
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength(addr("all"), 23),
+				querycheck.ExpectLength(addr("with_disabled"), 24),
+				querycheck.ExpectLength(addr("user1"), 21),
+				querycheck.ExpectLength(addr("users"), 2),
+				querycheck.ExpectLength(addr("accounts"), 2),
+				querycheck.ExpectLength(addr("auth_config"), 1),
+				querycheck.ExpectLength(addr("names"), 1),
+				querycheck.ExpectLength(addr("ids"), 1),
+				querycheck.ExpectLength(addr("ids_disabled"), 2),
+				querycheck.ExpectLength(addr("combined"), 21),
+				querycheck.ExpectLength(addr("nobody"), 0),
+				querycheck.ExpectLength(addr("limited"), 3),
 
-					querycheck.ExpectNoIdentity(addr("all"), listIDCheck(disabled)),
-					querycheck.ExpectIdentity(addr("with_disabled"), listIDCheck(disabled)),
-					querycheck.ExpectIdentity(addr("ids_disabled"), listIDCheck(disabled)),
-					querycheck.ExpectIdentity(addr("ids"), listIDCheck(failed)),
-					querycheck.ExpectIdentity(addr("names"), listIDCheck(failed)),
-					querycheck.ExpectIdentity(addr("auth_config"), listIDCheck(other)),
-					querycheck.ExpectIdentity(addr("accounts"), listIDCheck(other)),
-					querycheck.ExpectNoIdentity(addr("combined"), listIDCheck(other)),
-					// The oldest instance is on the second page.
-					querycheck.ExpectIdentity(addr("all"), listIDCheck(charges[0])),
-					querycheck.ExpectIdentity(addr("user1"), listIDCheck(charges[0])),
-					// Newest first: a limit keeps the newest.
-					querycheck.ExpectIdentity(addr("limited"), listIDCheck(other)),
-					querycheck.ExpectNoIdentity(addr("limited"), listIDCheck(charges[0])),
+				querycheck.ExpectNoIdentity(addr("all"), listIDCheck(disabled)),
+				querycheck.ExpectIdentity(addr("with_disabled"), listIDCheck(disabled)),
+				querycheck.ExpectIdentity(addr("ids_disabled"), listIDCheck(disabled)),
+				querycheck.ExpectIdentity(addr("ids"), listIDCheck(failed)),
+				querycheck.ExpectIdentity(addr("names"), listIDCheck(failed)),
+				querycheck.ExpectIdentity(addr("auth_config"), listIDCheck(other)),
+				querycheck.ExpectIdentity(addr("accounts"), listIDCheck(other)),
+				querycheck.ExpectNoIdentity(addr("combined"), listIDCheck(other)),
+				// The oldest instance is on the second page.
+				querycheck.ExpectIdentity(addr("all"), listIDCheck(charges[0])),
+				querycheck.ExpectIdentity(addr("user1"), listIDCheck(charges[0])),
+				// Newest first: a limit keeps the newest.
+				querycheck.ExpectIdentity(addr("limited"), listIDCheck(other)),
+				querycheck.ExpectNoIdentity(addr("limited"), listIDCheck(charges[0])),
 
-					querycheck.ExpectResourceDisplayName(addr("names"), queryfilter.ByResourceIdentity(listIDCheck(failed)),
-						knownvalue.StringRegexp(regexp.MustCompile(`^STRIPE_PAYMENT_FAILED_TRIGGER · user-2 \(`+listShortID(failed)+`\)$`))),
-					querycheck.ExpectResourceDisplayName(addr("with_disabled"), queryfilter.ByResourceIdentity(listIDCheck(disabled)),
-						knownvalue.StringRegexp(regexp.MustCompile(`^STRIPE_CHARGE_SUCCEEDED_TRIGGER · user-1 · disabled \(`+listShortID(disabled)+`\)$`))),
-				},
+				querycheck.ExpectResourceDisplayName(addr("names"), queryfilter.ByResourceIdentity(listIDCheck(failed)),
+					knownvalue.StringRegexp(regexp.MustCompile(`^STRIPE_PAYMENT_FAILED_TRIGGER · user-2 \(`+listShortID(failed)+`\)$`))),
+				querycheck.ExpectResourceDisplayName(addr("with_disabled"), queryfilter.ByResourceIdentity(listIDCheck(disabled)),
+					knownvalue.StringRegexp(regexp.MustCompile(`^STRIPE_CHARGE_SUCCEEDED_TRIGGER · user-1 · disabled \(`+listShortID(disabled)+`\)$`))),
 			},
 		},
-	)
+	})
 	// One list request per page: "all", "with_disabled", "user1" and
 	// "combined" read two pages (20 + the rest), the 8 others one.
 	counter.expect(routeListTriggers, 16, "list requests (one per page)")
-	if got := counter.since(routeGetTriggerType); got != 0 {
-		t.Errorf("the query read %d trigger types without include_resource, want 0", got)
-	}
+	counter.expect(routeGetTriggerType, 0, "trigger type reads without include_resource")
 }
 
 // include_resource: each result holds the instance exactly as the
@@ -191,9 +187,7 @@ func TestAccTriggerInstanceList_includeResource(t *testing.T) {
 	))
 	counter.expect(routeListTriggers, 1, "list requests (one page)")
 	// The toolkit of each trigger type, once per type (two types).
-	if got := counter.since(routeGetTriggerType); got != 2 {
-		t.Errorf("include_resource read %d trigger types, want 2 (one per distinct type)", got)
-	}
+	counter.expect(routeGetTriggerType, 2, "trigger type reads with include_resource (one per distinct type)")
 }
 
 // The filters are validated as in the service_trigger_instances data
@@ -203,14 +197,12 @@ func TestAccTriggerInstanceList_invalidFilters(t *testing.T) {
 	bad := func(config string) string {
 		return `provider "service" {}` + "\n" + listBlock(tiListType, "bad", config, "")
 	}
-	testAccListTest(t,
-		[]resource.TestStep{
-			{Config: `data "service_toolkit_categories" "any" {}`},
-			{Query: true, Config: bad(`    trigger_names = ["github_commit_event"]` + "\n"), ExpectError: testAccErrRe(`trigger_names`, `upper snake case`)},
-			{Query: true, Config: bad(`    connected_account_ids = ["ac_notAnAccount"]` + "\n"), ExpectError: testAccErrRe(`connected_account_ids`)},
-			{Query: true, Config: bad(`    trigger_ids = ["ti_a", "ti_a"]` + "\n"), ExpectError: testAccErrRe(`Duplicate List Value`, `ti_a`)},
-		},
-	)
+	testAccListTest(t, []resource.TestStep{
+		{Config: `data "service_toolkit_categories" "any" {}`},
+		{Query: true, Config: bad(`    trigger_names = ["github_commit_event"]` + "\n"), ExpectError: testAccErrRe(`trigger_names`, `upper snake case`)},
+		{Query: true, Config: bad(`    connected_account_ids = ["ac_notAnAccount"]` + "\n"), ExpectError: testAccErrRe(`connected_account_ids`)},
+		{Query: true, Config: bad(`    trigger_ids = ["ti_a", "ti_a"]` + "\n"), ExpectError: testAccErrRe(`Duplicate List Value`, `ti_a`)},
+	})
 }
 
 // An error of the service reaches the user as a diagnostic of the query

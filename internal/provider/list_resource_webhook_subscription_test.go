@@ -33,46 +33,41 @@ func TestAccWebhookSubscriptionList_query(t *testing.T) {
 `
 	var sub *client.WebhookSubscription
 	var before int
-	resource.Test(t, resource.TestCase{
-		TerraformVersionChecks:   listVersionChecks,
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{Config: `data "service_toolkit_categories" "any" {}`},
-			{
-				Query:             true,
-				Config:            provider + list,
-				QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLength("service_webhook_subscription.current", 0)},
+	testAccListTest(t, []resource.TestStep{
+		{Config: `data "service_toolkit_categories" "any" {}`},
+		{
+			Query:             true,
+			Config:            provider + list,
+			QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLength("service_webhook_subscription.current", 0)},
+		},
+		{
+			Config: `data "service_toolkit_categories" "any" {}`,
+			Check: func(*terraform.State) error {
+				var err error
+				sub, err = c.CreateWebhookSubscription(context.Background(), client.CreateWebhookSubscriptionRequest{
+					WebhookURL: "https://hooks.example.com/list", EnabledEvents: []string{"composio.trigger.message"}, Version: "V2"})
+				before = testAccProjectRequests(t, key, route)
+				return err
 			},
-			{
-				Config: `data "service_toolkit_categories" "any" {}`,
-				Check: func(*terraform.State) error {
-					var err error
-					sub, err = c.CreateWebhookSubscription(context.Background(), client.CreateWebhookSubscriptionRequest{
-						WebhookURL: "https://hooks.example.com/list", EnabledEvents: []string{"composio.trigger.message"}, Version: "V2"})
-					before = testAccProjectRequests(t, key, route)
-					return err
-				},
-			},
-			{
-				Query:  true,
-				Config: provider + list,
-				QueryResultChecks: []querycheck.QueryResultCheck{
-					querycheck.ExpectLength("service_webhook_subscription.current", 1),
-					querycheck.ExpectIdentity("service_webhook_subscription.current", map[string]knownvalue.Check{"id": knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))}),
-					querycheck.ExpectResourceDisplayName("service_webhook_subscription.current",
-						queryfilter.ByDisplayName(knownvalue.StringRegexp(regexp.MustCompile(`hooks`))),
-						knownvalue.StringRegexp(regexp.MustCompile(`^https://hooks\.example\.com/list · V2 \(`))),
-					querycheck.ExpectResourceKnownValues("service_webhook_subscription.current",
-						queryfilter.ByDisplayName(knownvalue.StringRegexp(regexp.MustCompile(`hooks`))),
-						[]querycheck.KnownValueCheck{
-							{Path: tfjsonpath.New("webhook_url"), KnownValue: knownvalue.StringExact("https://hooks.example.com/list")},
-							{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("V2")},
-							{Path: tfjsonpath.New("enabled_events"), KnownValue: knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("composio.trigger.message")})},
-							{Path: tfjsonpath.New("secret_rotation"), KnownValue: knownvalue.Null()},
-							{Path: tfjsonpath.New("created_at"), KnownValue: testAccTimestamp},
-						}),
-				},
+		},
+		{
+			Query:  true,
+			Config: provider + list,
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("service_webhook_subscription.current", 1),
+				querycheck.ExpectIdentity("service_webhook_subscription.current", map[string]knownvalue.Check{"id": knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))}),
+				querycheck.ExpectResourceDisplayName("service_webhook_subscription.current",
+					queryfilter.ByDisplayName(knownvalue.StringRegexp(regexp.MustCompile(`hooks`))),
+					knownvalue.StringRegexp(regexp.MustCompile(`^https://hooks\.example\.com/list · V2 \(`))),
+				querycheck.ExpectResourceKnownValues("service_webhook_subscription.current",
+					queryfilter.ByDisplayName(knownvalue.StringRegexp(regexp.MustCompile(`hooks`))),
+					[]querycheck.KnownValueCheck{
+						{Path: tfjsonpath.New("webhook_url"), KnownValue: knownvalue.StringExact("https://hooks.example.com/list")},
+						{Path: tfjsonpath.New("version"), KnownValue: knownvalue.StringExact("V2")},
+						{Path: tfjsonpath.New("enabled_events"), KnownValue: knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("composio.trigger.message")})},
+						{Path: tfjsonpath.New("secret_rotation"), KnownValue: knownvalue.Null()},
+						{Path: tfjsonpath.New("created_at"), KnownValue: testAccTimestamp},
+					}),
 			},
 		},
 	})
