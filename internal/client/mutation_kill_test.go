@@ -1,0 +1,163 @@
+package client
+
+// Tests added to kill mutants that survived `make mutate` (CONTRIBUTING.md,
+// "Mutation testing"); each names the mutant it kills.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-log/tflogtest"
+)
+
+// auth_configs.go, reconciliation of a create with Type "managed": the
+// recovered config must be matched as a managed one (the "r.Type ==
+// AuthConfigTypeManaged" half of the managed test).
+func TestMutantCreateManagedAuthConfigReconciles(t *testing.T) {
+	f := &fakeStore{crashNext: 1}
+	c, _ := newTestClient(t, f.handler)
+	r := acReq()
+	r.Type = AuthConfigTypeManaged
+	got, err := c.CreateAuthConfig(context.Background(), r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != "ac_1" || f.creates != 1 {
+		t.Errorf("id=%s creates=%d; want the committed ac_1 adopted after one create", got.ID, f.creates)
+	}
+}
+
+// client.go, New: a zero RetryWaitMin or RetryWaitMax takes its default (the
+// "<= 0" tests; "< 0" would keep the zero).
+func TestMutantNewDefaultsRetryWaits(t *testing.T) {
+	c, err := New(Config{APIKey: testAPIKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.cfg.RetryWaitMin != DefaultRetryWaitMin || c.cfg.RetryWaitMax != DefaultRetryWaitMax {
+		t.Errorf("retry waits = %v..%v, want the defaults %v..%v", c.cfg.RetryWaitMin, c.cfg.RetryWaitMax, DefaultRetryWaitMin, DefaultRetryWaitMax)
+	}
+}
+
+// connected_accounts.go, initiateOnce: a non-empty connectionData.val.status
+// overrides the top-level status.
+func TestMutantInitiateStatusFromConnectionData(t *testing.T) {
+	c, _ := newTestClient(t, replyJSON(201, `{"id":"ca_1","status":"INITIATED","connectionData":{"val":{"status":"ACTIVE"}}}`))
+	got, err := c.InitiateConnectedAccount(context.Background(), InitiateConnectedAccountRequest{AuthConfigID: "ac_1", UserID: "u1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != "ACTIVE" {
+		t.Errorf("status = %q, want ACTIVE from connectionData", got.Status)
+	}
+}
+
+// errors.go, snippet: a body of exactly maxErrorSnippet bytes is kept whole
+// (the "<=" boundary).
+func TestMutantSnippetAtLimitIsWhole(t *testing.T) {
+	body := strings.Repeat("a", maxErrorSnippet)
+	if got := newAPIError("GET", "/x", 500, nil, []byte(body), nil).Message; got != body {
+		t.Errorf("message = %q, want the whole %d-byte body", got, maxErrorSnippet)
+	}
+}
+
+// logging.go: the API key is masked in every logged field (here the URL of a
+// request whose path carries it), and the logged attempt counts from 1 (the
+// "attempt + 1" of the request and retry logs).
+func TestMutantLogsMaskKeyAndCountAttempts(t *testing.T) {
+	c, _ := newTestClient(t, statusSequence([]int{503}, nil))
+	var buf bytes.Buffer
+	ctx := tflogtest.RootLogger(context.Background(), &buf)
+	_, _ = c.GetConnectedAccount(ctx, "id-"+testAPIKey)
+	out := buf.String()
+	if strings.Contains(out, testAPIKey) {
+		t.Errorf("log output contains the API key:\n%s", out)
+	}
+	first := map[string]any{}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("bad log line %q: %v", line, err)
+		}
+		if m, _ := e["@message"].(string); first[m] == nil && e["attempt"] != nil {
+			first[m] = e["attempt"]
+		}
+	}
+	for _, m := range []string{"service API request", "service API request will be retried"} {
+		if first[m] != float64(1) {
+			t.Errorf("first %q log has attempt %v, want 1:\n%s", m, first[m], out)
+		}
+	}
+}
+
+// mcp_servers.go, pagesByNumberIter: against a service that never ends,
+// exactly maxNumberedPages pages are read (the "<=" bound).
+func TestMutantNumberedPagesBound(t *testing.T) {
+	c, rec := newTestClient(t, replyJSON(200, `{"items":[{"id":"x"}],"total_pages":1000000}`))
+	n := 0
+	for _, err := range pagesByNumberIter[map[string]any](context.Background(), c, "/mcp/servers", nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	if n != maxNumberedPages || rec.count() != maxNumberedPages {
+		t.Errorf("items=%d requests=%d, want %d pages read", n, rec.count(), maxNumberedPages)
+	}
+}
+
+// probe.go, Probe: when even the first dial fails because the window is
+// over, that failure is the cause named (the "cause == nil" half).
+func TestMutantProbeWindowOverBeforeFirstDial(t *testing.T) {
+	c, err := New(Config{BaseURL: "http://127.0.0.1:9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Probe(context.Background(), time.Nanosecond)
+	if err == nil || errors.Unwrap(err) == nil || strings.Contains(err.Error(), "%!") {
+		t.Fatalf("err = %v; want one wrapping the failed dial", err)
+	}
+}
+
+// probe.go, cleanDialError: a *net.OpError is reduced to its inner error.
+func TestMutantCleanDialError(t *testing.T) {
+	inner := errors.New("connection refused")
+	if got := cleanDialError(&net.OpError{Op: "dial", Net: "tcp", Err: inner}); got != inner {
+		t.Errorf("cleanDialError = %v, want the inner %v", got, inner)
+	}
+}
+
+// reconcile.go, findPatiently: the waits between failed reconciliation lists
+// grow with the attempt (the "attempt++"): the third is at least 2x2x the
+// minimum wait (less its jitter).
+func TestMutantReconcileListWaitsGrow(t *testing.T) {
+	f := &fakeStore{crashNext: 1, listDown: 15} // three lists of 1+4 attempts each fail
+	c, _ := newTestClient(t, f.handler, func(cfg *Config) {
+		cfg.RetryWaitMin, cfg.RetryWaitMax = 4*time.Millisecond, time.Second
+	})
+	var buf bytes.Buffer
+	ctx := tflogtest.RootLogger(context.Background(), &buf)
+	if _, err := c.CreateAuthConfig(ctx, acReq()); err != nil {
+		t.Fatal(err)
+	}
+	var waits []float64
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("bad log line %q: %v", line, err)
+		}
+		if m, _ := e["@message"].(string); strings.HasPrefix(m, "service API reconciliation list failed") {
+			w, _ := e["retry_in_ms"].(float64)
+			waits = append(waits, w)
+		}
+	}
+	if len(waits) != 3 || waits[2] < 8 {
+		t.Errorf("reconciliation list waits = %v ms, want 3 with the third >= 8", waits)
+	}
+}
