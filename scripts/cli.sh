@@ -10,7 +10,9 @@
 # Otherwise the CLI is built from its published Go module through the module
 # proxy (no release download), in a throwaway build module kept under
 # ${XDG_CACHE_HOME:-~/.cache}/terraform-provider-service/cli-build/NAME-VERSION
-# (so a rebuild only recompiles). `go install MODULE@VERSION` cannot do it:
+# (so a rebuild only recompiles), where the built binary is kept too: another
+# clone of the repository (CI's) copies it instead of building.
+# `go install MODULE@VERSION` cannot do it:
 #   - Terraform's go.mod replaces its remote-state backend modules
 #     (internal/backend/remote-state/{azure,consul,s3,...}) and internal/legacy
 #     by directories its module zip lacks. The build module replaces them by
@@ -94,10 +96,18 @@ if [[ "$(current)" == "$want" ]]; then
 fi
 
 shown="${dir#"$PWD"/}"
+build="${XDG_CACHE_HOME:-$HOME/.cache}/terraform-provider-service/cli-build/$name-$version"
+
+# A CLI built before, by this or another clone of the repository, is kept
+# beside its build module: copied, not rebuilt.
+if [[ -x "$build/$name.bin" ]] && [[ "$({ "$build/$name.bin" version 2>/dev/null || true; } | grep -m1 "^$label v" || true)" == "$want" ]]; then
+	cp "$build/$name.bin" "$bin.tmp.$$" && mv "$bin.tmp.$$" "$bin"
+	echo "==> $name $version: copied the one built before from $build/" >&2
+	exit 0
+fi
+
 echo "==> building $name $version into $shown/ (first run only: about 5 min of build on two idle cores, from its Go module through the module proxy)" >&2
 start=$SECONDS
-
-build="${XDG_CACHE_HOME:-$HOME/.cache}/terraform-provider-service/cli-build/$name-$version"
 mkdir -p "$build"
 
 # The CLI's own go.mod, at the version.
@@ -223,4 +233,5 @@ fi
 mv "$bin.tmp.$$" "$bin"
 got="$(current)"
 [[ "$got" == "$want" ]] || { echo "$bin reports \"$got\", not \"$want\", after the build" >&2; exit 1; }
+cp "$bin" "$build/$name.bin.tmp.$$" && mv "$build/$name.bin.tmp.$$" "$build/$name.bin"
 echo "==> $name $version built in $((SECONDS - start))s: $shown/$(basename "$bin")" >&2
