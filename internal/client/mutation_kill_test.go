@@ -68,8 +68,9 @@ func TestMutantSnippetAtLimitIsWhole(t *testing.T) {
 }
 
 // logging.go: the API key is masked in every logged field (here the URL of a
-// request whose path carries it), and the logged attempt counts from 1 (the
-// "attempt + 1" of the request and retry logs).
+// request whose path carries it), the logged attempt counts from 1 (the
+// "attempt + 1" of the request and retry logs), and a request without query
+// parameters has no "?" (transport.go, doKind's "len(query) > 0").
 func TestMutantLogsMaskKeyAndCountAttempts(t *testing.T) {
 	c, _ := newTestClient(t, statusSequence([]int{503}, nil))
 	var buf bytes.Buffer
@@ -84,6 +85,9 @@ func TestMutantLogsMaskKeyAndCountAttempts(t *testing.T) {
 		var e map[string]any
 		if err := json.Unmarshal([]byte(line), &e); err != nil {
 			t.Fatalf("bad log line %q: %v", line, err)
+		}
+		if u, _ := e["http_url"].(string); strings.Contains(u, "?") {
+			t.Errorf("URL of a request without a query has a '?': %s", u) // transport.go: len(query) > 0
 		}
 		if m, _ := e["@message"].(string); first[m] == nil && e["attempt"] != nil {
 			first[m] = e["attempt"]
@@ -160,4 +164,38 @@ func TestMutantReconcileListWaitsGrow(t *testing.T) {
 	if len(waits) != 3 || waits[2] < 8 {
 		t.Errorf("reconciliation list waits = %v ms, want 3 with the third >= 8", waits)
 	}
+}
+
+// transport.go, doKind: only 2xx is success; a 300 is an error (the "< 300"
+// bound).
+func TestMutantStatus300IsAnError(t *testing.T) {
+	c, _ := newTestClient(t, replyJSON(300, `{"id":"ca_1"}`))
+	var ae *APIError
+	if _, err := c.GetConnectedAccount(context.Background(), "ca_1"); !errors.As(err, &ae) || ae.StatusCode != 300 {
+		t.Errorf("err = %v, want an APIError with status 300", err)
+	}
+}
+
+// transport.go, doKind: the ambiguous-create log counts attempts from 1.
+func TestMutantAmbiguousCreateLogAttempt(t *testing.T) {
+	f := &fakeStore{crashNext: 1}
+	c, _ := newTestClient(t, f.handler)
+	var buf bytes.Buffer
+	ctx := tflogtest.RootLogger(context.Background(), &buf)
+	if _, err := c.CreateAuthConfig(ctx, acReq()); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("bad log line %q: %v", line, err)
+		}
+		if m, _ := e["@message"].(string); strings.HasPrefix(m, "service API create failed ambiguously") {
+			if e["attempt"] != float64(1) {
+				t.Errorf("ambiguous create logged with attempt %v, want 1", e["attempt"])
+			}
+			return
+		}
+	}
+	t.Errorf("no ambiguous-create log:\n%s", buf.String())
 }
