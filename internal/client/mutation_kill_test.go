@@ -199,3 +199,18 @@ func TestMutantAmbiguousCreateLogAttempt(t *testing.T) {
 	}
 	t.Errorf("no ambiguous-create log:\n%s", buf.String())
 }
+
+// transport.go, doKind: a server-asked delay of exactly maxServerDelay is
+// still waited for (the "> maxServerDelay" bound); the wait is cut short here
+// by cancelling the context once the retry is logged.
+func TestMutantServerDelayAtLimitIsWaited(t *testing.T) {
+	c, _ := newTestClient(t, statusSequence([]int{503}, map[string]string{"Retry-After": "60"}))
+	var buf bytes.Buffer
+	ctx, cancel := context.WithCancel(tflogtest.RootLogger(context.Background(), &buf))
+	time.AfterFunc(300*time.Millisecond, cancel)
+	_, _ = c.GetConnectedAccount(ctx, "ca_1")
+	cancel()
+	if !strings.Contains(buf.String(), `"retry_in_ms":60000`) {
+		t.Errorf("no retry logged after a Retry-After of 60s:\n%s", buf.String())
+	}
+}
