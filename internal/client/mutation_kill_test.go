@@ -214,3 +214,23 @@ func TestMutantServerDelayAtLimitIsWaited(t *testing.T) {
 		t.Errorf("no retry logged after a Retry-After of 60s:\n%s", buf.String())
 	}
 }
+
+// transport.go, backoff: the jitter spreads the wait over [d/2, d], both ends
+// included (the "half > 0" test and the "rand.N(half+1)").
+func TestMutantBackoffJitterRange(t *testing.T) {
+	c, err := New(Config{APIKey: testAPIKey, RetryWaitMin: 4, RetryWaitMax: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[time.Duration]bool{}
+	for range 300 {
+		d, _ := c.backoff(0, nil)
+		if d < 2 || d > 4 {
+			t.Fatalf("wait %v outside [2ns, 4ns]", d)
+		}
+		seen[d] = true
+	}
+	if !seen[2] || !seen[3] || !seen[4] {
+		t.Errorf("waits seen = %v, want each of 2ns, 3ns and 4ns", seen)
+	}
+}
