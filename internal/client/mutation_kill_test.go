@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -232,5 +233,14 @@ func TestMutantBackoffJitterRange(t *testing.T) {
 	}
 	if !seen[2] || !seen[3] || !seen[4] {
 		t.Errorf("waits seen = %v, want each of 2ns, 3ns and 4ns", seen)
+	}
+}
+
+// transport.go, retryAfter: retry-after-ms 0 is a valid answer (the ">= 0").
+func TestMutantRetryAfterMsZero(t *testing.T) {
+	h := http.Header{}
+	h.Set("Retry-After-Ms", "0")
+	if d, ok := retryAfter(h, time.Now()); !ok || d != 0 {
+		t.Errorf("retryAfter = %v, %v; want 0, true", d, ok)
 	}
 }
