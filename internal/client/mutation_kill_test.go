@@ -236,11 +236,14 @@ func TestMutantBackoffJitterRange(t *testing.T) {
 	}
 }
 
-// transport.go, retryAfter: retry-after-ms 0 is a valid answer (the ">= 0").
-func TestMutantRetryAfterMsZero(t *testing.T) {
-	h := http.Header{}
-	h.Set("Retry-After-Ms", "0")
-	if d, ok := retryAfter(h, time.Now()); !ok || d != 0 {
-		t.Errorf("retryAfter = %v, %v; want 0, true", d, ok)
+// transport.go, retryAfter: retry-after-ms 0 and Retry-After 0 are valid
+// answers (the "ms >= 0" and "s < 0" bounds).
+func TestMutantRetryAfterZero(t *testing.T) {
+	for _, name := range []string{"Retry-After-Ms", "Retry-After"} {
+		h := http.Header{}
+		h.Set(name, "0")
+		if d, ok := retryAfter(h, time.Now()); !ok || d != 0 {
+			t.Errorf("%s: 0: retryAfter = %v, %v; want 0, true", name, d, ok)
+		}
 	}
 }
