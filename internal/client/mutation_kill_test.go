@@ -247,3 +247,20 @@ func TestMutantRetryAfterZero(t *testing.T) {
 		}
 	}
 }
+
+// versions.go, IsZero.
+func TestMutantToolkitVersionsIsZero(t *testing.T) {
+	for _, tc := range []struct {
+		v    *ToolkitVersions
+		want bool
+	}{
+		{nil, true},
+		{&ToolkitVersions{}, true},
+		{&ToolkitVersions{Global: "20251015_00"}, false},
+		{&ToolkitVersions{PerToolkit: map[string]string{"github": "20251015_00"}}, false},
+	} {
+		if got := tc.v.IsZero(); got != tc.want {
+			t.Errorf("%+v.IsZero() = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}
