@@ -133,7 +133,7 @@ func TestMutantProbeWindowOverBeforeFirstDial(t *testing.T) {
 // probe.go, cleanDialError: a *net.OpError is reduced to its inner error.
 func TestMutantCleanDialError(t *testing.T) {
 	inner := errors.New("connection refused")
-	if got := cleanDialError(&net.OpError{Op: "dial", Net: "tcp", Err: inner}); got != inner {
+	if got := cleanDialError(&net.OpError{Op: "dial", Net: "tcp", Err: inner}); got != inner { //nolint:errorlint // the very error, not one wrapping it
 		t.Errorf("cleanDialError = %v, want the inner %v", got, inner)
 	}
 }
