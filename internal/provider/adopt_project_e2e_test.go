@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -113,13 +112,7 @@ func requireQueryCLI(t *testing.T) {
 	if testutil.CLIName(cli) == "tofu" {
 		t.Skip("OpenTofu has no list resources or `query` command")
 	}
-	b, err := exec.CommandContext(t.Context(), cli, "version").Output() //nolint:gosec // the CLI of the test
-	if err != nil {
-		t.Fatalf("%s version: %v", cli, err)
-	}
-	out := string(b)
-	var major, minor int
-	if _, err := fmt.Sscanf(out, "Terraform v%d.%d", &major, &minor); err != nil || major < 1 || (major == 1 && minor < 14) {
-		t.Skipf("%s: terraform query needs Terraform 1.14+", strings.SplitN(out, "\n", 2)[0])
+	if ok, version := testutil.TerraformAtLeast(t, cli, 1, 14); !ok {
+		t.Skipf("%s: terraform query needs Terraform 1.14+", version)
 	}
 }

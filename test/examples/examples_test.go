@@ -6,10 +6,8 @@ package examples_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -273,20 +271,8 @@ func requireCLI(t *testing.T, wantMajor, wantMinor int, why string) {
 // later (OpenTofu never is).
 func cliAtLeast(t *testing.T, wantMajor, wantMinor int) bool {
 	t.Helper()
-	cli := testutil.CLIPath()
-	out, err := exec.CommandContext(t.Context(), cli, "version", "-json").Output()
-	if err != nil {
-		t.Fatalf("%s version -json: %v", cli, err)
-	}
-	var v struct {
-		Version string `json:"terraform_version"`
-	}
-	if err := json.Unmarshal(out, &v); err != nil {
-		t.Fatalf("%s version -json: %v\n%s", cli, err, out)
-	}
-	var major, minor int
-	_, _ = fmt.Sscanf(v.Version, "%d.%d", &major, &minor)
-	return testutil.CLIName(cli) != "tofu" && (major > wantMajor || (major == wantMajor && minor >= wantMinor))
+	ok, _ := testutil.TerraformAtLeast(t, testutil.CLIPath(), wantMajor, wantMinor)
+	return ok
 }
 
 func tfFiles(t *testing.T, dir string) []string {

@@ -5,6 +5,7 @@ package testutil
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -67,6 +68,30 @@ func CLIName(path string) string {
 		return "tofu"
 	}
 	return "terraform"
+}
+
+// TerraformAtLeast reports whether cli is Terraform major.minor or later
+// (OpenTofu never is: it has neither resource identity nor list resources),
+// from `cli version -json`, and the version it reports.
+func TerraformAtLeast(tb testing.TB, cli string, major, minor int) (bool, string) {
+	tb.Helper()
+	out, err := exec.CommandContext(tb.Context(), cli, "version", "-json").Output()
+	if err != nil {
+		tb.Fatalf("%s version -json: %v", cli, err)
+	}
+	var v struct {
+		Version string `json:"terraform_version"`
+	}
+	if i := strings.Index(string(out), "{"); i >= 0 {
+		out = out[i:] // OpenTofu may print CLI configuration warnings first
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		tb.Fatalf("%s version -json: %v\n%s", cli, err, out)
+	}
+	var gotMajor, gotMinor int
+	_, _ = fmt.Sscanf(v.Version, "%d.%d", &gotMajor, &gotMinor)
+	ok := CLIName(cli) != "tofu" && (gotMajor > major || (gotMajor == major && gotMinor >= minor))
+	return ok, CLIName(cli) + " " + v.Version
 }
 
 // RequireTerraform skips the test when no Terraform or OpenTofu binary is
