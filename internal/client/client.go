@@ -40,11 +40,19 @@ type Config struct {
 	// BaseURL is the service origin, e.g. https://backend.composio.dev; the
 	// client appends /api/v3.1. A trailing /api/v3 or /api/v3.1 is tolerated.
 	BaseURL string
-	// APIKey is sent as the x-api-key header. It is never logged or put in errors.
+	// APIKey is the project's API key, sent as the x-api-key header on every
+	// project operation. It is never logged or put in errors.
 	APIKey string
+	// OrgAPIKey is the organization's API key, sent as the x-org-api-key
+	// header on the organization's operations (the /org/owner/project
+	// routes) and nowhere else: the service refuses a request carrying two
+	// credential headers. It is never logged or put in errors.
+	OrgAPIKey string
 	// UserAgent, e.g. "terraform-provider-service/1.2.3"; default DefaultUserAgent.
 	UserAgent string
-	// DefaultHeaders are added to every request (they cannot override x-api-key).
+	// DefaultHeaders are added to every request. A credential header
+	// (x-api-key, x-org-api-key, x-user-api-key) is refused by New: each
+	// request carries exactly the one credential its operation takes.
 	DefaultHeaders map[string]string
 	// Timeout bounds each attempt (not the whole call); default 30s.
 	Timeout time.Duration
@@ -123,11 +131,14 @@ func New(cfg Config) (*Client, error) {
 	}
 	h := make(http.Header, len(cfg.DefaultHeaders)+4)
 	for k, v := range cfg.DefaultHeaders {
+		if isCredentialHeader(k) {
+			return nil, fmt.Errorf("default header %q is a credential header: the client sends exactly one credential per request "+
+				"(the project key as x-api-key, the organization key as x-org-api-key), so it cannot be set as a default header", k)
+		}
 		h.Set(k, v)
 	}
 	h.Set("Accept", "application/json")
 	h.Set("User-Agent", ua)
-	h.Del("X-Api-Key")
 	return &Client{
 		cfg:       cfg,
 		base:      base,

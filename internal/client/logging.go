@@ -16,7 +16,7 @@ import (
 const masked = "***"
 
 // sensitiveFieldKeys are log field keys whose values tflog masks.
-var sensitiveFieldKeys = []string{"x-api-key", "X-Api-Key", "api_key", "authorization", "Authorization"}
+var sensitiveFieldKeys = []string{"x-api-key", "X-Api-Key", "x-org-api-key", "X-Org-Api-Key", "api_key", "authorization", "Authorization"}
 
 // secretKeyParts: a JSON object key containing any of these (case-insensitive)
 // has its value masked in logged bodies.
@@ -45,14 +45,16 @@ func (c *Client) logContext(ctx context.Context) context.Context {
 	}
 	ctx = tflog.SetField(ctx, "service_client", true)
 	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, sensitiveFieldKeys...)
-	if c.cfg.APIKey != "" {
-		ctx = tflog.MaskAllFieldValuesStrings(ctx, c.cfg.APIKey)
-		ctx = tflog.MaskMessageStrings(ctx, c.cfg.APIKey)
+	for _, key := range []string{c.cfg.APIKey, c.cfg.OrgAPIKey} {
+		if key != "" {
+			ctx = tflog.MaskAllFieldValuesStrings(ctx, key)
+			ctx = tflog.MaskMessageStrings(ctx, key)
+		}
 	}
 	return ctx
 }
 
-func (c *Client) logRequest(ctx context.Context, method, u string, payload []byte, attempt int) {
+func (c *Client) logRequest(ctx context.Context, method, u, credName, credValue string, payload []byte, attempt int) {
 	if !tflog.IsDebug(ctx) {
 		return
 	}
@@ -61,8 +63,8 @@ func (c *Client) logRequest(ctx context.Context, method, u string, payload []byt
 	})
 	if tflog.IsTrace(ctx) {
 		h := c.headers.Clone()
-		if c.cfg.APIKey != "" {
-			h.Set("X-Api-Key", c.cfg.APIKey)
+		if credName != "" {
+			h.Set(credName, credValue)
 		}
 		tflog.Trace(ctx, "service API request detail", map[string]any{
 			"http_method": method, "http_url": u,

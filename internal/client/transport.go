@@ -141,16 +141,23 @@ func (c *Client) doKind(ctx context.Context, kind opKind, method, path string, q
 		u += "?" + query.Encode()
 	}
 	errPath := APIPrefix + path
+	credName, credValue, err := c.credentialHeader(method, path)
+	if err != nil {
+		return err
+	}
 	ctx = c.logContext(ctx)
 	sentBefore := false // an earlier attempt reached the service
 	first := time.Now()
 	for attempt := 0; ; attempt++ {
 		start := time.Now()
-		c.logRequest(ctx, method, u, payload, attempt)
-		res, err := c.attempt(ctx, method, u, payload)
+		c.logRequest(ctx, method, u, credName, credValue, payload, attempt)
+		res, err := c.attempt(ctx, method, u, credName, credValue, payload)
 		if err == nil {
 			c.logResponse(ctx, method, u, res, time.Since(start))
 			if res.status >= 200 && res.status < 300 {
+				if st, ok := out.(statusRecorder); ok {
+					st.recordStatus(res.status)
+				}
 				return decodeBody(method, errPath, res.body, out)
 			}
 			if kind == opDelete && sentBefore && alreadyGone(res) {
@@ -205,7 +212,7 @@ func (c *Client) doKind(ctx context.Context, kind opKind, method, path string, q
 	}
 }
 
-func (c *Client) attempt(ctx context.Context, method, u string, payload []byte) (*response, error) {
+func (c *Client) attempt(ctx context.Context, method, u, credName, credValue string, payload []byte) (*response, error) {
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -231,8 +238,8 @@ func (c *Client) attempt(ctx context.Context, method, u string, payload []byte) 
 	if payload != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if c.cfg.APIKey != "" {
-		req.Header.Set("X-Api-Key", c.cfg.APIKey)
+	if credName != "" {
+		req.Header.Set(credName, credValue)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
@@ -362,6 +369,10 @@ func retryAfter(h http.Header, now time.Time) (time.Duration, bool) {
 	return 0, false
 }
 
+// statusRecorder is an answer type that keeps the success status (e.g. 200
+// "existing returned" against 201 "created").
+type statusRecorder interface{ recordStatus(status int) }
+
 func decodeBody(method, path string, body []byte, out any) error {
 	if out == nil || len(bytes.TrimSpace(body)) == 0 {
 		return nil
@@ -382,12 +393,18 @@ func cleanTransportError(err error) error {
 	return err
 }
 
-// redact removes the API key from text that may reach an error or a log.
+// redact removes the API keys from text that may reach an error or a log.
 func (c *Client) redact(s string) string {
-	if c.cfg.APIKey == "" || s == "" {
+	if s == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, c.cfg.APIKey, "***")
+	if c.cfg.APIKey != "" {
+		s = strings.ReplaceAll(s, c.cfg.APIKey, "***")
+	}
+	if c.cfg.OrgAPIKey != "" {
+		s = strings.ReplaceAll(s, c.cfg.OrgAPIKey, "***")
+	}
+	return s
 }
 
 // escape is url.PathEscape for one path segment.

@@ -54,7 +54,7 @@ func TestNewDefaults(t *testing.T) {
 
 func TestRequestHeaders(t *testing.T) {
 	c, rec := newTestClient(t, nil, func(cfg *Config) {
-		cfg.DefaultHeaders = map[string]string{"X-Custom": "yes", "x-api-key": "must-not-win"}
+		cfg.DefaultHeaders = map[string]string{"X-Custom": "yes"}
 	})
 	if err := c.UpdateConnectedAccountStatus(context.Background(), "ca_1", true, ""); err != nil {
 		t.Fatal(err)

@@ -185,6 +185,11 @@ type TriggerType struct {
 	Toolkit      ToolkitRef     `json:"toolkit"`
 	Config       map[string]any `json:"config"`
 	Payload      map[string]any `json:"payload"`
+	// RequiresWebhookEndpointSetup is true when the developer must register a
+	// service-issued webhook URL with the upstream provider (a webhook
+	// endpoint, see CreateWebhookEndpoint) for the trigger to fire when it
+	// runs on the developer's own OAuth app.
+	RequiresWebhookEndpointSetup bool `json:"requires_webhook_endpoint_setup,omitempty"`
 }
 
 // TriggerTypeListParams filters ListTriggerTypes. Limit is the page size.

@@ -106,6 +106,29 @@ var allWriteOps = []writeOp{
 		_, err := c.CreateCustomMCPServer(ctx, CustomMCPServerRequest{Name: "Custom", Toolkits: []string{"slack"}})
 		return err
 	}},
+	{"DeleteProject", opDelete, func(ctx context.Context, c *Client) error {
+		_, err := c.DeleteProject(ctx, "pr_1", false)
+		return err
+	}},
+	// A repeat after a lost answer regenerates again: the project ends with
+	// one working key, the one returned.
+	{"RegenerateProjectAPIKey", opIdempotent, func(ctx context.Context, c *Client) error {
+		_, err := c.RegenerateProjectAPIKey(ctx, "pr_1")
+		return err
+	}},
+	// One endpoint per toolkit and client_id: a repeat returns the same one.
+	{"CreateWebhookEndpoint", opIdempotent, func(ctx context.Context, c *Client) error {
+		_, err := c.CreateWebhookEndpoint(ctx, "slack", "cid")
+		return err
+	}},
+	{"ReplaceWebhookEndpoint", opIdempotent, func(ctx context.Context, c *Client) error {
+		_, err := c.ReplaceWebhookEndpoint(ctx, "we_1", map[string]string{"signing_secret": "s"})
+		return err
+	}},
+	{"UpdateWebhookEndpoint", opIdempotent, func(ctx context.Context, c *Client) error {
+		_, err := c.UpdateWebhookEndpoint(ctx, "we_1", map[string]string{"signing_secret": "s"})
+		return err
+	}},
 }
 
 // reconciledCreates are the creates that reconcile an ambiguous failure by
@@ -119,6 +142,7 @@ var reconciledCreates = map[string]string{
 	"CreateCustomToolkit":        "TestCreateCustomToolkitReconciles",
 	"CreateMCPServer":            "TestCreateMCPServerReconcilesByName",
 	"CreateWebhookSubscription":  "TestCreateWebhookSubscriptionReconcilesAmbiguousFailure",
+	"CreateProject":              "TestCreateProjectReconcilesByNameAndRotatesTheKey",
 }
 
 // parsePackage parses the package's .go files in this directory: the test
@@ -390,7 +414,7 @@ func failFirst(fail, ok http.HandlerFunc) http.HandlerFunc {
 }
 
 func okTrigger(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, 200, map[string]any{"trigger_id": "ti_1", "id": "x", "status": "ACTIVE", "session_id": "s", "secret": "whsec", "slug": "CUSTOM_MYTK"})
+	writeJSON(w, 200, map[string]any{"trigger_id": "ti_1", "id": "x", "status": "ACTIVE", "session_id": "s", "secret": "whsec", "slug": "CUSTOM_MYTK", "api_key": map[string]any{"key": "k"}})
 }
 
 // TestWritePolicyPerOperation: after a connection reset once the request was
@@ -408,7 +432,7 @@ func TestWritePolicyPerOperation(t *testing.T) {
 	for _, op := range allWriteOps {
 		for fname, fail := range failures {
 			t.Run(op.name+"/"+fname, func(t *testing.T) {
-				c, rec := newTestClient(t, failFirst(fail, okTrigger))
+				c, rec := newTestClient(t, failFirst(fail, okTrigger), withOrgKey)
 				err := op.call(context.Background(), c)
 				switch {
 				case fname == "500":
@@ -448,7 +472,7 @@ func TestDeleteGoneOnRetryIsDone(t *testing.T) {
 				continue
 			}
 			t.Run(op.name+"/"+tc.name, func(t *testing.T) {
-				c, rec := newTestClient(t, failFirst(hangUp, tc.retry))
+				c, rec := newTestClient(t, failFirst(hangUp, tc.retry), withOrgKey)
 				err := op.call(context.Background(), c)
 				if (err != nil) != tc.wantErr || rec.count() != 2 {
 					t.Errorf("err=%v attempts=%d; want error=%v after 2 attempts", err, rec.count(), tc.wantErr)
