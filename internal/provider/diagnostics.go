@@ -76,7 +76,7 @@ func apiErrorText(operation, resourceType, id string, err error) (string, string
 		}
 		fix := apiErr.SuggestedFix
 		if fix == "" {
-			fix = defaultFix(apiErr.StatusCode)
+			fix = defaultFix(apiErr.StatusCode, apiErr.Path)
 		}
 		if fix != "" {
 			fmt.Fprintf(&b, "Suggested fix: %s\n", fix)
@@ -103,7 +103,14 @@ func ensurePeriod(s string) string {
 	return s + "."
 }
 
-func defaultFix(status int) string {
+func defaultFix(status int, apiPath string) string {
+	org := strings.Contains(apiPath, "/org/")
+	switch {
+	case status == http.StatusUnauthorized && org:
+		return "check the organization API key (org_api_key in the provider block or " + EnvOrgAPIKey + ")."
+	case status == http.StatusForbidden && org:
+		return "check that the organization API key's organization owns this project."
+	}
 	switch status {
 	case http.StatusUnauthorized:
 		return "check the API key (api_key in the provider block or " + EnvAPIKey + ")."

@@ -36,6 +36,7 @@ const registryDocsURL = "https://registry.terraform.io/providers/integration-ser
 // Environment variables read by the provider.
 const (
 	EnvAPIKey                = "SERVICE_API_KEY"
+	EnvOrgAPIKey             = "SERVICE_ORG_API_KEY"
 	EnvBaseURL               = "SERVICE_BASE_URL"
 	EnvToolkitVersionPrefix  = "SERVICE_TOOLKIT_VERSION_"
 	defaultBaseURL           = "https://backend.composio.dev"
@@ -73,6 +74,7 @@ func New(version string) func() provider.Provider {
 // providerModel maps the provider block.
 type providerModel struct {
 	APIKey                types.String `tfsdk:"api_key"`
+	OrgAPIKey             types.String `tfsdk:"org_api_key"`
 	BaseURL               types.String `tfsdk:"base_url"`
 	ToolkitVersions       types.Map    `tfsdk:"toolkit_versions"`
 	ToolkitVersion        types.String `tfsdk:"toolkit_version"`
@@ -92,13 +94,25 @@ func (p *ServiceProvider) Metadata(_ context.Context, _ provider.MetadataRequest
 // Schema describes the provider configuration.
 func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "The `service` provider manages auth configs, connected accounts and trigger instances " +
-			"of the integration service, and reads its toolkit catalog. Every argument is optional: the API key " +
-			"and base URL can come from the environment (`" + EnvAPIKey + "`, `" + EnvBaseURL + "`).",
+		MarkdownDescription: "The `service` provider manages the projects of an organization and, in a project, auth " +
+			"configs, connected accounts, trigger instances, webhooks, MCP servers and custom toolkits, and reads the " +
+			"toolkit catalog. Every argument is optional: the keys and base URL can come from the environment (`" +
+			EnvAPIKey + "`, `" + EnvOrgAPIKey + "`, `" + EnvBaseURL + "`).",
 		Attributes: map[string]schema.Attribute{
 			"api_key": schema.StringAttribute{
-				MarkdownDescription: "API key of the project, sent as the `x-api-key` header. Falls back to the `" +
-					EnvAPIKey + "` environment variable. One of the two is required.",
+				MarkdownDescription: "API key of the project, sent as the `x-api-key` header on every project operation. " +
+					"Falls back to the `" + EnvAPIKey + "` environment variable. Required (here or in the environment) " +
+					"by every resource, data source and list resource except the organization's projects; a " +
+					"configuration that manages only `service_project` needs `org_api_key` alone.",
+				Optional:  true,
+				Sensitive: true,
+			},
+			"org_api_key": schema.StringAttribute{
+				MarkdownDescription: "API key of the organization, sent as the `x-org-api-key` header, and only on the " +
+					"organization's operations: `service_project` and the `service_project`/`service_projects` data " +
+					"sources and list resource. Falls back to the `" + EnvOrgAPIKey + "` environment variable. Each " +
+					"request carries exactly one credential (the service refuses a request with two), so setting both " +
+					"keys is fine.",
 				Optional:  true,
 				Sensitive: true,
 			},
@@ -233,6 +247,8 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 		VersionSources:  settings.versionSources,
 		Cache:           NewSchemaCache(c, settings.versions),
 		VersionKeys:     configuredVersionKeys(cfg),
+		NoProjectKey:    settings.clientConfig.APIKey == "",
+		NoOrgKey:        settings.clientConfig.OrgAPIKey == "",
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data
@@ -328,7 +344,7 @@ func resolveSettings(cfg providerModel, env envLookup, providerVersion, terrafor
 	var s settings
 
 	for _, v := range []interface{ IsUnknown() bool }{
-		cfg.APIKey, cfg.BaseURL, cfg.ToolkitVersions, cfg.ToolkitVersion, cfg.DefaultHeaders,
+		cfg.APIKey, cfg.OrgAPIKey, cfg.BaseURL, cfg.ToolkitVersions, cfg.ToolkitVersion, cfg.DefaultHeaders,
 		cfg.RequestTimeout, cfg.MaxRetries, cfg.MaxConcurrentRequests, cfg.AllowInsecureHTTP,
 	} {
 		if v.IsUnknown() {
@@ -336,29 +352,18 @@ func resolveSettings(cfg providerModel, env envLookup, providerVersion, terrafor
 		}
 	}
 
-	// API key: config, then environment. Surrounding white space (a trailing
+	// Keys: config, then environment. Surrounding white space (a trailing
 	// newline from file()) is dropped; any other control character is refused
-	// because it cannot travel in an HTTP header.
-	apiKey := strings.TrimSpace(cfg.APIKey.ValueString())
-	apiKeySource := "api_key"
-	if cfg.APIKey.IsNull() {
-		apiKey = strings.TrimSpace(env.getenv(EnvAPIKey))
-		apiKeySource = EnvAPIKey + " environment variable"
-	}
-	switch {
-	case cfg.APIKey.IsUnknown():
-	case apiKey == "" && !cfg.APIKey.IsNull():
-		diags.AddAttributeError(path.Root("api_key"), "Empty API key",
-			"`api_key` is set in the provider block but is empty, so the "+EnvAPIKey+" environment variable "+
-				"is not consulted. Give `api_key` a non-empty value or remove it to use the environment variable.")
-	case apiKey == "":
+	// because it cannot travel in an HTTP header. At least one key is needed;
+	// which objects need which key is checked where they are used
+	// (providerDataFrom, orgProviderDataFrom).
+	apiKey, apiKeySet := resolveKey(cfg.APIKey, "api_key", EnvAPIKey, env, &diags)
+	orgKey, orgKeySet := resolveKey(cfg.OrgAPIKey, "org_api_key", EnvOrgAPIKey, env, &diags)
+	if apiKey == "" && orgKey == "" && apiKeySet && orgKeySet && !cfg.APIKey.IsUnknown() && !cfg.OrgAPIKey.IsUnknown() {
 		diags.AddAttributeError(path.Root("api_key"), "Missing API key",
 			"The provider needs an API key to call the service. Set `api_key` in the provider block "+
-				"(for example from a variable marked sensitive) or set the "+EnvAPIKey+" environment variable.")
-	case strings.ContainsFunc(apiKey, func(r rune) bool { return r < 0x20 || r == 0x7f }):
-		diags.AddAttributeError(path.Root("api_key"), "Invalid API key",
-			"The "+apiKeySource+" value contains a control character (such as a line break inside the key); "+
-				"an API key must be a single line of printable characters. The value is not shown because it is secret.")
+				"(for example from a variable marked sensitive) or set the "+EnvAPIKey+" environment variable; "+
+				"a configuration that manages only the organization's projects sets `org_api_key` (or "+EnvOrgAPIKey+") instead.")
 	}
 
 	// Base URL: config, then environment, then the public service.
@@ -453,6 +458,7 @@ func resolveSettings(cfg providerModel, env envLookup, providerVersion, terrafor
 	s.clientConfig = client.Config{
 		BaseURL:        baseURL,
 		APIKey:         apiKey,
+		OrgAPIKey:      orgKey,
 		UserAgent:      userAgent(providerVersion, terraformVersion),
 		DefaultHeaders: headers,
 		Timeout:        timeout,
@@ -460,4 +466,34 @@ func resolveSettings(cfg providerModel, env envLookup, providerVersion, terrafor
 		MaxInFlight:    maxInFlight,
 	}
 	return s, diags
+}
+
+// resolveKey resolves one credential of the provider block (attr) against its
+// environment variable. It returns the key ("" when none or not yet known)
+// and whether the attribute is unset or valid (false when it is set but empty
+// or invalid: an error is added then, and the missing-key error would repeat
+// it).
+func resolveKey(v types.String, attr, envVar string, env envLookup, diags *diag.Diagnostics) (string, bool) {
+	if v.IsUnknown() {
+		return "", true
+	}
+	key := strings.TrimSpace(v.ValueString())
+	source := attr
+	if v.IsNull() {
+		key = strings.TrimSpace(env.getenv(envVar))
+		source = envVar + " environment variable"
+	}
+	switch {
+	case key == "" && !v.IsNull():
+		diags.AddAttributeError(path.Root(attr), "Empty API key",
+			"`"+attr+"` is set in the provider block but is empty, so the "+envVar+" environment variable "+
+				"is not consulted. Give `"+attr+"` a non-empty value or remove it to use the environment variable.")
+		return "", false
+	case strings.ContainsFunc(key, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		diags.AddAttributeError(path.Root(attr), "Invalid API key",
+			"The "+source+" value contains a control character (such as a line break inside the key); "+
+				"an API key must be a single line of printable characters. The value is not shown because it is secret.")
+		return "", false
+	}
+	return key, true
 }

@@ -54,6 +54,14 @@ type ProviderData struct {
 	// VersionKeys are the keys of toolkit_versions in the provider block,
 	// checked against the catalog by checkToolkitVersionKeys.
 	VersionKeys []string
+	// NoProjectKey is true when the provider has an organization key only
+	// (no api_key / SERVICE_API_KEY): project objects then fail in
+	// Configure, at plan, naming api_key (providerDataFrom).
+	NoProjectKey bool
+	// NoOrgKey is true when the provider has no organization key: the
+	// organization's objects then fail in Configure, naming org_api_key
+	// (orgProviderDataFrom).
+	NoOrgKey bool
 
 	versionKeysChecked atomic.Bool
 	catalogMu          sync.Mutex // guards catalogRead and catalogSlugs (toolkitSlugs)
@@ -107,7 +115,39 @@ func (d *ProviderData) VersionFor(slug string) string {
 //	func (r *fooResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 //		r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 //	}
+//
+// Every type but the organization's projects is a project object: when the
+// provider has no project key (only org_api_key), it fails here, before any
+// request, naming api_key.
 func providerDataFrom(providerData any, diags *diag.Diagnostics) *ProviderData {
+	d := anyProviderDataFrom(providerData, diags)
+	if d != nil && d.NoProjectKey {
+		diags.AddError("Missing API key",
+			"This object belongs to a project, and the provider has no project API key: set `api_key` in the provider "+
+				"block (or the "+EnvAPIKey+" environment variable) to the key of the project it belongs to. `org_api_key` "+
+				"only manages the organization's projects (service_project). To manage the objects of a project created "+
+				"in the same configuration, see the guide \"Projects and environments\".")
+		return nil
+	}
+	return d
+}
+
+// orgProviderDataFrom is providerDataFrom for the organization's objects
+// (projects): it fails, before any request, when the provider has no
+// organization key, naming org_api_key.
+func orgProviderDataFrom(providerData any, diags *diag.Diagnostics) *ProviderData {
+	d := anyProviderDataFrom(providerData, diags)
+	if d != nil && d.NoOrgKey {
+		diags.AddError("Missing organization API key",
+			"Projects belong to the organization, and the provider has no organization API key: set `org_api_key` in "+
+				"the provider block (or the "+EnvOrgAPIKey+" environment variable). The project key (`api_key`) cannot "+
+				"manage projects.")
+		return nil
+	}
+	return d
+}
+
+func anyProviderDataFrom(providerData any, diags *diag.Diagnostics) *ProviderData {
 	if providerData == nil {
 		return nil
 	}

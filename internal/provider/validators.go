@@ -192,8 +192,10 @@ func (insecureBaseURLConfigValidator) ValidateProvider(ctx context.Context, req 
 
 // reservedHeaders cannot be set through default_headers.
 var reservedHeaders = map[string]string{
-	"x-api-key":    "set the API key with api_key or " + EnvAPIKey,
-	"content-type": "the provider always sends JSON",
+	"x-api-key":      "it is a credential header: set the project key with api_key or " + EnvAPIKey,
+	"x-org-api-key":  "it is a credential header: set the organization key with org_api_key or " + EnvOrgAPIKey,
+	"x-user-api-key": "it is a credential header, and the service refuses a request carrying two credentials",
+	"content-type":   "the provider always sends JSON",
 }
 
 var headerTokenRe = regexp.MustCompile("^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+$")
@@ -211,7 +213,7 @@ func checkHeaderName(name string) error {
 // headerNameValidator validates default_headers keys.
 func headerNameValidator() validator.String {
 	return stringCheck{
-		description: "value must be a valid HTTP header name other than x-api-key and content-type",
+		description: "value must be a valid HTTP header name other than x-api-key, x-org-api-key, x-user-api-key and content-type",
 		summary:     "Invalid default header",
 		check:       checkHeaderName,
 	}
