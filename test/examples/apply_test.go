@@ -158,7 +158,7 @@ func applyExample(t *testing.T, root, rel, emulatorBin, cliConfig string) {
 	if s := seeds[rel]; s != nil {
 		replace, vars = s(ctx, t, c, e)
 	}
-	env := testutil.TerraformEnv(cliConfig, "SERVICE_BASE_URL="+e.URL, "SERVICE_API_KEY="+e.APIKey)
+	env := testutil.TerraformEnv(cliConfig, "SERVICE_BASE_URL="+e.URL, "SERVICE_API_KEY="+e.APIKey, "SERVICE_ORG_API_KEY="+e.OrgAPIKey)
 
 	src := filepath.Join(root, "examples", filepath.FromSlash(rel))
 	work := t.TempDir()

@@ -17,6 +17,9 @@ type Emulator struct {
 	URL string
 	// APIKey is the key of its default project.
 	APIKey string
+	// OrgAPIKey is the key of its default organization (which owns the
+	// default project).
+	OrgAPIKey string
 	// Data is the bbolt data file the emulator keeps its state in.
 	Data string
 
@@ -47,7 +50,7 @@ func StartEmulatorWith(tb testing.TB, bin string, opts EmulatorOptions) *Emulato
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e := &Emulator{APIKey: "emulator-key", Data: filepath.Join(tb.TempDir(), "emulator.db"), bin: bin, logFile: logFile}
+	e := &Emulator{APIKey: "emulator-key", OrgAPIKey: "emulator-org-key", Data: filepath.Join(tb.TempDir(), "emulator.db"), bin: bin, logFile: logFile}
 	tb.Cleanup(func() {
 		e.stop()
 		_ = logFile.Close()
