@@ -1,7 +1,7 @@
 // Command service-emulator runs the local emulator of the integration service.
 //
 //	service-emulator [--listen 127.0.0.1:8080] [--data PATH] [--api-key K | --api-key PROJECT=K]...
-//	                 [--faults SPEC] [--webhook-url U --webhook-secret S] [--catalog DIR]
+//	                 [--org-api-key ORG=KEY]... [--faults SPEC] [--webhook-url U --webhook-secret S] [--catalog DIR]
 //	service-emulator --operations
 //
 // --catalog DIR loads toolkit files (JSON, the format of the built-in catalog
@@ -9,6 +9,12 @@
 // toolkits with their tools and trigger types or replace built-in toolkits of
 // the same slug; a bad file stops the start with an error naming the file and
 // the field.
+//
+// --org-api-key ORG=KEY configures an organization API key (x-org-api-key,
+// repeatable); without one there is one organization "default" with key
+// emulator-org-key. The projects of --api-key belong to the first
+// organization (sorted by id); an organization key creates, lists, reads,
+// deletes projects and regenerates their keys (/org/owner/project/...).
 //
 // --operations prints the operation table (one line per operation: "emulated"
 // or "501", method, path below /api/v3.1, operation ID, client method) and exits.
@@ -74,6 +80,19 @@ func parseKeys(vals []string) (map[string]string, error) {
 	return keys, nil
 }
 
+// parseOrgKeys turns --org-api-key values ("ORG=KEY") into key -> organization.
+func parseOrgKeys(vals []string) (map[string]string, error) {
+	keys := map[string]string{}
+	for _, v := range vals {
+		org, key, ok := strings.Cut(v, "=")
+		if !ok || key == "" || org == "" {
+			return nil, fmt.Errorf("invalid --org-api-key %q (want ORG=KEY)", v)
+		}
+		keys[key] = org
+	}
+	return keys, nil
+}
+
 func run(args []string) error {
 	fs := flag.NewFlagSet("service-emulator", flag.ContinueOnError)
 	listen := fs.String("listen", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
@@ -85,6 +104,8 @@ func run(args []string) error {
 	operations := fs.Bool("operations", false, "print the operation table (which operations are emulated) and exit")
 	var apiKeys keyFlags
 	fs.Var(&apiKeys, "api-key", "API key (repeatable; KEY or PROJECT=KEY); default one project with key emulator-key")
+	var orgAPIKeys keyFlags
+	fs.Var(&orgAPIKeys, "org-api-key", "organization API key for x-org-api-key (repeatable; ORG=KEY); default one organization \"default\" with key "+emulator.DefaultOrgAPIKey+"; the --api-key projects belong to the first organization (sorted by id)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -96,8 +117,12 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	orgKeys, err := parseOrgKeys(orgAPIKeys)
+	if err != nil {
+		return err
+	}
 	srv, err := emulator.New(emulator.Options{
-		DataPath: *data, APIKeys: keys, Faults: *faults, CatalogDir: *catalogDir,
+		DataPath: *data, APIKeys: keys, OrgAPIKeys: orgKeys, Faults: *faults, CatalogDir: *catalogDir,
 		WebhookURL: *webhookURL, WebhookSecret: *webhookSecret, Logger: log,
 		// The crash-after-commit fault: die like a killed service, after the
 		// committed (fsync'd) write and before its answer.

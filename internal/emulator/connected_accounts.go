@@ -428,6 +428,11 @@ func (s *Server) setAccountStatus(c *call) (int, any, *apiError) {
 }
 
 // patchAccount (v3.1) replaces the account's credentials and/or alias.
+// patchableSchemes are the auth schemes whose credentials PATCH
+// /connected_accounts/{nanoid} updates (the contract's
+// PatchConnectedAccountBody connection.state.authScheme).
+var patchableSchemes = []string{"BEARER_TOKEN", "API_KEY", "BASIC", "BASIC_WITH_JWT", "GOOGLE_SERVICE_ACCOUNT", "SERVICE_ACCOUNT"}
+
 func (s *Server) patchAccount(c *call) (int, any, *apiError) {
 	var body struct {
 		Alias      *string `json:"alias"`
@@ -437,6 +442,17 @@ func (s *Server) patchAccount(c *call) (int, any, *apiError) {
 	}
 	if e := c.decode(&body); e != nil {
 		return 0, nil, e
+	}
+	if body.Connection != nil && body.Connection.State != nil {
+		scheme := body.Connection.State.AuthScheme
+		if scheme == "" {
+			scheme = body.Connection.State.AuthSchemeSnake
+		}
+		if !slices.Contains(patchableSchemes, scheme) {
+			return 0, nil, errValidation("connection.state.authScheme", "connection.state.authScheme must be one of %s, got %q",
+				strings.Join(patchableSchemes, ", "), scheme).
+				fix("Only the credentials of " + strings.Join(patchableSchemes, ", ") + " accounts can be updated in place; reconnect accounts of other schemes (POST /connected_accounts/{nanoid}/refresh or a new connected account).")
+		}
 	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()

@@ -3,6 +3,7 @@ package emulator
 import (
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -72,9 +73,25 @@ func TestEveryOperationAnswers(t *testing.T) {
 		if op.Method == http.MethodPost || op.Method == http.MethodPatch {
 			body = map[string]any{}
 		}
+		// the credential the operation takes (the emulator has no user keys:
+		// an operation taking only a user key answers 401 to any)
+		header, key := "x-api-key", testKey
+		switch {
+		case slices.Contains(op.Schemes, SchemeAPIKey):
+		case slices.Contains(op.Schemes, SchemeOrgAPIKey):
+			header, key = "x-org-api-key", DefaultOrgAPIKey
+		case slices.Contains(op.Schemes, SchemeNoAuth):
+			header, key = "", ""
+		default:
+			header, key = "x-user-api-key", "some-user-key"
+		}
 		for _, prefix := range apiPrefixes {
-			r := e.do(op.Method, prefix+path, body)
+			r := e.doHeaders(map[string]string{header: key}, op.Method, prefix+path, body)
 			code, _ := r.get("error", "code").(float64)
+			if header == "x-user-api-key" {
+				checkErr(t, r, http.StatusUnauthorized, "invalid user API key")
+				continue
+			}
 			if int(code) == CodeRouteNotFound {
 				t.Errorf("%s %s%s (%s): route miss %s", op.Method, prefix, path, op.ID, r.raw)
 				continue

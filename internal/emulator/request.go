@@ -15,9 +15,13 @@ import (
 
 // call is the per-request context handed to API handlers.
 type call struct {
-	w         http.ResponseWriter
-	r         *http.Request
-	project   string
+	w http.ResponseWriter
+	r *http.Request
+	// project is the data scope of the project whose API key authenticated
+	// the call ("" for an organization key or a no_auth call without one).
+	project string
+	// org is the organization whose API key authenticated the call.
+	org       string
 	requestID string
 	s         *Server
 }
@@ -25,7 +29,12 @@ type call struct {
 // handlerFunc answers with a status and a JSON body, or an *apiError.
 type handlerFunc func(c *call) (int, any, *apiError)
 
-func (s *Server) wrap(h handlerFunc, isAPI bool) http.Handler {
+// wrap wraps a handler of a route taking a project API key (x-api-key).
+func (s *Server) wrap(h handlerFunc, isAPI bool) http.Handler { return s.wrapOp(h, isAPI, apiKey) }
+
+// wrapOp wraps a handler of a route accepting the credential schemes (see
+// authenticate): faults, authentication, counting, the answer.
+func (s *Server) wrapOp(h handlerFunc, isAPI bool, schemes []string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := &call{w: w, r: r, requestID: newRequestID(), s: s}
 		w.Header().Set("x-request-id", c.requestID)
@@ -36,14 +45,12 @@ func (s *Server) wrap(h handlerFunc, isAPI bool) http.Handler {
 				return
 			}
 		}
-		project, aerr := s.authenticate(r)
-		if aerr != nil {
+		if aerr := s.authenticate(c, schemes); aerr != nil {
 			s.writeError(c, aerr)
 			return
 		}
-		c.project = project
 		if isAPI {
-			s.countProjectRequest(project, r)
+			s.countProjectRequest(c.project, r)
 		}
 		status, body, aerr := h(c)
 		if aerr != nil {
@@ -64,7 +71,8 @@ func (s *Server) wrap(h handlerFunc, isAPI bool) http.Handler {
 
 // Rate-limit headers sent on every API response, as the real service does.
 // The emulator never limits (only the fault injector answers 429); the
-// remaining count is per API key over a fixed one-minute window.
+// remaining count is per credential (the request's API key, organization
+// key or user key) over a fixed one-minute window.
 const (
 	rateLimitPerMinute = 10000
 	rateLimitWindow    = time.Minute
@@ -76,7 +84,7 @@ type rateWindow struct {
 }
 
 func (s *Server) rateLimitHeaders(w http.ResponseWriter, r *http.Request) {
-	key := r.Header.Get("x-api-key")
+	key := credentialKey(r)
 	now := time.Now()
 	s.statsMu.Lock()
 	if s.rate == nil {
@@ -94,18 +102,6 @@ func (s *Server) rateLimitHeaders(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-RateLimit", strconv.Itoa(rateLimitPerMinute))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
 	h.Set("X-RateLimit-Window-Size", "60s")
-}
-
-func (s *Server) authenticate(r *http.Request) (string, *apiError) {
-	key := r.Header.Get("x-api-key")
-	if key == "" {
-		return "", newErr(http.StatusUnauthorized, CodeUnauthorized, "Unauthorized", "missing API key: send it in the x-api-key header")
-	}
-	p, ok := s.keys[key]
-	if !ok {
-		return "", newErr(http.StatusUnauthorized, CodeUnauthorized, "Unauthorized", "invalid API key")
-	}
-	return p, nil
 }
 
 func (s *Server) countRequest(r *http.Request) {

@@ -9,10 +9,19 @@ import "net/http"
 // contract's /api/v3.1 and the /api/v3 alias older SDKs (0.5.x) call.
 var apiPrefixes = []string{"/api/v3", "/api/v3.1"}
 
-// api registers an API route under both version prefixes.
+// api registers an API route outside the operation table (it takes a
+// project API key) under both version prefixes.
 func (s *Server) api(method, path string, h handlerFunc) {
 	for _, p := range apiPrefixes {
 		s.mux.Handle(method+" "+p+path, s.wrap(h, true))
+	}
+}
+
+// apiOp registers an operation of the table under both version prefixes; a
+// request must carry one credential of the operation's schemes.
+func (s *Server) apiOp(op Operation, h handlerFunc) {
+	for _, p := range apiPrefixes {
+		s.mux.Handle(op.Method+" "+p+op.Path, s.wrapOp(h, true, op.Schemes))
 	}
 }
 

@@ -18,12 +18,26 @@ import (
 // are configured.
 const DefaultAPIKey = "emulator-key"
 
+// DefaultOrgAPIKey is the organization API key (x-org-api-key) of the single
+// organization DefaultOrgID used when no organization keys are configured.
+const DefaultOrgAPIKey = "emulator-org-key"
+
+// DefaultOrgID is the id of the organization used when no organization keys
+// are configured.
+const DefaultOrgID = "default"
+
 // Options configures a Server.
 type Options struct {
 	// DataPath is the bbolt data file; "" keeps everything in memory.
 	DataPath string
 	// APIKeys maps API key -> project name; empty means {"emulator-key": "default"}.
+	// These configured projects belong to the first organization of
+	// OrgAPIKeys (sorted by id); their data scope is their name.
 	APIKeys map[string]string
+	// OrgAPIKeys maps organization API key (x-org-api-key) -> organization
+	// id; empty means {"emulator-org-key": "default"}. An organization key
+	// manages the organization's projects (/org/owner/project/...).
+	OrgAPIKeys map[string]string
 	// Faults is an initial fault spec, e.g. "status=429:0.1,status=503:0.1,latency=20ms,reset=0.02"
 	// (add seed=N to replay the random choices of an earlier run; the seed used
 	// is logged).
@@ -58,11 +72,19 @@ type Options struct {
 
 // Server is the emulator. Create it with New, serve Handler(), and Close it.
 type Server struct {
-	opts     Options
-	log      *slog.Logger
-	st       *store
-	cat      *catalog
-	keys     map[string]string
+	opts Options
+	log  *slog.Logger
+	st   *store
+	cat  *catalog
+	// keys: project API key -> the project's data scope and id, under keysMu
+	// (written by the project operations, read by every request).
+	keys   map[string]projectKey
+	keysMu sync.RWMutex
+	// orgKeys: organization API key -> organization id; orgIDs sorted.
+	orgKeys map[string]string
+	orgIDs  []string
+	// projects: project id -> project, under st.mu.
+	projects map[string]*Project
 	mux      *http.ServeMux
 	baseURL  atomic.Value // string
 	faults   *faultInjector
@@ -97,6 +119,16 @@ func New(opts Options) (*Server, error) {
 	if len(keys) == 0 {
 		keys[DefaultAPIKey] = "default"
 	}
+	orgKeys := map[string]string{}
+	for k, org := range opts.OrgAPIKeys {
+		if k == "" || org == "" {
+			return nil, errors.New("emulator: empty organization API key or organization id")
+		}
+		orgKeys[k] = org
+	}
+	if len(orgKeys) == 0 {
+		orgKeys[DefaultOrgAPIKey] = DefaultOrgID
+	}
 	faults, err := parseFaults(opts.Faults)
 	if err != nil {
 		return nil, err
@@ -114,7 +146,8 @@ func New(opts Options) (*Server, error) {
 		log:       log,
 		st:        st,
 		cat:       cat,
-		keys:      keys,
+		orgKeys:   orgKeys,
+		orgIDs:    slices.Compact(slices.Sorted(maps.Values(orgKeys))),
 		mux:       http.NewServeMux(),
 		faults:    newFaultInjector(faults),
 		requests:  map[string]int64{},
@@ -122,6 +155,10 @@ func New(opts Options) (*Server, error) {
 	}
 	if fs := s.faults.get(); fs.raw != "" {
 		log.Info("faults set", fs.logAttrs()...)
+	}
+	if err := s.setupProjects(keys); err != nil {
+		_ = st.close()
+		return nil, err
 	}
 	s.baseURL.Store(strings.TrimRight(opts.BaseURL, "/"))
 	s.hooks = newWebhookSender(opts, log)
