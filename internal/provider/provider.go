@@ -210,7 +210,14 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 		tflog.Debug(ctx, "provider configuration has unknown values; deferring client creation")
 		if req.ClientCapabilities.DeferralAllowed {
 			resp.Deferred = &provider.Deferred{Reason: provider.DeferredReasonProviderConfigUnknown}
+			return
 		}
+		resp.Diagnostics.AddWarning("Provider configuration not known until apply",
+			"A value of this provider configuration (for example api_key taken from a service_project created in the "+
+				"same run) is not known yet, and this Terraform cannot defer the provider's resources to a later plan. "+
+				"Their plan-time checks against the service are skipped and their computed values show as known after "+
+				"apply; each object is checked when it is created. To review every change before it is made, apply the "+
+				"configuration that creates the value first and pass it to this one (see the guide \"Projects and environments\").")
 		return
 	}
 

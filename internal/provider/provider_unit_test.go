@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -352,6 +353,68 @@ func TestConfigureUnknownAPIKeyDefers(t *testing.T) {
 	}, &resp)
 	if resp.Deferred == nil || resp.Deferred.Reason != provider.DeferredReasonProviderConfigUnknown {
 		t.Fatalf("want a deferral, got %#v", resp.Deferred)
+	}
+	if len(resp.Diagnostics) != 0 {
+		t.Errorf("a deferral needs no diagnostic, got %v", resp.Diagnostics)
+	}
+}
+
+// Without deferral, an unknown configuration says what it costs (no plan-time
+// checks) and points to the two-stage layout.
+func TestConfigureUnknownWithoutDeferralWarns(t *testing.T) {
+	t.Setenv(EnvAPIKey, "")
+	var resp provider.ConfigureResponse
+	New("test")().Configure(context.Background(), provider.ConfigureRequest{
+		Config: configValue(t, map[string]tftypes.Value{
+			"api_key": tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		}),
+	}, &resp)
+	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 ||
+		!strings.Contains(resp.Diagnostics.Warnings()[0].Detail(), "Projects and environments") {
+		t.Fatalf("diagnostics = %v; want one warning pointing to the guide", resp.Diagnostics)
+	}
+}
+
+// The organization key alone is a valid configuration (it manages projects);
+// neither key is an error naming both; each key is resolved from its own
+// attribute or environment variable.
+func TestResolveSettingsOrganizationKey(t *testing.T) {
+	t.Parallel()
+	cfg := nullModel()
+	s, diags := resolveSettings(cfg, fakeEnv(map[string]string{EnvOrgAPIKey: "org-k\n"}), "1", "1")
+	if diags.HasError() {
+		t.Fatalf("organization key alone refused: %v", diags)
+	}
+	if s.clientConfig.OrgAPIKey != "org-k" || s.clientConfig.APIKey != "" {
+		t.Fatalf("keys = %q / %q; want the organization key only", s.clientConfig.APIKey, s.clientConfig.OrgAPIKey)
+	}
+
+	_, diags = resolveSettings(nullModel(), fakeEnv(nil), "1", "1")
+	if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), "org_api_key") ||
+		!strings.Contains(diags.Errors()[0].Detail(), EnvAPIKey) {
+		t.Fatalf("no key: %v; want one error naming api_key's variable and org_api_key", diags)
+	}
+
+	cfg = nullModel()
+	cfg.OrgAPIKey = types.StringValue("")
+	cfg.APIKey = types.StringValue("k")
+	_, diags = resolveSettings(cfg, fakeEnv(nil), "1", "1")
+	if !diags.HasError() || !strings.Contains(diags.Errors()[0].Summary(), "Empty API key") ||
+		!strings.Contains(diags.Errors()[0].Detail(), "org_api_key") {
+		t.Fatalf("empty org_api_key: %v; want an error naming it", diags)
+	}
+}
+
+func TestResolveSettingsRefusesCredentialHeaders(t *testing.T) {
+	t.Parallel()
+	for _, h := range []string{"x-api-key", "X-Org-Api-Key", "x-user-api-key"} {
+		cfg := nullModel()
+		cfg.APIKey = types.StringValue("k")
+		cfg.DefaultHeaders = types.MapValueMust(types.StringType, map[string]attr.Value{h: types.StringValue("v")})
+		_, diags := resolveSettings(cfg, fakeEnv(nil), "1", "1")
+		if !diags.HasError() || !strings.Contains(diags.Errors()[0].Detail(), "credential header") {
+			t.Errorf("default_headers[%q]: %v; want an error saying it is a credential header", h, diags)
+		}
 	}
 }
 

@@ -30,6 +30,7 @@ func stringMap(t *testing.T, m map[string]string) types.Map {
 func nullModel() providerModel {
 	return providerModel{
 		APIKey:                types.StringNull(),
+		OrgAPIKey:             types.StringNull(),
 		BaseURL:               types.StringNull(),
 		ToolkitVersions:       types.MapNull(types.StringType),
 		ToolkitVersion:        types.StringNull(),
