@@ -61,6 +61,19 @@ type toolkitDef struct {
 	CreatedAt   string
 	UpdatedAt   string
 	Custom      bool // a project's custom (MCP) toolkit
+	// WebhookSetupRequired and WebhookSetupOptional are the setup fields of
+	// the toolkit's webhook endpoint (webhook_endpoint_setup in the catalog
+	// file): what the developer copies from the upstream provider's app
+	// settings (e.g. Slack's signing secret). A toolkit with any makes its
+	// webhook trigger types require webhook endpoint setup.
+	WebhookSetupRequired []fieldDef
+	WebhookSetupOptional []fieldDef
+}
+
+// needsWebhookEndpoint reports whether the toolkit's webhook trigger types
+// need a webhook endpoint registered with the upstream provider.
+func (tk *toolkitDef) needsWebhookEndpoint() bool {
+	return len(tk.WebhookSetupRequired)+len(tk.WebhookSetupOptional) > 0
 }
 
 // kind is the toolkit's type on the wire: native or custom.
@@ -80,6 +93,12 @@ type triggerDef struct {
 	Config       map[string]map[string]any // version -> JSON Schema
 	Payload      map[string]any
 	toolkit      *toolkitDef
+}
+
+// requiresWebhookEndpointSetup: a webhook trigger type of a toolkit with
+// webhook endpoint setup fields (requires_webhook_endpoint_setup).
+func (t *triggerDef) requiresWebhookEndpointSetup() bool {
+	return t.Type == "webhook" && t.toolkit.needsWebhookEndpoint()
 }
 
 type toolDef struct {

@@ -39,6 +39,11 @@ type toolkitFile struct {
 	AuthSchemes []schemeFile  `json:"auth_schemes"`
 	Tools       []toolFile    `json:"tools"`
 	Triggers    []triggerFile `json:"triggers"`
+	// WebhookEndpointSetup lists the setup fields of the toolkit's webhook
+	// endpoint (string fields; secret ones are masked on read). A toolkit
+	// with any needs a webhook trigger type, and those trigger types answer
+	// requires_webhook_endpoint_setup true.
+	WebhookEndpointSetup *fieldsFile `json:"webhook_endpoint_setup,omitempty"`
 }
 
 type fieldFile struct {
@@ -252,6 +257,9 @@ func (c *catalog) readToolkit(fsys fs.FS, name, file string) (*toolkitDef, error
 	for i, tf := range f.Triggers {
 		tk.Triggers = append(tk.Triggers, v.trigger(fmt.Sprintf("triggers[%d]", i), prefix, tf, tk))
 	}
+	if ws := f.WebhookEndpointSetup; ws != nil {
+		v.webhookSetup(ws, tk)
+	}
 	if err := v.err(); err != nil {
 		return nil, err
 	}
@@ -321,6 +329,31 @@ func (v *fileErrors) fields(at string, in []fieldFile, seen map[string]bool) []f
 		out = append(out, fieldDef(f))
 	}
 	return out
+}
+
+// webhookSetup reads webhook_endpoint_setup: at least one field, every
+// field a string, and a webhook trigger type that needs the endpoint.
+func (v *fileErrors) webhookSetup(ws *fieldsFile, tk *toolkitDef) {
+	const at = "webhook_endpoint_setup"
+	seen := map[string]bool{}
+	tk.WebhookSetupRequired = v.fields(at+".required", ws.Required, seen)
+	tk.WebhookSetupOptional = v.fields(at+".optional", ws.Optional, seen)
+	if len(seen) == 0 {
+		v.add(at, "lists no field (give required and/or optional fields, or leave it out)")
+	}
+	for i, f := range ws.Required {
+		if f.Type != "string" && slices.Contains(fieldTypes, f.Type) {
+			v.add(fmt.Sprintf("%s.required[%d].type", at, i), `must be "string" (webhook endpoint data holds strings), got %q`, f.Type)
+		}
+	}
+	for i, f := range ws.Optional {
+		if f.Type != "string" && slices.Contains(fieldTypes, f.Type) {
+			v.add(fmt.Sprintf("%s.optional[%d].type", at, i), `must be "string" (webhook endpoint data holds strings), got %q`, f.Type)
+		}
+	}
+	if !slices.ContainsFunc(tk.Triggers, func(t *triggerDef) bool { return t.Type == "webhook" }) {
+		v.add(at, "the toolkit has no trigger type of type \"webhook\" that would need a webhook endpoint")
+	}
 }
 
 func (v *fileErrors) scheme(at string, sf schemeFile, before []schemeDef) schemeDef {

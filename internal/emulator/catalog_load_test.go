@@ -12,8 +12,8 @@ func TestBuiltinCatalogLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.toolkits) != 22 || len(c.tools) != 58 || len(c.triggers) != 19 || len(c.categories) != 6 {
-		t.Fatalf("built-in catalog: %d toolkits, %d tools, %d trigger types, %d categories; want 22, 58, 19, 6",
+	if len(c.toolkits) != 22 || len(c.tools) != 58 || len(c.triggers) != 20 || len(c.categories) != 6 {
+		t.Fatalf("built-in catalog: %d toolkits, %d tools, %d trigger types, %d categories; want 22, 58, 20, 6",
 			len(c.toolkits), len(c.tools), len(c.triggers), len(c.categories))
 	}
 	for i, tk := range c.toolkits {

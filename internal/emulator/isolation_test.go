@@ -15,6 +15,7 @@ import (
 // created in project alpha.
 type isolationFixture struct {
 	authConfig, account, trigger, mcpServer, mcpUser, session, webhookSub, customToolkit string
+	webhookEndpoint                                                                      string
 }
 
 // isolationCase is how an id route is called with another project's key and
@@ -90,6 +91,10 @@ func isolationCases(fx isolationFixture) map[string]isolationCase {
 		"PATCH /webhook_subscriptions/{id}":              {path: "/webhook_subscriptions/" + ws, body: map[string]any{"webhook_url": "https://evil.example/h"}},
 		"DELETE /webhook_subscriptions/{id}":             {path: "/webhook_subscriptions/" + ws},
 		"POST /webhook_subscriptions/{id}/rotate_secret": {path: "/webhook_subscriptions/" + ws + "/rotate_secret"},
+
+		"GET /webhook_endpoints/{nano_id}":   {path: "/webhook_endpoints/" + fx.webhookEndpoint},
+		"POST /webhook_endpoints/{nano_id}":  {path: "/webhook_endpoints/" + fx.webhookEndpoint, body: map[string]any{"data": map[string]any{"signing_secret": "stolen"}}},
+		"PATCH /webhook_endpoints/{nano_id}": {path: "/webhook_endpoints/" + fx.webhookEndpoint, body: map[string]any{"data": map[string]any{"app_id": "stolen"}}},
 	}
 }
 
@@ -162,8 +167,11 @@ func TestProjectIsolationEveryIDRoute(t *testing.T) {
 	fx.session = e.must(201, "POST", v+"/tool_router/session", map[string]any{"user_id": "u1", "toolkits": []any{"stripe"}}).str("session_id")
 	sub := e.must(201, "POST", v+"/webhook_subscriptions", map[string]any{"webhook_url": "https://alpha.example/h", "enabled_events": []string{EventTriggerMessage}})
 	fx.webhookSub = sub.str("id")
+	fx.webhookEndpoint = e.must(201, "POST", v+"/webhook_endpoints", map[string]any{"toolkit_slug": "slack", "client_id": "alpha-app"}).str("id")
+	e.must(200, "POST", v+"/webhook_endpoints/"+fx.webhookEndpoint, map[string]any{"data": map[string]any{"signing_secret": "alpha-secret", "app_id": "A1"}})
 	for name, id := range map[string]string{"custom toolkit": fx.customToolkit, "auth config": fx.authConfig, "account": fx.account,
-		"trigger": fx.trigger, "MCP server": fx.mcpServer, "session": fx.session, "webhook subscription": fx.webhookSub} {
+		"trigger": fx.trigger, "MCP server": fx.mcpServer, "session": fx.session, "webhook subscription": fx.webhookSub,
+		"webhook endpoint": fx.webhookEndpoint} {
 		if id == "" {
 			t.Fatalf("fixture: no %s id", name)
 		}
@@ -173,8 +181,7 @@ func TestProjectIsolationEveryIDRoute(t *testing.T) {
 	// The routes that take an id, from the operation table and the source.
 	var routes []string
 	for _, op := range e.srv.Operations() {
-		// (organization routes: TestOrganizationIsolationEveryOrgIDRoute)
-		if op.Emulated && strings.Contains(op.Path, "{") && slices.Contains(op.Schemes, SchemeAPIKey) {
+		if op.Emulated && strings.Contains(op.Path, "{") {
 			routes = append(routes, op.Method+" "+op.Path)
 		}
 	}
@@ -255,5 +262,8 @@ func TestProjectIsolationEveryIDRoute(t *testing.T) {
 	}
 	if r := e.must(200, "GET", v+"/toolkits/"+fx.customToolkit, nil); r.str("name") != "Acme" {
 		t.Errorf("custom toolkit changed: %s", r.raw)
+	}
+	if r := e.must(200, "GET", v+"/webhook_endpoints/"+fx.webhookEndpoint, nil); r.str("data", "app_id") != "A1" {
+		t.Errorf("webhook endpoint changed: %s", r.raw)
 	}
 }

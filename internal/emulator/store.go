@@ -57,6 +57,9 @@ type store struct {
 	mcpServers     map[string]*MCPServer
 	seq            int64
 	lastStamp      time.Time
+
+	// webhookEndpoints: inbound webhook endpoints (webhook_endpoints.go).
+	webhookEndpoints map[string]*WebhookEndpoint
 }
 
 // change is one put (val != nil) or delete (val == nil) in a bucket.
@@ -79,6 +82,8 @@ func openStore(path string) (*store, error) {
 		webhookSubs:     map[string]*WebhookSubscription{},
 		customToolkits:  map[string]*CustomToolkit{},
 		mcpServers:      map[string]*MCPServer{},
+
+		webhookEndpoints: map[string]*WebhookEndpoint{},
 	}
 	if path == "" {
 		return st, nil
@@ -130,6 +135,9 @@ func (st *store) load() error {
 			return err
 		}
 		if err := loadBucket(tx, bucketMCPServers, st.mcpServers); err != nil {
+			return err
+		}
+		if err := loadBucket(tx, bucketWebhookEndpoints, st.webhookEndpoints); err != nil {
 			return err
 		}
 		if v := tx.Bucket([]byte(bucketMeta)).Get([]byte("seq")); v != nil {
@@ -257,6 +265,12 @@ func (st *store) commit(changes ...change) error {
 				delete(st.mcpServers, c.id)
 			} else {
 				st.mcpServers[c.id] = c.val.(*MCPServer)
+			}
+		case bucketWebhookEndpoints:
+			if c.val == nil {
+				delete(st.webhookEndpoints, c.id)
+			} else {
+				st.webhookEndpoints[c.id] = c.val.(*WebhookEndpoint)
 			}
 		}
 	}

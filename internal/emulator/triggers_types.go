@@ -21,7 +21,7 @@ func renderTriggerType(t *triggerDef, version string) map[string]any {
 		"slug": t.Slug, "name": t.Name, "description": t.Description, "instructions": t.Instructions, "type": t.Type,
 		"toolkit": map[string]any{"slug": t.toolkit.Slug, "name": t.toolkit.Name, "logo": t.toolkit.logo()},
 		"config":  t.Config[version], "payload": t.Payload, "version": version,
-		"requires_webhook_endpoint_setup": false,
+		"requires_webhook_endpoint_setup": t.requiresWebhookEndpointSetup(),
 	}
 }
 

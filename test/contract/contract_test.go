@@ -76,6 +76,7 @@ func TestContract(t *testing.T) {
 	w.walkTools(active)
 	w.walkSessions()
 	w.walkWebhookSubscriptions()
+	w.walkWebhookEndpoints()
 	w.walkMCP()
 
 	rec.setSource("client")
