@@ -190,8 +190,12 @@
 // metadata, auth schemes and credential fields, versions, tools and trigger
 // types), then Options.CatalogDir (service-emulator --catalog DIR), whose
 // files add toolkits or replace the built-in toolkit of the same slug
-// (catalog_load.go; the format is in the README's emulator section and
-// examples/emulator-catalog). New fails with an error naming the file and
+// (catalog_load.go; the format is in CONTRIBUTING.md's emulator section and
+// examples/emulator-catalog). A toolkit's webhook_endpoint_setup
+// {required, optional} lists its webhook endpoint setup fields (string
+// fields as in auth_schemes, "secret" ones masked); built in: slack
+// (signing_secret required and secret, app_id), notion (verification_token
+// required and secret), discord (public_key required, application_id). New fails with an error naming the file and
 // the field (e.g. "github.json: tools[1].slug: ...") on a bad file.
 //
 // Realtime: GET /api/v3/internal/sdk/realtime/credentials answers
@@ -257,6 +261,32 @@
 // x-composio-delivery-attempt; non-2xx answers and network errors are
 // retried with exponential backoff. Options.WebhookURL (--webhook-url)
 // creates or repoints each project's subscription at start.
+//
+// # Webhook endpoints
+//
+// Webhook endpoints (/webhook_endpoints, webhook_endpoints.go) are the
+// inbound side: the URL the service issues for a toolkit's OAuth app, which
+// the developer registers with the upstream provider (Slack Event
+// Subscriptions, Notion integration webhooks, Discord interactions). They
+// exist for toolkits whose catalog file has webhook_endpoint_setup; those
+// toolkits' webhook trigger types answer requires_webhook_endpoint_setup
+// true (false for every other trigger type).
+//
+//	POST  /webhook_endpoints {toolkit_slug, client_id}  201 new endpoint; 200 the project's endpoint of the
+//	                              same toolkit and client_id; 400 when the toolkit needs none, 404 unknown toolkit
+//	GET   /webhook_endpoints[?toolkit_slug=]  {items:[{id, toolkit_slug, client_id}]} (the project's, oldest first)
+//	GET   /webhook_endpoints/{nano_id}        the endpoint
+//	POST  /webhook_endpoints/{nano_id} {data} replace: every required setup field, no unknown one
+//	PATCH /webhook_endpoints/{nano_id} {data} merge: omitted fields kept, "" clears an optional one
+//
+// An endpoint is {id "we_...", toolkit_slug, client_id, webhook_url, data
+// (null until configured; secret setup fields "********"), created_at};
+// webhook_url is the emulator's origin + /webhook_ingress/{id}. POST
+// /webhook_ingress/{id} is what the provider calls: no API key, any body,
+// 200 {"ok":true} ({"challenge"} for Slack's url_verification, {"type":1} for
+// Discord's PING), the 404 envelope for an unknown endpoint; calls are
+// counted in the stats under "POST /webhook_ingress/{id}". Events received
+// there fire no trigger (use the fire control route).
 //
 // # Persistence
 //
