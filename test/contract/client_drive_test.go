@@ -154,4 +154,6 @@ func driveClient(t *testing.T, baseURL string) {
 	must("delete account", c.DeleteConnectedAccount(ctx, oauth.ID))
 	must("delete auth config", c.DeleteAuthConfig(ctx, apiKeyConfig.ID))
 	driveWebhookClient(ctx, c, must)
+	driveWebhookEndpointClient(ctx, c, must)
+	driveProjectClient(ctx, t, baseURL)
 }

@@ -1,0 +1,67 @@
+package contract
+
+import (
+	"context"
+	"testing"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/emulator"
+)
+
+// driveProjectClient calls the Go client's organization operations the way
+// service_project and its data sources do, with the organization key only
+// (each request carries exactly one credential).
+func driveProjectClient(ctx context.Context, t *testing.T, baseURL string) {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: baseURL, OrgAPIKey: emulator.DefaultOrgAPIKey, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(what string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("client %s: %v", what, err)
+		}
+	}
+	no, show := false, client.LogVisibilityShowAll
+	display := "Client drive"
+	p, err := c.CreateProject(ctx, client.CreateProjectRequest{Name: "client-drive", Config: &client.ProjectConfig{
+		Is2FAEnabled: false, DisplayName: &display, MaskSecretKeysInConnectedAccount: true, LogVisibilitySetting: show,
+		RequireMCPAPIKey: &no,
+	}})
+	must("create project", err)
+	bare, err := c.CreateProject(ctx, client.CreateProjectRequest{Name: "client-drive-keyless", ShouldCreateAPIKey: &no})
+	must("create project without a key", err)
+	_, err = c.GetProject(ctx, p.ID)
+	must("get project", err)
+	_, err = c.ListProjects(ctx, "", 1)
+	must("list projects (one per page)", err)
+	for _, err := range c.Projects(ctx) {
+		must("list projects", err)
+	}
+	_, err = c.RegenerateProjectAPIKey(ctx, p.ID)
+	must("regenerate project key", err)
+	_, err = c.DeleteProject(ctx, bare.ID, false)
+	must("delete project", err)
+	_, err = c.DeleteProject(ctx, p.ID, true)
+	must("delete project revoking", err)
+}
+
+// driveWebhookEndpointClient calls the Go client's webhook endpoint methods
+// the way service_webhook_endpoint and service_webhook_endpoints do.
+func driveWebhookEndpointClient(ctx context.Context, c *client.Client, must func(what string, err error)) {
+	e, err := c.CreateWebhookEndpoint(ctx, "slack", "client-drive-app")
+	must("create webhook endpoint", err)
+	_, err = c.CreateWebhookEndpoint(ctx, "slack", "client-drive-app")
+	must("create webhook endpoint again (existing)", err)
+	_, err = c.GetWebhookEndpoint(ctx, e.ID)
+	must("get webhook endpoint", err)
+	_, err = c.ListWebhookEndpoints(ctx, "")
+	must("list webhook endpoints", err)
+	_, err = c.ListWebhookEndpoints(ctx, "slack")
+	must("list webhook endpoints of a toolkit", err)
+	_, err = c.ReplaceWebhookEndpoint(ctx, e.ID, map[string]string{"signing_secret": "s1", "app_id": "A1"})
+	must("replace webhook endpoint", err)
+	_, err = c.UpdateWebhookEndpoint(ctx, e.ID, map[string]string{"signing_secret": "s2"})
+	must("update webhook endpoint", err)
+}
