@@ -38,6 +38,7 @@ async function loadOperations() {
     path: o.path,
     operation: o.chain.join('.'),
     name: operationName(o.method, o.path),
+    schemes: o.schemes ?? ['ApiKeyAuth'],
   }));
 }
 

@@ -65,6 +65,9 @@ type operation struct {
 	Path      string `json:"path"`
 	Operation string `json:"operation"`
 	Name      string `json:"name"`
+	// Schemes are the credential schemes the operation accepts (none
+	// declared: ApiKeyAuth).
+	Schemes []string `json:"schemes"`
 }
 
 var (

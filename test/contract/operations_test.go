@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/integration-service/terraform-provider-service/internal/emulator"
 )
 
 // TestEveryOperationAnswers sends each operation of the package to the
@@ -21,7 +24,7 @@ func TestEveryOperationAnswers(t *testing.T) {
 	}
 	_, base := startEmulator(t, ops)
 	var missing, bad501 []string
-	emulated := 0
+	emulated, userKeyOnly := 0, 0
 	for _, op := range ops {
 		path := op.Path
 		for strings.Contains(path, "{") {
@@ -35,7 +38,18 @@ func TestEveryOperationAnswers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		req.Header.Set("x-api-key", apiKey)
+		// the credential the operation takes; the emulator has no user keys,
+		// so an operation taking only one answers 401 (the credential rule)
+		userOnly := false
+		switch {
+		case slices.Contains(op.Schemes, "ApiKeyAuth"):
+			req.Header.Set("x-api-key", apiKey)
+		case slices.Contains(op.Schemes, "OrgApiKeyAuth"):
+			req.Header.Set("x-org-api-key", emulator.DefaultOrgAPIKey)
+		case slices.Contains(op.Schemes, "UserApiKeyAuth"):
+			req.Header.Set("x-user-api-key", "contract-user")
+			userOnly = true
+		}
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
 			t.Fatal(err)
@@ -51,6 +65,11 @@ func TestEveryOperationAnswers(t *testing.T) {
 		_ = resp.Body.Close()
 		desc := fmt.Sprintf("%s %s (%s)", op.Method, op.Path, op.Operation)
 		switch {
+		case userOnly:
+			if resp.StatusCode != http.StatusUnauthorized || !strings.Contains(env.Error.Message, "invalid user API key") {
+				bad501 = append(bad501, fmt.Sprintf("%s (user key only): %d %q, want 401 invalid user API key", desc, resp.StatusCode, env.Error.Message))
+			}
+			userKeyOnly++
 		case resp.StatusCode == http.StatusNotImplemented:
 			named := strings.Contains(env.Error.Message, op.Operation) ||
 				strings.Contains(strings.ToLower(env.Error.Message), strings.ToLower(op.Name))
@@ -65,7 +84,8 @@ func TestEveryOperationAnswers(t *testing.T) {
 			emulated++
 		}
 	}
-	t.Logf("%d of %d operations emulated, %d answer 501, %d unrouted", emulated, len(ops), len(ops)-emulated-len(missing)-len(bad501), len(missing))
+	t.Logf("%d of %d operations emulated, %d answer 501, %d unrouted, %d take only a user key (401)", emulated, len(ops),
+		len(ops)-emulated-len(missing)-len(bad501)-userKeyOnly, len(missing), userKeyOnly)
 	if len(missing) > 0 {
 		t.Errorf("%d operation(s) answer a route miss instead of an implementation or a 501:\n  %s", len(missing), strings.Join(missing, "\n  "))
 	}

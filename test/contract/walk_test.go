@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/integration-service/terraform-provider-service/internal/emulator"
 )
 
 const apiKey = "emulator-key"
@@ -46,9 +48,24 @@ func dig(v any, keys ...string) any {
 	return v
 }
 
+// orgOwnerPrefix: the organization operations the walk calls take an
+// organization API key (x-org-api-key); every other one a project key.
+const orgOwnerPrefix = "/org/owner/"
+
 // do sends method path (under /api/v3.1, or absolute when it starts with /_)
-// with query and a JSON body (nil = none).
+// with query and a JSON body (nil = none), with the credential the operation
+// takes.
 func (w *walker) do(method, path string, query url.Values, body any) reply {
+	w.t.Helper()
+	creds := map[string]string{"x-api-key": apiKey}
+	if strings.HasPrefix(path, orgOwnerPrefix) {
+		creds = map[string]string{"x-org-api-key": emulator.DefaultOrgAPIKey}
+	}
+	return w.doWith(creds, method, path, query, body)
+}
+
+// doWith is do with the given credential headers.
+func (w *walker) doWith(creds map[string]string, method, path string, query url.Values, body any) reply {
 	w.t.Helper()
 	u := w.base + "/api/v3.1" + path
 	if strings.HasPrefix(path, "/_") {
@@ -69,7 +86,9 @@ func (w *walker) do(method, path string, query url.Values, body any) reply {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	req.Header.Set("x-api-key", apiKey)
+	for k, v := range creds {
+		req.Header.Set(k, v)
+	}
 	if body != nil {
 		req.Header.Set("content-type", "application/json")
 	}
