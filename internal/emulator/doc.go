@@ -65,10 +65,36 @@
 // installed client's operation list; test/contract walks that list and
 // checks responses against the client's types.
 //
-// The API is served under /api/v3 and /api/v3.1 (identical). Every API and
-// control route needs the x-api-key header; a missing or unknown key answers
-// 401 with the error envelope. Each key belongs to a project; objects of other
+// The API is served under /api/v3 and /api/v3.1 (identical).
+//
+// # Credentials
+//
+// A request carries exactly one credential header, of a scheme its operation
+// accepts (Operation.Schemes, the contract's GENERATED_OPERATIONS schemes):
+// x-api-key (ApiKeyAuth, a project key), x-org-api-key (OrgApiKeyAuth, an
+// organization key: the /org/owner/project operations) or x-user-api-key
+// (UserApiKeyAuth; the emulator has no user keys, so any value answers 401
+// "invalid user API key"). Two or more credential headers answer 401 with the
+// service's message ("Multiple authentication modes were provided. Provide
+// exactly one authentication mode per request. Provided: ApiKeyAuth via
+// x-api-key, OrgApiKeyAuth via x-org-api-key."); a credential the operation
+// does not take answers 401 naming the one it takes ("This operation requires
+// an organization API key in the x-org-api-key header. ..."); a missing or
+// unknown key answers 401. no_auth operations need none. Control routes take
+// a project key. Each project key belongs to a project; objects of other
 // projects answer 404 and never appear in lists.
+//
+// Organizations come from Options.OrgAPIKeys (--org-api-key ORG=KEY; default
+// one organization "default" with key DefaultOrgAPIKey, emulator-org-key).
+// Projects are persisted objects: the projects of Options.APIKeys
+// (--api-key) get a record in the first organization (sorted by id) at every
+// start, keep their name as data scope and hold their configured keys; a
+// project created with POST /org/owner/project/new uses its id as data scope
+// and gets a new key that works at once. Names are unique among an
+// organization's live projects (409). DELETE /org/owner/project/{nano_id}
+// soft-deletes: every key of the project answers 401 at once and the name is
+// free. POST .../regenerate_api_key replaces every key of the project (the
+// configured ones too, also after a restart) with one new key.
 //
 // # Responses
 //
