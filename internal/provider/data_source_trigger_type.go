@@ -40,6 +40,8 @@ type triggerTypeModel struct {
 	Version       types.String         `tfsdk:"version"`
 	InputSchema   jsontypes.Normalized `tfsdk:"input_schema"`
 	PayloadSchema jsontypes.Normalized `tfsdk:"payload_schema"`
+	// RequiresWebhookEndpointSetup: the trigger needs a service_webhook_endpoint.
+	RequiresWebhookEndpointSetup types.Bool `tfsdk:"requires_webhook_endpoint_setup"`
 }
 
 // triggerTypeComputedAttributes are the attributes every trigger type
@@ -81,6 +83,12 @@ func triggerTypeComputedAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "JSON Schema of the event payload the trigger delivers, as a JSON string.",
 			Computed:            true,
 			CustomType:          jsontypes.NormalizedType{},
+		},
+		"requires_webhook_endpoint_setup": schema.BoolAttribute{
+			MarkdownDescription: "Whether the trigger fires only once a webhook endpoint is set up for the toolkit's " +
+				"OAuth app: create a `service_webhook_endpoint` (toolkit and the app's `client_id`, with its setup " +
+				"fields) and register its `webhook_url` with the upstream provider (e.g. Slack Event Subscriptions).",
+			Computed: true,
 		},
 	}
 }
@@ -150,14 +158,15 @@ func triggerTypeToModel(tt *client.TriggerType) (triggerTypeModel, diag.Diagnost
 		toolkit = toolkitPrefix(tt.Slug)
 	}
 	return triggerTypeModel{
-		Slug:          types.StringValue(tt.Slug),
-		Name:          types.StringValue(tt.Name),
-		Description:   types.StringValue(tt.Description),
-		Instructions:  types.StringValue(tt.Instructions),
-		Type:          types.StringValue(tt.Type),
-		Toolkit:       types.StringValue(toolkit),
-		Version:       types.StringValue(tt.Version),
-		InputSchema:   input,
-		PayloadSchema: payload,
+		Slug:                         types.StringValue(tt.Slug),
+		Name:                         types.StringValue(tt.Name),
+		Description:                  types.StringValue(tt.Description),
+		Instructions:                 types.StringValue(tt.Instructions),
+		Type:                         types.StringValue(tt.Type),
+		Toolkit:                      types.StringValue(toolkit),
+		Version:                      types.StringValue(tt.Version),
+		InputSchema:                  input,
+		PayloadSchema:                payload,
+		RequiresWebhookEndpointSetup: types.BoolValue(tt.RequiresWebhookEndpointSetup),
 	}, diags
 }

@@ -21,6 +21,7 @@ var codecModels = map[string]func() any{
 	mcpServerType:           func() any { return &mcpServerModel{} },
 	triggerInstanceType:     func() any { return &triggerInstanceModel{} },
 	webhookSubscriptionType: func() any { return &webhookSubscriptionModel{} },
+	webhookEndpointType:     func() any { return &webhookEndpointModel{} },
 }
 
 // codecSample returns a value of typ: every attribute known and set

@@ -273,6 +273,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 		NewTriggerInstanceResource,
 		NewCustomToolkitResource,
 		NewWebhookSubscriptionResource,
+		NewWebhookEndpointResource,
 	}
 }
 
@@ -292,6 +293,7 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewTriggerInstancesDataSource,
 		NewToolsDataSource,
 		NewWebhookEventTypesDataSource,
+		NewWebhookEndpointsDataSource,
 	}
 }
 
@@ -305,6 +307,7 @@ func (p *ServiceProvider) ListResources(_ context.Context) []func() list.ListRes
 		NewTriggerInstanceListResource,
 		NewMCPServerListResource,
 		NewCustomToolkitListResource,
+		NewWebhookEndpointListResource,
 	}
 }
 

@@ -1,0 +1,424 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+const webhookEndpointType = "service_webhook_endpoint"
+
+var (
+	_ resource.Resource                   = (*webhookEndpointResource)(nil)
+	_ resource.ResourceWithConfigure      = (*webhookEndpointResource)(nil)
+	_ resource.ResourceWithImportState    = (*webhookEndpointResource)(nil)
+	_ resource.ResourceWithIdentity       = (*webhookEndpointResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*webhookEndpointResource)(nil)
+)
+
+// NewWebhookEndpointResource returns the service_webhook_endpoint resource.
+func NewWebhookEndpointResource() resource.Resource { return &webhookEndpointResource{} }
+
+// webhookEndpointResource manages an inbound webhook endpoint: the URL the
+// service issues for a toolkit's OAuth app (toolkit, client_id), with the
+// app's setup fields (data_wo, write-only). The API has no delete: destroy
+// forgets the endpoint, which stays active, and a later create of the same
+// toolkit and client_id adopts it (the service answers 200 with it).
+type webhookEndpointResource struct {
+	data *ProviderData
+}
+
+type webhookEndpointModel struct {
+	ID            types.String `tfsdk:"id"`
+	Toolkit       types.String `tfsdk:"toolkit"`
+	ClientID      types.String `tfsdk:"client_id"`
+	DataWO        types.Map    `tfsdk:"data_wo"`
+	DataWOVersion types.Int64  `tfsdk:"data_wo_version"`
+	WebhookURL    types.String `tfsdk:"webhook_url"`
+	DataKeys      types.Set    `tfsdk:"data_keys"`
+	CreatedAt     types.String `tfsdk:"created_at"`
+}
+
+func (r *webhookEndpointResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_webhook_endpoint"
+}
+
+// IdentitySchema: the webhook endpoint's identity is its id (see identity.go).
+func (r *webhookEndpointResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("webhook endpoint", "we_AbC123")
+}
+
+func (r *webhookEndpointResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An inbound webhook endpoint: the URL (`webhook_url`) the service issues for a toolkit's " +
+			"OAuth app, which you register with the upstream provider (Slack Event Subscriptions, Notion integration " +
+			"webhooks, Discord interactions) so that the toolkit's webhook triggers fire. Only toolkits whose trigger " +
+			"types have `requires_webhook_endpoint_setup = true` (see the `service_trigger_type` data source) take " +
+			"one. `data_wo` carries the app's setup fields, such as Slack's `signing_secret`, write-only.\n\n" +
+			"The service keeps **one endpoint per toolkit and `client_id`**: creating one that already exists adopts " +
+			"it (with a warning naming its id) instead of making a second.\n\n" +
+			"**The API cannot delete an endpoint.** Destroying this resource (or replacing it after a change of " +
+			"`toolkit` or `client_id`) only removes it from the Terraform state, with a warning: the endpoint and its " +
+			"URL stay active on the service, and a later create with the same `toolkit` and `client_id` adopts it.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The endpoint id (e.g. `we_AbC123`), used for import.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"toolkit": schema.StringAttribute{
+				MarkdownDescription: "Slug of the toolkit, e.g. `slack`. The toolkit must have webhook trigger types " +
+					"that require webhook endpoint setup; the service refuses others at apply. Changing it replaces " +
+					"the resource (the old endpoint stays on the service).",
+				Required:      true,
+				Validators:    []validator.String{toolkitSlugValidator()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"client_id": schema.StringAttribute{
+				MarkdownDescription: "Client id of the OAuth app the endpoint serves (the same app as the auth config's " +
+					"`client_id`; for Slack the app's Client ID). Not blank, without surrounding white space. Changing " +
+					"it replaces the resource (the old endpoint stays on the service).",
+				Required:      true,
+				Validators:    []validator.String{webhookClientIDValidator()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"data_wo": schema.MapAttribute{
+				MarkdownDescription: "The toolkit's setup fields, as a write-only map (Terraform 1.11+): sent to the " +
+					"service but never stored in the plan or state. For example `signing_secret` (required) and " +
+					"`app_id` for Slack, `verification_token` for Notion, `public_key` (required) and `application_id` " +
+					"for Discord. The whole set is sent at create and whenever `data_wo_version` changes, and replaces " +
+					"the endpoint's configuration: it must hold every required field, and fields left out are cleared. " +
+					"The service refuses unknown field names at apply, listing the toolkit's fields (the endpoint is " +
+					"then kept in the state as tainted; fix `data_wo` and apply again). Without `data_wo` the endpoint's " +
+					"configuration is left as the service has it. Requires `data_wo_version`.",
+				Optional:    true,
+				WriteOnly:   true,
+				ElementType: types.StringType,
+				Validators: []validator.Map{
+					mapvalidator.SizeAtLeast(1),
+					mapvalidator.KeysAre(setupFieldNameValidator()),
+					mapvalidator.ValueStringsAre(setupFieldValueValidator()),
+				},
+			},
+			"data_wo_version": schema.Int64Attribute{
+				MarkdownDescription: "Version of `data_wo`. Terraform cannot see changes to a write-only value, so " +
+					"change this number (for example increment it) to send the current `data_wo` to the service, an " +
+					"in-place update (rotating a signing secret, say). Required with `data_wo`. After an import the " +
+					"first value given sends `data_wo`.",
+				Optional: true,
+			},
+			"webhook_url": schema.StringAttribute{
+				MarkdownDescription: "The URL the service issued: register it with the upstream provider (for Slack, " +
+					"the Request URL of Event Subscriptions).",
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"data_keys": schema.SetAttribute{
+				MarkdownDescription: "Names of the setup fields the endpoint has values for, as the service reports " +
+					"them (no values); empty until configured. Shows a field set or cleared outside Terraform.",
+				Computed:    true,
+				ElementType: types.StringType,
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the endpoint was created (ISO 8601).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+// webhookClientIDValidator: a client_id is not blank, has no white space
+// around it and no control characters (the service matches it exactly: a
+// stray space would make a second endpoint).
+func webhookClientIDValidator() validator.String {
+	return stringCheck{
+		description: "an OAuth app client id: not blank, without surrounding white space or control characters",
+		summary:     "Invalid client_id",
+		check: func(v string) error {
+			switch {
+			case strings.TrimSpace(v) == "":
+				return fmt.Errorf("%q is blank; give the client id of the toolkit's OAuth app", v)
+			case strings.TrimSpace(v) != v:
+				return fmt.Errorf("%q has white space around it; remove it (the service would keep a different endpoint)", v)
+			case strings.ContainsFunc(v, unicode.IsControl):
+				return fmt.Errorf("%q contains a control character", v)
+			}
+			return nil
+		},
+	}
+}
+
+var setupFieldNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// setupFieldNameValidator checks a key of data_wo.
+func setupFieldNameValidator() validator.String {
+	return stringCheck{
+		description: "a setup field name (letters, digits, underscore, dot, hyphen)",
+		summary:     "Invalid setup field name",
+		check: func(v string) error {
+			if !setupFieldNameRe.MatchString(v) {
+				return fmt.Errorf("%q is not a setup field name (letters, digits, underscore, dot and hyphen, e.g. signing_secret)", v)
+			}
+			return nil
+		},
+	}
+}
+
+// setupFieldValueValidator refuses a blank value of data_wo (the service
+// drops empty fields, so a blank required field would fail at apply and a
+// blank optional one would silently be cleared). The value is never quoted.
+func setupFieldValueValidator() validator.String {
+	return stringCheck{
+		description: "a setup field value: not blank",
+		summary:     "Blank setup field value",
+		check: func(v string) error {
+			if strings.TrimSpace(v) == "" {
+				return fmt.Errorf("the value is blank; give the field's value or remove the field (the service " +
+					"treats a blank value as not set)")
+			}
+			return nil
+		},
+	}
+}
+
+func (r *webhookEndpointResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig pairs data_wo with data_wo_version (no API call; it also
+// runs in `terraform validate`).
+func (r *webhookEndpointResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var cfg webhookEndpointModel
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "data_wo", "data_wo_version")...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	switch {
+	case !cfg.DataWO.IsNull() && cfg.DataWOVersion.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("data_wo_version"), "Missing data_wo_version",
+			"Attribute data_wo_version is required with data_wo: Terraform cannot see changes to a write-only "+
+				"value, so the version number says when to send it. Set data_wo_version = 1 and increase it whenever "+
+				"the setup fields change.")
+	case cfg.DataWO.IsNull() && !cfg.DataWOVersion.IsNull() && !cfg.DataWOVersion.IsUnknown():
+		resp.Diagnostics.AddAttributeError(path.Root("data_wo_version"), "data_wo_version without data_wo",
+			"Attribute data_wo_version versions the write-only data_wo, which is not set. Set data_wo, or remove "+
+				"data_wo_version.")
+	}
+}
+
+// configuredData returns data_wo from the configuration (write-only values
+// are only there), nil when it is not set.
+func configuredData(ctx context.Context, config attributeGetter, diags *diag.Diagnostics) map[string]string {
+	var cfg webhookEndpointModel
+	diags.Append(getAttributes(ctx, config, &cfg, "data_wo")...)
+	if diags.HasError() || cfg.DataWO.IsNull() || cfg.DataWO.IsUnknown() {
+		return nil
+	}
+	data := map[string]string{}
+	diags.Append(cfg.DataWO.ElementsAs(ctx, &data, false)...)
+	return data
+}
+
+func (r *webhookEndpointResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan webhookEndpointModel
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	data := configuredData(ctx, req.Config, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c := r.data.Client
+	toolkit, clientID := plan.Toolkit.ValueString(), plan.ClientID.ValueString()
+	we, err := c.CreateWebhookEndpoint(ctx, toolkit, clientID)
+	if err != nil {
+		addCreateEndpointError(&resp.Diagnostics, toolkit, err)
+		return
+	}
+	tflog.Debug(ctx, "created webhook endpoint", map[string]any{"id": we.ID, "existing": we.Existing})
+	if we.Existing {
+		kept := "Its setup fields are replaced by data_wo."
+		if data == nil {
+			kept = "Its setup fields are kept as they are (data_wo is not set)."
+		}
+		resp.Diagnostics.AddWarning(fmt.Sprintf("Adopted the existing webhook endpoint %s", we.ID),
+			fmt.Sprintf("An endpoint for this toolkit and client_id already existed and is now managed by this "+
+				"resource: %s (toolkit %s, client_id %q). The service keeps one webhook endpoint per toolkit and "+
+				"client_id, so the create returned it instead of making a second; its webhook_url (%s) is unchanged. "+
+				"%s If another Terraform configuration manages it too, remove it from one of them "+
+				"(terraform state rm).", we.ID, we.ToolkitSlug, clientID, we.WebhookURL, kept))
+	}
+	if data != nil {
+		configured, err := c.ReplaceWebhookEndpoint(ctx, we.ID, data)
+		if err != nil {
+			// The endpoint exists (and cannot be deleted): keep it in the
+			// state, where Terraform marks it tainted; the next apply
+			// replaces it, which adopts it again and sends data_wo again.
+			applyWebhookEndpoint(ctx, &plan, we, &resp.Diagnostics)
+			resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+			addDataRefused(&resp.Diagnostics, we.ID, err)
+			return
+		}
+		we = configured
+	}
+	applyWebhookEndpoint(ctx, &plan, we, &resp.Diagnostics)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+}
+
+// addCreateEndpointError reports a failed create. A 400 or 404 answers the
+// body (toolkit and client_id, whose shape is checked at validate): an
+// unknown toolkit, or one that takes no webhook endpoint; it goes on
+// toolkit. Other errors (credentials, the service down) name no attribute.
+func addCreateEndpointError(diags *diag.Diagnostics, toolkit string, err error) {
+	var apiErr *client.APIError
+	if !errors.As(err, &apiErr) || (apiErr.StatusCode != http.StatusBadRequest && apiErr.StatusCode != http.StatusNotFound) {
+		addAPIError(diags, "creating", webhookEndpointType, "", err)
+		return
+	}
+	summary, detail := apiErrorText("creating", webhookEndpointType, "", err)
+	diags.AddAttributeError(path.Root("toolkit"), summary, fmt.Sprintf("Attribute toolkit: the service refused a "+
+		"webhook endpoint for toolkit %q. Only toolkits whose trigger types have requires_webhook_endpoint_setup = "+
+		"true take one (the service_trigger_types data source shows it).\n\n%s", toolkit, detail))
+}
+
+// addDataRefused reports a refused data_wo (the replace of the endpoint's
+// setup fields), on data_wo.
+func addDataRefused(diags *diag.Diagnostics, id string, err error) {
+	addAPIErrorAt(diags, path.Root("data_wo"), "setting the setup fields (data_wo) of", webhookEndpointType, id, err)
+	if client.IsNotFound(err) {
+		return
+	}
+	diags.AddAttributeError(path.Root("data_wo"), "Webhook endpoint not configured",
+		fmt.Sprintf("Attribute data_wo: the webhook endpoint %s exists on the service, but the service refused its "+
+			"setup fields (the error above names the field and lists the toolkit's fields; data_wo must hold every "+
+			"required one). The endpoint cannot be deleted: it stays in the state (tainted on a create), and applying "+
+			"again with a corrected data_wo (and a new data_wo_version on an update) sends the fields again.", id))
+}
+
+func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	identityFromPriorState(ctx, req, resp)
+	var state webhookEndpointModel
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.Configured() {
+		return
+	}
+	id := state.ID.ValueString()
+	we, err := r.data.Client.GetWebhookEndpoint(ctx, id)
+	if readFailed(ctx, resp, webhookEndpointType, id, err) {
+		return
+	}
+	applyWebhookEndpoint(ctx, &state, we, &resp.Diagnostics)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+}
+
+// Update sends data_wo when data_wo_version changed to a new value; the
+// other attributes replace the resource, so nothing else changes in place.
+func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan, state webhookEndpointModel
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	// What the state holds, for whatever is not sent.
+	plan.ID, plan.WebhookURL, plan.CreatedAt, plan.DataKeys = state.ID, state.WebhookURL, state.CreatedAt, state.DataKeys
+	if !plan.DataWOVersion.IsNull() && !plan.DataWOVersion.Equal(state.DataWOVersion) {
+		data := configuredData(ctx, req.Config, &resp.Diagnostics)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if data != nil {
+			we, err := r.data.Client.ReplaceWebhookEndpoint(ctx, id, data)
+			if err != nil {
+				addDataRefused(&resp.Diagnostics, id, err)
+				// The prior state stays, with the prior version: the next apply sends again.
+				resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+				return
+			}
+			applyWebhookEndpoint(ctx, &plan, we, &resp.Diagnostics)
+		}
+	}
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+}
+
+// Delete removes the endpoint from the state only: the API has no delete.
+func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state webhookEndpointModel
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	id := state.ID.ValueString()
+	resp.Diagnostics.AddWarning(fmt.Sprintf("Webhook endpoint %s stays active on the service", id),
+		fmt.Sprintf("The service has no API to delete webhook endpoints, so %s %s was only removed from the "+
+			"Terraform state. The endpoint (toolkit %s, client_id %q) and its URL %s stay active on the service, "+
+			"with their setup fields; unregister the URL at the upstream provider if it should stop receiving events. "+
+			"A later create with the same toolkit and client_id adopts this endpoint.",
+			webhookEndpointType, id, state.Toolkit.ValueString(), state.ClientID.ValueString(), state.WebhookURL.ValueString()))
+	tflog.Debug(ctx, "webhook endpoint removed from the state (the API has no delete)", map[string]any{"id": id})
+}
+
+func (r *webhookEndpointResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id := importIDOf(ctx, req, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !serviceObjectIDRe.MatchString(id) {
+		resp.Diagnostics.AddError("Invalid import id",
+			fmt.Sprintf("Expected a webhook endpoint id such as we_AbC123 (the service_webhook_endpoints data source "+
+				"lists them), got %q.", id))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
+}
+
+// applyWebhookEndpoint copies the service's view into m. toolkit keeps the
+// configuration's spelling when it differs in case only (the service
+// matches slugs case-insensitively); data_wo_version is Terraform's own.
+func applyWebhookEndpoint(ctx context.Context, m *webhookEndpointModel, we *client.WebhookEndpoint, diags *diag.Diagnostics) {
+	m.ID = types.StringValue(we.ID)
+	if !strings.EqualFold(m.Toolkit.ValueString(), we.ToolkitSlug) || m.Toolkit.IsNull() || m.Toolkit.IsUnknown() {
+		m.Toolkit = types.StringValue(we.ToolkitSlug)
+	}
+	if we.ClientID != nil {
+		m.ClientID = types.StringValue(*we.ClientID)
+	}
+	m.WebhookURL = types.StringValue(we.WebhookURL)
+	m.CreatedAt = types.StringValue(we.CreatedAt)
+	keys := make([]string, 0, len(we.Data))
+	for k := range we.Data {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	set, d := types.SetValueFrom(ctx, types.StringType, keys)
+	diags.Append(d...)
+	m.DataKeys = set
+	m.DataWO = types.MapNull(types.StringType)
+}
