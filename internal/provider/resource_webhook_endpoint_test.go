@@ -1,0 +1,379 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"github.com/hashicorp/terraform-plugin-testing/tfversion"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+const testAccWebhookEndpointAddr = "service_webhook_endpoint.slack"
+
+// testAccWebhookEndpointConfig is a Slack endpoint of clientID whose data_wo
+// body is data (HCL map entries) at version (0: neither data_wo nor its
+// version).
+func testAccWebhookEndpointConfig(clientID, data string, version int) string {
+	wo := ""
+	if version > 0 {
+		wo = fmt.Sprintf("  data_wo = {\n%s  }\n  data_wo_version = %d\n", data, version)
+	}
+	return fmt.Sprintf("resource \"service_webhook_endpoint\" \"slack\" {\n  toolkit   = \"slack\"\n  client_id = %q\n%s}\n", clientID, wo)
+}
+
+// testAccWebhookEndpointData checks through the API that the endpoint of the
+// state holds the given non-secret values and only the given fields (a
+// secret field's value is masked: want "********").
+func testAccWebhookEndpointData(t *testing.T, want map[string]string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[testAccWebhookEndpointAddr]
+		if !ok {
+			return fmt.Errorf("%s not in state", testAccWebhookEndpointAddr)
+		}
+		we, err := testAccClient(t).GetWebhookEndpoint(context.Background(), rs.Primary.ID)
+		if err != nil {
+			return err
+		}
+		if len(we.Data) != len(want) {
+			return fmt.Errorf("the service holds the fields %v, want %v", we.Data, want)
+		}
+		for k, v := range want {
+			if we.Data[k] != v {
+				return fmt.Errorf("the service holds %s = %q, want %q (all: %v)", k, we.Data[k], v, we.Data)
+			}
+		}
+		return nil
+	}
+}
+
+// testAccWebhookEndpointStillExists is the CheckDestroy of the resource: the
+// API has no delete, so every endpoint destroyed is still there.
+func testAccWebhookEndpointStillExists(t *testing.T) func(*terraform.State) error {
+	return func(s *terraform.State) error {
+		n := 0
+		for _, rs := range s.RootModule().Resources {
+			if rs.Type != webhookEndpointType {
+				continue
+			}
+			n++
+			if _, err := testAccClient(t).GetWebhookEndpoint(context.Background(), rs.Primary.ID); err != nil {
+				return fmt.Errorf("webhook endpoint %s after destroy: %w (the destroy must leave it on the service)", rs.Primary.ID, err)
+			}
+		}
+		if n == 0 {
+			return fmt.Errorf("no %s in the destroyed state", webhookEndpointType)
+		}
+		return nil
+	}
+}
+
+// The lifecycle: a create with data_wo (URL, fields, nothing of data_wo in
+// the state), a changed data_wo without a new version (no change planned),
+// a rotation through data_wo_version (in place; the replace drops the field
+// left out), imports by id and by identity, and a destroy that leaves the
+// endpoint on the service.
+func TestAccWebhookEndpoint_lifecycle(t *testing.T) {
+	t.Parallel()
+	clientID := "tf-acc-" + acctest.RandString(10)
+	ep := testAccEnvironment(t)
+	id := &testAccValue{}
+	v1 := testAccWebhookEndpointConfig(clientID, "    signing_secret = \"first-secret\"\n    app_id = \"A1\"\n", 1)
+	v1Changed := testAccWebhookEndpointConfig(clientID, "    signing_secret = \"second-secret\"\n", 1)
+	v2 := testAccWebhookEndpointConfig(clientID, "    signing_secret = \"second-secret\"\n", 2)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		CheckDestroy:             testAccWebhookEndpointStillExists(t),
+		Steps: []resource.TestStep{
+			{
+				Config: v1,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(`^we_\S+$`))),
+					statecheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("toolkit"), knownvalue.StringExact("slack")),
+					statecheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("client_id"), knownvalue.StringExact(clientID)),
+					statecheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("webhook_url"),
+						knownvalue.StringRegexp(regexp.MustCompile(`^`+regexp.QuoteMeta(ep.BaseURL)+`/webhook_ingress/we_\S+$`))),
+					statecheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("data_keys"), knownvalue.SetExact([]knownvalue.Check{
+						knownvalue.StringExact("app_id"), knownvalue.StringExact("signing_secret"),
+					})),
+					statecheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("created_at"), testAccTimestamp),
+					statecheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("data_wo"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("data_wo_version"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectIdentityValueMatchesState(testAccWebhookEndpointAddr, tfjsonpath.New("id")),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					id.capture(testAccWebhookEndpointAddr, "id"),
+					testAccWebhookEndpointData(t, map[string]string{"signing_secret": "********", "app_id": "A1"}),
+					testAccWebhookURLIsTheID(),
+				),
+			},
+			{
+				// A new data_wo without a new version: Terraform cannot see it, nothing is sent.
+				Config: v1Changed,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccWebhookEndpointAddr, plancheck.ResourceActionNoop),
+				}},
+				Check: testAccWebhookEndpointData(t, map[string]string{"signing_secret": "********", "app_id": "A1"}),
+			},
+			{
+				// The rotation: in place, the whole set replaces the fields (app_id cleared).
+				Config: v2,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccWebhookEndpointAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(testAccWebhookEndpointAddr, tfjsonpath.New("data_keys")),
+					plancheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("webhook_url"), knownvalue.NotNull()),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("data_keys"), knownvalue.SetExact([]knownvalue.Check{
+						knownvalue.StringExact("signing_secret"),
+					})),
+				},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					testAccWebhookEndpointData(t, map[string]string{"signing_secret": "********"}),
+					func(s *terraform.State) error {
+						if got := s.RootModule().Resources[testAccWebhookEndpointAddr].Primary.ID; got != id.v {
+							return fmt.Errorf("the rotation replaced %s by %s", id.v, got)
+						}
+						return nil
+					},
+				),
+			},
+			testAccImportStep(testAccWebhookEndpointAddr, "data_wo_version"),
+			{
+				Config:        v2,
+				ResourceName:  testAccWebhookEndpointAddr,
+				ImportState:   true,
+				ImportStateId: "we_doesNotExist0",
+				ExpectError:   testAccErrRe(`Cannot import non-existent remote object`),
+			},
+			{
+				Config:        v2,
+				ResourceName:  testAccWebhookEndpointAddr,
+				ImportState:   true,
+				ImportStateId: "not an id",
+				ExpectError:   testAccErrRe(`Invalid import id`, `webhook endpoint id such as we_AbC123`, `"not an id"`),
+			},
+		},
+	})
+}
+
+// Import by identity (Terraform 1.12+) of an endpoint without data_wo: the
+// plan after the import is empty.
+func TestAccWebhookEndpoint_importByIdentity(t *testing.T) {
+	t.Parallel()
+	config := testAccWebhookEndpointConfig("tf-acc-"+acctest.RandString(10), "", 0)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
+		CheckDestroy:             testAccWebhookEndpointStillExists(t),
+		Steps: []resource.TestStep{
+			{
+				Config: config,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectIdentity(testAccWebhookEndpointAddr, map[string]knownvalue.Check{
+						"id": knownvalue.StringRegexp(regexp.MustCompile(`^we_\S+$`)),
+					}),
+					statecheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("data_keys"), knownvalue.SetExact(nil)),
+				},
+			},
+			{
+				Config:          config,
+				ResourceName:    testAccWebhookEndpointAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithResourceIdentity,
+			},
+			{
+				Config:          config,
+				ResourceName:    testAccWebhookEndpointAddr,
+				ImportState:     true,
+				ImportStateKind: resource.ImportBlockWithID,
+			},
+		},
+	})
+}
+
+// testAccWebhookURLIsTheID: webhook_url ends with the endpoint's id.
+func testAccWebhookURLIsTheID() resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a := s.RootModule().Resources[testAccWebhookEndpointAddr].Primary.Attributes
+		if want := "/webhook_ingress/" + a["id"]; len(a["webhook_url"]) < len(want) || a["webhook_url"][len(a["webhook_url"])-len(want):] != want {
+			return fmt.Errorf("webhook_url %q does not end with %q", a["webhook_url"], want)
+		}
+		return nil
+	}
+}
+
+// Bad inputs fail at validate or plan, naming the attribute, with no write.
+// Not parallel: it compares the emulator's write counter.
+func TestAccWebhookEndpoint_invalidConfig(t *testing.T) {
+	testAccRequireEmulator(t)
+	before := testAccEmulatorWrites(t)
+	cases := []struct {
+		config string
+		err    *regexp.Regexp
+	}{
+		{`resource "service_webhook_endpoint" "x" {
+  toolkit   = "sl ack"
+  client_id = "c"
+}`, testAccErrRe(`Invalid toolkit slug`, `Attribute toolkit: "sl ack" is not a toolkit slug`)},
+		{`resource "service_webhook_endpoint" "x" {
+  toolkit   = "slack"
+  client_id = "   "
+}`, testAccErrRe(`Invalid client_id`, `Attribute client_id: "   " is blank`)},
+		{`resource "service_webhook_endpoint" "x" {
+  toolkit   = "slack"
+  client_id = " 123.456"
+}`, testAccErrRe(`Invalid client_id`, `Attribute client_id: " 123.456" has white space around it`)},
+		{`resource "service_webhook_endpoint" "x" {
+  toolkit   = "slack"
+  client_id = "c"
+  data_wo   = { signing_secret = "s" }
+}`, testAccErrRe(`Missing data_wo_version`, `Attribute data_wo_version is required with data_wo`)},
+		{`resource "service_webhook_endpoint" "x" {
+  toolkit         = "slack"
+  client_id       = "c"
+  data_wo_version = 1
+}`, testAccErrRe(`data_wo_version without data_wo`)},
+		{`resource "service_webhook_endpoint" "x" {
+  toolkit         = "slack"
+  client_id       = "c"
+  data_wo         = {}
+  data_wo_version = 1
+}`, testAccErrRe(`data_wo`, `at least 1`)},
+		{`resource "service_webhook_endpoint" "x" {
+  toolkit         = "slack"
+  client_id       = "c"
+  data_wo         = { "signing secret" = "s" }
+  data_wo_version = 1
+}`, testAccErrRe(`Invalid setup field name`, `"signing secret" is not a setup field name`)},
+		{`resource "service_webhook_endpoint" "x" {
+  toolkit         = "slack"
+  client_id       = "c"
+  data_wo         = { signing_secret = " " }
+  data_wo_version = 1
+}`, testAccErrRe(`Blank setup field value`, `Attribute data_wo\["signing_secret"\]: the value is blank`)},
+	}
+	steps := make([]resource.TestStep, 0, len(cases))
+	for _, c := range cases {
+		steps = append(steps, resource.TestStep{Config: c.config, PlanOnly: true, ExpectError: c.err})
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		Steps:                    steps,
+	})
+	testAccAssertNoWritesSince(t, before)
+}
+
+// A toolkit the service refuses (no webhook endpoint setup, or unknown)
+// fails the apply with an error on toolkit, and nothing is written (the
+// create itself is refused). Not parallel: it compares the write counter.
+func TestAccWebhookEndpoint_refusedToolkit(t *testing.T) {
+	testAccRequireEmulator(t)
+	before := testAccEmulatorWrites(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: `resource "service_webhook_endpoint" "x" {
+  toolkit   = "github"
+  client_id = "gh-app"
+}`,
+				ExpectError: testAccErrRe(`Error creating service_webhook_endpoint`, `Attribute toolkit: the service refused a webhook endpoint for toolkit "github"`,
+					`requires_webhook_endpoint_setup`, `toolkit github does not need a webhook endpoint`, `HTTP status: 400`),
+			},
+			{
+				Config: `resource "service_webhook_endpoint" "x" {
+  toolkit   = "nosuchtoolkit"
+  client_id = "app"
+}`,
+				ExpectError: testAccErrRe(`Error creating service_webhook_endpoint`, `Attribute toolkit: the service refused a webhook endpoint for toolkit "nosuchtoolkit"`, `HTTP status: 404`),
+			},
+		},
+	})
+	testAccAssertNoWritesSince(t, before)
+}
+
+// A setup field the toolkit does not have: the service refuses data_wo at
+// apply, naming the field and listing the toolkit's fields; the endpoint,
+// created by then (and not deletable), stays in the state, tainted. The
+// corrected configuration then replaces it: destroy forgets it, the create
+// adopts it (same id) and sends the fields.
+func TestAccWebhookEndpoint_refusedData(t *testing.T) {
+	t.Parallel()
+	clientID := "tf-acc-" + acctest.RandString(10)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
+		CheckDestroy:             testAccWebhookEndpointStillExists(t),
+		Steps: []resource.TestStep{
+			{
+				Config: testAccWebhookEndpointConfig(clientID, "    signing_secret = \"s\"\n    verification_token = \"t\"\n", 1),
+				ExpectError: testAccErrRe(`Error setting the setup fields \(data_wo\) of service_webhook_endpoint we_`,
+					`data.verification_token is not a setup field of toolkit slack`, `signing_secret \(required, secret\), app_id`,
+					`Webhook endpoint not configured`, `Attribute data_wo: the webhook endpoint we_\S+ exists on the service`),
+			},
+			{
+				Config: testAccWebhookEndpointConfig(clientID, "    signing_secret = \"s\"\n", 1),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccWebhookEndpointAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					testAccWebhookEndpointData(t, map[string]string{"signing_secret": "********"}),
+					func(s *terraform.State) error {
+						got := s.RootModule().Resources[testAccWebhookEndpointAddr].Primary.ID
+						we, err := testAccClient(t).ListWebhookEndpoints(context.Background(), "slack")
+						if err != nil {
+							return err
+						}
+						n := 0
+						for _, e := range we {
+							if e.ClientID != nil && *e.ClientID == clientID {
+								n++
+								if e.ID != got {
+									return fmt.Errorf("the state holds %s, the service %s", got, e.ID)
+								}
+							}
+						}
+						if n != 1 {
+							return fmt.Errorf("%d endpoints of client_id %s, want 1 (adopted, not duplicated)", n, clientID)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+// adoptedEndpoint creates an endpoint through the client, configured with
+// data, as one created outside Terraform.
+func adoptedEndpoint(t *testing.T, c *client.Client, toolkit, clientID string, data map[string]string) *client.WebhookEndpoint {
+	t.Helper()
+	ctx := context.Background()
+	we, err := c.CreateWebhookEndpoint(ctx, toolkit, clientID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if data != nil {
+		if we, err = c.ReplaceWebhookEndpoint(ctx, we.ID, data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return we
+}
