@@ -1,0 +1,118 @@
+package provider
+
+import (
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+// The data source in a project of its own: every endpoint, oldest first,
+// and those of one toolkit (matched without regard to case); an invalid
+// toolkit filter fails at validate. One list request per read.
+func TestAccWebhookEndpointsDataSource_basic(t *testing.T) {
+	t.Parallel()
+	key, c := testAccIsolatedProject(t)
+	a := adoptedEndpoint(t, c, "slack", "app-a", nil)
+	b := adoptedEndpoint(t, c, "discord", "app-b", map[string]string{"public_key": "pk"})
+	d := adoptedEndpoint(t, c, "slack", "app-d", nil)
+	item := func(we *client.WebhookEndpoint, toolkit, clientID string) knownvalue.Check {
+		return knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"id": knownvalue.StringExact(we.ID), "toolkit": knownvalue.StringExact(toolkit), "client_id": knownvalue.StringExact(clientID),
+		})
+	}
+	const route = "GET /api/v3.1/webhook_endpoints"
+	var before int
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config:      `data "service_webhook_endpoints" "x" { toolkit = "not a slug" }`,
+				ExpectError: regexp.MustCompile(`(?s)Invalid toolkit slug.*Attribute toolkit: "not a slug"`),
+			},
+			{
+				PreConfig: func() { before = testAccProjectRequests(t, key, route) },
+				Config: listProvider(key) + `
+data "service_webhook_endpoints" "all" {}
+
+data "service_webhook_endpoints" "slack" {
+  toolkit = "Slack"
+}
+
+data "service_webhook_endpoints" "notion" {
+  toolkit = "notion"
+}
+`,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.service_webhook_endpoints.all", tfjsonpath.New("ids"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact(a.ID), knownvalue.StringExact(b.ID), knownvalue.StringExact(d.ID),
+					})),
+					statecheck.ExpectKnownValue("data.service_webhook_endpoints.all", tfjsonpath.New("endpoints"), knownvalue.ListExact([]knownvalue.Check{
+						item(a, "slack", "app-a"), item(b, "discord", "app-b"), item(d, "slack", "app-d"),
+					})),
+					statecheck.ExpectKnownValue("data.service_webhook_endpoints.slack", tfjsonpath.New("endpoints"), knownvalue.ListExact([]knownvalue.Check{
+						item(a, "slack", "app-a"), item(d, "slack", "app-d"),
+					})),
+					statecheck.ExpectKnownValue("data.service_webhook_endpoints.notion", tfjsonpath.New("ids"), knownvalue.ListSizeExact(0)),
+				},
+				Check: func(*terraform.State) error {
+					// Three data sources, read at plan and at apply at most: one request each per read.
+					if got := testAccProjectRequests(t, key, route) - before; got > 6 || got < 3 {
+						t.Errorf("%d list requests for 3 data sources", got)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// The list resource in a project of its own: every endpoint, or one
+// toolkit's, with the identity, a display name (toolkit · client_id) and,
+// with include_resource, the state an import reads (one GET per result).
+func TestAccWebhookEndpointList_query(t *testing.T) {
+	t.Parallel()
+	key, c := testAccIsolatedProject(t)
+	a := adoptedEndpoint(t, c, "slack", "list-a", map[string]string{"signing_secret": "s", "app_id": "A"})
+	b := adoptedEndpoint(t, c, "discord", "list-b", nil)
+	imported := importCapture{}
+	counter := &requestCounter{t: t, key: key, routes: []string{"GET /api/v3.1/webhook_endpoints", "GET /api/v3.1/webhook_endpoints/{nano_id}"}}
+	steps := imported.steps(key, webhookEndpointType, "  toolkit = \"slack\"\n  client_id = \"list-a\"\n", a.ID)
+	steps = append(steps,
+		resource.TestStep{
+			PreConfig: counter.start,
+			Query:     true,
+			Config: listBlock(webhookEndpointType, "all", "", "") +
+				listBlock(webhookEndpointType, "slack", "    toolkit = \"slack\"\n", "  include_resource = true\n"),
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("service_webhook_endpoint.all", 2),
+				querycheck.ExpectIdentity("service_webhook_endpoint.all", listIDCheck(a.ID)),
+				querycheck.ExpectIdentity("service_webhook_endpoint.all", listIDCheck(b.ID)),
+				querycheck.ExpectResourceDisplayName("service_webhook_endpoint.all", listByID(b.ID),
+					knownvalue.StringRegexp(regexp.MustCompile(`^discord · list-b \(`+listShortID(b.ID)+`\)$`))),
+				querycheck.ExpectLength("service_webhook_endpoint.slack", 1),
+				querycheck.ExpectResourceKnownValues("service_webhook_endpoint.slack", listByID(a.ID), []querycheck.KnownValueCheck{
+					listValue("webhook_url", knownvalue.StringRegexp(regexp.MustCompile(`/webhook_ingress/`+a.ID+`$`))),
+					listValue("data_keys", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("app_id"), knownvalue.StringExact("signing_secret")})),
+				}),
+				imported.matches("service_webhook_endpoint.slack", 1),
+			},
+		},
+		resource.TestStep{
+			PreConfig: func() {
+				counter.expect("GET /api/v3.1/webhook_endpoints", 2, "list requests (one per list block)")
+				counter.expect("GET /api/v3.1/webhook_endpoints/{nano_id}", 1, "reads (one per include_resource result)")
+			},
+			Config: listProvider(key) + `data "service_toolkit_categories" "any" {}`,
+		},
+	)
+	testAccListTest(t, steps)
+}
