@@ -57,10 +57,14 @@ var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServe
 
 // testAccEndpoint describes where acceptance tests send requests.
 type testAccEndpoint struct {
-	BaseURL  string
-	APIKey   string
-	Emulated bool // false when running against a real endpoint
-	err      error
+	BaseURL string
+	APIKey  string
+	// OrgAPIKey is the organization key: the emulator's default one, or
+	// SERVICE_ORG_API_KEY against a real endpoint ("" when unset there:
+	// testAccRequireOrgKey skips).
+	OrgAPIKey string
+	Emulated  bool // false when running against a real endpoint
+	err       error
 }
 
 var (
@@ -69,6 +73,7 @@ var (
 	// Read when the test binary starts, before any test changes them.
 	testAccRealBaseURL = os.Getenv(EnvBaseURL)
 	testAccRealAPIKey  = os.Getenv(EnvAPIKey)
+	testAccRealOrgKey  = os.Getenv(EnvOrgAPIKey)
 )
 
 // testAccEnvironment returns the shared endpoint, starting the in-process
@@ -78,7 +83,7 @@ func testAccEnvironment(t testing.TB) testAccEndpoint {
 	testAccOnce.Do(func() {
 		baseURL, key := testAccRealBaseURL, testAccRealAPIKey
 		if baseURL != "" && key != "" {
-			testAccEP = testAccEndpoint{BaseURL: baseURL, APIKey: key}
+			testAccEP = testAccEndpoint{BaseURL: baseURL, APIKey: key, OrgAPIKey: testAccRealOrgKey}
 			return
 		}
 		keys := map[string]string{testAccAPIKey: "default"}
@@ -93,7 +98,7 @@ func testAccEnvironment(t testing.TB) testAccEndpoint {
 		// Never closed: it lives as long as the test binary.
 		ts := httptest.NewServer(srv.Handler())
 		srv.SetBaseURL(ts.URL)
-		testAccEP = testAccEndpoint{BaseURL: ts.URL, APIKey: testAccAPIKey, Emulated: true}
+		testAccEP = testAccEndpoint{BaseURL: ts.URL, APIKey: testAccAPIKey, OrgAPIKey: emulator.DefaultOrgAPIKey, Emulated: true}
 	})
 	if testAccEP.err != nil {
 		t.Fatal(testAccEP.err)
@@ -141,8 +146,9 @@ func testAccIsolatedProject(t *testing.T) (string, *client.Client) {
 }
 
 // testAccPreCheck makes sure the endpoint is up and points the provider at it
-// through SERVICE_BASE_URL and SERVICE_API_KEY. It re-applies the variables on
-// every call, so tests that change them with t.Setenv do not leak.
+// through SERVICE_BASE_URL, SERVICE_API_KEY and (when there is one)
+// SERVICE_ORG_API_KEY. It re-applies the variables on every call, so tests
+// that change them with t.Setenv do not leak.
 func testAccPreCheck(t testing.TB) {
 	t.Helper()
 	ep := testAccEnvironment(t)
@@ -154,6 +160,32 @@ func testAccPreCheck(t testing.TB) {
 	if err := os.Setenv(EnvAPIKey, ep.APIKey); err != nil { //nolint:usetesting // process-wide on purpose
 		t.Fatal(err)
 	}
+	if err := os.Setenv(EnvOrgAPIKey, ep.OrgAPIKey); err != nil { //nolint:usetesting // process-wide on purpose
+		t.Fatal(err)
+	}
+}
+
+// testAccRequireOrgKey returns the endpoint and skips the test when there is
+// no organization key (a real endpoint without SERVICE_ORG_API_KEY).
+func testAccRequireOrgKey(t testing.TB) testAccEndpoint {
+	t.Helper()
+	ep := testAccEnvironment(t)
+	if ep.OrgAPIKey == "" {
+		t.Skip("needs an organization API key: set " + EnvOrgAPIKey + " to run against a real endpoint (" + EnvBaseURL + ")")
+	}
+	return ep
+}
+
+// testAccOrgClient returns an API client with the organization key, for
+// out-of-band changes to projects. It skips without an organization key.
+func testAccOrgClient(t testing.TB) *client.Client {
+	t.Helper()
+	ep := testAccRequireOrgKey(t)
+	c, err := client.New(client.Config{BaseURL: ep.BaseURL, OrgAPIKey: ep.OrgAPIKey, UserAgent: "terraform-provider-service-acctest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // testAccRequireEmulator skips the test when running against a real endpoint.

@@ -301,6 +301,9 @@ var gateFixtures = map[string]map[string]tftypes.Value{
 		"name":    tftypes.NewValue(tftypes.String, "Gate"),
 		"app_url": tftypes.NewValue(tftypes.String, "https://mcp.example.com"),
 	},
+	projectType: {
+		"name": tftypes.NewValue(tftypes.String, "gate"),
+	},
 }
 
 // gateTransport answers every request 404 and counts them.
@@ -362,7 +365,7 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 		obj := tftypes.NewValue(typ, vals)
 		for _, mode := range []destroyDetection{notDestroying, destroying, destroyUnknown} {
 			tr := &gateTransport{}
-			c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", MaxRetries: -1,
+			c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", OrgAPIKey: "o", MaxRetries: -1,
 				HTTPClient: &http.Client{Transport: tr}})
 			if err != nil {
 				t.Fatal(err)

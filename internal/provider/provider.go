@@ -273,6 +273,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 		NewTriggerInstanceResource,
 		NewCustomToolkitResource,
 		NewWebhookSubscriptionResource,
+		NewProjectResource,
 		NewWebhookEndpointResource,
 	}
 }
@@ -293,6 +294,8 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewTriggerInstancesDataSource,
 		NewToolsDataSource,
 		NewWebhookEventTypesDataSource,
+		NewProjectDataSource,
+		NewProjectsDataSource,
 		NewWebhookEndpointsDataSource,
 	}
 }
@@ -307,6 +310,7 @@ func (p *ServiceProvider) ListResources(_ context.Context) []func() list.ListRes
 		NewTriggerInstanceListResource,
 		NewMCPServerListResource,
 		NewCustomToolkitListResource,
+		NewProjectListResource,
 		NewWebhookEndpointListResource,
 	}
 }

@@ -1,0 +1,640 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+const projectType = "service_project"
+
+var (
+	_ resource.Resource                = (*projectResource)(nil)
+	_ resource.ResourceWithConfigure   = (*projectResource)(nil)
+	_ resource.ResourceWithImportState = (*projectResource)(nil)
+	_ resource.ResourceWithIdentity    = (*projectResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*projectResource)(nil)
+)
+
+// NewProjectResource returns the service_project resource.
+func NewProjectResource() resource.Resource { return &projectResource{} }
+
+type projectResource struct {
+	data *ProviderData
+}
+
+type projectModel struct {
+	ID                 types.String `tfsdk:"id"`
+	Name               types.String `tfsdk:"name"`
+	Config             types.Object `tfsdk:"config"`
+	OrgID              types.String `tfsdk:"org_id"`
+	CreatedAt          types.String `tfsdk:"created_at"`
+	APIKey             types.String `tfsdk:"api_key"`
+	APIKeyRotation     types.String `tfsdk:"api_key_rotation"`
+	DeletionProtection types.Bool   `tfsdk:"deletion_protection"`
+	RevokeOnDelete     types.Bool   `tfsdk:"revoke_on_delete"`
+}
+
+// projectConfigModel is the `config` block: the service's create-time
+// settings (client.ProjectConfig).
+type projectConfigModel struct {
+	Is2FAEnabled                     types.Bool   `tfsdk:"is_2fa_enabled"`
+	MaskSecretKeysInConnectedAccount types.Bool   `tfsdk:"mask_secret_keys_in_connected_account"`
+	LogVisibilitySetting             types.String `tfsdk:"log_visibility_setting"`
+	LogoURL                          types.String `tfsdk:"logo_url"`
+	DisplayName                      types.String `tfsdk:"display_name"`
+	RequireMCPAPIKey                 types.Bool   `tfsdk:"require_mcp_api_key"`
+	HostedLinkForManagedAuth         types.Bool   `tfsdk:"hosted_link_enabled_for_managed_auth"`
+	SignedURLFileExpiryInSeconds     types.Int64  `tfsdk:"signed_url_file_expiry_in_seconds"`
+}
+
+// projectNameRe is the service's rule for project names (the emulator
+// enforces the same): 1 to 64 letters, digits, spaces, hyphens and
+// underscores, starting with a letter or digit.
+var projectNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 _-]{0,63}$`)
+
+// checkProjectName is the validate-time check of a project name.
+func checkProjectName(name string) error {
+	switch {
+	case strings.TrimSpace(name) == "":
+		return fmt.Errorf("a project name must not be blank")
+	case len(name) > 64:
+		return fmt.Errorf("%q is %d characters long; a project name has at most 64", name, len(name))
+	case !projectNameRe.MatchString(name):
+		return fmt.Errorf("%q is not a valid project name: use 1 to 64 letters, digits, spaces, hyphens and "+
+			"underscores, starting with a letter or digit", name)
+	}
+	return nil
+}
+
+func projectNameValidator() validator.String {
+	return stringCheck{
+		description: "value must be 1 to 64 letters, digits, spaces, hyphens and underscores, starting with a letter or digit",
+		summary:     "Invalid project name",
+		check:       checkProjectName,
+	}
+}
+
+func (r *projectResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_project"
+}
+
+// IdentitySchema: the project's identity is its id (see identity.go).
+func (r *projectResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = idIdentitySchema("project", "pr_AbC123xyz")
+}
+
+// projectConfigAttributes are the attributes of `config`.
+func projectConfigAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"is_2fa_enabled": schema.BoolAttribute{
+			MarkdownDescription: "Whether the project requires two-factor authentication (`is_2FA_enabled`). Required in `config`.",
+			Required:            true,
+		},
+		"mask_secret_keys_in_connected_account": schema.BoolAttribute{
+			MarkdownDescription: "Whether the service masks the secret fields (API keys, tokens) of the project's " +
+				"connected accounts in its answers. Required in `config`.",
+			Required: true,
+		},
+		"log_visibility_setting": schema.StringAttribute{
+			MarkdownDescription: "What the service keeps of the project's request logs: `show_all` (everything) or " +
+				"`dont_store_data` (no request or response data). Required in `config`.",
+			Required:   true,
+			Validators: []validator.String{stringvalidator.OneOf(client.LogVisibilityShowAll, client.LogVisibilityDontStoreData)},
+		},
+		"logo_url": schema.StringAttribute{
+			MarkdownDescription: "URL of the logo shown to the project's users (for example on the hosted connection page).",
+			Optional:            true,
+		},
+		"display_name": schema.StringAttribute{
+			MarkdownDescription: "Name shown to the project's users, when it should differ from `name`.",
+			Optional:            true,
+		},
+		"require_mcp_api_key": schema.BoolAttribute{
+			MarkdownDescription: "Whether the project's MCP server URLs require the project's API key. The service's default when unset.",
+			Optional:            true,
+		},
+		"hosted_link_enabled_for_managed_auth": schema.BoolAttribute{
+			MarkdownDescription: "Whether the service's hosted link (the connection page) is used for auth configs " +
+				"with service-managed credentials (`is_composio_link_enabled_for_managed_auth`). The service's " +
+				"default when unset.",
+			Optional: true,
+		},
+		"signed_url_file_expiry_in_seconds": schema.Int64Attribute{
+			MarkdownDescription: "Lifetime, in seconds, of the signed URLs of files the project's tools return. The " +
+				"service's default when unset.",
+			Optional: true,
+		},
+	}
+}
+
+func (r *projectResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A project of the organization: the container of auth configs, connected accounts, " +
+			"triggers, webhooks, MCP servers and custom toolkits, with its own API key. Managed with the " +
+			"organization's key (`org_api_key` in the provider block, or `" + EnvOrgAPIKey + "`); the project key " +
+			"(`api_key`) cannot manage projects.\n\n" +
+			"**Deleting a project deletes everything in it.** `deletion_protection` (on by default) makes a plan that " +
+			"would destroy or replace the project fail; set it to `false` and apply before destroying.\n\n" +
+			"Names are unique in the organization: a new project whose name is taken fails at plan, before any write. " +
+			"The service cannot rename a project: changing `name` replaces it (which `deletion_protection` refuses).\n\n" +
+			"`config` is taken when the project is created and can be neither read back nor changed: changing it on " +
+			"an existing project is a plan error, never a silent replacement. An imported project has no `config` in " +
+			"state, and its `api_key` stays null until the key is rotated with `api_key_rotation` (the first value given " +
+			"after an import is a baseline and does not rotate).",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The project id, used for import.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				MarkdownDescription: "Name of the project, unique in the organization: 1 to 64 letters, digits, spaces, " +
+					"hyphens and underscores, starting with a letter or digit. The service cannot rename a project, " +
+					"so changing it replaces the project (deleting everything in it), which `deletion_protection` " +
+					"refuses while it is `true`. A name already taken in the organization fails at plan.",
+				Required:      true,
+				Validators:    []validator.String{projectNameValidator()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"config": schema.SingleNestedAttribute{
+				MarkdownDescription: "Settings the service takes **only when it creates the project**: it neither " +
+					"returns them nor lets them be changed. Changing, adding or removing `config` on an existing " +
+					"project is therefore a plan error (the provider never replaces a project silently): restore the " +
+					"previous value. An imported project has no `config` in state: leave the block out, or add " +
+					"`lifecycle { ignore_changes = [config] }`. To get a project with other settings, create a new " +
+					"project (another resource, or another `name`). When the block is omitted the service's defaults apply.",
+				Optional:   true,
+				Attributes: projectConfigAttributes(),
+			},
+			"org_id": schema.StringAttribute{
+				MarkdownDescription: "Id of the organization the project belongs to.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"created_at": schema.StringAttribute{
+				MarkdownDescription: "When the project was created (ISO 8601).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"api_key": schema.StringAttribute{
+				MarkdownDescription: "The project's API key: use it as the `api_key` of a provider configuration that " +
+					"manages the project's objects. Sensitive; stored in state. The service shows a key's value only " +
+					"when the project is created and when the key is regenerated, so after an import it is null until " +
+					"the key is rotated: give `api_key_rotation` a value, apply, then change that value and apply again.",
+				Computed:      true,
+				Sensitive:     true,
+				PlanModifiers: []planmodifier.String{rotatedProjectKeyPlanModifier{}},
+			},
+			"api_key_rotation": schema.StringAttribute{
+				MarkdownDescription: "Any string; changing it to a new value on an existing project regenerates the " +
+					"project's API key in place and stores the new one in `api_key` (for example a date, `\"2026-01\"`). " +
+					"**Every key of the project stops working at once**, including keys held by other tools and " +
+					"services, so roll the new key out right after the apply. Setting it when creating the project does " +
+					"not rotate; removing it does not rotate. Not read from the service, so an import leaves it unset; " +
+					"the first value given after an import is taken as the current key's, without rotating (importing " +
+					"never breaks the keys in use), and the next change rotates, which is how an imported project gets " +
+					"its `api_key` in state.",
+				Optional: true,
+			},
+			"deletion_protection": schema.BoolAttribute{
+				MarkdownDescription: "Whether Terraform may delete the project. Deleting a project deletes everything " +
+					"in it (auth configs, connected accounts, triggers, MCP servers, ...), so while this is `true` " +
+					"(the default) a plan that would destroy the project or replace it (a `name` change) fails, " +
+					"before any change. To delete the project, set it to `false`, apply, then destroy (or remove " +
+					"the resource).",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(true),
+			},
+			"revoke_on_delete": schema.BoolAttribute{
+				MarkdownDescription: "Whether deleting the project also revokes, at the upstream providers, the " +
+					"credentials of every connected account in it (a background job of the service). Defaults to `false`.",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
+			},
+		},
+	}
+}
+
+func (r *projectResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = orgProviderDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// rotatedProjectKeyPlanModifier keeps api_key from state (null after an
+// import) unless api_key_rotation asks for a rotation (then it is unknown).
+// As with a webhook subscription's secret_rotation, the first value given
+// after an import is the baseline (privateKeyImported), not a rotation:
+// adopting a project must not break the keys in use.
+type rotatedProjectKeyPlanModifier struct{}
+
+func (rotatedProjectKeyPlanModifier) Description(_ context.Context) string {
+	return "keeps the API key unless api_key_rotation changes"
+}
+
+func (m rotatedProjectKeyPlanModifier) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (rotatedProjectKeyPlanModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return // create (unknown) or destroy
+	}
+	var planned, prior types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("api_key_rotation"), &planned)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("api_key_rotation"), &prior)...)
+	if rotates(prior, planned) && !baselineAfterImport(ctx, req.Private, prior) {
+		resp.PlanValue = types.StringUnknown()
+		return
+	}
+	resp.PlanValue = req.StateValue
+}
+
+// projectListing is the organization's projects as one plan walk lists
+// them (once per ProviderData: Configure makes one per walk), for the
+// name-clash check of new projects.
+type projectListing struct {
+	once  sync.Once
+	names map[string]string // name -> id
+	err   error
+
+	mu sync.Mutex
+	// managed are the ids of projects that are in the state of a resource
+	// planned in this walk: a create whose name is one of theirs is the
+	// second half of a replacement (`-replace`, a tainted project), not a
+	// clash.
+	managed map[string]bool
+}
+
+var projectListings sync.Map // *ProviderData -> *projectListing
+
+func projectListingFor(d *ProviderData) *projectListing {
+	l, _ := projectListings.LoadOrStore(d, &projectListing{})
+	return l.(*projectListing)
+}
+
+func (l *projectListing) markManaged(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.managed == nil {
+		l.managed = map[string]bool{}
+	}
+	l.managed[id] = true
+}
+
+func (l *projectListing) isManaged(id string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.managed[id]
+}
+
+// lookup returns the id of the organization's project named name ("" when
+// none), listing the projects on first use.
+func (l *projectListing) lookup(ctx context.Context, c *client.Client, name string) (string, error) {
+	l.once.Do(func() {
+		l.names = map[string]string{}
+		for p, err := range c.Projects(ctx) {
+			if err != nil {
+				l.err = err
+				return
+			}
+			if !p.Deleted {
+				l.names[p.Name] = p.ID
+			}
+		}
+	})
+	if l.err != nil {
+		return "", l.err
+	}
+	return l.names[name], nil
+}
+
+// ModifyPlan refuses, at plan and before any write, to destroy or replace a
+// project under deletion_protection and to change `config` on an existing
+// project; for a new project it checks through the organization's listing
+// that the name is free and the organization key works.
+func (r *projectResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		// A destroy (terraform destroy, or the resource removed from the
+		// configuration): no request, the state alone decides.
+		if req.State.Raw.IsNull() {
+			return
+		}
+		var state projectModel
+		resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+		if !resp.Diagnostics.HasError() && state.DeletionProtection.ValueBool() {
+			addDeletionProtectionError(&resp.Diagnostics, state, "destroy")
+		}
+		return
+	}
+	remotePlanChecks(ctx, projectType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+}
+
+// addDeletionProtectionError is the error of a plan (or a Delete) that would
+// delete a protected project; what is "destroy" or "replace".
+func addDeletionProtectionError(diags *diag.Diagnostics, state projectModel, what string) {
+	detail := fmt.Sprintf("This plan would %s the project %q (%s), and deleting a project deletes everything in it: "+
+		"its auth configs, connected accounts, triggers, webhooks, MCP servers and custom toolkits, and its API keys "+
+		"stop working. deletion_protection is true, so the provider refuses.\n\n"+
+		"If this is intended, set deletion_protection = false in the resource block, run terraform apply (it changes "+
+		"nothing on the service), then run the %s again.",
+		what, state.Name.ValueString(), state.ID.ValueString(), what)
+	if what == "replace" {
+		detail += " The project is replaced because its name changed: the service cannot rename a project."
+	}
+	diags.AddAttributeError(path.Root("deletion_protection"), "Project is protected against deletion", detail)
+}
+
+func (r *projectResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var plan projectModel
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		var state projectModel
+		resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		if r.data.Configured() && state.ID.ValueString() != "" {
+			projectListingFor(r.data).markManaged(state.ID.ValueString())
+		}
+		checkProjectUpdate(state, plan, &resp.Diagnostics)
+		return
+	}
+	if !r.data.Configured() || plan.Name.IsUnknown() {
+		return
+	}
+	name := plan.Name.ValueString()
+	l := projectListingFor(r.data)
+	id, err := l.lookup(ctx, r.data.Client, name)
+	if err != nil {
+		addProjectListingError(&resp.Diagnostics, err)
+		return
+	}
+	if id != "" && !l.isManaged(id) {
+		resp.Diagnostics.AddAttributeError(path.Root("name"), "Project name already taken",
+			fmt.Sprintf("Attribute name: the organization already has a project named %q (%s), and project names are "+
+				"unique in an organization. Choose another name, or manage the existing project with\n\n"+
+				"  terraform import %s.<name> %s\n\n(or an `import { to = %s.<name>, id = %q }` block).",
+				name, id, projectType, id, projectType, id))
+	}
+}
+
+// checkProjectUpdate reports what an existing project cannot do: a change
+// of `config` (create-time only) and, under deletion_protection, a
+// replacement (a `name` change).
+func checkProjectUpdate(state, plan projectModel, diags *diag.Diagnostics) {
+	if !plan.Config.IsUnknown() && !plan.Config.Equal(state.Config) {
+		diags.AddAttributeError(path.Root("config"), "Project config cannot be changed", projectConfigChangeDetail(state))
+	}
+	if !plan.Name.Equal(state.Name) && state.DeletionProtection.ValueBool() {
+		addDeletionProtectionError(diags, state, "replace")
+	}
+}
+
+func projectConfigChangeDetail(state projectModel) string {
+	was := "the configuration set when the project was created"
+	if state.Config.IsNull() {
+		was = "no config (the project was created without one, or imported: the service never returns it)"
+	}
+	return fmt.Sprintf("Attribute config: the service takes a project's config only when it creates the project, and "+
+		"can neither return nor change it, so the provider cannot apply this change to the existing project %q (%s). "+
+		"Its state holds %s.\n\n"+
+		"Restore the previous config, or add `lifecycle { ignore_changes = [config] }` to stop managing it (the usual "+
+		"choice for an imported project). A project with other settings has to be a new project: the provider never "+
+		"replaces a project for this, since that would delete everything in it.",
+		state.Name.ValueString(), state.ID.ValueString(), was)
+}
+
+// addProjectListingError reports the failure of the plan-time listing of the
+// organization's projects: a refused organization key names org_api_key.
+func addProjectListingError(diags *diag.Diagnostics, err error) {
+	if client.IsStatus(err, http.StatusUnauthorized) || client.IsStatus(err, http.StatusForbidden) {
+		summary, detail := apiErrorText("listing the organization's projects for", projectType, "", err)
+		diags.AddError("Invalid organization API key",
+			"The service refused the organization API key (org_api_key in the provider block, or the "+EnvOrgAPIKey+
+				" environment variable): check that it is an organization key, not a project key, and that it has "+
+				"not been revoked.\n\n"+summary+":\n"+detail)
+		return
+	}
+	addAPIErrorAt(diags, path.Root("name"), "listing the organization's projects for", projectType, "", err)
+}
+
+// projectConfigRequest converts `config` (known, possibly null) into the
+// create request's config.
+func projectConfigRequest(ctx context.Context, o types.Object, diags *diag.Diagnostics) *client.ProjectConfig {
+	if o.IsNull() || o.IsUnknown() {
+		return nil
+	}
+	var m projectConfigModel
+	diags.Append(o.As(ctx, &m, basetypes.ObjectAsOptions{})...)
+	if diags.HasError() {
+		return nil
+	}
+	return &client.ProjectConfig{
+		Is2FAEnabled:                        m.Is2FAEnabled.ValueBool(),
+		MaskSecretKeysInConnectedAccount:    m.MaskSecretKeysInConnectedAccount.ValueBool(),
+		LogVisibilitySetting:                m.LogVisibilitySetting.ValueString(),
+		LogoURL:                             m.LogoURL.ValueStringPointer(),
+		DisplayName:                         m.DisplayName.ValueStringPointer(),
+		RequireMCPAPIKey:                    m.RequireMCPAPIKey.ValueBoolPointer(),
+		IsComposioLinkEnabledForManagedAuth: m.HostedLinkForManagedAuth.ValueBoolPointer(),
+		SignedURLFileExpiryInSeconds:        m.SignedURLFileExpiryInSeconds.ValueInt64Pointer(),
+	}
+}
+
+func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan projectModel
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	cfg := projectConfigRequest(ctx, plan.Config, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c := r.data.Client
+	created, err := c.CreateProject(ctx, client.CreateProjectRequest{Name: plan.Name.ValueString(), Config: cfg})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "creating", projectType, "", err)
+		return
+	}
+	tflog.Debug(ctx, "created project", map[string]any{"id": created.ID, "adopted": created.Adopted})
+	if created.Adopted {
+		resp.Diagnostics.AddWarning("Project created after a lost answer",
+			fmt.Sprintf("The service's answer to the create of project %q was lost; the project was found by name "+
+				"(%s) and its API key was regenerated, because a key's value is only shown at creation and "+
+				"regeneration. api_key holds the new key.", created.Name, created.ID))
+	}
+	plan.ID = types.StringValue(created.ID)
+	plan.APIKey = types.StringPointerValue(created.APIKey)
+	plan.OrgID, plan.CreatedAt = types.StringNull(), types.StringNull()
+	// The create's answer has no org_id nor created_at: one read. Its
+	// failure must not lose the key, shown only now: the state is saved and
+	// the next refresh fills them.
+	p, err := c.GetProject(ctx, created.ID)
+	if err != nil {
+		summary, detail := apiErrorText("reading back", projectType, created.ID, err)
+		resp.Diagnostics.AddWarning(summary, "The project was created and saved in state (with its API key); "+
+			"org_id and created_at are filled by the next refresh.\n\n"+detail)
+	} else {
+		applyProject(&plan, p)
+	}
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+}
+
+// applyProject copies the service's view into m; api_key, config and the
+// Terraform-only attributes are kept (an import's null ones get their
+// defaults).
+func applyProject(m *projectModel, p *client.Project) {
+	m.ID = types.StringValue(p.ID)
+	m.Name = types.StringValue(p.Name)
+	m.OrgID = types.StringValue(p.OrgID)
+	m.CreatedAt = types.StringValue(p.CreatedAt)
+	if p.CreatedAt == "" {
+		m.CreatedAt = types.StringNull()
+	}
+	if m.DeletionProtection.IsNull() || m.DeletionProtection.IsUnknown() {
+		m.DeletionProtection = types.BoolValue(true)
+	}
+	if m.RevokeOnDelete.IsNull() || m.RevokeOnDelete.IsUnknown() {
+		m.RevokeOnDelete = types.BoolValue(false)
+	}
+	if m.Config.IsUnknown() {
+		m.Config = types.ObjectNull(projectConfigAttrTypes)
+	}
+	if m.APIKey.IsUnknown() {
+		m.APIKey = types.StringNull()
+	}
+}
+
+// projectConfigAttrTypes is the object type of `config`.
+var projectConfigAttrTypes = map[string]attr.Type{
+	"is_2fa_enabled":                        types.BoolType,
+	"mask_secret_keys_in_connected_account": types.BoolType,
+	"log_visibility_setting":                types.StringType,
+	"logo_url":                              types.StringType,
+	"display_name":                          types.StringType,
+	"require_mcp_api_key":                   types.BoolType,
+	"hosted_link_enabled_for_managed_auth":  types.BoolType,
+	"signed_url_file_expiry_in_seconds":     types.Int64Type,
+}
+
+func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	identityFromPriorState(ctx, req, resp)
+	var state projectModel
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() || !r.data.Configured() {
+		return
+	}
+	id := state.ID.ValueString()
+	p, err := r.data.Client.GetProject(ctx, id)
+	if readFailed(ctx, resp, projectType, id, err) {
+		return
+	}
+	applyProject(&state, p)
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+}
+
+func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var plan, state projectModel
+	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The plan check covers known values; a config unknown at plan arrives here.
+	if !plan.Config.Equal(state.Config) {
+		resp.Diagnostics.AddAttributeError(path.Root("config"), "Project config cannot be changed", projectConfigChangeDetail(state))
+		return
+	}
+	if req.Private != nil {
+		imported := baselineAfterImport(ctx, req.Private, state.APIKeyRotation)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, nil)...)
+		if imported {
+			state.APIKeyRotation = plan.APIKeyRotation // the baseline: nothing to rotate
+		}
+	}
+	id := state.ID.ValueString()
+	plan.ID, plan.OrgID, plan.CreatedAt, plan.APIKey = state.ID, state.OrgID, state.CreatedAt, state.APIKey
+	if rotates(state.APIKeyRotation, plan.APIKeyRotation) {
+		key, err := r.data.Client.RegenerateProjectAPIKey(ctx, id)
+		if err != nil {
+			// Keep the rest of the update; the rotation is retried on the next apply.
+			plan.APIKeyRotation = state.APIKeyRotation
+			resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+			addAPIError(&resp.Diagnostics, "regenerating the API key of", projectType, id, err)
+			return
+		}
+		plan.APIKey = types.StringValue(key.APIKey.Key)
+	}
+	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+}
+
+func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if !requireClient(r.data, &resp.Diagnostics) {
+		return
+	}
+	var state projectModel
+	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if state.DeletionProtection.ValueBool() {
+		// The plan refuses first; this covers a plan made without the check.
+		addDeletionProtectionError(&resp.Diagnostics, state, "destroy")
+		return
+	}
+	id := state.ID.ValueString()
+	jobID, err := r.data.Client.DeleteProject(ctx, id, state.RevokeOnDelete.ValueBool())
+	if jobID != "" {
+		tflog.Info(ctx, "project deleted; the service revokes its connected accounts' credentials in the background",
+			map[string]any{"id": id, "revoke_job_id": jobID})
+	}
+	addDeleteError(&resp.Diagnostics, projectType, id, err)
+}
+
+func (r *projectResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id := importIDOf(ctx, req, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !serviceObjectIDRe.MatchString(id) {
+		resp.Diagnostics.AddError("Invalid import id",
+			fmt.Sprintf("Expected a project id such as pr_AbC123xyz (the service_projects data source lists them), got %q.", id))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, []byte("true"))...)
+}

@@ -1,0 +1,772 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
+)
+
+const (
+	projectAddr         = "service_project.test"
+	routeGetProject     = "GET /api/v3.1/org/owner/project/{nano_id}"
+	routeListProjects   = "GET /api/v3.1/org/owner/project/list"
+	routeCreateProject  = "POST /api/v3.1/org/owner/project/new"
+	testAccProjectIDPat = `^\S+$`
+)
+
+// ---- unit tests ----
+
+func TestProjectNameValidation(t *testing.T) {
+	t.Parallel()
+	for name, wantErr := range map[string]string{
+		"prod":                        "",
+		"Team A_b-1":                  "",
+		strings.Repeat("a", 64):       "",
+		"":                            "must not be blank",
+		"   ":                         "must not be blank",
+		" lead":                       "starting with a letter or digit",
+		"-x":                          "starting with a letter or digit",
+		"a/b":                         "letters, digits, spaces, hyphens",
+		"é":                           "letters, digits, spaces, hyphens",
+		strings.Repeat("a", 65):       "at most 64",
+		"tab\there":                   "letters, digits, spaces, hyphens",
+		"trailing-dot.":               "letters, digits, spaces, hyphens",
+		"x" + strings.Repeat(" ", 63): "",
+	} {
+		err := checkProjectName(name)
+		switch {
+		case wantErr == "" && err != nil:
+			t.Errorf("%q: unexpected error %v", name, err)
+		case wantErr != "" && (err == nil || !strings.Contains(err.Error(), wantErr)):
+			t.Errorf("%q: error %v, want one containing %q", name, err, wantErr)
+		}
+	}
+}
+
+// projectTestState builds a service_project state/plan value.
+func projectTestValue(t *testing.T, sch tftypes.Object, vals map[string]tftypes.Value) tftypes.Value {
+	t.Helper()
+	all := map[string]tftypes.Value{}
+	for name, at := range sch.AttributeTypes {
+		if v, ok := vals[name]; ok {
+			all[name] = v
+		} else {
+			all[name] = tftypes.NewValue(at, nil)
+		}
+	}
+	return tftypes.NewValue(sch, all)
+}
+
+// projectModifyPlan runs the resource's ModifyPlan with a client whose every
+// request is counted (and answered 404), outside any destroy.
+func projectModifyPlan(t *testing.T, state, plan map[string]tftypes.Value) (diag.Diagnostics, []string) {
+	t.Helper()
+	ctx := withDestroyDetection(t.Context(), notDestroying)
+	r := NewProjectResource()
+	var sr resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &sr)
+	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	tr := &gateTransport{}
+	c, err := client.New(client.Config{BaseURL: "http://project.invalid", OrgAPIKey: "o", MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cresp resource.ConfigureResponse
+	r.(resource.ResourceWithConfigure).Configure(ctx, resource.ConfigureRequest{ProviderData: &ProviderData{Client: c}}, &cresp)
+	if cresp.Diagnostics.HasError() {
+		t.Fatal(cresp.Diagnostics)
+	}
+	val := func(m map[string]tftypes.Value) tftypes.Value {
+		if m == nil {
+			return tftypes.NewValue(typ, nil)
+		}
+		return projectTestValue(t, typ, m)
+	}
+	req := resource.ModifyPlanRequest{
+		Config: tfsdk.Config{Schema: sr.Schema, Raw: val(plan)},
+		Plan:   tfsdk.Plan{Schema: sr.Schema, Raw: val(plan)},
+		State:  tfsdk.State{Schema: sr.Schema, Raw: val(state)},
+	}
+	resp := &resource.ModifyPlanResponse{Plan: req.Plan}
+	r.(resource.ResourceWithModifyPlan).ModifyPlan(ctx, req, resp)
+	return resp.Diagnostics, tr.reqs
+}
+
+func projectTestAttrs(name string, protected bool, cfg *tftypes.Value) map[string]tftypes.Value {
+	m := map[string]tftypes.Value{
+		"id":                  tftypes.NewValue(tftypes.String, "pr_unit"),
+		"name":                tftypes.NewValue(tftypes.String, name),
+		"deletion_protection": tftypes.NewValue(tftypes.Bool, protected),
+		"revoke_on_delete":    tftypes.NewValue(tftypes.Bool, false),
+	}
+	if cfg != nil {
+		m["config"] = *cfg
+	}
+	return m
+}
+
+func projectTestConfig(displayName string) *tftypes.Value {
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{}}
+	vals := map[string]tftypes.Value{}
+	for k, at := range projectConfigAttrTypes {
+		tt := at.TerraformType(context.Background())
+		typ.AttributeTypes[k] = tt
+		vals[k] = tftypes.NewValue(tt, nil)
+	}
+	vals["is_2fa_enabled"] = tftypes.NewValue(tftypes.Bool, false)
+	vals["mask_secret_keys_in_connected_account"] = tftypes.NewValue(tftypes.Bool, true)
+	vals["log_visibility_setting"] = tftypes.NewValue(tftypes.String, "show_all")
+	vals["display_name"] = tftypes.NewValue(tftypes.String, displayName)
+	v := tftypes.NewValue(typ, vals)
+	return &v
+}
+
+// errorAt returns the error diagnostics attached to attr.
+func errorAt(diags diag.Diagnostics, attr string) []diag.Diagnostic {
+	var out []diag.Diagnostic
+	for _, d := range diags.Errors() {
+		if wp, ok := d.(diag.DiagnosticWithPath); ok && wp.Path().Equal(path.Root(attr)) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// The plan-time rules of an existing project, without a single request:
+// destroying or replacing it under deletion_protection fails naming
+// deletion_protection; changing, adding or removing config fails naming
+// config; with deletion_protection false a destroy or a rename plans.
+func TestProjectModifyPlanRules(t *testing.T) {
+	t.Parallel()
+	a, b := projectTestConfig("A"), projectTestConfig("B")
+	cases := []struct {
+		name        string
+		state, plan map[string]tftypes.Value
+		wantAttr    string
+		wantText    string
+	}{
+		{"destroy protected", projectTestAttrs("p", true, a), nil, "deletion_protection", "would destroy"},
+		{"destroy unprotected", projectTestAttrs("p", false, a), nil, "", ""},
+		{"rename protected", projectTestAttrs("p", true, nil), projectTestAttrs("q", true, nil), "deletion_protection", "would replace"},
+		{"rename unprotected", projectTestAttrs("p", false, nil), projectTestAttrs("q", false, nil), "", ""},
+		{"rename protected, unprotecting in the same plan", projectTestAttrs("p", true, nil), projectTestAttrs("q", false, nil), "deletion_protection", "would replace"},
+		{"config changed", projectTestAttrs("p", true, a), projectTestAttrs("p", true, b), "config", "only when it creates the project"},
+		{"config added (imported)", projectTestAttrs("p", true, nil), projectTestAttrs("p", true, a), "config", "imported"},
+		{"config removed", projectTestAttrs("p", true, a), projectTestAttrs("p", true, nil), "config", "cannot be changed"},
+		{"config unchanged", projectTestAttrs("p", true, a), projectTestAttrs("p", false, a), "", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			diags, reqs := projectModifyPlan(t, tc.state, tc.plan)
+			if len(reqs) > 0 {
+				t.Errorf("the plan sent %v, want no request", reqs)
+			}
+			if tc.wantAttr == "" {
+				if diags.HasError() {
+					t.Errorf("unexpected errors: %v", diags)
+				}
+				return
+			}
+			got := errorAt(diags, tc.wantAttr)
+			if len(got) != 1 || len(diags.Errors()) != 1 {
+				t.Fatalf("want one error at %s, got %v", tc.wantAttr, diags)
+			}
+			if d := got[0].Summary() + " " + got[0].Detail(); !strings.Contains(d, tc.wantText) {
+				t.Errorf("error %q does not say %q", d, tc.wantText)
+			}
+		})
+	}
+}
+
+// A new project's plan lists the organization's projects; a refused
+// organization key is an error naming org_api_key.
+func TestProjectModifyPlanCreateListsProjects(t *testing.T) {
+	t.Parallel()
+	diags, reqs := projectModifyPlan(t, nil, map[string]tftypes.Value{"name": tftypes.NewValue(tftypes.String, "new")})
+	if len(reqs) != 1 || reqs[0] != "GET /api/v3.1/org/owner/project/list" {
+		t.Errorf("requests %v, want one list", reqs)
+	}
+	// gateTransport answers 404: reported at name, not as a bad key.
+	if len(errorAt(diags, "name")) != 1 {
+		t.Errorf("want the listing's error at name, got %v", diags)
+	}
+
+	var d diag.Diagnostics
+	addProjectListingError(&d, &client.APIError{StatusCode: http.StatusUnauthorized, Message: "bad key", Method: "GET", Path: "/api/v3.1/org/owner/project/list"})
+	if len(d.Errors()) != 1 || !strings.Contains(d.Errors()[0].Detail(), "org_api_key") || d.Errors()[0].Summary() != "Invalid organization API key" {
+		t.Errorf("401: got %v", d)
+	}
+	d = nil
+	addProjectListingError(&d, errors.New("boom"))
+	if len(errorAt(d, "name")) != 1 {
+		t.Errorf("other error: got %v", d)
+	}
+}
+
+// The api_key plan: kept (null after an import) unless api_key_rotation
+// changes to a new non-null value.
+func TestProjectAPIKeyPlan(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	var sr resource.SchemaResponse
+	NewProjectResource().Schema(ctx, resource.SchemaRequest{}, &sr)
+	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	str := func(s *string) tftypes.Value {
+		if s == nil {
+			return tftypes.NewValue(tftypes.String, nil)
+		}
+		return tftypes.NewValue(tftypes.String, *s)
+	}
+	p := func(s string) *string { return &s }
+	for _, tc := range []struct {
+		name              string
+		key, prior, after *string
+		wantUnknown       bool
+	}{
+		{"unchanged", p("k"), p("r1"), p("r1"), false},
+		{"changed", p("k"), p("r1"), p("r2"), true},
+		{"set first", p("k"), nil, p("r1"), true},
+		{"removed", p("k"), p("r1"), nil, false},
+		{"imported, nothing set", nil, nil, nil, false},
+		{"imported, rotation set", nil, nil, p("r1"), true},
+	} {
+		state := projectTestValue(t, typ, map[string]tftypes.Value{"api_key": str(tc.key), "api_key_rotation": str(tc.prior)})
+		plan := projectTestValue(t, typ, map[string]tftypes.Value{"api_key": tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "api_key_rotation": str(tc.after)})
+		req := planmodifier.StringRequest{
+			Path:       path.Root("api_key"),
+			State:      tfsdk.State{Schema: sr.Schema, Raw: state},
+			Plan:       tfsdk.Plan{Schema: sr.Schema, Raw: plan},
+			StateValue: types.StringPointerValue(tc.key),
+			PlanValue:  types.StringUnknown(),
+		}
+		resp := &planmodifier.StringResponse{PlanValue: types.StringUnknown()}
+		rotatedProjectKeyPlanModifier{}.PlanModifyString(ctx, req, resp)
+		if resp.Diagnostics.HasError() {
+			t.Fatal(resp.Diagnostics)
+		}
+		switch {
+		case tc.wantUnknown && !resp.PlanValue.IsUnknown():
+			t.Errorf("%s: planned %v, want unknown (a rotation)", tc.name, resp.PlanValue)
+		case !tc.wantUnknown && !resp.PlanValue.Equal(types.StringPointerValue(tc.key)):
+			t.Errorf("%s: planned %v, want the state's %v", tc.name, resp.PlanValue, tc.key)
+		}
+	}
+}
+
+// ---- acceptance tests ----
+
+type projectCfg struct {
+	name        string
+	displayName string // "" leaves config out
+	rotation    string
+	protection  *bool
+	revoke      bool
+}
+
+func (c projectCfg) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "resource \"service_project\" \"test\" {\n  name = %q\n", c.name)
+	if c.displayName != "" {
+		fmt.Fprintf(&b, "  config = {\n    is_2fa_enabled = false\n    mask_secret_keys_in_connected_account = true\n"+
+			"    log_visibility_setting = \"dont_store_data\"\n    display_name = %q\n  }\n", c.displayName)
+	}
+	if c.rotation != "" {
+		fmt.Fprintf(&b, "  api_key_rotation = %q\n", c.rotation)
+	}
+	if c.protection != nil {
+		fmt.Fprintf(&b, "  deletion_protection = %t\n", *c.protection)
+	}
+	if c.revoke {
+		b.WriteString("  revoke_on_delete = true\n")
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+func testAccCheckProjectDestroyed(t *testing.T) tfresource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		c := testAccOrgClient(t)
+		for _, rs := range s.RootModule().Resources {
+			if rs.Type != projectType {
+				continue
+			}
+			_, err := c.GetProject(context.Background(), rs.Primary.ID)
+			if err == nil {
+				return fmt.Errorf("project %s still exists", rs.Primary.ID)
+			}
+			if !client.IsNotFound(err) {
+				return fmt.Errorf("project %s: want 404, got %w", rs.Primary.ID, err)
+			}
+		}
+		return nil
+	}
+}
+
+// testAccProjectKeyWorks calls a project route with key and returns the error.
+func testAccProjectKeyWorks(t *testing.T, key string) error {
+	t.Helper()
+	c, err := client.New(client.Config{BaseURL: testAccEnvironment(t).BaseURL, APIKey: key, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.ListWebhookSubscriptions(context.Background())
+	return err
+}
+
+// TestAccProject_lifecycle: create (config, key, one write and one read);
+// refresh (one GET); import by id; plan-time refusals without a write (a
+// config change, a rename and a destroy under deletion_protection);
+// rotation (the old key refused, the new one works); deletion_protection
+// false (no write); a deletion outside Terraform (the plan creates it
+// again); destroy. Not parallel: it compares process-wide counters.
+func TestAccProject_lifecycle(t *testing.T) {
+	testAccRequireEmulator(t)
+	testAccRequireOrgKey(t)
+	name := acctest.RandomWithPrefix("tf-project")
+	f := false
+	base := projectCfg{name: name, displayName: "Lifecycle", rotation: "r1"}
+	unprotected := base
+	unprotected.rotation, unprotected.protection, unprotected.revoke = "r2", &f, true
+	rotated := base
+	rotated.rotation = "r2"
+	changedConfig := base
+	changedConfig.displayName = "Other"
+	renamed := base
+	renamed.name = name + "-b"
+
+	id, key1, key2, id2 := &testAccValue{}, &testAccValue{}, &testAccValue{}, &testAccValue{}
+	var before testAccEmulatorStats
+	snap := func() { before = testAccEmulatorStatsNow(t) }
+	delta := func(route string) int { return testAccEmulatorStatsNow(t).Requests[route] - before.Requests[route] }
+	var writes int
+	noWritesSince := func() { testAccAssertNoWritesSince(t, writes) }
+	// A failing step leaves a protected project the post-test destroy cannot delete.
+	t.Cleanup(func() {
+		for _, v := range []*testAccValue{id, id2} {
+			if v.v != "" {
+				_, _ = testAccOrgClient(t).DeleteProject(context.Background(), v.v, false)
+			}
+		}
+	})
+
+	tfresource.Test(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckProjectDestroyed(t),
+		Steps: []tfresource.TestStep{
+			{
+				PreConfig: snap,
+				Config:    base.String(),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexp.MustCompile(testAccProjectIDPat))),
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("org_id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("created_at"), testAccTimestamp),
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("api_key"), knownvalue.StringRegexp(regexp.MustCompile(`^\S{8,}$`))),
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("deletion_protection"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("revoke_on_delete"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("config").AtMapKey("display_name"), knownvalue.StringExact("Lifecycle")),
+				},
+				Check: tfresource.ComposeTestCheckFunc(id.capture(projectAddr, "id"), key1.capture(projectAddr, "api_key"),
+					func(*terraform.State) error {
+						// Create: one write and one read-back.
+						if w := testAccEmulatorStatsNow(t).Writes - before.Writes; w != 1 || delta(routeCreateProject) != 1 {
+							return fmt.Errorf("create made %d writes (%d creates), want 1", w, delta(routeCreateProject))
+						}
+						if r := delta(routeGetProject); r > 1 {
+							return fmt.Errorf("create read the project %d times, want at most 1", r)
+						}
+						if err := testAccProjectKeyWorks(t, key1.v); err != nil {
+							return fmt.Errorf("the created project's api_key does not work: %w", err)
+						}
+						return nil
+					}),
+			},
+			// Refresh: exactly one GET, no listing.
+			{
+				PreConfig:    snap,
+				RefreshState: true,
+				Check: func(*terraform.State) error {
+					if g, l := delta(routeGetProject), delta(routeListProjects); g != 1 || l != 0 {
+						return fmt.Errorf("refresh made %d GETs and %d lists, want 1 and 0", g, l)
+					}
+					return nil
+				},
+			},
+			// Import by id: config, api_key and api_key_rotation cannot be read back.
+			testAccImportStep(projectAddr, "config", "api_key", "api_key_rotation"),
+			{
+				ResourceName: projectAddr,
+				ImportState:  true,
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 {
+						return fmt.Errorf("import gave %d states", len(states))
+					}
+					a := states[0].Attributes
+					for _, k := range []string{"api_key", "api_key_rotation", "config.%"} {
+						if v, ok := a[k]; ok && v != "" {
+							return fmt.Errorf("imported %s = %q, want null", k, v)
+						}
+					}
+					if a["deletion_protection"] != "true" || a["revoke_on_delete"] != "false" || a["name"] != name {
+						return fmt.Errorf("imported state %v", a)
+					}
+					return nil
+				},
+			},
+			// A config change is refused at plan, without a write.
+			{
+				PreConfig:   func() { writes = testAccEmulatorWrites(t) },
+				Config:      changedConfig.String(),
+				PlanOnly:    true,
+				ExpectError: testAccErrRe(`Project config cannot be changed`, `config`, `only when it creates the project`),
+			},
+			// A rename replaces: refused at plan under deletion_protection.
+			{
+				PreConfig:   noWritesSince,
+				Config:      renamed.String(),
+				PlanOnly:    true,
+				ExpectError: testAccErrRe(`Project is protected against deletion`, `deletion_protection`, `replace`),
+			},
+			// Destroy: refused at plan under deletion_protection, without a write.
+			{
+				PreConfig:   noWritesSince,
+				Config:      base.String(),
+				Destroy:     true,
+				ExpectError: testAccErrRe(`Project is protected against deletion`, `deletion_protection = false`),
+			},
+			// Rotation: in place; the old key is refused at once, the new one works.
+			{
+				PreConfig: noWritesSince,
+				Config:    rotated.String(),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(projectAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(projectAddr, tfjsonpath.New("api_key")),
+				}},
+				Check: tfresource.ComposeTestCheckFunc(key2.capture(projectAddr, "api_key"), id2.capture(projectAddr, "id"),
+					func(*terraform.State) error {
+						if id2.v != id.v {
+							return fmt.Errorf("the rotation replaced the project %s by %s", id.v, id2.v)
+						}
+						if key2.v == "" || key2.v == key1.v {
+							return fmt.Errorf("api_key did not change (%q)", key2.v)
+						}
+						if err := testAccProjectKeyWorks(t, key1.v); !client.IsStatus(err, http.StatusUnauthorized) {
+							return fmt.Errorf("the old key after the rotation: want 401, got %w", err)
+						}
+						if err := testAccProjectKeyWorks(t, key2.v); err != nil {
+							return fmt.Errorf("the new key does not work: %w", err)
+						}
+						return nil
+					}),
+			},
+			// deletion_protection false, revoke_on_delete true: no write.
+			{
+				PreConfig: func() { writes = testAccEmulatorWrites(t) },
+				Config:    unprotected.String(),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(projectAddr, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(projectAddr, tfjsonpath.New("api_key"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
+				}},
+				Check: func(*terraform.State) error {
+					if w := testAccEmulatorWrites(t) - writes; w != 0 {
+						return fmt.Errorf("changing deletion_protection made %d writes, want 0", w)
+					}
+					return nil
+				},
+			},
+			// Deleted outside Terraform: the refresh drops it, the plan creates it again.
+			{
+				PreConfig: func() {
+					if _, err := testAccOrgClient(t).DeleteProject(context.Background(), id.v, false); err != nil {
+						t.Fatalf("deleting project %s outside Terraform: %v", id.v, err)
+					}
+				},
+				Config: unprotected.String(),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(projectAddr, plancheck.ResourceActionCreate),
+				}},
+				Check: tfresource.ComposeTestCheckFunc(id2.capture(projectAddr, "id"), func(*terraform.State) error {
+					if id2.v == id.v || id2.v == "" {
+						return fmt.Errorf("the project was not created again (id %q)", id2.v)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+// TestAccIdentity_project: identity, import by identity and by id, a state
+// without identity, and a deletion outside Terraform (through the
+// organization key) that the plan creates again. The import plans an update:
+// deletion_protection is false in the configuration (to let the test
+// destroy) and an import takes the default, true.
+func TestAccIdentity_project(t *testing.T) {
+	testAccRequireOrgKey(t)
+	name := acctest.RandomWithPrefix("tf-project-ident")
+	f := false
+	testAccIdentity(t, identityCase{
+		addr: projectAddr, idRe: regexp.MustCompile(testAccProjectIDPat),
+		create: projectCfg{name: name, protection: &f}.String(),
+		update: projectCfg{name: name, protection: &f, revoke: true}.String(),
+		remove: func(ctx context.Context, _ *client.Client, id string) error {
+			_, err := testAccOrgClient(t).DeleteProject(ctx, id, false)
+			return err
+		},
+		gone:     testAccCheckProjectDestroyed,
+		importNE: true,
+	})
+}
+
+// TestAccProject_importKeepsKeys: adopting a project with an import block
+// whose configuration sets api_key_rotation does not rotate (the value is
+// the baseline): the project's key keeps working and api_key stays null;
+// the next change of api_key_rotation rotates, the old key is refused and
+// the new one is in state.
+func TestAccProject_importKeepsKeys(t *testing.T) {
+	t.Parallel()
+	c := testAccOrgClient(t)
+	testAccRequireEmulator(t)
+	name := acctest.RandomWithPrefix("tf-project-adopt")
+	p, err := c.CreateProject(context.Background(), client.CreateProjectRequest{Name: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = c.DeleteProject(context.Background(), p.ID, false) })
+	if p.APIKey == nil {
+		t.Fatal("the created project has no key")
+	}
+	oldKey := *p.APIKey
+	f := false
+	cfg := func(rotation string) string {
+		return projectCfg{name: name, rotation: rotation, protection: &f}.String()
+	}
+	newKey := &testAccValue{}
+	tfresource.Test(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckProjectDestroyed(t),
+		Steps: []tfresource.TestStep{
+			{
+				Config: fmt.Sprintf("import {\n  to = %s\n  id = %q\n}\n", projectAddr, p.ID) + cfg("2026-01"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("api_key"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("api_key_rotation"), knownvalue.StringExact("2026-01")),
+				},
+				Check: func(*terraform.State) error {
+					if err := testAccProjectKeyWorks(t, oldKey); err != nil {
+						return fmt.Errorf("the import rotated the key: %w", err)
+					}
+					return nil
+				},
+			},
+			{
+				Config: cfg("2026-02"),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectUnknownValue(projectAddr, tfjsonpath.New("api_key")),
+				}},
+				Check: tfresource.ComposeTestCheckFunc(newKey.capture(projectAddr, "api_key"), func(*terraform.State) error {
+					if err := testAccProjectKeyWorks(t, oldKey); !client.IsStatus(err, http.StatusUnauthorized) {
+						return fmt.Errorf("the old key after the rotation: want 401, got %w", err)
+					}
+					return testAccProjectKeyWorks(t, newKey.v)
+				}),
+			},
+		},
+	})
+}
+
+// TestAccProject_badInputs: each refused at plan with an error naming the
+// attribute, and not a single write: no organization key (a provider with
+// the project key only), an organization key the service refuses, a name
+// already taken in the organization, a blank name. Not parallel: it compares
+// the process-wide write counter and unsets SERVICE_ORG_API_KEY.
+func TestAccProject_badInputs(t *testing.T) {
+	testAccRequireEmulator(t)
+	c := testAccOrgClient(t)
+	taken := acctest.RandomWithPrefix("tf-project-taken")
+	p, err := c.CreateProject(context.Background(), client.CreateProjectRequest{Name: taken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = c.DeleteProject(context.Background(), p.ID, false) })
+	fresh := acctest.RandomWithPrefix("tf-project-bad")
+	for _, tc := range []struct {
+		name     string
+		noOrgEnv bool
+		config   string
+		want     *regexp.Regexp
+	}{
+		{"no organization key", true, fmt.Sprintf("provider \"service\" {\n  api_key = %q\n}\n", testAccAPIKey) + projectCfg{name: fresh}.String(),
+			testAccErrRe(`Missing organization API key`, `org_api_key`)},
+		{"unknown organization key", false, "provider \"service\" {\n  org_api_key = \"not-an-org-key\"\n}\n" + projectCfg{name: fresh}.String(),
+			testAccErrRe(`Invalid organization API key`, `org_api_key`, `401`)},
+		{"name taken", false, projectCfg{name: taken}.String(),
+			testAccErrRe(`Project name already taken`, `name`, regexp.QuoteMeta(p.ID), `terraform import`)},
+		{"blank name", false, projectCfg{name: "  "}.String(),
+			testAccErrRe(`Invalid project name`, `name`, `must not be blank`)},
+		{"malformed name", false, projectCfg{name: "a/b"}.String(),
+			testAccErrRe(`Invalid project name`, `name`, `letters, digits, spaces`)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			writes := testAccEmulatorWrites(t)
+			tfresource.Test(t, tfresource.TestCase{
+				PreCheck: func() {
+					testAccPreCheck(t)
+					if tc.noOrgEnv {
+						t.Setenv(EnvOrgAPIKey, "")
+					}
+				},
+				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				Steps: []tfresource.TestStep{{
+					Config:      tc.config,
+					PlanOnly:    true,
+					ExpectError: tc.want,
+				}},
+			})
+			testAccAssertNoWritesSince(t, writes)
+		})
+	}
+}
+
+// TestAccProjectDataSources: service_project by id and by name, an unknown
+// name as an error naming name, and service_projects filtered by name.
+func TestAccProjectDataSources(t *testing.T) {
+	t.Parallel()
+	c := testAccOrgClient(t)
+	prefix := acctest.RandomWithPrefix("tf-project-ds")
+	var ids []string
+	for _, n := range []string{prefix + "-a", prefix + "-b"} {
+		p, err := c.CreateProject(context.Background(), client.CreateProjectRequest{Name: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, p.ID)
+		t.Cleanup(func() { _, _ = c.DeleteProject(context.Background(), p.ID, false) })
+	}
+	tfresource.Test(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []tfresource.TestStep{
+			{
+				Config:      fmt.Sprintf("data \"service_project\" \"x\" {\n  name = %q\n}\n", strings.ToUpper(prefix+"-a")),
+				ExpectError: testAccErrRe(`Project not found`, `name`, `differing only in case: `+regexp.QuoteMeta(prefix+"-a")),
+			},
+			{
+				Config:      "data \"service_project\" \"x\" {\n  id = \"pr_doesnotexist\"\n}\n",
+				ExpectError: testAccErrRe(`Project not found`, `id`),
+			},
+			{
+				Config:      fmt.Sprintf("data \"service_project\" \"x\" {\n  id = %q\n  name = %q\n}\n", ids[0], prefix+"-a"),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination`),
+			},
+			{
+				Config: fmt.Sprintf(`
+data "service_project" "by_id" {
+  id = %q
+}
+data "service_project" "by_name" {
+  name = %q
+}
+data "service_projects" "mine" {
+  name = %q
+}
+`, ids[0], prefix+"-b", strings.ToUpper(prefix)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.service_project.by_id", tfjsonpath.New("name"), knownvalue.StringExact(prefix+"-a")),
+					statecheck.ExpectKnownValue("data.service_project.by_id", tfjsonpath.New("org_id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
+					statecheck.ExpectKnownValue("data.service_project.by_id", tfjsonpath.New("created_at"), testAccTimestamp),
+					statecheck.ExpectKnownValue("data.service_project.by_name", tfjsonpath.New("id"), knownvalue.StringExact(ids[1])),
+					statecheck.ExpectKnownValue("data.service_projects.mine", tfjsonpath.New("ids"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(ids[0]), knownvalue.StringExact(ids[1])})),
+					statecheck.ExpectKnownValue("data.service_projects.mine", tfjsonpath.New("projects").AtSliceIndex(1).AtMapKey("name"),
+						knownvalue.StringExact(prefix+"-b")),
+				},
+			},
+		},
+	})
+}
+
+// TestAccProjectList_query: the service_project list resource filtered by
+// name lists the matching projects, with their identity, a display name of
+// their name and, with include_resource, the state an import's Read leaves
+// (config and api_key null, the defaults). One list request per page.
+// Not parallel: it counts the process-wide list requests.
+func TestAccProjectList_query(t *testing.T) {
+	c := testAccOrgClient(t)
+	testAccRequireEmulator(t)
+	name := acctest.RandomWithPrefix("tf-project-list")
+	p, err := c.CreateProject(context.Background(), client.CreateProjectRequest{Name: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = c.DeleteProject(context.Background(), p.ID, false) })
+	total := 0
+	for _, err := range c.Projects(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		total++
+	}
+	pages := max(1, (total+client.ProjectListPageSize-1)/client.ProjectListPageSize)
+	var before int
+	query := "provider \"service\" {}\n" + listBlock(projectType, "mine", fmt.Sprintf("    name = %q\n", strings.ToUpper(name)), "  include_resource = true\n")
+	testAccListTest(t, []tfresource.TestStep{
+		{Config: `data "service_projects" "any" {}`},
+		{
+			PreConfig: func() { before = testAccEmulatorStatsNow(t).Requests[routeListProjects] },
+			Query:     true,
+			Config:    query,
+			QueryResultChecks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("service_project.mine", 1),
+				querycheck.ExpectIdentity("service_project.mine", listIDCheck(p.ID)),
+				querycheck.ExpectResourceDisplayName("service_project.mine", listByID(p.ID),
+					knownvalue.StringRegexp(regexp.MustCompile(`^`+regexp.QuoteMeta(name)+` \(`+listShortID(p.ID)+`\)$`))),
+				querycheck.ExpectResourceKnownValues("service_project.mine", listByID(p.ID), []querycheck.KnownValueCheck{
+					listValue("name", knownvalue.StringExact(name)),
+					listValue("org_id", knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
+					listValue("created_at", testAccTimestamp),
+					listValue("api_key", knownvalue.Null()),
+					listValue("config", knownvalue.Null()),
+					listValue("deletion_protection", knownvalue.Bool(true)),
+					listValue("revoke_on_delete", knownvalue.Bool(false)),
+				}),
+			},
+		},
+		{
+			Config: `data "service_projects" "any" {}`,
+			Check: func(*terraform.State) error {
+				// The query step's list requests (the data source of this step lists once more).
+				if got := testAccEmulatorStatsNow(t).Requests[routeListProjects] - before; got != pages+pages {
+					return fmt.Errorf("the query and this step's data source made %d list requests, want %d (%d per listing)", got, 2*pages, pages)
+				}
+				return nil
+			},
+		},
+	})
+}
