@@ -41,10 +41,11 @@ import (
 
 // exampleVars are the values of the variables the examples declare.
 var exampleVars = map[string]string{
-	"stripe_api_key":      "sk_test_examples_0000000000",
-	"stripe_shared_key":   "rk_test_examples_shared_0000",
-	"slack_client_secret": "examples-slack-client-secret",
-	"proxy_key":           "examples-proxy-key",
+	"stripe_api_key":       "sk_test_examples_0000000000",
+	"stripe_shared_key":    "rk_test_examples_shared_0000",
+	"slack_client_secret":  "examples-slack-client-secret",
+	"slack_signing_secret": "examples-slack-signing-secret",
+	"proxy_key":            "examples-proxy-key",
 }
 
 // seed creates objects an example expects to exist and returns the
