@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -574,6 +575,9 @@ func TestAccProject_importKeepsKeys(t *testing.T) {
 		Steps: []tfresource.TestStep{
 			{
 				Config: fmt.Sprintf("import {\n  to = %s\n  id = %q\n}\n", projectAddr, p.ID) + cfg("2026-01"),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(projectAddr, tfjsonpath.New("api_key"), knownvalue.Null()),
+				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("api_key"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("api_key_rotation"), knownvalue.StringExact("2026-01")),
@@ -769,4 +773,56 @@ func TestAccProjectList_query(t *testing.T) {
 			},
 		},
 	})
+}
+
+// recordingTransport answers every request with body and records its
+// method and URL.
+type recordingTransport struct {
+	body string
+	reqs []string
+}
+
+func (r *recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	r.reqs = append(r.reqs, req.Method+" "+req.URL.RequestURI())
+	return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: io.NopCloser(strings.NewReader(r.body)), Request: req}, nil
+}
+
+// Delete passes revoke_on_delete to the service, and refuses (without a
+// request) while deletion_protection is true.
+func TestProjectDelete(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	for _, tc := range []struct {
+		protected, revoke bool
+		want              string
+	}{
+		{false, true, "DELETE /api/v3.1/org/owner/project/pr_unit?revoke_on_delete=true"},
+		{false, false, "DELETE /api/v3.1/org/owner/project/pr_unit"},
+		{true, false, ""},
+	} {
+		tr := &recordingTransport{body: `{"status":"success"}`}
+		c, err := client.New(client.Config{BaseURL: "http://project.invalid", OrgAPIKey: "o", MaxRetries: -1, HTTPClient: &http.Client{Transport: tr}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := &projectResource{data: &ProviderData{Client: c}}
+		var sr resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &sr)
+		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+		st := projectTestAttrs("p", tc.protected, nil)
+		st["revoke_on_delete"] = tftypes.NewValue(tftypes.Bool, tc.revoke)
+		req := resource.DeleteRequest{State: tfsdk.State{Schema: sr.Schema, Raw: projectTestValue(t, typ, st)}}
+		resp := &resource.DeleteResponse{State: req.State}
+		r.Delete(ctx, req, resp)
+		if tc.want == "" {
+			if len(tr.reqs) != 0 || len(errorAt(resp.Diagnostics, "deletion_protection")) != 1 {
+				t.Errorf("protected: requests %v, diagnostics %v; want none and an error at deletion_protection", tr.reqs, resp.Diagnostics)
+			}
+			continue
+		}
+		if resp.Diagnostics.HasError() || len(tr.reqs) != 1 || tr.reqs[0] != tc.want {
+			t.Errorf("requests %v (diagnostics %v), want %q", tr.reqs, resp.Diagnostics, tc.want)
+		}
+	}
 }
