@@ -151,6 +151,22 @@ func TestAccWebhookEndpoint_lifecycle(t *testing.T) {
 			},
 			testAccImportStep(testAccWebhookEndpointAddr, "data_wo_version"),
 			{
+				// Another client_id: a replacement; the old endpoint stays on the service.
+				Config: testAccWebhookEndpointConfig(clientID+"-2", "    signing_secret = \"second-secret\"\n", 2),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccWebhookEndpointAddr, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				Check: func(s *terraform.State) error {
+					if got := s.RootModule().Resources[testAccWebhookEndpointAddr].Primary.ID; got == id.v {
+						return fmt.Errorf("a new client_id kept the endpoint %s", got)
+					}
+					if _, err := testAccClient(t).GetWebhookEndpoint(context.Background(), id.v); err != nil {
+						return fmt.Errorf("the replaced endpoint %s: %w (it must stay on the service)", id.v, err)
+					}
+					return nil
+				},
+			},
+			{
 				Config:        v2,
 				ResourceName:  testAccWebhookEndpointAddr,
 				ImportState:   true,
