@@ -22,6 +22,7 @@ var codecModels = map[string]func() any{
 	triggerInstanceType:     func() any { return &triggerInstanceModel{} },
 	webhookSubscriptionType: func() any { return &webhookSubscriptionModel{} },
 	webhookEndpointType:     func() any { return &webhookEndpointModel{} },
+	projectType:             func() any { return &projectModel{} },
 }
 
 // codecSample returns a value of typ: every attribute known and set

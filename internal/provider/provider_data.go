@@ -63,6 +63,10 @@ type ProviderData struct {
 	// (orgProviderDataFrom).
 	NoOrgKey bool
 
+	// projects is the organization's project listing for service_project's
+	// plan-time name-clash check (projectListingFor).
+	projects projectListing
+
 	versionKeysChecked atomic.Bool
 	catalogMu          sync.Mutex // guards catalogRead and catalogSlugs (toolkitSlugs)
 	catalogRead        bool

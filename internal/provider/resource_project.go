@@ -286,12 +286,9 @@ type projectListing struct {
 	managed map[string]bool
 }
 
-var projectListings sync.Map // *ProviderData -> *projectListing
-
-func projectListingFor(d *ProviderData) *projectListing {
-	l, _ := projectListings.LoadOrStore(d, &projectListing{})
-	return l.(*projectListing)
-}
+// projectListingFor returns the walk's listing, kept in its ProviderData (and
+// gone with it).
+func projectListingFor(d *ProviderData) *projectListing { return &d.projects }
 
 func (l *projectListing) markManaged(id string) {
 	l.mu.Lock()

@@ -209,6 +209,17 @@ func validate(t *testing.T, env []string, files []string, whole bool) {
 			t.Fatal(err)
 		}
 	}
+	// An example calling local modules (./modules/...) gets them copied and
+	// installed (`terraform get`; init would look the provider up in the
+	// registry).
+	if len(files) > 0 {
+		if mods := filepath.Join(filepath.Dir(files[0]), "modules"); isDir(mods) {
+			copyTree(t, mods, filepath.Join(work, "modules"))
+			if out, code := testutil.Terraform(t, work, env, "get", "-no-color"); code != 0 {
+				t.Fatalf("terraform get failed:\n%s", out)
+			}
+		}
+	}
 	out, code := testutil.Terraform(t, work, env, "validate", "-no-color")
 	if code != 0 {
 		t.Errorf("terraform validate failed:\n%s", out)
@@ -333,4 +344,9 @@ func checkCoverage(t *testing.T, root string, types typeNames) {
 	if len(unknown) > 0 {
 		t.Errorf("example directories for types the provider does not have: %s", strings.Join(unknown, ", "))
 	}
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
