@@ -146,8 +146,9 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 				Validators: []validator.String{toolkitVersionValidator()},
 			},
 			"default_headers": schema.MapAttribute{
-				MarkdownDescription: "Extra HTTP headers sent with every request. `x-api-key` and `content-type` " +
-					"cannot be overridden.",
+				MarkdownDescription: "Extra HTTP headers sent with every request. `content-type` and the credential " +
+					"headers `x-api-key`, `x-org-api-key` and `x-user-api-key` cannot be set: the keys come from `api_key` " +
+					"and `org_api_key`, and each request carries exactly one.",
 				Optional:    true,
 				ElementType: types.StringType,
 				Validators: []validator.Map{
