@@ -32,6 +32,7 @@ func testAccProviderBlock(body string) string {
 func testAccUnsetProviderEnv(t *testing.T) {
 	t.Helper()
 	t.Setenv(EnvAPIKey, "")
+	t.Setenv(EnvOrgAPIKey, "")
 	t.Setenv(EnvBaseURL, "")
 	t.Setenv("SERVICE_TOOLKIT_VERSION_GITHUB", "")
 }

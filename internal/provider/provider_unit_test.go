@@ -458,6 +458,7 @@ func TestConfigureUnreachableBaseURL(t *testing.T) {
 
 func TestConfigureMissingKey(t *testing.T) {
 	t.Setenv(EnvAPIKey, "")
+	t.Setenv(EnvOrgAPIKey, "") // the acceptance harness sets it for the process
 	p := New("test")()
 	var resp provider.ConfigureResponse
 	p.Configure(context.Background(), provider.ConfigureRequest{Config: configValue(t, nil)}, &resp)
