@@ -304,6 +304,10 @@ var gateFixtures = map[string]map[string]tftypes.Value{
 	projectType: {
 		"name": tftypes.NewValue(tftypes.String, "gate"),
 	},
+	webhookEndpointType: {
+		"toolkit":   tftypes.NewValue(tftypes.String, "slack"),
+		"client_id": tftypes.NewValue(tftypes.String, "gate-app"),
+	},
 }
 
 // gateTransport answers every request 404 and counts them.

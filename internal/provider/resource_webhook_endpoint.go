@@ -32,6 +32,7 @@ var (
 	_ resource.ResourceWithImportState    = (*webhookEndpointResource)(nil)
 	_ resource.ResourceWithIdentity       = (*webhookEndpointResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*webhookEndpointResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*webhookEndpointResource)(nil)
 )
 
 // NewWebhookEndpointResource returns the service_webhook_endpoint resource.
@@ -85,9 +86,12 @@ func (r *webhookEndpointResource) Schema(_ context.Context, _ resource.SchemaReq
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"toolkit": schema.StringAttribute{
-				MarkdownDescription: "Slug of the toolkit, e.g. `slack`. The toolkit must have webhook trigger types " +
-					"that require webhook endpoint setup; the service refuses others at apply. Changing it replaces " +
-					"the resource (the old endpoint stays on the service).",
+				MarkdownDescription: "Slug of the toolkit, e.g. `slack`. The toolkit must exist and have trigger types " +
+					"that require webhook endpoint setup (`requires_webhook_endpoint_setup = true`). When the value " +
+					"is known at plan, both are checked then, at the provider's toolkit version, and an unknown " +
+					"toolkit or one that takes no webhook endpoint fails the plan; a value known only at apply is " +
+					"checked by the service when the endpoint is created. Changing it replaces the resource (the old " +
+					"endpoint stays on the service).",
 				Required:      true,
 				Validators:    []validator.String{toolkitSlugValidator()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
@@ -223,6 +227,79 @@ func (r *webhookEndpointResource) ValidateConfig(ctx context.Context, req resour
 			"Attribute data_wo_version versions the write-only data_wo, which is not set. Set data_wo, or remove "+
 				"data_wo_version.")
 	}
+}
+
+// ModifyPlan checks, when the plan creates the endpoint (or replaces it) and
+// toolkit is known, that the toolkit exists and takes a webhook endpoint:
+// the service refuses others at create (a 404 or a 400), which would
+// otherwise only show at apply. The toolkit and its trigger types are read
+// through Cache (at the provider's version for the toolkit, once per
+// provider run). Nothing is written.
+func (r *webhookEndpointResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	remotePlanChecks(ctx, webhookEndpointType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+}
+
+func (r *webhookEndpointResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if planUnchanged(req) || !r.data.Configured() {
+		return // nothing to check
+	}
+	var plan webhookEndpointModel
+	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "toolkit", "client_id")...)
+	if resp.Diagnostics.HasError() || plan.Toolkit.IsUnknown() || plan.Toolkit.IsNull() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		var state webhookEndpointModel
+		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "toolkit", "client_id")...)
+		if resp.Diagnostics.HasError() || (state.Toolkit.Equal(plan.Toolkit) && state.ClientID.Equal(plan.ClientID)) {
+			return // an in-place update (data_wo_version): the endpoint is not created again
+		}
+	}
+	r.checkToolkit(ctx, plan.Toolkit.ValueString(), &resp.Diagnostics)
+}
+
+// checkToolkit reports, on toolkit, a toolkit the service does not have (with
+// the closest slug of the catalog) or none of whose trigger types requires
+// webhook endpoint setup.
+func (r *webhookEndpointResource) checkToolkit(ctx context.Context, slug string, diags *diag.Diagnostics) {
+	d := r.data
+	d.checkToolkitVersionKeys(ctx, diags)
+	tk, err := d.Cache.Toolkit(ctx, slug)
+	if err != nil {
+		if client.IsNotFound(err) && strings.HasPrefix(strings.ToUpper(slug), client.CustomToolkitPrefix) {
+			return // a custom toolkit registered in the same apply, maybe: the service checks it at create
+		}
+		if !d.addVersionNotFound(ctx, diags, slug, err) {
+			addLookupErrorSuggest(diags, path.Root("toolkit"), "toolkit", slug, d.VersionFor(slug), err,
+				func() string { return d.suggestToolkit(ctx, slug) })
+		}
+		return
+	}
+	triggers, err := d.Cache.ToolkitTriggerTypes(ctx, slug)
+	if err != nil {
+		if !d.addVersionNotFound(ctx, diags, slug, err) {
+			addAPIErrorAt(diags, path.Root("toolkit"), "reading the trigger types of toolkit", "", slug, err)
+		}
+		return
+	}
+	if slices.ContainsFunc(triggers, func(t client.TriggerType) bool { return t.RequiresWebhookEndpointSetup }) {
+		return
+	}
+	name := tk.Slug
+	if name == "" {
+		name = strings.ToLower(slug)
+	}
+	has := fmt.Sprintf("none of its %d trigger types requires webhook endpoint setup", len(triggers))
+	if len(triggers) == 0 {
+		has = "it has no trigger types"
+	}
+	diags.AddAttributeError(path.Root("toolkit"), "Toolkit takes no webhook endpoint",
+		fmt.Sprintf("Attribute toolkit: toolkit %q does not need a webhook endpoint at toolkit version %s: %s, "+
+			"and the service refuses an endpoint for it. Only toolkits with trigger "+
+			"types whose requires_webhook_endpoint_setup is true take one: their webhook triggers fire only once the "+
+			"service-issued URL is registered with the upstream provider for your own OAuth app (Slack, Notion and "+
+			"Discord, for example). The other toolkits' triggers need no endpoint; the service_trigger_types data "+
+			"source shows the flag for each trigger type.", name, d.VersionFor(slug), has))
 }
 
 // configuredData returns data_wo from the configuration (write-only values

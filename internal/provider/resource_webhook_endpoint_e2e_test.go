@@ -20,9 +20,13 @@ import (
 //     and keeping its fields; the data_wo value reaches the service but never
 //     the state (attributes, private data), the saved plan, the output or
 //     the TF_LOG=trace logs;
-//   - the request budget, route by route: plan reads nothing; the apply is
-//     one POST per endpoint and one POST of the fields; a refresh is one GET
-//     per endpoint; destroy is the refresh and no write;
+//   - the request budget, route by route: plan reads the catalog only, for
+//     the plan-time toolkit check (one GET of each toolkit and one list of
+//     its trigger types, cached for the provider process); the apply is those
+//     reads again (its final plan runs in a new provider process) plus one
+//     POST per endpoint and one POST of the fields; a refresh is one GET per
+//     endpoint (nothing changed: no check); destroy is the refresh and no
+//     write (no check during a destroy);
 //   - destroy: a warning per endpoint that it stays active; it still exists;
 //   - a create after the destroy adopts the endpoint again (same id).
 //
@@ -73,8 +77,12 @@ output "slack_id" {
 		create  = "POST /api/v3.1/webhook_endpoints"
 		replace = "POST /api/v3.1/webhook_endpoints/{nano_id}"
 		get     = "GET /api/v3.1/webhook_endpoints/{nano_id}"
+		// The plan-time toolkit check's catalog reads.
+		getToolkit   = "GET /api/v3.1/toolkits/{slug}"
+		listTriggers = "GET /api/v3.1/triggers_types"
 	)
-	routes := []string{create, replace, get, "GET /api/v3.1/webhook_endpoints", "PATCH /api/v3.1/webhook_endpoints/{nano_id}"}
+	routes := []string{create, replace, get, "GET /api/v3.1/webhook_endpoints", "PATCH /api/v3.1/webhook_endpoints/{nano_id}",
+		getToolkit, listTriggers}
 	counts := func() map[string]int {
 		out := map[string]int{}
 		for _, r := range routes {
@@ -94,8 +102,15 @@ output "slack_id" {
 	}
 
 	planLog, applyLog := w.Path("plan-trace.log"), w.Path("apply-trace.log")
-	plan := run("plan", map[string]int{}, []string{"TF_LOG=trace", "TF_LOG_PATH=" + planLog}, "plan", "-out=tfplan", "-no-color")
-	apply := run("apply", map[string]int{create: 2, replace: 1}, []string{"TF_LOG=trace", "TF_LOG_PATH=" + applyLog}, "apply", "-no-color", "tfplan")
+	// The plan-time toolkit check reads each toolkit (slack, discord) and its
+	// trigger types once per provider process: Terraform starts one for the
+	// plan and another for the apply of the saved plan, whose final plan
+	// checks again (the cache lives in the process, so each walk pays once
+	// per toolkit, not once per resource).
+	catalog := map[string]int{getToolkit: 2, listTriggers: 2}
+	plan := run("plan", catalog, []string{"TF_LOG=trace", "TF_LOG_PATH=" + planLog}, "plan", "-out=tfplan", "-no-color")
+	apply := run("apply", map[string]int{getToolkit: 2, listTriggers: 2, create: 2, replace: 1},
+		[]string{"TF_LOG=trace", "TF_LOG_PATH=" + applyLog}, "apply", "-no-color", "tfplan")
 
 	// Adoption: the warning names the id; one endpoint of that client_id; its fields kept.
 	for _, want := range []string{"Adopted the existing webhook endpoint " + pre.ID,
@@ -189,7 +204,10 @@ output "slack_id" {
 	}
 
 	// A create after the destroy adopts both again, with the same ids.
-	again := run("apply again", map[string]int{create: 2, replace: 1}, nil, "apply", "-auto-approve", "-no-color")
+	// Two provider processes (the plan, then the final plan and the apply),
+	// each reading the two toolkits and their trigger types once.
+	again := run("apply again", map[string]int{getToolkit: 4, listTriggers: 4, create: 2, replace: 1}, nil,
+		"apply", "-auto-approve", "-no-color")
 	for _, id := range []string{slackID, pre.ID} {
 		if !strings.Contains(again.Stdout, "Adopted the existing webhook endpoint "+id) {
 			t.Errorf("the second apply did not adopt %s:\n%s", id, again.Stdout)

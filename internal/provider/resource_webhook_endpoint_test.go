@@ -4,7 +4,13 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -294,34 +300,53 @@ func TestAccWebhookEndpoint_invalidConfig(t *testing.T) {
 	testAccAssertNoWritesSince(t, before)
 }
 
-// A toolkit the service refuses (no webhook endpoint setup, or unknown)
-// fails the apply with an error on toolkit, and nothing is written (the
-// create itself is refused). Not parallel: it compares the write counter.
+// A toolkit that takes no webhook endpoint (none of its trigger types
+// requires webhook endpoint setup) or that does not exist fails the plan,
+// with an error on toolkit (a did-you-mean for a misspelt slug): nothing is
+// written and no create is even attempted. Not parallel: it compares the
+// emulator's process-wide counters.
 func TestAccWebhookEndpoint_refusedToolkit(t *testing.T) {
 	testAccRequireEmulator(t)
-	before := testAccEmulatorWrites(t)
+	const createRoute = "POST /api/v3.1/webhook_endpoints"
+	before := testAccEmulatorStatsNow(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		// Apply steps: without the plan-time check the apply would send the
+		// create (counted below) and fail with the service's error instead.
 		Steps: []resource.TestStep{
 			{
 				Config: `resource "service_webhook_endpoint" "x" {
   toolkit   = "github"
   client_id = "gh-app"
 }`,
-				ExpectError: testAccErrRe(`Error creating service_webhook_endpoint`, `Attribute toolkit: the service refused a webhook endpoint for toolkit "github"`,
-					`requires_webhook_endpoint_setup`, `toolkit github does not need a webhook endpoint`, `HTTP status: 400`),
+				ExpectError: testAccErrRe(`Toolkit takes no webhook endpoint`,
+					`Attribute toolkit: toolkit "github" does not need a webhook endpoint at toolkit version latest`,
+					`requires webhook endpoint setup`, `requires_webhook_endpoint_setup is true`, `service_trigger_types`),
+			},
+			{
+				Config: `resource "service_webhook_endpoint" "x" {
+  toolkit   = "slakc"
+  client_id = "app"
+}`,
+				ExpectError: testAccErrRe(`Unknown toolkit`, `Attribute toolkit: the service has no toolkit "slakc"`, `Did you mean "slack"\?`),
 			},
 			{
 				Config: `resource "service_webhook_endpoint" "x" {
   toolkit   = "nosuchtoolkit"
   client_id = "app"
 }`,
-				ExpectError: testAccErrRe(`Error creating service_webhook_endpoint`, `Attribute toolkit: the service refused a webhook endpoint for toolkit "nosuchtoolkit"`, `HTTP status: 404`),
+				ExpectError: testAccErrRe(`Unknown toolkit`, `Attribute toolkit: the service has no toolkit "nosuchtoolkit"`),
 			},
 		},
 	})
-	testAccAssertNoWritesSince(t, before)
+	after := testAccEmulatorStatsNow(t)
+	if n := after.Writes - before.Writes; n != 0 {
+		t.Errorf("the refused plans made %d writes, want 0", n)
+	}
+	if n := after.Requests[createRoute] - before.Requests[createRoute]; n != 0 {
+		t.Errorf("the refused plans sent %d %s, want 0 (refused at plan)", n, createRoute)
+	}
 }
 
 // A setup field the toolkit does not have: the service refuses data_wo at
@@ -392,4 +417,91 @@ func adoptedEndpoint(t *testing.T, c *client.Client, toolkit, clientID string, d
 		}
 	}
 	return we
+}
+
+// The plan-time toolkit check reads each toolkit and its trigger types once
+// per provider process whatever the number of endpoints, only for a create or
+// a replacement, and not at all for an unchanged plan, an in-place update or
+// an unconfigured provider.
+func TestWebhookEndpointModifyPlanReads(t *testing.T) {
+	t.Parallel()
+	ctx := withDestroyDetection(t.Context(), notDestroying)
+	r := &webhookEndpointResource{}
+	var sr fwresource.SchemaResponse
+	r.Schema(ctx, fwresource.SchemaRequest{}, &sr)
+	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	obj := func(toolkit, clientID string, version int64) tftypes.Value {
+		vals := map[string]tftypes.Value{}
+		for name, at := range typ.AttributeTypes {
+			vals[name] = tftypes.NewValue(at, nil)
+		}
+		vals["toolkit"] = tftypes.NewValue(tftypes.String, toolkit)
+		vals["client_id"] = tftypes.NewValue(tftypes.String, clientID)
+		vals["data_wo_version"] = tftypes.NewValue(tftypes.Number, version)
+		return tftypes.NewValue(typ, vals)
+	}
+	null := tftypes.NewValue(typ, nil)
+
+	var toolkitReads, triggerReads int
+	sc := newSchemaCache(client.ToolkitVersions{})
+	sc.fetchToolkit = func(_ context.Context, slug, _ string) (*client.Toolkit, error) {
+		toolkitReads++
+		return &client.Toolkit{Slug: slug}, nil
+	}
+	sc.fetchTriggerTypes = func(_ context.Context, p client.TriggerTypeListParams) ([]client.TriggerType, error) {
+		triggerReads++
+		return []client.TriggerType{
+			{Slug: "X_POLL"},
+			{Slug: "X_EVENT", RequiresWebhookEndpointSetup: p.ToolkitSlugs[0] == "slack"},
+		}, nil
+	}
+	c, err := client.New(client.Config{BaseURL: "http://plan.invalid", APIKey: "k", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	configured := &ProviderData{Client: c, Cache: sc}
+
+	plan := func(data *ProviderData, state, planned tftypes.Value) diag.Diagnostics {
+		r := &webhookEndpointResource{data: data}
+		req := fwresource.ModifyPlanRequest{
+			Config: tfsdk.Config{Schema: sr.Schema, Raw: planned},
+			Plan:   tfsdk.Plan{Schema: sr.Schema, Raw: planned},
+			State:  tfsdk.State{Schema: sr.Schema, Raw: state},
+		}
+		resp := &fwresource.ModifyPlanResponse{Plan: req.Plan}
+		r.ModifyPlan(ctx, req, resp)
+		return resp.Diagnostics
+	}
+	reads := func(step string, toolkits, triggers int) {
+		t.Helper()
+		if toolkitReads != toolkits || triggerReads != triggers {
+			t.Errorf("%s: %d toolkit reads and %d trigger type lists, want %d and %d", step, toolkitReads, triggerReads, toolkits, triggers)
+		}
+	}
+
+	for _, clientID := range []string{"app-1", "app-2", "app-3"} {
+		if d := plan(configured, null, obj("slack", clientID, 1)); d.HasError() {
+			t.Fatalf("create of a slack endpoint: %v", d)
+		}
+	}
+	reads("three slack creates", 1, 1)
+	if d := plan(configured, obj("slack", "app-1", 1), obj("slack", "app-4", 1)); d.HasError() {
+		t.Fatalf("replacement: %v", d)
+	}
+	reads("a replacement (cached)", 1, 1)
+	plan(configured, obj("github", "gh", 1), obj("github", "gh", 1))
+	plan(configured, obj("github", "gh", 1), obj("github", "gh", 2))
+	plan(nil, null, obj("github", "gh", 1))
+	reads("unchanged, in-place update, unconfigured", 1, 1)
+
+	d := plan(configured, null, obj("github", "gh", 1))
+	reads("a github create", 2, 2)
+	if !d.HasError() || !strings.Contains(d.Errors()[0].Detail(), `toolkit "github" does not need a webhook endpoint`) ||
+		!strings.Contains(d.Errors()[0].Detail(), "none of its 2 trigger types requires webhook endpoint setup") {
+		t.Errorf("a toolkit without webhook endpoint setup: %v", d)
+	}
+	if d := plan(configured, null, obj("github", "gh-2", 1)); !d.HasError() {
+		t.Error("the second github create: no error")
+	}
+	reads("a second github create (cached)", 2, 2)
 }

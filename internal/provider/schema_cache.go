@@ -10,7 +10,7 @@ import (
 
 // SchemaCache is the per-provider-process cache of the objects that
 // plan-time checks read: toolkits and trigger types (per slug and toolkit
-// version), and the auth configs and connected accounts other resources refer
+// version), a toolkit's list of trigger types, and the auth configs and connected accounts other resources refer
 // to (per id). Each is fetched at most once per provider process, whatever
 // the number of resources referring to it (see "Request budget" in
 // provider_data.go). It is safe for concurrent use: concurrent callers for
@@ -26,6 +26,7 @@ type SchemaCache struct {
 	fetchToolkit          func(ctx context.Context, slug, version string) (*client.Toolkit, error)
 	fetchTriggerType      func(ctx context.Context, slug string, versions *client.ToolkitVersions) (*client.TriggerType, error)
 	fetchTools            func(ctx context.Context, p client.ToolListParams) ([]client.Tool, error)
+	fetchTriggerTypes     func(ctx context.Context, p client.TriggerTypeListParams) ([]client.TriggerType, error)
 	fetchAuthConfig       func(ctx context.Context, id string) (*client.AuthConfig, error)
 	fetchConnectedAccount func(ctx context.Context, id string) (*client.ConnectedAccount, error)
 	fetchMCPServers       func(ctx context.Context, p client.MCPServerListParams) ([]client.MCPServer, error)
@@ -34,6 +35,7 @@ type SchemaCache struct {
 	toolkits          map[string]*cacheEntry[client.Toolkit]
 	triggerTypes      map[string]*cacheEntry[client.TriggerType]
 	tools             map[string]*cacheEntry[[]client.Tool]
+	toolkitTriggers   map[string]*cacheEntry[[]client.TriggerType]
 	authConfigs       map[string]*cacheEntry[client.AuthConfig]
 	connectedAccounts map[string]*cacheEntry[client.ConnectedAccount]
 	mcpServers        map[string]*cacheEntry[[]client.MCPServer]
@@ -51,6 +53,7 @@ func NewSchemaCache(c *client.Client, versions client.ToolkitVersions) *SchemaCa
 	sc.fetchToolkit = c.GetToolkit
 	sc.fetchTriggerType = c.GetTriggerType
 	sc.fetchTools = c.ListTools
+	sc.fetchTriggerTypes = c.ListTriggerTypes
 	sc.fetchAuthConfig = c.GetAuthConfig
 	sc.fetchConnectedAccount = c.GetConnectedAccount
 	sc.fetchMCPServers = c.ListMCPServers
@@ -63,6 +66,7 @@ func newSchemaCache(versions client.ToolkitVersions) *SchemaCache {
 		toolkits:          map[string]*cacheEntry[client.Toolkit]{},
 		triggerTypes:      map[string]*cacheEntry[client.TriggerType]{},
 		tools:             map[string]*cacheEntry[[]client.Tool]{},
+		toolkitTriggers:   map[string]*cacheEntry[[]client.TriggerType]{},
 		authConfigs:       map[string]*cacheEntry[client.AuthConfig]{},
 		connectedAccounts: map[string]*cacheEntry[client.ConnectedAccount]{},
 		mcpServers:        map[string]*cacheEntry[[]client.MCPServer]{},
@@ -97,6 +101,33 @@ func (c *SchemaCache) TriggerType(ctx context.Context, slug string) (*client.Tri
 	return lookup(ctx, &c.mu, c.triggerTypes, strings.ToUpper(slug), func(ctx context.Context) (*client.TriggerType, error) {
 		return c.fetchTriggerType(ctx, slug, vp)
 	})
+}
+
+// ToolkitTriggerTypes returns the trigger types of toolkit slug at the
+// provider's configured version for it (every page of GET
+// /triggers_types?toolkit_slugs=...), fetched at most once per provider
+// process. Callers must not modify the returned slice.
+func (c *SchemaCache) ToolkitTriggerTypes(ctx context.Context, slug string) ([]client.TriggerType, error) {
+	slug = strings.ToLower(strings.TrimSpace(slug))
+	version := toolkitVersionFor(c.versions, slug)
+	list, err := lookup(ctx, &c.mu, c.toolkitTriggers, slug+"@"+version, func(ctx context.Context) (*[]client.TriggerType, error) {
+		if c.fetchTriggerTypes == nil {
+			return &[]client.TriggerType{}, nil
+		}
+		p := client.TriggerTypeListParams{ToolkitSlugs: []string{slug}, Limit: 1000}
+		if version != latestVersion {
+			p.Versions = &client.ToolkitVersions{PerToolkit: map[string]string{slug: version}}
+		}
+		l, err := c.fetchTriggerTypes(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		return &l, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return *list, nil
 }
 
 // AuthConfig returns the auth config id, read once per provider process. Use
