@@ -10,6 +10,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -262,5 +263,84 @@ func TestMutantToolkitVersionsIsZero(t *testing.T) {
 		if got := tc.v.IsZero(); got != tc.want {
 			t.Errorf("%+v.IsZero() = %v, want %v", tc.v, got, tc.want)
 		}
+	}
+}
+
+// pagination.go, paginateFrom: the cursor it starts from counts as seen (the
+// `cursor != ""` key of seen); a listing that comes back to it (c0 -> c1 ->
+// c0) stops at the second page instead of reading c0 again.
+func TestMutantPaginateFromStartCursorIsSeen(t *testing.T) {
+	next := map[string]string{"c0": "c1", "c1": "c0"}
+	c, rec := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+		cur := r.URL.Query().Get("cursor")
+		writeJSON(w, 200, map[string]any{"items": []any{map[string]any{"slug": cur}}, "next_cursor": next[cur]})
+	})
+	var err error
+	for _, e := range paginateFrom[Category](context.Background(), c, "/toolkits/categories", nil, "c0") {
+		if e != nil {
+			err = e
+		}
+	}
+	if err == nil || !strings.Contains(err.Error(), "repeated") || rec.count() != 2 {
+		t.Fatalf("err = %v after %d requests; want a repeated-cursor error after 2", err, rec.count())
+	}
+}
+
+// probe.go, Probe: a window of 0 takes the default (the "<= 0" test; "< 0"
+// would probe within no time at all and fail).
+func TestMutantProbeZeroWindowTakesTheDefault(t *testing.T) {
+	c, _ := newTestClient(t, nil)
+	if err := c.Probe(context.Background(), 0); err != nil {
+		t.Fatalf("Probe with window 0 against a live server: %v; want the default window to apply", err)
+	}
+}
+
+// probe.go, Probe: with a proxy configured, the proxy is dialled, not the
+// service (the `tr.Proxy != nil` and `p != nil` tests): here the service's
+// port is closed and the proxy listens.
+func TestMutantProbeDialsTheProxy(t *testing.T) {
+	proxy, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = proxy.Close() })
+	closed, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	service := closed.Addr().String()
+	_ = closed.Close()
+	proxyURL := &url.URL{Scheme: "http", Host: proxy.Addr().String()}
+	c, err := New(Config{BaseURL: "http://" + service, HTTPClient: &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxyURL)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Probe(context.Background(), time.Second); err != nil {
+		t.Fatalf("Probe through a listening proxy: %v; want the proxy dialled, not the closed service port", err)
+	}
+}
+
+// projects.go, ListProjects: limit 0 sends no limit (the "> 0" test).
+func TestMutantListProjectsZeroLimitSendsNone(t *testing.T) {
+	c, rec := newTestClient(t, func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, 200, map[string]any{"data": []any{}})
+	}, withOrgKey)
+	if _, err := c.ListProjects(context.Background(), "", 0); err != nil {
+		t.Fatal(err)
+	}
+	if q := rec.last(t).Query; q.Has("limit") {
+		t.Errorf("query %v; want no limit for limit 0", q)
+	}
+}
+
+// toolkits.go, Field.UnmarshalJSON: a field without a default has none (the
+// `len(p.Default) > 0` test; ">= 0" would give it an empty default).
+func TestMutantFieldWithoutDefault(t *testing.T) {
+	var f Field
+	if err := json.Unmarshal([]byte(`{"name":"api_key","type":"string"}`), &f); err != nil {
+		t.Fatal(err)
+	}
+	if f.Default != nil {
+		t.Errorf("Default = %q, want nil for a field without one", *f.Default)
 	}
 }
