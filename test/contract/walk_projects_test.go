@@ -112,6 +112,43 @@ func (w *walker) walkProjects() {
 	}
 }
 
+// walkCredentialRuleEveryGroup sends, to one operation of every resource
+// group of the package (e.g. authConfigs, org.owner.project,
+// toolRouter.session), a request carrying two credential headers: each must
+// be refused with the service's 401 naming both, before the operation runs.
+func (w *walker) walkCredentialRuleEveryGroup(ops []operation) {
+	w.t.Helper()
+	const want = "Multiple authentication modes were provided. Provide exactly one authentication mode per request. " +
+		"Provided: ApiKeyAuth via x-api-key, OrgApiKeyAuth via x-org-api-key."
+	creds := map[string]string{"x-api-key": apiKey, "x-org-api-key": emulator.DefaultOrgAPIKey}
+	seen := map[string]bool{}
+	for _, op := range ops {
+		group := op.Operation[:max(strings.LastIndex(op.Operation, "."), 0)]
+		if seen[group] {
+			continue
+		}
+		seen[group] = true
+		path := strings.TrimPrefix(op.Path, "/api/v3.1")
+		for strings.Contains(path, "{") {
+			i, j := strings.Index(path, "{"), strings.Index(path, "}")
+			path = path[:i] + "walk_x" + path[j+1:]
+		}
+		method := strings.ToUpper(op.Method)
+		var body any
+		if method == http.MethodPost || method == http.MethodPatch || method == http.MethodPut {
+			body = map[string]any{}
+		}
+		r := w.doWith(creds, method, path, nil, body)
+		msg, _ := dig(r.body, "error", "message").(string)
+		if r.status != http.StatusUnauthorized || msg != want {
+			w.t.Errorf("walk: %s %s (group %s) with two credentials: status %d %q, want 401 %q", method, path, group, r.status, msg, want)
+		}
+	}
+	if len(seen) < 20 {
+		w.t.Errorf("walk: the credential rule reached %d resource groups; the package has more", len(seen))
+	}
+}
+
 // TestContractProjects runs the projects walk on its own emulator and checks
 // every recorded exchange against the package's types: no deviation, every
 // project operation answered both a 2xx and an error.
@@ -121,6 +158,7 @@ func TestContractProjects(t *testing.T) {
 	rec, base := startEmulator(t, ops)
 	w := &walker{t: t, base: base, hc: &http.Client{Timeout: 30 * time.Second}}
 	w.walkProjects()
+	w.walkCredentialRuleEveryGroup(ops)
 	recs := rec.records()
 	if len(rec.missed) > 0 {
 		t.Errorf("requests matching no operation of the package: %s", strings.Join(rec.missed, ", "))
