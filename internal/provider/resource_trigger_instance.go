@@ -109,7 +109,9 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "Trigger type slug in upper snake case, prefixed by the toolkit, e.g. " +
 					"`GITHUB_COMMIT_EVENT` (see the `service_trigger_types` data source). Changing it creates a new " +
-					"trigger instance.",
+					"trigger instance. A trigger type with `requires_webhook_endpoint_setup` on an account of your own " +
+					"OAuth app (a custom auth config) fires only once that app's webhook endpoint is registered upstream: " +
+					"the plan warns and names `service_webhook_endpoint`.",
 				Required: true,
 				Validators: []validator.String{stringvalidator.RegexMatches(triggerSlugRe,
 					"must be a trigger type slug in upper snake case, e.g. GITHUB_COMMIT_EVENT")},
@@ -254,7 +256,7 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("toolkit"), types.StringValue(toolkit))...)
 	if !plan.ConnectedAccountID.IsUnknown() && !plan.ConnectedAccountID.IsNull() && !plan.UserID.IsUnknown() {
 		r.checkAccountAtPlan(ctx, plan.ConnectedAccountID.ValueString(), plan.UserID.ValueString(), toolkit, slug,
-			&resp.Diagnostics)
+			tt.RequiresWebhookEndpointSetup, &resp.Diagnostics)
 	}
 	if state == nil {
 		var cfg triggerInstanceModel
@@ -301,7 +303,12 @@ func (r *triggerInstanceResource) claimTriggerCreate(plan triggerInstanceModel, 
 // It runs only for a create or a replacement (ModifyPlan returns earlier for
 // an unchanged trigger in the state) and never during `terraform destroy`
 // (remotePlanChecks), so a deleted account does not block a destroy.
-func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, userID, toolkit, slug string, diags *diag.Diagnostics) {
+//
+// needsEndpoint is the trigger type's requires_webhook_endpoint_setup: on an
+// account of the developer's own OAuth app (an auth config that is not
+// service-managed), such a trigger fires only once the app's webhook endpoint
+// is registered with the upstream provider, which this plan warns about.
+func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, userID, toolkit, slug string, needsEndpoint bool, diags *diag.Diagnostics) {
 	if id == "" {
 		return
 	}
@@ -316,6 +323,14 @@ func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, us
 	if err != nil {
 		tflog.Debug(ctx, "connected account not checked at plan time", map[string]any{"connected_account_id": id, "error": err.Error()})
 		return
+	}
+	if needsEndpoint && !a.AuthConfig.IsComposioManaged && a.Toolkit.Slug == toolkit {
+		diags.AddAttributeWarning(path.Root("slug"), "Trigger needs a webhook endpoint",
+			fmt.Sprintf("Trigger type %s requires webhook endpoint setup, and connected account %s uses your own OAuth "+
+				"app (auth config %s is not service-managed): the upstream provider sends this trigger's events only "+
+				"to the URL the service issues for that app. Manage it with a service_webhook_endpoint (toolkit = %q, "+
+				"client_id = your app's client id) and register its webhook_url with the provider (for Slack: Event "+
+				"Subscriptions); until then the trigger is created but never fires.", slug, id, a.AuthConfig.ID, toolkit))
 	}
 	var checked diag.Diagnostics
 	r.checkAccountFields(a, id, userID, toolkit, slug, &checked)
