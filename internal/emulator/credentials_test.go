@@ -8,11 +8,14 @@ import (
 	"maps"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
 // doHeaders sends a request with the given credential headers (an entry with
@@ -70,13 +73,34 @@ func jsStrings(s string) []string {
 	return out
 }
 
+// contractDir holds the lockfile pinning the contract, @composio/client
+// 2.0.0-rc.6 (a dependency of @composio/core 0.21.0).
+const contractDir = "sdkconformance/core-0.21"
+
 // packageOperations parses GENERATED_OPERATIONS out of the installed
-// package's generated-operations chunk (the JavaScript text, no node).
+// package's generated-operations chunk (the JavaScript text; node runs only
+// to install it, with `npm ci` from the lockfile when node_modules lacks it,
+// sharing the install with the other packages' tests).
 func packageOperations(t *testing.T) []packageOperation {
 	t.Helper()
-	chunks, _ := filepath.Glob("sdkconformance/core-0.21/node_modules/@composio/client/dist/generated-operations-*.mjs")
+	const pattern = contractDir + "/node_modules/@composio/client/dist/generated-operations-*.mjs"
+	chunks, _ := filepath.Glob(pattern)
 	if len(chunks) != 1 {
-		t.Skipf("the @composio/client package is not installed under sdkconformance/core-0.21 (npm ci there): %v", chunks)
+		npm, err := exec.LookPath("npm")
+		if err != nil {
+			t.Skip("node/npm not found: " + err.Error())
+		}
+		dir, err := filepath.Abs(contractDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		testutil.NPMInstall(t, npm, dir, os.Environ(), func() bool {
+			return testutil.NPMInstalledVersion(dir, "@composio/client") == "2.0.0-rc.6"
+		})
+		chunks, _ = filepath.Glob(pattern)
+	}
+	if len(chunks) != 1 {
+		t.Fatalf("@composio/client under %s has %d generated-operations chunks, want 1", contractDir, len(chunks))
 	}
 	data, err := os.ReadFile(chunks[0])
 	if err != nil {
