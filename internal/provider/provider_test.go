@@ -101,6 +101,36 @@ func TestAccProvider_missingAPIKey(t *testing.T) {
 	})
 }
 
+// With only the organization key, the provider configures (it manages
+// projects), and every project object (a resource, a data source) fails at
+// plan naming api_key and SERVICE_API_KEY, before any request of its own.
+func TestAccProvider_projectObjectWithoutProjectKey(t *testing.T) {
+	ep := testAccRequireOrgKey(t)
+	testAccUnsetProviderEnv(t)
+	t.Setenv(EnvBaseURL, ep.BaseURL)
+	t.Setenv(EnvOrgAPIKey, ep.OrgAPIKey)
+	before := testAccEmulatorWrites(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []resource.TestStep{
+			{
+				Config: `
+resource "service_auth_config" "github" {
+  toolkit = "github"
+  name    = "tf-acc-no-project-key"
+}
+`,
+				ExpectError: regexp.MustCompile(`(?s)Missing API key.*belongs to a project.*api_key.*SERVICE_API_KEY`),
+			},
+			{
+				Config:      testAccCategoriesConfig,
+				ExpectError: regexp.MustCompile(`(?s)Missing API key.*api_key.*SERVICE_API_KEY`),
+			},
+		},
+	})
+	testAccAssertNoWritesSince(t, before)
+}
+
 func TestAccProvider_validationNamesAttribute(t *testing.T) {
 	ep := testAccEnvironment(t)
 	testAccUnsetProviderEnv(t)
