@@ -8,9 +8,11 @@ import (
 	"net/url"
 )
 
-// page is the service's list envelope.
+// page is the service's list envelope. The organization's project list
+// names its items data instead of items.
 type page[T any] struct {
 	Items       []T     `json:"items"`
+	Data        []T     `json:"data"`
 	NextCursor  *string `json:"next_cursor"`
 	TotalPages  int     `json:"total_pages"`
 	CurrentPage int     `json:"current_page"`
@@ -43,7 +45,7 @@ func paginateFrom[T any](ctx context.Context, c *Client, path string, q url.Valu
 				yield(zero, err)
 				return
 			}
-			for _, it := range p.Items {
+			for _, it := range append(p.Items, p.Data...) {
 				if !yield(it, nil) {
 					return
 				}

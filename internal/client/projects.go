@@ -185,32 +185,7 @@ func (c *Client) ListProjects(ctx context.Context, cursor string, limit int) (*P
 // ProjectListPageSize, lazily (stop early to stop paging). A repeated cursor
 // ends it with an error.
 func (c *Client) Projects(ctx context.Context) iter.Seq2[Project, error] {
-	return func(yield func(Project, error) bool) {
-		cursor := ""
-		seen := map[string]bool{}
-		for {
-			p, err := c.ListProjects(ctx, cursor, ProjectListPageSize)
-			if err != nil {
-				yield(Project{}, err)
-				return
-			}
-			for _, it := range p.Data {
-				if !yield(it, nil) {
-					return
-				}
-			}
-			if p.NextCursor == nil || *p.NextCursor == "" {
-				return
-			}
-			if seen[*p.NextCursor] {
-				yield(Project{}, fmt.Errorf("GET %s: pagination cursor %q repeated; stopping to avoid an endless loop",
-					APIPrefix+projectsPath+"/list", *p.NextCursor))
-				return
-			}
-			cursor = *p.NextCursor
-			seen[cursor] = true
-		}
-	}
+	return paginate[Project](ctx, c, projectsPath+"/list", url.Values{"limit": {strconv.Itoa(ProjectListPageSize)}})
 }
 
 // DeleteProject deletes a project and everything in it. revokeOnDelete also
