@@ -108,17 +108,28 @@ func (c *SchemaCache) TriggerType(ctx context.Context, slug string) (*client.Tri
 // /triggers_types?toolkit_slugs=...), fetched at most once per provider
 // process. Callers must not modify the returned slice.
 func (c *SchemaCache) ToolkitTriggerTypes(ctx context.Context, slug string) ([]client.TriggerType, error) {
+	return lookupToolkitList(ctx, c, c.toolkitTriggers, slug, func(ctx context.Context, slug string, pin *client.ToolkitVersions) ([]client.TriggerType, error) {
+		if c.fetchTriggerTypes == nil {
+			return []client.TriggerType{}, nil
+		}
+		return c.fetchTriggerTypes(ctx, client.TriggerTypeListParams{ToolkitSlugs: []string{slug}, Limit: 1000, Versions: pin})
+	})
+}
+
+// lookupToolkitList is lookup for one toolkit's list (its tools, its trigger
+// types) at the provider's version for that toolkit, keyed slug@version.
+// fetch gets the lower-cased slug and the version pin to send (nil for the
+// service's latest).
+func lookupToolkitList[T any](ctx context.Context, c *SchemaCache, m map[string]*cacheEntry[[]T], slug string,
+	fetch func(ctx context.Context, slug string, pin *client.ToolkitVersions) ([]T, error)) ([]T, error) {
 	slug = strings.ToLower(strings.TrimSpace(slug))
 	version := toolkitVersionFor(c.versions, slug)
-	list, err := lookup(ctx, &c.mu, c.toolkitTriggers, slug+"@"+version, func(ctx context.Context) (*[]client.TriggerType, error) {
-		if c.fetchTriggerTypes == nil {
-			return &[]client.TriggerType{}, nil
-		}
-		p := client.TriggerTypeListParams{ToolkitSlugs: []string{slug}, Limit: 1000}
+	list, err := lookup(ctx, &c.mu, m, slug+"@"+version, func(ctx context.Context) (*[]T, error) {
+		var pin *client.ToolkitVersions
 		if version != latestVersion {
-			p.Versions = &client.ToolkitVersions{PerToolkit: map[string]string{slug: version}}
+			pin = &client.ToolkitVersions{PerToolkit: map[string]string{slug: version}}
 		}
-		l, err := c.fetchTriggerTypes(ctx, p)
+		l, err := fetch(ctx, slug, pin)
 		if err != nil {
 			return nil, err
 		}

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"strings"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -11,23 +10,9 @@ import (
 // version for it (every page of GET /tools?toolkit_slug=...), fetched at most
 // once per provider process. Callers must not modify the returned slice.
 func (c *SchemaCache) ToolkitTools(ctx context.Context, slug string) ([]client.Tool, error) {
-	slug = strings.ToLower(strings.TrimSpace(slug))
-	version := toolkitVersionFor(c.versions, slug)
-	tools, err := lookup(ctx, &c.mu, c.tools, slug+"@"+version, func(ctx context.Context) (*[]client.Tool, error) {
-		p := client.ToolListParams{ToolkitSlug: slug, Limit: 1000}
-		if version != latestVersion {
-			p.Versions = &client.ToolkitVersions{PerToolkit: map[string]string{slug: version}}
-		}
-		list, err := c.fetchTools(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		return &list, nil
+	return lookupToolkitList(ctx, c, c.tools, slug, func(ctx context.Context, slug string, pin *client.ToolkitVersions) ([]client.Tool, error) {
+		return c.fetchTools(ctx, client.ToolListParams{ToolkitSlug: slug, Limit: 1000, Versions: pin})
 	})
-	if err != nil {
-		return nil, err
-	}
-	return *tools, nil
 }
 
 // AuthConfigToolkit returns the toolkit slug of auth config id through the
