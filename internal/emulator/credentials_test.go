@@ -1,10 +1,6 @@
 package emulator
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"io"
 	"maps"
 	"net/http"
 	"os"
@@ -17,42 +13,6 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
-
-// doHeaders sends a request with the given credential headers (an entry with
-// an empty name or value is left out) instead of the env's x-api-key.
-func (e *testEnv) doHeaders(headers map[string]string, method, path string, body any) resp {
-	e.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, _ := json.Marshal(body)
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(context.Background(), method, e.ts.URL+path, rd)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	for k, v := range headers {
-		if k != "" && v != "" {
-			req.Header.Set(k, v)
-		}
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	res, err := e.ts.Client().Do(req)
-	if err != nil {
-		e.t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	r := resp{status: res.StatusCode, header: res.Header, raw: string(data)}
-	if strings.HasPrefix(res.Header.Get("Content-Type"), "application/json") && !strings.HasPrefix(strings.TrimSpace(r.raw), "[") {
-		if err := json.Unmarshal(data, &r.body); err != nil {
-			e.t.Fatalf("%s %s: bad JSON %q: %v", method, path, data, err)
-		}
-	}
-	return r
-}
 
 // packageOperation is one entry of the package's GENERATED_OPERATIONS.
 type packageOperation struct {

@@ -74,6 +74,14 @@ func (r resp) items() []map[string]any {
 
 func (e *testEnv) doKey(key, method, path string, body any) resp {
 	e.t.Helper()
+	return e.doHeaders(map[string]string{"x-api-key": key}, method, path, body)
+}
+
+// doHeaders sends a request with the given credential headers (an entry with
+// an empty name or value is left out) instead of the env's x-api-key. A
+// string body is sent as is, any other non-nil body as JSON.
+func (e *testEnv) doHeaders(headers map[string]string, method, path string, body any) resp {
+	e.t.Helper()
 	var rd io.Reader
 	if body != nil {
 		if s, ok := body.(string); ok {
@@ -87,8 +95,10 @@ func (e *testEnv) doKey(key, method, path string, body any) resp {
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	if key != "" {
-		req.Header.Set("x-api-key", key)
+	for k, v := range headers {
+		if k != "" && v != "" {
+			req.Header.Set(k, v)
+		}
 	}
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
