@@ -102,8 +102,9 @@ func (w *workspace) mustRun(args ...string) string {
 	return out
 }
 
-// stateIDs returns the ids of the managed resources in the state by type.
-func (w *workspace) stateIDs() map[string][]string {
+// stateAttributes returns the attributes of every managed resource instance
+// in the state, by type.
+func (w *workspace) stateAttributes() map[string][]map[string]any {
 	w.t.Helper()
 	var st struct {
 		Resources []struct {
@@ -121,18 +122,28 @@ func (w *workspace) stateIDs() map[string][]string {
 	if err := json.Unmarshal(b, &st); err != nil {
 		w.t.Fatal(err)
 	}
-	out := map[string][]string{}
+	out := map[string][]map[string]any{}
 	for _, r := range st.Resources {
 		if r.Mode != "managed" {
 			continue
 		}
 		for _, in := range r.Instances {
-			id, _ := in.Attributes["id"].(string)
-			out[r.Type] = append(out[r.Type], id)
+			out[r.Type] = append(out[r.Type], in.Attributes)
 		}
 	}
-	for _, ids := range out {
-		slices.Sort(ids)
+	return out
+}
+
+// stateIDs returns the ids of the managed resources in the state by type.
+func (w *workspace) stateIDs() map[string][]string {
+	w.t.Helper()
+	out := map[string][]string{}
+	for typ, instances := range w.stateAttributes() {
+		for _, attrs := range instances {
+			id, _ := attrs["id"].(string)
+			out[typ] = append(out[typ], id)
+		}
+		slices.Sort(out[typ])
 	}
 	return out
 }
