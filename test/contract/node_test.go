@@ -59,6 +59,37 @@ func (n *nodeEnv) run(t *testing.T, args ...string) []byte {
 	return stdout.Bytes()
 }
 
+// checkOutput is check.mjs's report on a file of records.
+type checkOutput struct {
+	Findings []finding `json:"findings"`
+	Checked  int       `json:"checked"`
+	MS       int       `json:"ms"`
+}
+
+// check writes recs to a temporary file, runs check.mjs over it and returns
+// its report.
+func (n *nodeEnv) check(t *testing.T, recs []record) checkOutput {
+	t.Helper()
+	dir := t.TempDir()
+	recFile, outFile := filepath.Join(dir, "records.json"), filepath.Join(dir, "findings.json")
+	b, err := json.Marshal(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(recFile, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	n.run(t, "check", recFile, outFile)
+	var out checkOutput
+	if b, err = os.ReadFile(outFile); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // operation is one entry of the package's operation table.
 type operation struct {
 	Method    string `json:"method"`

@@ -1,13 +1,10 @@
 package contract
 
 import (
-	"encoding/json"
 	"fmt"
 	"maps"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -163,31 +160,9 @@ func TestContractProjects(t *testing.T) {
 	if len(rec.missed) > 0 {
 		t.Errorf("requests matching no operation of the package: %s", strings.Join(rec.missed, ", "))
 	}
-	dir := t.TempDir()
-	recFile, outFile := filepath.Join(dir, "records.json"), filepath.Join(dir, "findings.json")
-	b, err := json.Marshal(recs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(recFile, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	n.run(t, "check", recFile, outFile)
-	var out struct {
-		Findings []finding `json:"findings"`
-	}
-	if b, err = os.ReadFile(outFile); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(b, &out); err != nil {
-		t.Fatal(err)
-	}
+	out := n.check(t, recs)
 	devs, _, invalid := classify(recs, out.Findings)
-	for _, a := range w.accepted {
-		if _, req, _ := strings.Cut(a, ": "); !invalid[req] {
-			t.Errorf("walk: the emulator accepted %s", a)
-		}
-	}
+	w.checkAccepted(invalid)
 	for _, k := range slices.Sorted(maps.Keys(devs)) {
 		t.Errorf("deviation %s (%d×), e.g. %s", k, devs[k].count, devs[k].example)
 	}

@@ -124,6 +124,18 @@ func (w *walker) reject(what, method, path string, query url.Values, body any) {
 	}
 }
 
+// checkAccepted fails for each request reject saw accepted, unless the type
+// check reports it as accepted-invalid (invalid, from classify: then the
+// deviation check decides).
+func (w *walker) checkAccepted(invalid map[string]bool) {
+	w.t.Helper()
+	for _, a := range w.accepted {
+		if _, req, _ := strings.Cut(a, ": "); !invalid[req] {
+			w.t.Errorf("walk: the emulator accepted %s", a)
+		}
+	}
+}
+
 // pages follows next_cursor with a small limit and returns every item.
 func (w *walker) pages(path string, query url.Values, limit int) []any {
 	w.t.Helper()
