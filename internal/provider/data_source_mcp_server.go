@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
@@ -164,12 +163,7 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 			}
 		}
 		if found == nil {
-			hint := ""
-			if len(nearMatches) > 0 {
-				hint = fmt.Sprintf(" (names differing only in case: %s)", strings.Join(nearMatches, ", "))
-			}
-			resp.Diagnostics.AddAttributeError(path.Root("name"), "MCP server not found",
-				fmt.Sprintf("Attribute name: the project has no MCP server named %q%s.", name, hint))
+			addNotFoundByName(&resp.Diagnostics, "MCP server not found", "the project has no MCP server", name, nearMatches)
 			return
 		}
 	}

@@ -162,12 +162,7 @@ func (d *projectDataSource) Read(ctx context.Context, req datasource.ReadRequest
 			}
 		}
 		if found == nil {
-			hint := ""
-			if len(nearMatches) > 0 {
-				hint = fmt.Sprintf(" (names differing only in case: %s)", strings.Join(nearMatches, ", "))
-			}
-			resp.Diagnostics.AddAttributeError(path.Root("name"), "Project not found",
-				fmt.Sprintf("Attribute name: the organization has no project named %q%s.", name, hint))
+			addNotFoundByName(&resp.Diagnostics, "Project not found", "the organization has no project", name, nearMatches)
 			return
 		}
 	}

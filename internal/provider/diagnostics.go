@@ -221,3 +221,15 @@ func getForDataSource[T any](ctx context.Context, diags *diag.Diagnostics, get f
 	}
 	return got
 }
+
+// addNotFoundByName is getForDataSource's error for a lookup by the name
+// attribute that matched nothing: "Attribute name: <missing> named "<name>"."
+// (missing as for getForDataSource), naming the names that differ only in
+// case, the likely typo.
+func addNotFoundByName(diags *diag.Diagnostics, summary, missing, name string, nearMatches []string) {
+	hint := ""
+	if len(nearMatches) > 0 {
+		hint = fmt.Sprintf(" (names differing only in case: %s)", strings.Join(nearMatches, ", "))
+	}
+	diags.AddAttributeError(path.Root("name"), summary, fmt.Sprintf("Attribute name: %s named %q%s.", missing, name, hint))
+}
