@@ -347,6 +347,24 @@ func (s *Server) getProject(c *call) (int, any, *apiError) {
 	return 200, out, nil
 }
 
+// updateProject applies change to a copy of the calling organization's
+// project {nano_id} (its updated_at already stamped) and commits it.
+func (s *Server) updateProject(c *call, change func(p *Project)) *apiError {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	old, e := c.orgProject(c.r.PathValue("nano_id"))
+	if e != nil {
+		return e
+	}
+	p := *old
+	p.UpdatedAt = s.st.stamp()
+	change(&p)
+	if err := s.commitProjects(put(bucketProjects, p.ID, &p)); err != nil {
+		return internalErr(err)
+	}
+	return nil
+}
+
 // deleteProject: DELETE /org/owner/project/{nano_id}: a soft delete; the
 // project's keys are refused at once and its name is free again.
 func (s *Server) deleteProject(c *call) (int, any, *apiError) {
@@ -354,18 +372,11 @@ func (s *Server) deleteProject(c *call) (int, any, *apiError) {
 	if e != nil {
 		return 0, nil, e
 	}
-	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
-	old, e := c.orgProject(c.r.PathValue("nano_id"))
-	if e != nil {
+	if e := s.updateProject(c, func(p *Project) {
+		p.Deleted = true
+		p.DeletedAt = p.UpdatedAt
+	}); e != nil {
 		return 0, nil, e
-	}
-	p := *old
-	p.Deleted = true
-	p.UpdatedAt = s.st.stamp()
-	p.DeletedAt = p.UpdatedAt
-	if err := s.commitProjects(put(bucketProjects, p.ID, &p)); err != nil {
-		return 0, nil, internalErr(err)
 	}
 	out := map[string]any{"status": "success"}
 	if revoke {
@@ -377,24 +388,18 @@ func (s *Server) deleteProject(c *call) (int, any, *apiError) {
 // regenerateProjectKey: POST /org/owner/project/{nano_id}/regenerate_api_key:
 // every key of the project is replaced by one new key.
 func (s *Server) regenerateProjectKey(c *call) (int, any, *apiError) {
-	s.st.mu.Lock()
-	defer s.st.mu.Unlock()
-	old, e := c.orgProject(c.r.PathValue("nano_id"))
-	if e != nil {
-		return 0, nil, e
-	}
-	p := *old
-	p.UpdatedAt = s.st.stamp()
-	p.RevokedKeys = slices.Clone(p.RevokedKeys)
-	for _, k := range p.APIKeys {
-		if k.Configured {
-			p.RevokedKeys = append(p.RevokedKeys, k.Key)
+	var k ProjectAPIKey
+	if e := s.updateProject(c, func(p *Project) {
+		p.RevokedKeys = slices.Clone(p.RevokedKeys)
+		for _, old := range p.APIKeys {
+			if old.Configured {
+				p.RevokedKeys = append(p.RevokedKeys, old.Key)
+			}
 		}
-	}
-	k := newProjectAPIKey(p.UpdatedAt)
-	p.APIKeys = []ProjectAPIKey{k}
-	if err := s.commitProjects(put(bucketProjects, p.ID, &p)); err != nil {
-		return 0, nil, internalErr(err)
+		k = newProjectAPIKey(p.UpdatedAt)
+		p.APIKeys = []ProjectAPIKey{k}
+	}); e != nil {
+		return 0, nil, e
 	}
 	return 200, map[string]any{
 		"api_key": map[string]any{"id": k.ID, "name": k.Name, "key": k.Key, "created_at": k.CreatedAt},
