@@ -313,17 +313,8 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 		}
 		return
 	}
-	switch {
-	case !cfg.CredentialsWO.IsNull() && cfg.CredentialsWOVersion.IsNull():
-		resp.Diagnostics.AddAttributeError(path.Root("credentials_wo_version"), "Missing credentials_wo_version",
-			"Attribute credentials_wo_version is required with credentials_wo: Terraform cannot see changes to a "+
-				"write-only value, so the version number says when to send it. Set credentials_wo_version = 1 and "+
-				"increase it whenever the credentials change.")
-	case cfg.CredentialsWO.IsNull() && !cfg.CredentialsWOVersion.IsNull():
-		resp.Diagnostics.AddAttributeError(path.Root("credentials_wo_version"), "credentials_wo_version without credentials_wo",
-			"Attribute credentials_wo_version versions the write-only credentials_wo, which is not set. Set "+
-				"credentials_wo, or remove credentials_wo_version.")
-	}
+	checkRequiredWriteOnlyVersion(cfg.CredentialsWO, cfg.CredentialsWOVersion, "credentials_wo", "credentials_wo_version",
+		"the credentials", &resp.Diagnostics)
 	if cfg.AuthScheme.IsNull() {
 		resp.Diagnostics.AddAttributeError(path.Root("auth_scheme"), "Missing auth_scheme",
 			fmt.Sprintf("Attribute auth_scheme is required when type is %q: one of %s.", authConfigTypeCustom,

@@ -110,17 +110,8 @@ func validateAuthConfigExtras(ctx context.Context, cfg authConfigResourceModel, 
 					"set. Set proxy_auth_key_wo, or remove the version.")
 		}
 	}
-	switch {
-	case !cfg.SharedCredentialsWO.IsNull() && cfg.SharedCredentialsWOVersion.IsNull():
-		diags.AddAttributeError(path.Root("shared_credentials_wo_version"), "Missing shared_credentials_wo_version",
-			"Attribute shared_credentials_wo_version is required with shared_credentials_wo: Terraform cannot see "+
-				"changes to a write-only value, so the version number says when to send it. Set "+
-				"shared_credentials_wo_version = 1 and increase it whenever the values change.")
-	case cfg.SharedCredentialsWO.IsNull() && !cfg.SharedCredentialsWOVersion.IsNull():
-		diags.AddAttributeError(path.Root("shared_credentials_wo_version"), "shared_credentials_wo_version without shared_credentials_wo",
-			"Attribute shared_credentials_wo_version versions the write-only shared_credentials_wo, which is not set. "+
-				"Set shared_credentials_wo, or remove shared_credentials_wo_version.")
-	}
+	checkRequiredWriteOnlyVersion(cfg.SharedCredentialsWO, cfg.SharedCredentialsWOVersion, "shared_credentials_wo",
+		"shared_credentials_wo_version", "the values", diags)
 }
 
 // acProxyFromConfig returns the proxy to send (the key from the

@@ -216,17 +216,7 @@ func (r *webhookEndpointResource) ValidateConfig(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	switch {
-	case !cfg.DataWO.IsNull() && cfg.DataWOVersion.IsNull():
-		resp.Diagnostics.AddAttributeError(path.Root("data_wo_version"), "Missing data_wo_version",
-			"Attribute data_wo_version is required with data_wo: Terraform cannot see changes to a write-only "+
-				"value, so the version number says when to send it. Set data_wo_version = 1 and increase it whenever "+
-				"the setup fields change.")
-	case cfg.DataWO.IsNull() && !cfg.DataWOVersion.IsNull() && !cfg.DataWOVersion.IsUnknown():
-		resp.Diagnostics.AddAttributeError(path.Root("data_wo_version"), "data_wo_version without data_wo",
-			"Attribute data_wo_version versions the write-only data_wo, which is not set. Set data_wo, or remove "+
-				"data_wo_version.")
-	}
+	checkRequiredWriteOnlyVersion(cfg.DataWO, cfg.DataWOVersion, "data_wo", "data_wo_version", "the setup fields", &resp.Diagnostics)
 }
 
 // ModifyPlan checks, when the plan creates the endpoint (or replaces it) and

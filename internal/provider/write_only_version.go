@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
@@ -49,4 +50,22 @@ func addWriteOnlyVersionWarning(wo, version attr.Value, woPath, versionPath path
 		fmt.Sprintf("Attribute %s is set without %s. Terraform cannot see a change of a write-only value, so without "+
 			"a version a new value is never sent after the create. Set %s = 1 and increase it whenever the value "+
 			"changes.", woPath, versionPath, versionPath))
+}
+
+// checkRequiredWriteOnlyVersion pairs a write-only attribute (wo, at the root)
+// with the version it requires: an error on the version when wo is set
+// without it, and when it is set without wo. changes says what a new version
+// announces ("the credentials", "the setup fields").
+func checkRequiredWriteOnlyVersion(wo, version attr.Value, woName, versionName, changes string, diags *diag.Diagnostics) {
+	switch {
+	case !wo.IsNull() && version.IsNull():
+		diags.AddAttributeError(path.Root(versionName), "Missing "+versionName,
+			fmt.Sprintf("Attribute %[1]s is required with %[2]s: Terraform cannot see changes to a write-only value, so "+
+				"the version number says when to send it. Set %[1]s = 1 and increase it whenever %[3]s change.",
+				versionName, woName, changes))
+	case wo.IsNull() && !version.IsNull():
+		diags.AddAttributeError(path.Root(versionName), versionName+" without "+woName,
+			fmt.Sprintf("Attribute %[1]s versions the write-only %[2]s, which is not set. Set %[2]s, or remove %[1]s.",
+				versionName, woName))
+	}
 }
