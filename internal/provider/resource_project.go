@@ -203,7 +203,7 @@ func (r *projectResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 					"the key is rotated: give `api_key_rotation` a value, apply, then change that value and apply again.",
 				Computed:      true,
 				Sensitive:     true,
-				PlanModifiers: []planmodifier.String{rotatedProjectKeyPlanModifier{}},
+				PlanModifiers: []planmodifier.String{projectKeyPlanModifier},
 			},
 			"api_key_rotation": schema.StringAttribute{
 				MarkdownDescription: "Any string; changing it to a new value on an existing project regenerates the " +
@@ -241,34 +241,12 @@ func (r *projectResource) Configure(_ context.Context, req resource.ConfigureReq
 	r.data = orgProviderDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// rotatedProjectKeyPlanModifier keeps api_key from state (null after an
-// import) unless api_key_rotation asks for a rotation (then it is unknown).
-// As with a webhook subscription's secret_rotation, the first value given
-// after an import is the baseline (privateKeyImported), not a rotation:
-// adopting a project must not break the keys in use.
-type rotatedProjectKeyPlanModifier struct{}
-
-func (rotatedProjectKeyPlanModifier) Description(_ context.Context) string {
-	return "keeps the API key unless api_key_rotation changes"
-}
-
-func (m rotatedProjectKeyPlanModifier) MarkdownDescription(ctx context.Context) string {
-	return m.Description(ctx)
-}
-
-func (rotatedProjectKeyPlanModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
-		return // create (unknown) or destroy
-	}
-	var planned, prior types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("api_key_rotation"), &planned)...)
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("api_key_rotation"), &prior)...)
-	if rotates(prior, planned) && !baselineAfterImport(ctx, req.Private, prior) {
-		resp.PlanValue = types.StringUnknown()
-		return
-	}
-	resp.PlanValue = req.StateValue
-}
+// projectKeyPlanModifier keeps api_key from state (null after an import)
+// unless api_key_rotation asks for a rotation (then it is unknown). As with a
+// webhook subscription's secret_rotation, the first value given after an
+// import is the baseline (privateKeyImported), not a rotation: adopting a
+// project must not break the keys in use.
+var projectKeyPlanModifier = rotatedPlanModifier{rotation: "api_key_rotation", what: "the API key"}
 
 // projectListing is the organization's projects as one plan walk lists
 // them (once per ProviderData: Configure makes one per walk), for the

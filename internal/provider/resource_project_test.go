@@ -265,7 +265,7 @@ func TestProjectAPIKeyPlan(t *testing.T) {
 			PlanValue:  types.StringUnknown(),
 		}
 		resp := &planmodifier.StringResponse{PlanValue: types.StringUnknown()}
-		rotatedProjectKeyPlanModifier{}.PlanModifyString(ctx, req, resp)
+		projectKeyPlanModifier.PlanModifyString(ctx, req, resp)
 		if resp.Diagnostics.HasError() {
 			t.Fatal(resp.Diagnostics)
 		}

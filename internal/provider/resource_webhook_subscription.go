@@ -112,7 +112,7 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 				Computed:  true,
 				Sensitive: true,
 				PlanModifiers: []planmodifier.String{
-					rotatedSecretPlanModifier{},
+					rotatedPlanModifier{rotation: "secret_rotation", what: "the secret", nullStaysUnknown: true},
 				},
 			},
 			"created_at": schema.StringAttribute{
@@ -151,55 +151,6 @@ func webhookURLValidator() validator.String {
 			return nil
 		},
 	}
-}
-
-// rotatedSecretPlanModifier keeps the secret from state unless
-// secret_rotation changes to a new non-null value (then it is unknown).
-type rotatedSecretPlanModifier struct{}
-
-func (rotatedSecretPlanModifier) Description(_ context.Context) string {
-	return "keeps the secret unless secret_rotation changes"
-}
-
-func (m rotatedSecretPlanModifier) MarkdownDescription(ctx context.Context) string {
-	return m.Description(ctx)
-}
-
-func (rotatedSecretPlanModifier) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || req.StateValue.IsNull() {
-		return // create or destroy: unknown, or nothing
-	}
-	var planned, prior types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("secret_rotation"), &planned)...)
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("secret_rotation"), &prior)...)
-	if rotates(prior, planned) && !baselineAfterImport(ctx, req.Private, prior) {
-		resp.PlanValue = types.StringUnknown()
-		return
-	}
-	resp.PlanValue = req.StateValue
-}
-
-// privateKeyImported marks, in private state, a subscription imported and
-// not updated since: the service never reports secret_rotation, so the first
-// value the configuration gives it is the baseline of the existing secret,
-// not a request to rotate (adopting a subscription must not break the
-// receivers that verify its secret). The first update clears the mark.
-const privateKeyImported = "imported"
-
-// baselineAfterImport reports a secret_rotation that is being set for the
-// first time on an imported subscription.
-func baselineAfterImport(ctx context.Context, p privateGetter, prior types.String) bool {
-	if p == nil || !prior.IsNull() {
-		return false
-	}
-	v, d := p.GetKey(ctx, privateKeyImported)
-	return !d.HasError() && string(v) == "true"
-}
-
-// rotates reports whether secret_rotation going from prior to planned asks
-// for a rotation: a change to a new, non-null value (unknown counts).
-func rotates(prior, planned types.String) bool {
-	return !planned.IsNull() && !planned.Equal(prior)
 }
 
 func (r *webhookSubscriptionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
