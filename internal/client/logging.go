@@ -103,7 +103,7 @@ func maskHeaders(h http.Header) map[string]string {
 	out := make(map[string]string, len(h))
 	for k, v := range h {
 		lk := strings.ToLower(k)
-		if lk == "x-api-key" || lk == "authorization" || lk == "cookie" || lk == "set-cookie" || lk == "x-org-api-key" || lk == "x-user-api-key" {
+		if isCredentialHeader(k) || lk == "authorization" || lk == "cookie" || lk == "set-cookie" {
 			out[k] = masked
 			continue
 		}
