@@ -2,7 +2,6 @@ package examples_test
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -31,7 +30,7 @@ func TestEnvironmentsExample(t *testing.T) {
 	ctx := t.Context()
 
 	work := t.TempDir()
-	copyTree(t, filepath.Join(root, "examples", "environments"), work)
+	testutil.CopyDir(t, filepath.Join(root, "examples", "environments"), work)
 	orgDir, envDir := filepath.Join(work, "organization"), filepath.Join(work, "environments")
 
 	// Stage 1: the organization's key only (no SERVICE_API_KEY).
@@ -137,31 +136,5 @@ func TestEnvironmentsExample(t *testing.T) {
 	orgDone = true
 	if names := live(); slices.Contains(names, "staging") || slices.Contains(names, "production") {
 		t.Errorf("projects after destroy = %q; want staging and production gone", names)
-	}
-}
-
-// copyTree copies the regular files under src to dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, b, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

@@ -214,7 +214,7 @@ func validate(t *testing.T, env []string, files []string, whole bool) {
 	// registry).
 	if len(files) > 0 {
 		if mods := filepath.Join(filepath.Dir(files[0]), "modules"); isDir(mods) {
-			copyTree(t, mods, filepath.Join(work, "modules"))
+			testutil.CopyDir(t, mods, filepath.Join(work, "modules"))
 			if out, code := testutil.Terraform(t, work, env, "get", "-no-color"); code != 0 {
 				t.Fatalf("terraform get failed:\n%s", out)
 			}

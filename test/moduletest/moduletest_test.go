@@ -8,7 +8,6 @@ package moduletest_test
 
 import (
 	"encoding/json"
-	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -29,7 +28,7 @@ func TestModuleTestingExample(t *testing.T) {
 
 	// A copy, so that nothing is written into examples/.
 	work := filepath.Join(t.TempDir(), "module-testing")
-	copyDir(t, filepath.Join(root, "examples", "module-testing"), work)
+	testutil.CopyDir(t, filepath.Join(root, "examples", "module-testing"), work)
 	if _, err := os.Stat(filepath.Join(work, "tests", "github_connection.tftest.hcl")); err != nil {
 		t.Fatalf("the example has no test file: %v", err)
 	}
@@ -78,28 +77,4 @@ func countItems(t *testing.T, e *testutil.Emulator, path string) int {
 		t.Fatalf("GET %s: %v", path, err)
 	}
 	return len(body.Items)
-}
-
-func copyDir(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == ".terraform" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o600)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
