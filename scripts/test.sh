@@ -67,10 +67,63 @@ compat_pass() {
 			-e "s/(\"Output\":\"(ok  |FAIL)\\\\t)([^\\\\\"]+)/\\1\\3 [$label]/"
 }
 
+# Background work and its exit status. Every command this script runs in the
+# background is started by spawn and collected by wait_part, which reads the
+# status from a file the command's own subshell writes when it ends: never
+# `wait PID`. A part may end many minutes before it is collected, and on a
+# cold machine the builds beside it start thousands of processes in between:
+# PIDs wrap (pid_max is 32768 here), and once a later child of this shell gets
+# an ended part's PID, bash forgets that part ("wait: pid N is not a child of
+# this shell", a passing part read as failed) or answers with the new child's
+# status (a failed part read as passed). test/testsh holds both cases.
+
+# spawn NAME COMMAND...: runs COMMAND in the background (a function or a
+# program; redirections given to spawn apply to it); its exit status goes to
+# $TEST_PARTS/NAME.rc, written whole (a reader never sees it half-written).
+spawn() {
+	local name="$1"
+	shift
+	rm -f "$TEST_PARTS/$name.rc"
+	(
+		"$@"
+		echo "$?" >"$TEST_PARTS/$name.rc.tmp" && mv "$TEST_PARTS/$name.rc.tmp" "$TEST_PARTS/$name.rc"
+	) &
+}
+
+# timed NAME COMMAND...: runs COMMAND, writing its wall-clock and CPU seconds
+# to $TEST_PARTS/NAME.time (listed by report_times); COMMAND's own stderr is
+# kept, so give redirections inside COMMAND (a function) or to the caller.
+timed() {
+	local name="$1"
+	shift
+	local TIMEFORMAT='%0R %0U %0S'
+	{ time { "$@" 2>&3; }; } 3>&2 2>"$TEST_PARTS/$name.time"
+}
+
+# report_times: one line per part that has ended: wall-clock and CPU seconds.
+report_times() {
+	local f name wall user sys line=""
+	for f in "$TEST_PARTS"/*.time; do
+		[[ -e "$f" ]] || continue
+		name="$(basename "$f" .time)"
+		read -r wall user sys <"$f" || continue
+		line+=" $name ${wall}s (CPU $((user + sys))s);"
+	done
+	echo "==> time of each part, wall clock (CPU):${line%;}" >&2
+}
+
 # wait_part NAME: waits for a background part; 0 when it succeeded.
 wait_part() {
-	until [[ -e "$TEST_PARTS/$1.rc" ]]; do sleep 1; done
-	[[ "$(cat "$TEST_PARTS/$1.rc")" == 0 ]]
+	local rc
+	until [[ -e "$TEST_PARTS/$1.rc" ]]; do sleep 0.5; done
+	read -r rc <"$TEST_PARTS/$1.rc"
+	[[ "$rc" == 0 ]]
+}
+
+# main_pass FLAGS...: every Go test on the newest Terraform, as go test -json.
+main_pass() {
+	TF_CLI="$TERRAFORM_NEWEST" TF_ACC_TERRAFORM_PATH="$TERRAFORM_NEWEST" go test -json -vet=all "$@" "${pkgs[@]}" |
+		tee "$TEST_PARTS/main.json"
 }
 
 # Second stage, run by gotestsum as its --raw-command.
@@ -82,32 +135,37 @@ if [[ "${1-}" == --go-test ]]; then
 	# starts at once, beside the newest CLI's build, into a file printed
 	# after the main pass (go test -json lines of two processes must not
 	# interleave on one stream).
-	compat_pass "$TERRAFORM_OLDEST" "$@" >"$TEST_PARTS/compat-oldest.json" 2>"$TEST_PARTS/compat-oldest.err" &
-	oldest=$!
+	spawn compat-oldest timed compat-oldest compat_pass "$TERRAFORM_OLDEST" "$@" >"$TEST_PARTS/compat-oldest.json" 2>"$TEST_PARTS/compat-oldest.err"
 	if ! wait_part cli-terraform; then
 		echo "make test: building Terraform $TERRAFORM_NEWEST failed (its output is above); the Go tests did not run" >&2
-		wait "$oldest"
+		wait_part compat-oldest
 		exit 1
 	fi
+	tofu=""
 	if wait_part cli-tofu; then
-		compat_pass "$TOFU" "$@" >"$TEST_PARTS/compat-tofu.json" 2>"$TEST_PARTS/compat-tofu.err" &
-		tofu=$!
+		spawn compat-tofu timed compat-tofu compat_pass "$TOFU" "$@" >"$TEST_PARTS/compat-tofu.json" 2>"$TEST_PARTS/compat-tofu.err"
+		tofu=1
 	else
 		echo "make test: building OpenTofu $TOFU failed (its output is above): no OpenTofu pass" >&2
-		rc=1 tofu=""
+		rc=1
 	fi
-	TF_CLI="$TERRAFORM_NEWEST" TF_ACC_TERRAFORM_PATH="$TERRAFORM_NEWEST" go test -json -vet=all "$@" "${pkgs[@]}" |
-		tee "$TEST_PARTS/main.json" || rc=1
+	timed go-test main_pass "$@" || rc=1
 	mapfile -t untested < <(go list -f '{{if not (or .TestGoFiles .XTestGoFiles)}}{{.ImportPath}}{{end}}' "${pkgs[@]}" | grep .)
 	if [[ ${#untested[@]} -gt 0 ]] && ! go vet "${untested[@]}"; then
 		echo "make test: go vet found problems in packages without tests (above)" >&2
 		rc=1
 	fi
-	wait "$oldest" || rc=1
+	if ! wait_part compat-oldest; then
+		echo "make test: the compatibility pass on $TERRAFORM_OLDEST failed (its tests are below)" >&2
+		rc=1
+	fi
 	cat "$TEST_PARTS/compat-oldest.json"
 	cat "$TEST_PARTS/compat-oldest.err" >&2
 	if [[ -n "$tofu" ]]; then
-		wait "$tofu" || rc=1
+		if ! wait_part compat-tofu; then
+			echo "make test: the compatibility pass on $TOFU failed (its tests are below)" >&2
+			rc=1
+		fi
 		cat "$TEST_PARTS/compat-tofu.json"
 		cat "$TEST_PARTS/compat-tofu.err" >&2
 	fi
@@ -118,12 +176,14 @@ if [[ "${1-}" == --go-test ]]; then
 		go run ./test/skipcheck "$TEST_PARTS"/main.json "$TEST_PARTS"/compat-*.json || rc=1
 	fi
 	for started in "$TEST_PARTS"/*.started; do
+		[[ -e "$started" ]] || continue
 		name="$(basename "$started" .started)"
 		if ! wait_part "$name"; then
 			echo "make test: $name failed (its output is above, under \"==> $name: FAILED\")" >&2
 			rc=1
 		fi
 	done
+	report_times
 	exit "$rc"
 fi
 
@@ -134,30 +194,34 @@ TEST_PARTS="$(mktemp -d "${TMPDIR:-/tmp}/make-test.XXXXXX")"
 export TEST_PARTS
 trap 'rm -rf "$TEST_PARTS"' EXIT
 
-# part NAME COMMAND...: runs COMMAND in the background; when it ends, prints
-# "==> NAME: ok in Ns (CPU Ns)" or "==> NAME: FAILED (exit N) in ..." and its
-# output (without the module download lines of a successful first run).
+# part NAME COMMAND...: runs COMMAND in the background (through spawn); when
+# it ends, prints "==> NAME: ok in Ns (CPU Ns)" or "==> NAME: FAILED (exit N)
+# in ..." and its output (without the module download lines of a successful
+# first run). The Go tests' stage collects every part by its .started file.
 part() {
-	local name="$1"
+	touch "$TEST_PARTS/$1.started"
+	spawn "$1" run_part "$@"
+}
+
+# run_part NAME COMMAND...: part's body; returns COMMAND's exit status.
+run_part() {
+	local name="$1" rc wall user sys took out
 	shift
-	touch "$TEST_PARTS/$name.started"
-	(
-		TIMEFORMAT='%0R %0U %0S'
-		{ time "$@" >"$TEST_PARTS/$name.log" 2>&1; } 2>"$TEST_PARTS/$name.time"
-		rc=$?
-		read -r wall user sys <"$TEST_PARTS/$name.time"
-		took="in ${wall}s (CPU $((user + sys))s)"
-		out="$TEST_PARTS/$name.out"
-		if [[ $rc -eq 0 ]]; then
-			echo "==> $name: ok $took" >"$out"
-			grep -v '^go: downloading ' "$TEST_PARTS/$name.log" >>"$out"
-		else
-			echo "==> $name: FAILED (exit $rc) $took" >"$out"
-			cat "$TEST_PARTS/$name.log" >>"$out"
-		fi
-		cat "$out" # one write, so that it does not mix with the tests' lines
-		echo "$rc" >"$TEST_PARTS/$name.rc"
-	) &
+	TIMEFORMAT='%0R %0U %0S'
+	{ time "$@" >"$TEST_PARTS/$name.log" 2>&1; } 2>"$TEST_PARTS/$name.time"
+	rc=$?
+	read -r wall user sys <"$TEST_PARTS/$name.time"
+	took="in ${wall}s (CPU $((user + sys))s)"
+	out="$TEST_PARTS/$name.out"
+	if [[ $rc -eq 0 ]]; then
+		echo "==> $name: ok $took" >"$out"
+		grep -v '^go: downloading ' "$TEST_PARTS/$name.log" >>"$out"
+	else
+		echo "==> $name: FAILED (exit $rc) $took" >"$out"
+		cat "$TEST_PARTS/$name.log" >>"$out"
+	fi
+	cat "$out" # one write, so that it does not mix with the tests' lines
+	return "$rc"
 }
 
 # First the modules, so that no go command below prints download lines into
@@ -165,9 +229,9 @@ part() {
 # library: every go command below needs most of it, and go commands started
 # together on an empty build cache would each compile it (a minute of CPU
 # each). Both take a second once done.
-go mod download & download=$!
+spawn download go mod download
 go build std || exit 1
-wait "$download" || exit 1
+wait_part download || exit 1
 
 # goreleaser, the biggest build by far, is the longest chain on a first run
 # (the packaging test waits for it): more compiles at once than go's default
