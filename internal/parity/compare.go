@@ -110,8 +110,8 @@ func compare(plan []planned, aName string, a *Shapes, bName string, b *Shapes) *
 // difference fails the check.
 func (c *comparison) compareStatuses(r *opResult, prefix string, a, b map[int]int, failing bool) {
 	ka, kb := statusSet(a), statusSet(b)
-	if slices.Equal(ka, kb) {
-		return
+	if slices.Equal(ka, kb) || len(ka) == 0 || len(kb) == 0 {
+		return // the same, or nothing read on a side (reported as no answer)
 	}
 	r.notes = append(r.notes, finding{path: prefix + "status", detail: fmt.Sprintf("%s %s, %s %s", c.a, statusList(ka), c.b, statusList(kb)), fails: failing})
 }
@@ -160,28 +160,55 @@ func (c *comparison) compareShape(r *opResult, prefix string, a, b *Shape, read 
 		case fa != nil && fb != nil:
 			c.compareField(r, name, p, a, b, fa, fb, isRead, why)
 		case fa != nil:
-			r.onlyA = append(r.onlyA, c.onlyOn(p, name, fa, b, c.b, isRead, why))
+			if f, ok := c.onlyOn(p, name, fa, a, b, c.b, isRead, why); ok {
+				r.onlyA = append(r.onlyA, f)
+			}
 		default:
-			r.onlyB = append(r.onlyB, c.onlyOn(p, name, fb, a, c.a, isRead, why))
+			if f, ok := c.onlyOn(p, name, fb, b, a, c.a, isRead, why); ok {
+				r.onlyB = append(r.onlyB, f)
+			}
 		}
 	}
 }
 
-// onlyOn is the finding for a place seen on one side only (f there); other
-// is the side without it.
-func (c *comparison) onlyOn(p, name string, f *Field, other *Shape, otherName string, isRead bool, why string) finding {
+// onlyOn is the finding for a place seen on one side only (f there, in
+// shape in); other is the side without it. Only the outermost place of a
+// subtree missing on the other side is a finding (ok false for the places
+// inside it, which it counts).
+func (c *comparison) onlyOn(p, name string, f *Field, in, other *Shape, otherName string, isRead bool, why string) (finding, bool) {
+	parent := parentPath(p)
+	if p != "" && other.Fields[parent] == nil {
+		return finding{}, false
+	}
 	types := strings.Join(f.typeSet(), "|")
 	if types == "" {
 		types = "null"
 	}
-	parent := parentPath(p)
+	if inside := countInside(in, p); inside > 0 {
+		types += fmt.Sprintf(" (and %d place(s) inside it)", inside)
+	}
 	switch {
 	case strings.HasSuffix(p, "[]"):
-		return finding{path: name, detail: types + ": no element on the " + otherName + " to compare (its lists were empty)"}
+		return finding{path: name, detail: types + ": no element on the " + otherName + " to compare (its lists were empty)"}, true
 	case other.objects(parent) == 0:
-		return finding{path: name, detail: types + ": no sample of " + displayPath(parent) + " on the " + otherName}
+		return finding{path: name, detail: types + ": no sample of " + displayPath(parent) + " on the " + otherName}, true
 	}
-	return finding{path: name, detail: types + why, fails: isRead}
+	return finding{path: name, detail: types + why, fails: isRead}, true
+}
+
+// countInside counts the places of s below p.
+func countInside(s *Shape, p string) int {
+	n := 0
+	for q := range s.Fields {
+		for a := q; a != "" && a != p; {
+			a = parentPath(a)
+			if a == p {
+				n++
+				break
+			}
+		}
+	}
+	return n
 }
 
 func (c *comparison) compareField(r *opResult, name, p string, a, b *Shape, fa, fb *Field, isRead bool, why string) {
@@ -285,14 +312,12 @@ func (c *comparison) compareProbes(r *opResult, a, b *Shapes) {
 			}
 			r.notes = append(r.notes, finding{path: prefix + "items", detail: "more than one item on the " + over})
 		}
-		read := r.op.read
-		if pa.Status >= 300 || pb.Status >= 300 {
-			read = errorRead
+		if pa.Status < 300 || pb.Status < 300 {
+			// a page is part of the operation's shape already; a page
+			// against an error: the status says it all
+			continue
 		}
-		if (pa.Status >= 300) != (pb.Status >= 300) {
-			continue // a page against an error: the status says it all
-		}
-		c.compareShape(r, prefix, pa.Shape, pb.Shape, read.paths(), failing)
+		c.compareShape(r, prefix, pa.Shape, pb.Shape, errorRead.paths(), failing)
 	}
 }
 
