@@ -86,8 +86,13 @@ spawn() {
 	rm -f "$TEST_PARTS/$name.rc"
 	(
 		"$@"
-		echo "$?" >"$TEST_PARTS/$name.rc.tmp" && mv "$TEST_PARTS/$name.rc.tmp" "$TEST_PARTS/$name.rc"
+		record "$name" "$?"
 	) &
+}
+
+# record NAME STATUS: writes NAME's exit status for wait_part, whole.
+record() {
+	echo "$2" >"$TEST_PARTS/$1.rc.tmp" && mv "$TEST_PARTS/$1.rc.tmp" "$TEST_PARTS/$1.rc"
 }
 
 # timed NAME COMMAND...: runs COMMAND, writing its wall-clock and CPU seconds
@@ -203,6 +208,29 @@ part() {
 	spawn "$1" run_part "$@"
 }
 
+# in_turn NAME COMMAND [-- NAME COMMAND ...]: parts that run one after the
+# other, in the background: each is announced at once (so that the Go
+# tests' stage collects it) and reports as part does.
+in_turn() {
+	local arg names=() cmd=() cmds=() i
+	for arg in "$@" --; do
+		if [[ "$arg" == -- ]]; then
+			names+=("${cmd[0]}")
+			touch "$TEST_PARTS/${cmd[0]}.started"
+			cmds+=("$(printf '%q ' "${cmd[@]:1}")")
+			cmd=()
+		else
+			cmd+=("$arg")
+		fi
+	done
+	(
+		for i in "${!names[@]}"; do
+			eval "run_part ${names[$i]} ${cmds[$i]}"
+			record "${names[$i]}" "$?"
+		done
+	) &
+}
+
 # run_part NAME COMMAND...: part's body; returns COMMAND's exit status.
 run_part() {
 	local name="$1" rc wall user sys took out
@@ -233,13 +261,6 @@ spawn download go mod download
 go build std || exit 1
 wait_part download || exit 1
 
-# goreleaser, the biggest build by far, is the longest chain on a first run
-# (the packaging test waits for it): more compiles at once than go's default
-# of one per core give it a larger share of the CPU.
-part goreleaser env GOFLAGS="${GOFLAGS:-} -p=4" "$make" -s "$bin/goreleaser"
-part lint "$make" --no-print-directory lint
-part docs-check "$make" --no-print-directory docs-check
-part fmt-check "$make" --no-print-directory fmt-check
 # The CLIs of the test bed: built once per version (scripts/cli.sh), or a
 # user's own through TERRAFORM_PATH / TOFU_PATH.
 : "${TERRAFORM_NEWEST:?TERRAFORM_NEWEST: path of the newest Terraform (set by the GNUmakefile)}"
@@ -250,8 +271,22 @@ if [[ -z "$TERRAFORM_OLDEST" ]]; then
 	exit 1
 fi
 export TERRAFORM_NEWEST TOFU TERRAFORM_OLDEST
-part cli-terraform "$make" -s "$TERRAFORM_NEWEST"
-part cli-tofu "$make" -s "$TOFU"
+
+# The builds run one at a time, beside the Go tests, in the order the tests
+# need them: the newest Terraform (the main pass waits for it), OpenTofu (its
+# compatibility pass), goreleaser (the packaging test waits for it), then
+# golangci-lint and tfplugindocs with their checks. On a cold machine each is
+# minutes of compiling on both cores; started all at once (as before
+# 2026-11-27) they and the tests ran some twenty compilers on two cores, and
+# the contention alone doubled the CPU time they took. Once built (a warm
+# run), each is a quick check and the lint and docs checks run beside the
+# tests as before.
+in_turn cli-terraform "$make" -s "$TERRAFORM_NEWEST" -- \
+	cli-tofu "$make" -s "$TOFU" -- \
+	goreleaser "$make" -s "$bin/goreleaser" -- \
+	lint "$make" --no-print-directory lint -- \
+	docs-check "$make" --no-print-directory docs-check
+part fmt-check "$make" --no-print-directory fmt-check
 
 if ! "$make" -s "$bin/gotestsum"; then
 	echo "make test: building $bin/gotestsum failed; the Go tests did not run" >&2
