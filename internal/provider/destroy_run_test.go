@@ -174,7 +174,7 @@ resource "service_mcp_server" "srv" {
 resource "service_custom_toolkit" "first" {
   slug    = "%[2]s"
   name    = "%[1]s"
-  app_url = "https://mcp.example.com/%[1]s"
+  mcp_url = "https://mcp.example.com/%[1]s"
   auth_scheme = {
     mode = "NO_AUTH"
   }
@@ -184,7 +184,7 @@ resource "service_custom_toolkit" "first" {
 resource "service_custom_toolkit" "second" {
   slug    = "%[2]s${substr(service_custom_toolkit.first.id, 0, 0)}"
   name    = "%[1]s second"
-  app_url = "https://mcp.example.com/%[1]s/second"
+  mcp_url = "https://mcp.example.com/%[1]s/second"
   auth_scheme = {
     mode = "NO_AUTH"
   }
@@ -299,7 +299,7 @@ var gateFixtures = map[string]map[string]tftypes.Value{
 	customToolkitType: {
 		"slug":    tftypes.NewValue(tftypes.String, "gate"),
 		"name":    tftypes.NewValue(tftypes.String, "Gate"),
-		"app_url": tftypes.NewValue(tftypes.String, "https://mcp.example.com"),
+		"mcp_url": tftypes.NewValue(tftypes.String, "https://mcp.example.com"),
 	},
 	projectType: {
 		"name": tftypes.NewValue(tftypes.String, "gate"),
