@@ -5,10 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
 
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -428,7 +432,7 @@ resource "service_custom_toolkit" "old" {
 			},
 			{
 				// The deprecated name renamed: nothing to do.
-				Config: cfg("mcp_url"),
+				Config:           cfg("mcp_url"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("service_custom_toolkit.old", tfjsonpath.New("mcp_url"), knownvalue.StringExact(urlOld)),
@@ -436,4 +440,66 @@ resource "service_custom_toolkit" "old" {
 			},
 		},
 	})
+}
+
+// The state upgrader, through the provider's protocol server: the
+// attributes of a state the release before mcp_url wrote (schema version
+// 0, testdata) become version 1 with mcp_url and app_url both holding the
+// URL and everything else as it was.
+func TestCustomToolkitUpgradeStateV0(t *testing.T) {
+	ctx := context.Background()
+	for writtenBy, file := range customToolkitV0States {
+		t.Run(writtenBy, func(t *testing.T) {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var st struct {
+				Resources []struct {
+					Instances []struct {
+						SchemaVersion int64           `json:"schema_version"`
+						Attributes    json.RawMessage `json:"attributes"`
+					} `json:"instances"`
+				} `json:"resources"`
+			}
+			if err := json.Unmarshal(raw, &st); err != nil {
+				t.Fatal(err)
+			}
+			inst := st.Resources[0].Instances[0]
+			if inst.SchemaVersion != 0 {
+				t.Fatalf("fixture schema version %d, want 0", inst.SchemaVersion)
+			}
+			srv, err := NewServer("test")()
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := srv.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+				TypeName: customToolkitType, Version: inst.SchemaVersion, RawState: &tfprotov6.RawState{JSON: inst.Attributes},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range resp.Diagnostics {
+				t.Errorf("diagnostic: %s: %s", d.Summary, d.Detail)
+			}
+			var sr fwresource.SchemaResponse
+			(&customToolkitResource{}).Schema(ctx, fwresource.SchemaRequest{}, &sr)
+			v, err := resp.UpgradedState.Unmarshal(sr.Schema.Type().TerraformType(ctx))
+			if err != nil {
+				t.Fatal(err)
+			}
+			state := tfsdk.State{Schema: sr.Schema, Raw: v}
+			var m customToolkitModel
+			if d := state.Get(ctx, &m); d.HasError() {
+				t.Fatal(d)
+			}
+			const url = "https://mcp.docs.example/mcp"
+			if m.MCPURL.ValueString() != url || m.AppURL.ValueString() != url || m.ID.ValueString() != "CUSTOM_V0_UPGRADE" ||
+				m.Slug.ValueString() != "V0_UPGRADE" || m.Name.ValueString() != "Docs" || m.Description.ValueString() != "Documentation search" ||
+				m.AuthScheme == nil || m.AuthScheme.Mode.ValueString() != "API_KEY" || len(m.AuthScheme.Headers.Elements()) != 1 ||
+				!m.AuthScheme.DiscoveryURL.IsNull() {
+				t.Errorf("upgraded state %+v (auth scheme %+v)", m, m.AuthScheme)
+			}
+		})
+	}
 }
