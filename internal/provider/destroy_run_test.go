@@ -172,7 +172,7 @@ resource "service_mcp_server" "srv" {
 		resourceType: customToolkitType,
 		config: `
 resource "service_custom_toolkit" "first" {
-  slug    = "%[2]s"
+  slug    = "tf_partial_%[3]s"
   name    = "%[1]s"
   mcp_url = "https://mcp.example.com/%[1]s"
   auth_scheme = {
@@ -182,7 +182,7 @@ resource "service_custom_toolkit" "first" {
 
 # The same slug, known only once the first toolkit exists.
 resource "service_custom_toolkit" "second" {
-  slug    = "%[2]s${substr(service_custom_toolkit.first.id, 0, 0)}"
+  slug    = "tf_partial_%[3]s${substr(service_custom_toolkit.first.id, 0, 0)}"
   name    = "%[1]s second"
   mcp_url = "https://mcp.example.com/%[1]s/second"
   auth_scheme = {
