@@ -119,8 +119,14 @@ func normalizeScopes(v any) []string {
 	return nil
 }
 
+// AuthConfigListPageSize is the page size auth config listings ask for: the
+// service's maximum for this list since 2026-09-21 (it answers 400 beyond;
+// the contract's types, older, still say 50).
+const AuthConfigListPageSize = 200
+
 // AuthConfigListParams filters ListAuthConfigs. Limit is the page size (0 =
-// server default); all pages are always read.
+// AuthConfigListPageSize, which is also the most asked for); all pages are
+// always read.
 type AuthConfigListParams struct {
 	ToolkitSlug       string
 	IsComposioManaged *bool
@@ -139,7 +145,11 @@ func (p AuthConfigListParams) query() url.Values {
 		q.Set("show_disabled", "true")
 	}
 	setString(q, "search", p.Search)
-	setLimit(q, p.Limit)
+	limit := p.Limit
+	if limit <= 0 || limit > AuthConfigListPageSize {
+		limit = AuthConfigListPageSize
+	}
+	setLimit(q, limit)
 	return q
 }
 

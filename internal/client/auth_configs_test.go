@@ -28,12 +28,22 @@ func TestAuthConfigOperations(t *testing.T) {
 			},
 		},
 		{
-			name: "list without filters sends no query",
+			name: "list without filters asks for pages of 200 only",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.ListAuthConfigs(ctx, AuthConfigListParams{})
 			},
 			reply:  `{"items":[]}`,
 			method: "GET", path: "/api/v3.1/auth_configs",
+			query: map[string]string{"limit": "200"},
+		},
+		{
+			name: "list never asks for more than 200 (the service answers 400)",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.ListAuthConfigs(ctx, AuthConfigListParams{Limit: 500})
+			},
+			reply:  `{"items":[]}`,
+			method: "GET", path: "/api/v3.1/auth_configs",
+			query: map[string]string{"limit": "200"},
 		},
 		{
 			name:   "get",

@@ -33,10 +33,13 @@ type CustomAuthScheme struct {
 }
 
 // CustomToolkitConfig is the toolkit_config of a custom toolkit registration.
+// The MCP server URL goes out as toolkit_config.mcp_url only, the name the
+// service's SDKs send since 2026-11-09 (app_url before); reads take it from
+// either (ToolkitMeta.URL).
 type CustomToolkitConfig struct {
 	Name        string             `json:"name"`
 	Description string             `json:"description,omitempty"`
-	AppURL      string             `json:"app_url"`
+	MCPURL      string             `json:"mcp_url"`
 	AuthSchemes []CustomAuthScheme `json:"auth_schemes"`
 }
 
@@ -58,7 +61,7 @@ func CustomToolkitSlug(slug string) string {
 // the service gives it (CustomToolkitSlug). Unlike upsert it never takes over
 // an existing toolkit: an existing slug answers 409. After an ambiguous
 // failure it reconciles by the natural key, the slug: a custom toolkit with
-// that slug and app_url created since the request was sent is adopted.
+// that slug and MCP server URL created since the request was sent is adopted.
 func (c *Client) CreateCustomToolkit(ctx context.Context, slug string, cfg CustomToolkitConfig) (string, error) {
 	want := CustomToolkitSlug(slug)
 	return CreateReconciled(ctx, c, Reconcile[string]{
@@ -82,7 +85,7 @@ func (c *Client) CreateCustomToolkit(ctx context.Context, slug string, cfg Custo
 				return nil, nil
 			case err != nil:
 				return nil, err
-			case tk.Type == "custom" && tk.Meta.AppURL == cfg.AppURL && createdSince(tk.Meta.CreatedAt, since):
+			case tk.Type == "custom" && tk.Meta.URL() == cfg.MCPURL && createdSince(tk.Meta.CreatedAt, since):
 				return []string{tk.Slug}, nil
 			}
 			return nil, nil
@@ -92,9 +95,9 @@ func (c *Client) CreateCustomToolkit(ctx context.Context, slug string, cfg Custo
 
 // UpsertCustomToolkit registers a custom toolkit under slug (POST
 // /custom/toolkits/upsert) and returns the slug the service gives it
-// (CUSTOM_ + the upper-cased slug). Repeating it with the same app_url and
-// auth schemes is a no-op that may rename the toolkit, so it is safe to
-// retry; a different app_url or auth scheme answers 409.
+// (CUSTOM_ + the upper-cased slug). Repeating it with the same MCP server
+// URL and auth schemes is a no-op that may rename the toolkit, so it is safe
+// to retry; a different URL or auth scheme answers 409.
 func (c *Client) UpsertCustomToolkit(ctx context.Context, slug string, cfg CustomToolkitConfig) (string, error) {
 	var out struct {
 		Slug string `json:"slug"`
@@ -107,14 +110,16 @@ func (c *Client) UpsertCustomToolkit(ctx context.Context, slug string, cfg Custo
 }
 
 // UpdateCustomToolkitRequest holds the fields PATCH /custom/toolkits/{slug}
-// changes; nil fields keep their value.
+// changes; nil fields keep their value. The service's PATCH changes only the
+// name, the logo and the API key field texts (since 2026-11-03): the MCP
+// server URL, the auth schemes, user_id and the description are set when
+// the toolkit is registered.
 type UpdateCustomToolkitRequest struct {
-	Name        *string `json:"name,omitempty"`
-	Description *string `json:"description,omitempty"`
+	Name *string `json:"name,omitempty"`
 }
 
-// UpdateCustomToolkit updates a custom toolkit's display fields (PATCH
-// /custom/toolkits/{slug}); app_url and the auth schemes cannot change.
+// UpdateCustomToolkit updates a custom toolkit's name (PATCH
+// /custom/toolkits/{slug}).
 func (c *Client) UpdateCustomToolkit(ctx context.Context, slug string, r UpdateCustomToolkitRequest) error {
 	return c.do(ctx, http.MethodPatch, "/custom/toolkits/"+escape(slug), nil, r, nil)
 }

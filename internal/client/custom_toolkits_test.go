@@ -2,6 +2,8 @@ package client
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
 	"net/http"
 	"sync"
 	"testing"
@@ -14,13 +16,13 @@ func TestCustomToolkitOperations(t *testing.T) {
 			name: "upsert api key toolkit",
 			call: func(ctx context.Context, c *Client) (any, error) {
 				return c.UpsertCustomToolkit(ctx, "acme", CustomToolkitConfig{
-					Name: "Acme", AppURL: "https://mcp.example.com/mcp",
+					Name: "Acme", MCPURL: "https://mcp.example.com/mcp",
 					AuthSchemes: []CustomAuthScheme{{Mode: CustomAuthAPIKey, Headers: map[string]string{"Authorization": "Bearer " + CustomAPIKeyPlaceholder}}},
 				})
 			},
 			reply:  `{"slug":"CUSTOM_ACME"}`,
 			method: "POST", path: "/api/v3.1/custom/toolkits/upsert",
-			body: `{"slug":"acme","toolkit_config":{"name":"Acme","app_url":"https://mcp.example.com/mcp","auth_schemes":[{"mode":"API_KEY","headers":{"Authorization":"Bearer {{generic_api_key}}"}}]}}`,
+			body: `{"slug":"acme","toolkit_config":{"name":"Acme","mcp_url":"https://mcp.example.com/mcp","auth_schemes":[{"mode":"API_KEY","headers":{"Authorization":"Bearer {{generic_api_key}}"}}]}}`,
 			checkResp: func(t *testing.T, got any) {
 				if got.(string) != "CUSTOM_ACME" {
 					t.Errorf("slug = %v", got)
@@ -28,14 +30,24 @@ func TestCustomToolkitOperations(t *testing.T) {
 			},
 		},
 		{
+			name: "create sends the URL as mcp_url only, shared with every user",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateCustomToolkit(ctx, "acme", CustomToolkitConfig{Name: "Acme", MCPURL: "https://mcp.example.com/mcp",
+					AuthSchemes: []CustomAuthScheme{{Mode: CustomAuthNoAuth}}})
+			},
+			reply:  `{"slug":"CUSTOM_ACME"}`,
+			method: "POST", path: "/api/v3.1/custom/toolkits",
+			body: `{"slug":"acme","user_id":"all","toolkit_config":{"name":"Acme","mcp_url":"https://mcp.example.com/mcp","auth_schemes":[{"mode":"NO_AUTH"}]}}`,
+		},
+		{
 			name: "upsert dcr toolkit",
 			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.UpsertCustomToolkit(ctx, "x", CustomToolkitConfig{Name: "X", AppURL: "https://x.example/mcp",
+				return c.UpsertCustomToolkit(ctx, "x", CustomToolkitConfig{Name: "X", MCPURL: "https://x.example/mcp",
 					AuthSchemes: []CustomAuthScheme{{Mode: CustomAuthDCROAuth, DiscoveryURL: "https://x.example/.well-known/oauth-authorization-server"}}})
 			},
 			reply:  `{"slug":"CUSTOM_X"}`,
 			method: "POST", path: "/api/v3.1/custom/toolkits/upsert",
-			body: `{"slug":"x","toolkit_config":{"name":"X","app_url":"https://x.example/mcp","auth_schemes":[{"mode":"DCR_OAUTH","discovery_url":"https://x.example/.well-known/oauth-authorization-server"}]}}`,
+			body: `{"slug":"x","toolkit_config":{"name":"X","mcp_url":"https://x.example/mcp","auth_schemes":[{"mode":"DCR_OAUTH","discovery_url":"https://x.example/.well-known/oauth-authorization-server"}]}}`,
 		},
 		{
 			name: "rename",
@@ -71,37 +83,66 @@ func TestCustomToolkitOperations(t *testing.T) {
 
 // TestCreateCustomToolkitReconciles: the service registers the toolkit and
 // the connection drops before the answer; the client finds it by slug and
-// adopts it instead of creating again (which would answer 409).
+// adopts it instead of creating again (which would answer 409), whichever
+// name the service reports the MCP server URL under.
 func TestCreateCustomToolkitReconciles(t *testing.T) {
-	var mu sync.Mutex
-	posts, created := 0, ""
-	c, _ := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch r.Method {
-		case http.MethodPost:
-			posts++
-			if created != "" {
-				writeJSON(w, http.StatusConflict, map[string]any{"error": map[string]any{"message": "exists", "status": 409}})
-				return
+	for name, meta := range map[string]map[string]any{
+		"mcp_url":      {"mcp_url": "https://mcp.example.com/mcp"},
+		"app_url only": {"app_url": "https://mcp.example.com/mcp"},
+		"both":         {"mcp_url": "https://mcp.example.com/mcp", "app_url": "https://mcp.example.com/mcp"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var mu sync.Mutex
+			posts, created := 0, ""
+			c, _ := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				switch r.Method {
+				case http.MethodPost:
+					posts++
+					if created != "" {
+						writeJSON(w, http.StatusConflict, map[string]any{"error": map[string]any{"message": "exists", "status": 409}})
+						return
+					}
+					created = time.Now().UTC().Format(time.RFC3339Nano)
+					hangUp(w, r)
+				case http.MethodGet:
+					if created == "" {
+						writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"message": "not found", "status": 404}})
+						return
+					}
+					m := maps.Clone(meta)
+					m["created_at"] = created
+					writeJSON(w, 200, map[string]any{"slug": "CUSTOM_ACME", "name": "Acme", "type": "custom", "meta": m})
+				}
+			})
+			slug, err := c.CreateCustomToolkit(context.Background(), "acme", CustomToolkitConfig{Name: "Acme", MCPURL: "https://mcp.example.com/mcp",
+				AuthSchemes: []CustomAuthScheme{{Mode: CustomAuthNoAuth}}})
+			if err != nil {
+				t.Fatal(err)
 			}
-			created = time.Now().UTC().Format(time.RFC3339Nano)
-			hangUp(w, r)
-		case http.MethodGet:
-			if created == "" {
-				writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"message": "not found", "status": 404}})
-				return
+			if slug != "CUSTOM_ACME" || posts != 1 {
+				t.Fatalf("slug %q after %d POSTs, want CUSTOM_ACME after 1", slug, posts)
 			}
-			writeJSON(w, 200, map[string]any{"slug": "CUSTOM_ACME", "name": "Acme", "type": "custom",
-				"meta": map[string]any{"app_url": "https://mcp.example.com/mcp", "created_at": created}})
-		}
-	})
-	slug, err := c.CreateCustomToolkit(context.Background(), "acme", CustomToolkitConfig{Name: "Acme", AppURL: "https://mcp.example.com/mcp",
-		AuthSchemes: []CustomAuthScheme{{Mode: CustomAuthNoAuth}}})
-	if err != nil {
-		t.Fatal(err)
+		})
 	}
-	if slug != "CUSTOM_ACME" || posts != 1 {
-		t.Fatalf("slug %q after %d POSTs, want CUSTOM_ACME after 1", slug, posts)
+}
+
+// The toolkit's URL is meta.mcp_url when the service reports it, else
+// meta.app_url.
+func TestToolkitMetaURL(t *testing.T) {
+	for _, tc := range []struct{ meta, want string }{
+		{`{"mcp_url":"https://new.example/mcp"}`, "https://new.example/mcp"},
+		{`{"app_url":"https://old.example/mcp"}`, "https://old.example/mcp"},
+		{`{"app_url":"https://old.example/mcp","mcp_url":"https://new.example/mcp"}`, "https://new.example/mcp"},
+		{`{"app_url":null,"mcp_url":null}`, ""},
+	} {
+		var m ToolkitMeta
+		if err := json.Unmarshal([]byte(tc.meta), &m); err != nil {
+			t.Fatal(err)
+		}
+		if got := m.URL(); got != tc.want {
+			t.Errorf("%s: URL() = %q, want %q", tc.meta, got, tc.want)
+		}
 	}
 }

@@ -88,17 +88,30 @@ type AuthConfigDetail struct {
 	Fields AuthFields `json:"fields"`
 }
 
-// ToolkitMeta is the toolkit's meta object.
+// ToolkitMeta is the toolkit's meta object. A custom toolkit's MCP server
+// URL may come as mcp_url (the name the service's SDKs use since
+// 2026-11-09) or app_url (before): read it with URL.
 type ToolkitMeta struct {
 	Description       string     `json:"description"`
 	Logo              string     `json:"logo"`
 	AppURL            string     `json:"app_url"`
+	MCPURL            string     `json:"mcp_url"`
 	CreatedAt         string     `json:"created_at"`
 	Version           string     `json:"version"`
 	Categories        []Category `json:"categories"`
 	AvailableVersions []string   `json:"available_versions"`
 	ToolsCount        int        `json:"tools_count"`
 	TriggersCount     int        `json:"triggers_count"`
+}
+
+// URL is the toolkit's URL as the service reports it: mcp_url when
+// set, else app_url (a catalog toolkit's application URL, or a custom
+// toolkit's MCP server URL from a service that reports only the old name).
+func (m ToolkitMeta) URL() string {
+	if m.MCPURL != "" {
+		return m.MCPURL
+	}
+	return m.AppURL
 }
 
 // Toolkit is the get-toolkit response.

@@ -95,8 +95,13 @@ func (s *Server) renderAuthConfig(ac *AuthConfig, counts map[string]int) map[str
 	}
 }
 
+// listAuthConfigs answers GET /auth_configs: pages of up to 200 (400
+// beyond), newest first.
 func (s *Server) listAuthConfigs(c *call) (int, any, *apiError) {
 	r := c.r
+	if e := limitAtMost(r, maxLimitAuthConfigs); e != nil {
+		return 0, nil, e
+	}
 	slugs := listParam(r, "toolkit_slug", "toolkit_slugs")
 	showDisabled, e := boolParam(r, "show_disabled", "showDisabled")
 	if e != nil {
@@ -135,7 +140,7 @@ func (s *Server) listAuthConfigs(c *call) (int, any, *apiError) {
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Seq > items[j].Seq })
 	counts := s.connectionCounts(c.project)
-	page, e := paginate(r, items, maxLimitSmall, func(ac *AuthConfig) any { return s.renderAuthConfig(ac, counts) })
+	page, e := paginate(r, items, maxLimitAuthConfigs, func(ac *AuthConfig) any { return s.renderAuthConfig(ac, counts) })
 	if e != nil {
 		return 0, nil, e
 	}

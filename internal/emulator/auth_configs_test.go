@@ -176,9 +176,45 @@ func TestAuthConfigListFiltersAndPagination(t *testing.T) {
 	}
 	e.mustErr(400, "cursor", "GET", v+"/auth_configs?cursor=garbage!", nil)
 	e.mustErr(400, "limit", "GET", v+"/auth_configs?limit=-1", nil)
-	if r := e.must(200, "GET", v+"/auth_configs?limit=500", nil); len(r.items()) != 7 {
+	if r := e.must(200, "GET", v+"/auth_configs?limit=200", nil); len(r.items()) != 7 {
 		t.Fatal(r.raw)
 	}
+	e.mustErr(400, "limit must be at most 200, got 500", "GET", v+"/auth_configs?limit=500", nil)
+}
+
+// The auth config list serves pages of up to 200 (the service's limit since
+// 2026-09-21) and answers 400 naming limit beyond, in the envelope of the
+// project list's limit; the other lists keep their maxima.
+func TestAuthConfigListPagesOf200(t *testing.T) {
+	e := newEnv(t, Options{})
+	for range 250 {
+		e.createManagedAC("github")
+	}
+	first := e.must(200, "GET", v+"/auth_configs?limit=200", nil)
+	if n := len(first.items()); n != 200 || first.get("next_cursor") == nil || first.get("total_pages") != float64(2) {
+		t.Fatalf("first page: %d items, next_cursor %v, total_pages %v", n, first.get("next_cursor"), first.get("total_pages"))
+	}
+	second := e.must(200, "GET", v+"/auth_configs?cursor="+first.str("next_cursor"), nil)
+	if n := len(second.items()); n != 50 || second.get("next_cursor") != nil {
+		t.Fatalf("second page: %d items, next_cursor %v", n, second.get("next_cursor"))
+	}
+	if n := len(e.must(200, "GET", v+"/auth_configs", nil).items()); n != 20 {
+		t.Errorf("default page: %d items, want 20", n)
+	}
+	for _, path := range []string{v + "/auth_configs?limit=201", "/api/v3/auth_configs?limit=1000"} {
+		r := e.do("GET", path, nil)
+		checkErr(t, r, 400, "limit must be at most 200")
+		if r.str("error", "slug") != "ValidationError" {
+			t.Errorf("%s: slug %q", path, r.str("error", "slug"))
+		}
+		if errs, _ := r.get("error", "errors").([]any); len(errs) != 1 || !strings.HasPrefix(errs[0].(string), "limit: ") {
+			t.Errorf("%s: errors %v, want one naming limit", path, r.get("error", "errors"))
+		}
+	}
+	// Other lists keep theirs: trigger instances serve at most 50 (no
+	// error), connected accounts up to 1000.
+	e.must(200, "GET", v+"/trigger_instances/active?limit=200", nil)
+	e.must(200, "GET", v+"/connected_accounts?limit=1000", nil)
 }
 
 // TestAuthConfigUpdateClearsLists: an explicit empty list clears scopes and

@@ -51,6 +51,7 @@ type toolkitDef struct {
 	Name        string
 	Description string
 	AppURL      string
+	MCPURL      string // a custom toolkit's MCP server URL ("" for catalog toolkits)
 	BaseURL     string
 	Categories  []string
 	Schemes     []schemeDef

@@ -214,6 +214,12 @@ func (s *Server) initiateAccount(c *call) (int, any, *apiError) {
 	if conn == nil {
 		conn = &connectionBody{}
 	}
+	if e := checkCallbackURL("connection.callback_url", conn.CallbackURL); e != nil {
+		return 0, nil, e
+	}
+	if e := checkCallbackURL("connection.redirect_uri", conn.RedirectURI); e != nil {
+		return 0, nil, e
+	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
 	ac, tk, e := c.usableAuthConfig(acID, "auth_config.id")
@@ -278,6 +284,9 @@ func (s *Server) linkAccount(c *call) (int, any, *apiError) {
 	}
 	if body.UserID == "" {
 		return 0, nil, errValidation("user_id", "user_id is required")
+	}
+	if e := checkCallbackURL("callback_url", body.CallbackURL); e != nil {
+		return 0, nil, e
 	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
@@ -355,6 +364,9 @@ func (s *Server) refreshAccount(c *call) (int, any, *apiError) {
 	}
 	if q := c.r.URL.Query().Get("redirect_url"); q != "" {
 		body.RedirectURL = q
+	}
+	if e := checkCallbackURL("redirect_url", body.RedirectURL); e != nil {
+		return 0, nil, e
 	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()

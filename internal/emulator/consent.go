@@ -192,7 +192,10 @@ func (s *Server) consentDecision(approve bool) http.HandlerFunc {
 			return
 		}
 		s.log.Info("consent decision", "account", a.ID, "approved", approve)
-		if a.CallbackURL != "" {
+		// Only to a callback the API would take now (https, or http to a
+		// loopback host): never to another scheme, such as javascript:,
+		// whatever an older data file holds.
+		if a.CallbackURL != "" && secureURL(a.CallbackURL) == 0 {
 			if u, err := url.Parse(a.CallbackURL); err == nil {
 				q := u.Query()
 				if approve {

@@ -13,14 +13,34 @@ import (
 // slug; they are fetched and listed through /toolkits with type "custom" and
 // usable by auth configs like catalog toolkits. The emulator cannot reach the
 // remote server, so a custom toolkit has no tools (sync reports 0).
+//
+// The service's changes of 2026-11-03 and 2026-11-09 (changelog; @composio/core
+// 0.21.0), which the contract's types predate (they have no /custom/*
+// operation):
+//   - The MCP server URL is toolkit_config.mcp_url (the SDKs send it so since
+//     2026-11-09). toolkit_config.app_url, its old name, is still accepted
+//     during the transition (whether the service does is not documented);
+//     both in one body answer 400. GET /toolkits/{slug} and GET /toolkits
+//     report it as meta.mcp_url and, as before, meta.app_url (how the service
+//     reports it now is not documented; clients should read either).
+//   - The slug sent is at most 30 characters (core's limit).
+//   - PATCH changes only the name, the logo and the API key field texts; the
+//     MCP server URL, the auth schemes, user_id and the description are set at
+//     registration (a different value answers 409). Upsert on an existing
+//     toolkit changes its name and keeps the rest.
+//   - Create takes user_id "all" (shared) or one user (private). The service
+//     may answer a private toolkit's connect_link "when available"; the
+//     emulator never does.
 
-// CustomToolkit is a stored custom toolkit.
+// CustomToolkit is a stored custom toolkit. MCPURL, the MCP server URL, is
+// stored under its old name app_url, so that the data files of earlier
+// emulators load.
 type CustomToolkit struct {
 	Slug        string              `json:"slug"`
 	Project     string              `json:"project"`
 	Name        string              `json:"name"`
 	Description string              `json:"description"`
-	AppURL      string              `json:"app_url"`
+	MCPURL      string              `json:"app_url"`
 	AuthSchemes []customToolkitAuth `json:"auth_schemes"`
 	UserID      string              `json:"user_id"` // "all" (shared) or the user it is private to
 	CreatedAt   string              `json:"created_at"`
@@ -111,7 +131,7 @@ func (s *Server) toolkitFor(project, slug string) (*toolkitDef, *apiError) {
 // API_KEY asking each connected account for generic_api_key.
 func (ct *CustomToolkit) def() *toolkitDef {
 	tk := &toolkitDef{
-		Slug: ct.Slug, Name: ct.Name, Description: ct.Description, AppURL: ct.AppURL, BaseURL: ct.AppURL,
+		Slug: ct.Slug, Name: ct.Name, Description: ct.Description, AppURL: ct.MCPURL, MCPURL: ct.MCPURL, BaseURL: ct.MCPURL,
 		Categories: []string{customCategory}, Versions: []string{VersionLatest, VersionOld},
 		CreatedAt: ct.CreatedAt, UpdatedAt: ct.UpdatedAt, Custom: true,
 	}
@@ -139,15 +159,23 @@ type customToolkitBody struct {
 	ToolkitConfig *struct {
 		Name        *string              `json:"name"`
 		Description *string              `json:"description"`
+		MCPURL      *string              `json:"mcp_url"` // the MCP server URL; app_url is its name before 2026-11-09
 		AppURL      *string              `json:"app_url"`
 		AuthSchemes []customToolkitAuth  `json:"auth_schemes"`
 		LogoFile    *customToolkitLogoIn `json:"logo_file"`
 	} `json:"toolkit_config"`
 }
 
+// maxCustomSlugLen is the longest slug a create or upsert takes (as sent:
+// @composio/core 0.21.0 refuses longer ones before sending).
+const maxCustomSlugLen = 30
+
 // normalizeCustomSlug turns a requested slug into the registered one:
 // spaces become underscores, upper case, CUSTOM_ prefix.
 func normalizeCustomSlug(slug string) (string, *apiError) {
+	if n := len(strings.TrimSpace(slug)); n > maxCustomSlugLen {
+		return "", errValidation("slug", "slug is at most %d characters, got %d", maxCustomSlugLen, n)
+	}
 	s := strings.ToUpper(strings.ReplaceAll(strings.TrimSpace(slug), " ", "_"))
 	s = strings.TrimPrefix(s, customToolkitPrefix)
 	if s == "" {
@@ -157,9 +185,6 @@ func normalizeCustomSlug(slug string) (string, *apiError) {
 		if (r < 'A' || r > 'Z') && (r < '0' || r > '9') && r != '_' {
 			return "", errValidation("slug", "slug may contain only letters, digits, spaces and underscores, got %q", slug)
 		}
-	}
-	if len(s) > 64 {
-		return "", errValidation("slug", "slug is at most 64 characters")
 	}
 	return customToolkitPrefix + s, nil
 }
@@ -180,11 +205,18 @@ func (b *customToolkitBody) parse(project string) (*CustomToolkit, *apiError) {
 	if cfg.Name == nil || strings.TrimSpace(*cfg.Name) == "" {
 		return nil, errValidation("toolkit_config.name", "toolkit_config.name is required")
 	}
-	if cfg.AppURL == nil || *cfg.AppURL == "" {
-		return nil, errValidation("toolkit_config.app_url", "toolkit_config.app_url is required")
+	field, mcpURL := "toolkit_config.mcp_url", cfg.MCPURL
+	switch {
+	case cfg.MCPURL != nil && cfg.AppURL != nil:
+		return nil, errValidation(field, "send the MCP server URL once, as toolkit_config.mcp_url: toolkit_config.app_url is its old name")
+	case cfg.AppURL != nil:
+		field, mcpURL = "toolkit_config.app_url", cfg.AppURL
 	}
-	if u, err := url.Parse(*cfg.AppURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, errValidation("toolkit_config.app_url", "toolkit_config.app_url must be an http(s) URL, got %q", *cfg.AppURL)
+	if mcpURL == nil || *mcpURL == "" {
+		return nil, errValidation(field, "%s (the MCP server URL) is required", field)
+	}
+	if u, err := url.Parse(*mcpURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, errValidation(field, "%s must be an http(s) URL, got %q", field, *mcpURL)
 	}
 	if len(cfg.AuthSchemes) == 0 {
 		return nil, errValidation("toolkit_config.auth_schemes", "toolkit_config.auth_schemes needs one auth scheme (mode %s)", strings.Join(customAuthModes, ", "))
@@ -200,7 +232,7 @@ func (b *customToolkitBody) parse(project string) (*CustomToolkit, *apiError) {
 	if lf := cfg.LogoFile; lf != nil && (lf.Content == "" || (lf.MimeType != "image/png" && lf.MimeType != "image/jpeg")) {
 		return nil, errValidation("toolkit_config.logo_file", "logo_file needs base64 content and mime_type image/png or image/jpeg")
 	}
-	ct := &CustomToolkit{Slug: slug, Project: project, Name: strings.TrimSpace(*cfg.Name), AppURL: *cfg.AppURL,
+	ct := &CustomToolkit{Slug: slug, Project: project, Name: strings.TrimSpace(*cfg.Name), MCPURL: *mcpURL,
 		AuthSchemes: cfg.AuthSchemes, UserID: "all"}
 	if cfg.Description != nil {
 		ct.Description = *cfg.Description
@@ -277,7 +309,8 @@ func (s *Server) createCustomToolkit(c *call) (int, any, *apiError) {
 
 // upsertCustomToolkit answers POST /custom/toolkits/upsert: creates the
 // toolkit (shared with the project), or, when it exists, renames it when
-// app_url and auth_schemes are unchanged (409 when they differ).
+// the MCP server URL and auth_schemes are unchanged (409 when they differ);
+// the description of an existing toolkit is kept.
 func (s *Server) upsertCustomToolkit(c *call) (int, any, *apiError) {
 	var body customToolkitBody
 	if e := c.decode(&body); e != nil {
@@ -292,15 +325,12 @@ func (s *Server) upsertCustomToolkit(c *call) (int, any, *apiError) {
 	old := s.st.customToolkits[customToolkitKey(c.project, ct.Slug)]
 	if old != nil {
 		switch {
-		case old.AppURL != ct.AppURL:
-			return 0, nil, errCustomToolkitImmutable(ct.Slug, "app_url")
+		case old.MCPURL != ct.MCPURL:
+			return 0, nil, errCustomToolkitImmutable(ct.Slug, "mcp_url")
 		case !sameCustomAuth(old.AuthSchemes, ct.AuthSchemes):
 			return 0, nil, errCustomToolkitImmutable(ct.Slug, "auth_schemes")
 		}
-		ct.UserID = old.UserID
-		if body.ToolkitConfig.Description == nil {
-			ct.Description = old.Description
-		}
+		ct.UserID, ct.Description = old.UserID, old.Description
 	}
 	if e := s.storeCustomToolkit(ct, old); e != nil {
 		return 0, nil, e
@@ -349,14 +379,17 @@ func (s *Server) ownCustomToolkit(c *call, slug string) (*CustomToolkit, *apiErr
 	return nil, errNotFound(CodeToolkitNotFound, "CustomToolkit_NotFound", "custom toolkit", slug)
 }
 
-// updateCustomToolkit answers PATCH /custom/toolkits/{slug}: name,
-// description (omitted fields keep their value); app_url and auth_schemes
-// answer 409.
+// updateCustomToolkit answers PATCH /custom/toolkits/{slug}: the name (and
+// the logo and API key field texts, which the emulator does not keep);
+// omitted fields keep their value. A different mcp_url (or app_url),
+// auth_schemes, user_id or description answers 409: the service's PATCH
+// changes only name, logo and API key field texts.
 func (s *Server) updateCustomToolkit(c *call) (int, any, *apiError) {
 	var body struct {
 		Name        *string              `json:"name"`
 		Description *string              `json:"description"`
 		LogoFile    *customToolkitLogoIn `json:"logo_file"`
+		MCPURL      *string              `json:"mcp_url"`
 		AppURL      *string              `json:"app_url"`
 		AuthSchemes []customToolkitAuth  `json:"auth_schemes"`
 		UserID      *string              `json:"user_id"`
@@ -371,8 +404,12 @@ func (s *Server) updateCustomToolkit(c *call) (int, any, *apiError) {
 		return 0, nil, e
 	}
 	switch {
-	case body.AppURL != nil && *body.AppURL != old.AppURL:
+	case body.MCPURL != nil && *body.MCPURL != old.MCPURL:
+		return 0, nil, errCustomToolkitImmutable(old.Slug, "mcp_url")
+	case body.AppURL != nil && *body.AppURL != old.MCPURL:
 		return 0, nil, errCustomToolkitImmutable(old.Slug, "app_url")
+	case body.Description != nil && *body.Description != old.Description:
+		return 0, nil, errCustomToolkitImmutable(old.Slug, "description")
 	case body.AuthSchemes != nil && !sameCustomAuth(body.AuthSchemes, old.AuthSchemes):
 		return 0, nil, errCustomToolkitImmutable(old.Slug, "auth_schemes")
 	case body.UserID != nil && *body.UserID != old.UserID:
@@ -384,9 +421,6 @@ func (s *Server) updateCustomToolkit(c *call) (int, any, *apiError) {
 			return 0, nil, errValidation("name", "name must not be empty")
 		}
 		ct.Name = strings.TrimSpace(*body.Name)
-	}
-	if body.Description != nil {
-		ct.Description = *body.Description
 	}
 	if e := s.storeCustomToolkit(&ct, old); e != nil {
 		return 0, nil, e

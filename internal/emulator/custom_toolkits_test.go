@@ -3,12 +3,15 @@ package emulator
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
-func customBody(slug, appURL string, scheme map[string]any) map[string]any {
+// customBody is a create/upsert body as the SDKs send it since 2026-11-09
+// (the MCP server URL as toolkit_config.mcp_url).
+func customBody(slug, mcpURL string, scheme map[string]any) map[string]any {
 	return map[string]any{"slug": slug, "toolkit_config": map[string]any{
-		"name": "Acme", "app_url": appURL, "auth_schemes": []any{scheme},
+		"name": "Acme", "mcp_url": mcpURL, "auth_schemes": []any{scheme},
 	}}
 }
 
@@ -20,12 +23,13 @@ func TestCustomToolkitLifecycle(t *testing.T) {
 	if r.str("slug") != "CUSTOM_ACME" {
 		t.Fatalf("slug %q", r.str("slug"))
 	}
-	// same app_url and scheme: idempotent, renames
+	// same mcp_url and scheme: idempotent, renames
 	b := customBody("ACME", "https://mcp.example.com/mcp", customAPIKeyScheme)
 	b["toolkit_config"].(map[string]any)["name"] = "Acme Two"
 	e.must(200, "POST", v+"/custom/toolkits/upsert", b)
 	tk := e.must(200, "GET", v+"/toolkits/CUSTOM_ACME", nil)
-	if tk.str("type") != "custom" || tk.str("name") != "Acme Two" || tk.str("meta", "app_url") != "https://mcp.example.com/mcp" {
+	if tk.str("type") != "custom" || tk.str("name") != "Acme Two" || tk.str("meta", "mcp_url") != "https://mcp.example.com/mcp" ||
+		tk.str("meta", "app_url") != "https://mcp.example.com/mcp" {
 		t.Fatalf("toolkit %s", tk.raw)
 	}
 	details := tk.get("auth_config_details").([]any)
@@ -33,7 +37,7 @@ func TestCustomToolkitLifecycle(t *testing.T) {
 		t.Fatalf("details %v", details)
 	}
 	// immutable fields
-	e.mustErr(409, "app_url cannot be changed", "POST", v+"/custom/toolkits/upsert", customBody("acme", "https://other.example.com/mcp", customAPIKeyScheme))
+	e.mustErr(409, "mcp_url cannot be changed", "POST", v+"/custom/toolkits/upsert", customBody("acme", "https://other.example.com/mcp", customAPIKeyScheme))
 	e.mustErr(409, "auth_schemes cannot be changed", "POST", v+"/custom/toolkits/upsert", customBody("acme", "https://mcp.example.com/mcp", map[string]any{"mode": "NO_AUTH"}))
 	e.mustErr(409, "already exists", "POST", v+"/custom/toolkits", map[string]any{"slug": "acme", "user_id": "all",
 		"toolkit_config": customBody("x", "https://mcp.example.com/mcp", customAPIKeyScheme)["toolkit_config"]})
@@ -68,12 +72,16 @@ func TestCustomToolkitLifecycle(t *testing.T) {
 	if s.str("slug") != "CUSTOM_ACME" || s.str("version") == "" {
 		t.Fatalf("sync %s", s.raw)
 	}
-	// rename through PATCH; app_url refused
-	e.must(200, "PATCH", v+"/custom/toolkits/CUSTOM_ACME", map[string]any{"name": "Acme 3", "description": "d"})
-	if tk := e.must(200, "GET", v+"/toolkits/CUSTOM_ACME", nil); tk.str("name") != "Acme 3" || tk.str("meta", "description") != "d" {
+	// PATCH changes the name (the same description, URL and schemes may be
+	// repeated); the URL under either name and the description are refused
+	e.must(200, "PATCH", v+"/custom/toolkits/CUSTOM_ACME", map[string]any{"name": "Acme 3", "description": "",
+		"mcp_url": "https://mcp.example.com/mcp", "app_url": "https://mcp.example.com/mcp"})
+	if tk := e.must(200, "GET", v+"/toolkits/CUSTOM_ACME", nil); tk.str("name") != "Acme 3" || tk.str("meta", "description") != "" {
 		t.Fatalf("after patch %s", tk.raw)
 	}
+	e.mustErr(409, "mcp_url", "PATCH", v+"/custom/toolkits/CUSTOM_ACME", map[string]any{"mcp_url": "https://x.example/mcp"})
 	e.mustErr(409, "app_url", "PATCH", v+"/custom/toolkits/CUSTOM_ACME", map[string]any{"app_url": "https://x.example/mcp"})
+	e.mustErr(409, "description cannot be changed", "PATCH", v+"/custom/toolkits/CUSTOM_ACME", map[string]any{"description": "d"})
 	e.mustErr(403, "managed by the service", "DELETE", v+"/custom/toolkits/github", nil)
 	// delete removes its auth configs and accounts
 	d := e.must(200, "DELETE", v+"/custom/toolkits/CUSTOM_ACME", nil)
@@ -94,7 +102,14 @@ func TestCustomToolkitBadInputs(t *testing.T) {
 		{"no slug", "slug is required", map[string]any{"toolkit_config": map[string]any{}}},
 		{"bad slug", "slug may contain", customBody("a-b", "https://x.example/mcp", customAPIKeyScheme)},
 		{"no config", "toolkit_config is required", map[string]any{"slug": "x"}},
-		{"bad url", "app_url must be", customBody("x", "ftp://x", customAPIKeyScheme)},
+		{"bad url", "toolkit_config.mcp_url must be", customBody("x", "ftp://x", customAPIKeyScheme)},
+		{"no url", "toolkit_config.mcp_url (the MCP server URL) is required", map[string]any{"slug": "x", "toolkit_config": map[string]any{
+			"name": "X", "auth_schemes": []any{customAPIKeyScheme}}}},
+		{"both urls", "send the MCP server URL once", map[string]any{"slug": "x", "toolkit_config": map[string]any{
+			"name": "X", "mcp_url": "https://x.example/mcp", "app_url": "https://x.example/mcp", "auth_schemes": []any{customAPIKeyScheme}}}},
+		{"bad old url", "toolkit_config.app_url must be", map[string]any{"slug": "x", "toolkit_config": map[string]any{
+			"name": "X", "app_url": "x.example/mcp", "auth_schemes": []any{customAPIKeyScheme}}}},
+		{"long slug", "slug is at most 30 characters, got 31", customBody(strings.Repeat("a", 31), "https://x.example/mcp", customAPIKeyScheme)},
 		{"no placeholder", "{{generic_api_key}}", customBody("x", "https://x.example/mcp", map[string]any{"mode": "API_KEY", "headers": map[string]any{"X-Key": "k"}})},
 		{"no discovery", "discovery_url", customBody("x", "https://x.example/mcp", map[string]any{"mode": "DCR_OAUTH"})},
 		{"bad mode", "mode must be one of", customBody("x", "https://x.example/mcp", map[string]any{"mode": "OAUTH2"})},
@@ -111,6 +126,54 @@ func TestCustomToolkitBadInputs(t *testing.T) {
 	}
 	// a no-auth toolkit syncs without an account
 	e.must(200, "POST", v+"/custom/toolkits/sync", map[string]any{"slug": "CUSTOM_X"})
+}
+
+// The MCP server URL under its old name (toolkit_config.app_url, what SDKs
+// before 2026-11-09 and other clients send) still registers a toolkit, on
+// create and upsert; either way GET reports it as meta.mcp_url and
+// meta.app_url. A slug of 30 characters is taken. An upsert of an existing
+// toolkit keeps its description.
+func TestCustomToolkitMCPURLTransition(t *testing.T) {
+	e := newEnv(t, Options{})
+	old := map[string]any{"slug": "legacy", "user_id": "all", "toolkit_config": map[string]any{
+		"name": "Legacy", "description": "first", "app_url": "https://old.example/mcp", "auth_schemes": []any{map[string]any{"mode": "NO_AUTH"}}}}
+	e.must(201, "POST", v+"/custom/toolkits", old)
+	long := strings.Repeat("b", 30)
+	b := customBody(long, "https://new.example/mcp", map[string]any{"mode": "NO_AUTH"})
+	b["user_id"] = "all"
+	e.must(201, "POST", v+"/custom/toolkits", b)
+	upserted := map[string]any{"slug": "old_upsert", "toolkit_config": map[string]any{
+		"name": "Old upsert", "app_url": "https://old.example/up", "auth_schemes": []any{map[string]any{"mode": "NO_AUTH"}}}}
+	e.must(200, "POST", v+"/custom/toolkits/upsert", upserted)
+	for slug, want := range map[string]string{
+		"CUSTOM_LEGACY": "https://old.example/mcp", "CUSTOM_" + strings.ToUpper(long): "https://new.example/mcp",
+		"CUSTOM_OLD_UPSERT": "https://old.example/up",
+	} {
+		tk := e.must(200, "GET", v+"/toolkits/"+slug, nil)
+		if tk.str("meta", "mcp_url") != want || tk.str("meta", "app_url") != want {
+			t.Errorf("%s: meta %v, want mcp_url and app_url %s", slug, tk.get("meta"), want)
+		}
+		found := false
+		for _, it := range e.must(200, "GET", v+"/toolkits?type=custom", nil).items() {
+			if meta, _ := it["meta"].(map[string]any); it["slug"] == slug {
+				found = meta["mcp_url"] == want && meta["app_url"] == want
+			}
+		}
+		if !found {
+			t.Errorf("%s: not listed with meta.mcp_url and meta.app_url %s", slug, want)
+		}
+	}
+	// The same URL under the new name is the same toolkit to an upsert.
+	again := customBody("legacy", "https://old.example/mcp", map[string]any{"mode": "NO_AUTH"})
+	again["toolkit_config"].(map[string]any)["description"] = "second"
+	e.must(200, "POST", v+"/custom/toolkits/upsert", again)
+	if tk := e.must(200, "GET", v+"/toolkits/CUSTOM_LEGACY", nil); tk.str("name") != "Acme" || tk.str("meta", "description") != "first" {
+		t.Errorf("after upsert: name %q, description %q; want Acme, first", tk.str("name"), tk.str("meta", "description"))
+	}
+	// Catalog toolkits report no mcp_url.
+	if tk := e.must(200, "GET", v+"/toolkits/github", nil); tk.get("meta", "mcp_url") != nil {
+		t.Errorf("github: meta.mcp_url %v", tk.get("meta", "mcp_url"))
+	}
 }
 
 func TestToolAccessRestrictionEnforced(t *testing.T) {

@@ -103,7 +103,11 @@
 // Errors: {"error":{"message","code","slug","status","request_id","suggested_fix","errors"?}};
 // see the Code* constants for the numeric codes. Lists take limit and an opaque
 // base64 cursor and answer {items, next_cursor (null on the last page),
-// total_pages, current_page, total_items}. List query arrays accept both
+// total_pages, current_page, total_items}. Pages hold 20 items by default;
+// a larger limit is served up to the route's maximum (1000; 50 for trigger
+// instances), except on GET /auth_configs (at most 200 since the service's
+// change of 2026-09-21) and the project list (at most 50), which answer
+// 400 naming limit beyond it. List query arrays accept both
 // comma-joined and repeated parameters; toolkit_versions accepts "latest",
 // a version, or toolkit_versions[slug]=version.
 //
@@ -142,6 +146,20 @@
 //     tool execution on them are refused. Deleting a connected account deletes
 //     its trigger instances. Both deletes take revoke_on_delete: true answers
 //     a revoke_job_id (and the auth config's accounts become REVOKED).
+//   - A callback URL (connection.callback_url and its deprecated
+//     connection.redirect_uri on POST /connected_accounts, callback_url on
+//     POST /connected_accounts/link and POST /tool_router/session/{id}/link,
+//     manage_connections.callback_url on POST /tool_router/session,
+//     redirect_url on POST /connected_accounts/{id}/refresh) must be https,
+//     or http to a loopback host (localhost, 127.0.0.0/8, [::1]): anything
+//     else (javascript:, data:, plain http elsewhere) answers 400 naming the
+//     field. The consent and hosted link pages redirect (303) only to such
+//     a URL; without one they show the result page.
+//   - Custom toolkits (custom_toolkits.go): the MCP server URL is
+//     toolkit_config.mcp_url (app_url, its old name, is still accepted; both
+//     answer 400), reported as meta.mcp_url and meta.app_url; slugs of at
+//     most 30 characters; PATCH changes only the name (409 for another
+//     mcp_url, auth_schemes, user_id or description).
 //   - PATCH /connected_accounts/{id}/status {"enabled":false,"reason":"..."}
 //     sets is_disabled and status_reason (status unchanged); enabling clears the reason.
 //   - Trigger upsert validates trigger_config against the type's config JSON

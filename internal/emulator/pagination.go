@@ -8,12 +8,31 @@ import (
 	"strings"
 )
 
-// Default and maximum page sizes.
+// Default and maximum page sizes. A larger limit is served as the maximum,
+// except where the service answers 400 (limitAtMost).
 const (
 	defaultLimit  = 20
 	maxLimit      = 1000
-	maxLimitSmall = 50 // auth configs and trigger instances, as in the real API
+	maxLimitSmall = 50 // trigger instances, projects (400 beyond), as in the real API
+	// maxLimitAuthConfigs: the auth config list pages by up to 200 since
+	// 2026-09-21 (the service's changelog; the contract's types, older, say
+	// 50) and answers 400 beyond.
+	maxLimitAuthConfigs = 200
 )
+
+// limitAtMost answers the service's 400 naming limit when the request asks
+// for a page larger than maxPage (routes that refuse it rather than serve
+// their maximum).
+func limitAtMost(r *http.Request, maxPage int) *apiError {
+	l := r.URL.Query().Get("limit")
+	if l == "" {
+		return nil
+	}
+	if n, err := strconv.ParseFloat(l, 64); err == nil && n > float64(maxPage) {
+		return errValidation("limit", "limit must be at most %d, got %s", maxPage, l)
+	}
+	return nil
+}
 
 type cursorState struct {
 	Page  int `json:"page"`

@@ -306,11 +306,8 @@ func maskKey(k string) string { return k[:min(4, len(k))] + "****************" }
 
 // listProjects: GET /org/owner/project/list (limit at most 50).
 func (s *Server) listProjects(c *call) (int, any, *apiError) {
-	if l := c.r.URL.Query().Get("limit"); l != "" {
-		var n float64
-		if _, err := fmt.Sscan(l, &n); err == nil && n > maxLimitSmall {
-			return 0, nil, errValidation("limit", "limit must be at most %d, got %s", maxLimitSmall, l)
-		}
+	if e := limitAtMost(c.r, maxLimitSmall); e != nil {
+		return 0, nil, e
 	}
 	s.st.mu.RLock()
 	var items []*Project

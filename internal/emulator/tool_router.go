@@ -284,6 +284,15 @@ func (s *Server) createSession(c *call) (int, any, *apiError) {
 				mc[k] = v
 			}
 		}
+		if cb, ok := x["callback_url"]; ok && cb != nil {
+			raw, isString := cb.(string)
+			if !isString {
+				return 0, nil, errValidation("manage_connections.callback_url", "manage_connections.callback_url must be a string")
+			}
+			if e := checkCallbackURL("manage_connections.callback_url", raw); e != nil {
+				return 0, nil, e
+			}
+		}
 	}
 	cfg["manage_connections"] = mc
 	for _, k := range []string{"auth_configs", "connected_accounts", "multi_account"} {
@@ -765,6 +774,9 @@ func (s *Server) sessionLink(c *call) (int, any, *apiError) {
 	}
 	tk, e := s.sessionToolkit(sess, body.Toolkit, "toolkit")
 	if e != nil {
+		return 0, nil, e
+	}
+	if e := checkCallbackURL("callback_url", body.CallbackURL); e != nil {
 		return 0, nil, e
 	}
 	if body.CallbackURL == "" {

@@ -59,6 +59,11 @@ func (s *Server) renderToolkitMeta(tk *toolkitDef, version string, withVersions 
 		"categories": s.cat.categoriesOf(tk), "triggers_count": len(tk.Triggers), "tools_count": len(tk.Tools),
 		"version": version,
 	}
+	if tk.MCPURL != "" {
+		// A custom toolkit's MCP server URL, by the name the SDKs send it
+		// under since 2026-11-09, beside app_url.
+		m["mcp_url"] = tk.MCPURL
+	}
 	if withVersions {
 		m["available_versions"] = tk.Versions
 	}

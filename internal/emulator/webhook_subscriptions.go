@@ -4,9 +4,7 @@
 package emulator
 
 import (
-	"net"
 	"net/http"
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -126,22 +124,13 @@ func invalidSub(field, format string, args ...any) *apiError {
 // validWebhookURL accepts https URLs, and http URLs whose host is a loopback
 // address or localhost (local receivers during development).
 func validWebhookURL(raw string) *apiError {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+	switch secureURL(raw) {
+	case urlNotAbsolute:
 		return invalidSub("webhook_url", "webhook_url must be an absolute https URL, got %q", raw)
-	}
-	if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
+	case urlPlainHTTP:
 		return invalidSub("webhook_url", "webhook_url must use https (plain http is accepted only for loopback hosts), got %q", raw)
 	}
 	return nil
-}
-
-func isLoopbackHost(h string) bool {
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }
 
 func validWebhookVersion(v string) *apiError {

@@ -29,6 +29,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"regexp"
 	"strings"
@@ -386,4 +388,57 @@ func testAccEmulatorDo(t testing.TB, method, path string, body, out any) {
 			t.Fatalf("%s %s: decoding %q: %v", method, path, data, err)
 		}
 	}
+}
+
+// testAccRecordingProxy is a reverse proxy in front of the acceptance
+// endpoint that records every request it forwards (method, path, body),
+// for tests of what the provider sends on the wire: point a provider
+// block's base_url at URL. It works against a real endpoint too.
+type testAccRecordingProxy struct {
+	URL  string
+	mu   sync.Mutex
+	reqs []testAccRecordedRequest
+}
+
+// testAccRecordedRequest is one request the proxy forwarded.
+type testAccRecordedRequest struct {
+	Method, Path string // e.g. POST, /api/v3.1/custom/toolkits
+	Body         []byte
+}
+
+func newTestAccRecordingProxy(t *testing.T) *testAccRecordingProxy {
+	t.Helper()
+	target, err := url.Parse(testAccEnvironment(t).BaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &testAccRecordingProxy{}
+	srv := httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) {
+		var body []byte
+		if pr.In.Body != nil {
+			body, _ = io.ReadAll(pr.In.Body)
+			pr.Out.Body = io.NopCloser(bytes.NewReader(body))
+			pr.Out.ContentLength = int64(len(body))
+		}
+		p.mu.Lock()
+		p.reqs = append(p.reqs, testAccRecordedRequest{Method: pr.In.Method, Path: pr.In.URL.Path, Body: body})
+		p.mu.Unlock()
+		pr.SetURL(target)
+	}})
+	t.Cleanup(srv.Close)
+	p.URL = srv.URL
+	return p
+}
+
+// requests returns the recorded requests of method to path, in order.
+func (p *testAccRecordingProxy) requests(method, path string) []testAccRecordedRequest {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []testAccRecordedRequest
+	for _, r := range p.reqs {
+		if r.Method == method && r.Path == path {
+			out = append(out, r)
+		}
+	}
+	return out
 }

@@ -50,7 +50,7 @@ func TestAccE2E_adoptProject(t *testing.T) {
 	must(err)
 	_, err = c.CreateMCPServer(ctx, client.CreateMCPServerRequest{Name: "support-tools", AuthConfigIDs: []string{gh.ID}, AllowedTools: []string{"GITHUB_CREATE_AN_ISSUE"}})
 	must(err)
-	_, err = c.CreateCustomToolkit(ctx, "acme docs", client.CustomToolkitConfig{Name: "Acme docs", AppURL: "https://mcp.acme.example/docs",
+	_, err = c.CreateCustomToolkit(ctx, "acme docs", client.CustomToolkitConfig{Name: "Acme docs", MCPURL: "https://mcp.acme.example/docs",
 		AuthSchemes: []client.CustomAuthScheme{{Mode: "NO_AUTH"}}})
 	must(err)
 

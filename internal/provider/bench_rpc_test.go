@@ -80,7 +80,7 @@ func rpcBenchCases() []rpcBenchCase {
 			return fmt.Sprintf(`{"name":"bench-rpc-%s","auth_config_ids":[%q]}`, u, f.stripeAuthConfig)
 		}},
 		{customToolkitType, func(_ benchFixtures, u string) string {
-			return fmt.Sprintf(`{"slug":"BENCH_RPC_%s","name":"Bench","app_url":"https://bench.example.com",`+
+			return fmt.Sprintf(`{"slug":"BENCH_RPC_%s","name":"Bench","mcp_url":"https://bench.example.com",`+
 				`"auth_scheme":{"mode":"API_KEY","headers":{"Authorization":"Bearer {{generic_api_key}}"}}}`, strings.ToUpper(u))
 		}},
 	}

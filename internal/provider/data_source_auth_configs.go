@@ -61,8 +61,8 @@ func (d *authConfigsDataSource) Metadata(_ context.Context, req datasource.Metad
 
 func (d *authConfigsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Lists the project's auth configs, optionally filtered, following every page of results. " +
-			"Credentials are not exposed.",
+		MarkdownDescription: "Lists the project's auth configs, optionally filtered, following every page of results " +
+			"(one request per page of up to 200 auth configs). Credentials are not exposed.",
 		Attributes: map[string]schema.Attribute{
 			"toolkit": schema.StringAttribute{
 				MarkdownDescription: "Only auth configs of this toolkit slug.",

@@ -196,7 +196,7 @@ func (d *toolkitDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 				Computed:            true,
 			},
 			"type":    schema.StringAttribute{MarkdownDescription: "Provenance: `native` (a toolkit of the service catalog) or `custom` (registered by the project, e.g. with `service_custom_toolkit`).", Computed: true},
-			"app_url": schema.StringAttribute{MarkdownDescription: "The toolkit's application or MCP server URL (may be empty).", Computed: true},
+			"app_url": schema.StringAttribute{MarkdownDescription: "The toolkit's application URL, or a custom toolkit's MCP server URL (the service's `meta.mcp_url`, else `meta.app_url`; may be empty).", Computed: true},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "Description of the toolkit.",
 				Computed:            true,
@@ -384,7 +384,7 @@ func toolkitModelFrom(tk *client.Toolkit) toolkitDataSourceModel {
 		Name:                                     types.StringValue(tk.Name),
 		Logo:                                     types.StringValue(tk.Meta.Logo),
 		Type:                                     types.StringValue(tk.Type),
-		AppURL:                                   types.StringValue(tk.Meta.AppURL),
+		AppURL:                                   types.StringValue(tk.Meta.URL()),
 		Description:                              types.StringValue(tk.Meta.Description),
 		Categories:                               categoryRefsFrom(tk.Meta.Categories),
 		IsLocal:                                  types.BoolValue(tk.IsLocalToolkit),

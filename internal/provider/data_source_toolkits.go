@@ -158,7 +158,7 @@ func (d *toolkitsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 							Computed:            true,
 						},
 						"type":    schema.StringAttribute{MarkdownDescription: "Provenance: `native` (a toolkit of the service catalog) or `custom` (registered by the project, e.g. with `service_custom_toolkit`).", Computed: true},
-						"app_url": schema.StringAttribute{MarkdownDescription: "The toolkit's application or MCP server URL (may be empty).", Computed: true},
+						"app_url": schema.StringAttribute{MarkdownDescription: "The toolkit's application URL, or a custom toolkit's MCP server URL (the service's `meta.mcp_url`, else `meta.app_url`; may be empty).", Computed: true},
 						"logo": schema.StringAttribute{
 							MarkdownDescription: "URL of the toolkit's logo.",
 							Computed:            true,
@@ -264,7 +264,7 @@ func toolkitSummaryFrom(tk client.ToolkitSummary) toolkitSummary {
 		Name:                      types.StringValue(tk.Name),
 		Logo:                      types.StringValue(tk.Meta.Logo),
 		Type:                      types.StringValue(tk.Type),
-		AppURL:                    types.StringValue(tk.Meta.AppURL),
+		AppURL:                    types.StringValue(tk.Meta.URL()),
 		Description:               types.StringValue(tk.Meta.Description),
 		Categories:                categoryRefsFrom(tk.Meta.Categories),
 		AuthSchemes:               toolkitStrings(tk.AuthSchemes),

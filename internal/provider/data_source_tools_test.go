@@ -38,7 +38,7 @@ data "service_toolkit" "github" {
 resource "service_custom_toolkit" "test" {
   slug        = %q
   name        = "Listed"
-  app_url     = "https://mcp.example.com/mcp"
+  mcp_url     = "https://mcp.example.com/mcp"
   auth_scheme = { mode = "NO_AUTH" }
 }
 

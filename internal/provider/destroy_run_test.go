@@ -172,9 +172,9 @@ resource "service_mcp_server" "srv" {
 		resourceType: customToolkitType,
 		config: `
 resource "service_custom_toolkit" "first" {
-  slug    = "%[2]s"
+  slug    = "tf_partial_%[3]s"
   name    = "%[1]s"
-  app_url = "https://mcp.example.com/%[1]s"
+  mcp_url = "https://mcp.example.com/%[1]s"
   auth_scheme = {
     mode = "NO_AUTH"
   }
@@ -182,9 +182,9 @@ resource "service_custom_toolkit" "first" {
 
 # The same slug, known only once the first toolkit exists.
 resource "service_custom_toolkit" "second" {
-  slug    = "%[2]s${substr(service_custom_toolkit.first.id, 0, 0)}"
+  slug    = "tf_partial_%[3]s${substr(service_custom_toolkit.first.id, 0, 0)}"
   name    = "%[1]s second"
-  app_url = "https://mcp.example.com/%[1]s/second"
+  mcp_url = "https://mcp.example.com/%[1]s/second"
   auth_scheme = {
     mode = "NO_AUTH"
   }
@@ -299,7 +299,7 @@ var gateFixtures = map[string]map[string]tftypes.Value{
 	customToolkitType: {
 		"slug":    tftypes.NewValue(tftypes.String, "gate"),
 		"name":    tftypes.NewValue(tftypes.String, "Gate"),
-		"app_url": tftypes.NewValue(tftypes.String, "https://mcp.example.com"),
+		"mcp_url": tftypes.NewValue(tftypes.String, "https://mcp.example.com"),
 	},
 	projectType: {
 		"name": tftypes.NewValue(tftypes.String, "gate"),

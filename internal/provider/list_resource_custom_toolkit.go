@@ -33,9 +33,10 @@ func (r *customToolkitListResource) ListResourceConfigSchema(_ context.Context, 
 		MarkdownDescription: "Lists the project's custom toolkits (the toolkit list with `type = custom`), for " +
 			"`terraform query` and `-generate-config-out`. No filters: `config {}`.\n\n" +
 			"One request per page (a `limit` stops the paging). A list item holds everything the resource's state " +
-			"does (name, description, `app_url`, the auth scheme's mode), so no toolkit is read on its own; only a " +
-			"toolkit whose item lacks `auth_schemes` or `meta.app_url` (both optional in the service's contract) " +
-			"would be read with its own GET, for `include_resource`.\n\n" +
+			"does (name, description, `mcp_url`, the auth scheme's mode), so no toolkit is read on its own; only a " +
+			"toolkit whose item lacks `auth_schemes` or the MCP server URL (`meta.mcp_url` or `meta.app_url`, " +
+			"optional in the service's contract) would be read with its own GET, for `include_resource`. As " +
+			"after an import, the deprecated `app_url` is null in the results (`mcp_url` holds the URL).\n\n" +
 			"The service never returns `auth_scheme.headers` or `auth_scheme.discovery_url`: they are null in the " +
 			"results, and the block `-generate-config-out` writes has `headers = null` and `discovery_url = null`. " +
 			"Replace them with the values the toolkit was registered with before planning: `headers` for mode " +
@@ -86,9 +87,10 @@ func (r *customToolkitListResource) List(ctx context.Context, req list.ListReque
 
 // toolkitFromSummary returns a toolkit list item as the get-toolkit answer
 // the resource's Read takes: the fields the state holds (slug, name, type,
-// description, app_url, the auth schemes' modes). complete is false when the
-// item lacks the auth schemes or the app_url (optional in the list's
-// contract): the toolkit must then be read with its own GET.
+// description, the MCP server URL, the auth schemes' modes). complete is
+// false when the item lacks the auth schemes or the URL (meta.mcp_url or
+// meta.app_url, optional in the list's contract): the toolkit must then be
+// read with its own GET.
 func toolkitFromSummary(s client.ToolkitSummary) (tk *client.Toolkit, complete bool) {
 	tk = &client.Toolkit{
 		Slug: s.Slug, Name: s.Name, Type: s.Type, IsLocalToolkit: s.IsLocalToolkit,
@@ -97,7 +99,7 @@ func toolkitFromSummary(s client.ToolkitSummary) (tk *client.Toolkit, complete b
 	for _, mode := range s.AuthSchemes {
 		tk.AuthConfigDetails = append(tk.AuthConfigDetails, client.AuthConfigDetail{Mode: mode})
 	}
-	return tk, len(s.AuthSchemes) > 0 && s.Meta.AppURL != ""
+	return tk, len(s.AuthSchemes) > 0 && s.Meta.URL() != ""
 }
 
 // customToolkitDisplayName reads "Acme MCP · mcp.acme.dev · API_KEY
@@ -108,7 +110,7 @@ func customToolkitDisplayName(s client.ToolkitSummary) string {
 	if s.Name != "" {
 		parts = append(parts, s.Name)
 	}
-	if u, err := url.Parse(s.Meta.AppURL); err == nil && u.Host != "" {
+	if u, err := url.Parse(s.Meta.URL()); err == nil && u.Host != "" {
 		parts = append(parts, u.Host)
 	}
 	if len(s.AuthSchemes) > 0 {

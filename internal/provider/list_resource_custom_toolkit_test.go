@@ -38,7 +38,7 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 	for i := range 23 {
 		slug, err := c.CreateCustomToolkit(ctx, fmt.Sprintf("qr %02d", i), client.CustomToolkitConfig{
 			Name: fmt.Sprintf("Toolkit %02d", i), Description: fmt.Sprintf("Listed toolkit %d", i),
-			AppURL:      fmt.Sprintf("https://mcp%02d.example.com/mcp", i),
+			MCPURL:      fmt.Sprintf("https://mcp%02d.example.com/mcp", i),
 			AuthSchemes: []client.CustomAuthScheme{testAccQRCustomSchemes[i%3]},
 		})
 		if err != nil {
@@ -67,7 +67,10 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 				{Path: tfjsonpath.New("slug"), KnownValue: knownvalue.StringExact(fmt.Sprintf("QR_%02d", 20+i))},
 				{Path: tfjsonpath.New("name"), KnownValue: knownvalue.StringExact(fmt.Sprintf("Toolkit %02d", 20+i))},
 				{Path: tfjsonpath.New("description"), KnownValue: knownvalue.StringExact(fmt.Sprintf("Listed toolkit %d", 20+i))},
-				{Path: tfjsonpath.New("app_url"), KnownValue: knownvalue.StringExact(fmt.Sprintf("https://mcp%02d.example.com/mcp", 20+i))},
+				{Path: tfjsonpath.New("mcp_url"), KnownValue: knownvalue.StringExact(fmt.Sprintf("https://mcp%02d.example.com/mcp", 20+i))},
+				// Deprecated, null unless configured (as after an import):
+				// the generated block sets mcp_url only.
+				{Path: tfjsonpath.New("app_url"), KnownValue: knownvalue.Null()},
 				{Path: tfjsonpath.New("auth_scheme").AtMapKey("mode"), KnownValue: knownvalue.StringExact(mode)},
 				// Never returned by the service: null, to fill in.
 				{Path: tfjsonpath.New("auth_scheme").AtMapKey("headers"), KnownValue: knownvalue.Null()},
@@ -117,7 +120,7 @@ resource "service_custom_toolkit" "key" {
   slug        = "qr_key"
   name        = "Keyed tools"
   description = "Tools behind an API key"
-  app_url     = "https://mcp.key.example/mcp"
+  mcp_url     = "https://mcp.key.example/mcp"
   auth_scheme = {
     mode    = "API_KEY"
     headers = { Authorization = "Bearer {{generic_api_key}}" }
@@ -127,7 +130,7 @@ resource "service_custom_toolkit" "key" {
 resource "service_custom_toolkit" "oauth" {
   slug    = "QR_OAUTH"
   name    = "OAuth tools"
-  app_url = "https://mcp.oauth.example/mcp"
+  mcp_url = "https://mcp.oauth.example/mcp"
   auth_scheme = {
     mode          = "DCR_OAUTH"
     discovery_url = "https://mcp.oauth.example/.well-known/oauth-authorization-server"
@@ -175,10 +178,20 @@ func TestAccCustomToolkitList_serviceError(t *testing.T) {
 }
 
 // A toolkit list item gives the Read what its GET would, unless it lacks
-// the auth schemes or the app_url (both optional in the contract).
+// the auth schemes or the MCP server URL (both optional in the contract),
+// whichever name (meta.mcp_url, meta.app_url) the service reports it under.
 func TestCustomToolkitFromListItem(t *testing.T) {
-	item := client.ToolkitSummary{Slug: "CUSTOM_ACME", Name: "Acme", Type: "custom", AuthSchemes: []string{"API_KEY"},
-		Meta: client.ToolkitMeta{Description: "Acme tools", AppURL: "https://mcp.acme.dev/mcp"}}
+	for name, meta := range map[string]client.ToolkitMeta{
+		"mcp_url":      {Description: "Acme tools", MCPURL: "https://mcp.acme.dev/mcp"},
+		"app_url only": {Description: "Acme tools", AppURL: "https://mcp.acme.dev/mcp"},
+		"both":         {Description: "Acme tools", MCPURL: "https://mcp.acme.dev/mcp", AppURL: "https://mcp.acme.dev/mcp"},
+	} {
+		t.Run(name, func(t *testing.T) { testCustomToolkitFromListItem(t, meta) })
+	}
+}
+
+func testCustomToolkitFromListItem(t *testing.T, meta client.ToolkitMeta) {
+	item := client.ToolkitSummary{Slug: "CUSTOM_ACME", Name: "Acme", Type: "custom", AuthSchemes: []string{"API_KEY"}, Meta: meta}
 	tk, complete := toolkitFromSummary(item)
 	if !complete {
 		t.Fatal("complete item read as incomplete")
@@ -199,6 +212,9 @@ func TestCustomToolkitFromListItem(t *testing.T) {
 	}
 	if fromList.Slug.ValueString() != "ACME" || fromList.AuthScheme.Mode.ValueString() != "API_KEY" || !fromList.AuthScheme.Headers.IsNull() {
 		t.Fatalf("%+v %+v", fromList, fromList.AuthScheme)
+	}
+	if fromList.MCPURL.ValueString() != "https://mcp.acme.dev/mcp" || !fromList.AppURL.IsNull() {
+		t.Fatalf("mcp_url %s, app_url %s; want the URL and null", fromList.MCPURL, fromList.AppURL)
 	}
 	if got := customToolkitDisplayName(item); got != "Acme · mcp.acme.dev · API_KEY (CUSTOM_ACME)" {
 		t.Errorf("display name %q", got)

@@ -307,7 +307,7 @@ const testAccQROpenToolkit = `
 resource "service_custom_toolkit" "open" {
   slug    = "qr open"
   name    = "Open tools"
-  app_url = "https://mcp.open.example/mcp"
+  mcp_url = "https://mcp.open.example/mcp"
   auth_scheme = {
     mode = "NO_AUTH"
   }

@@ -123,10 +123,11 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"callback_url": schema.StringAttribute{
-				MarkdownDescription: "Absolute `https://` (or `http://`) URL the user is sent back to after an OAuth " +
-					"approval. Changing it creates a new account.",
+				MarkdownDescription: "Absolute `https://` URL the user is sent back to after an OAuth approval " +
+					"(`http://` only to `localhost`, `127.0.0.0/8` or `[::1]`, for a local application; the service " +
+					"refuses any other URL). Changing it creates a new account.",
 				Optional:      true,
-				Validators:    []validator.String{httpURLValidator()},
+				Validators:    []validator.String{callbackURLValidator()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"credentials_wo": schema.MapAttribute{

@@ -737,6 +737,54 @@ func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 	testAccAssertNoWritesSince(t, before)
 }
 
+// TestAccConnectedAccount_callbackURL: callback_url follows the service's
+// rule (https, or http to localhost, 127.0.0.0/8 or [::1]): javascript:,
+// data: and plain http to another host fail at validate naming
+// callback_url, for an OAuth account and a hosted link alike, and nothing is
+// written; a loopback http callback plans. Not parallel: it compares the
+// emulator's write counter.
+func TestAccConnectedAccount_callbackURL(t *testing.T) {
+	testAccRequireEmulator(t)
+	ctx := context.Background()
+	c := testAccClient(t)
+	user := acctest.RandomWithPrefix("tf-ca-cb")
+	github, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: user})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), github.ID) })
+	ac := fmt.Sprintf("%q", github.ID)
+	before := testAccEmulatorWrites(t)
+	tfresource.Test(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []tfresource.TestStep{
+			{
+				Config:      testAccCAAccount(user, ac, `callback_url = "javascript:alert(1)"`),
+				ExpectError: testAccErrRe(`Invalid callback URL`, `Attribute callback_url`, `not javascript:`),
+			},
+			{
+				Config:      testAccCAAccount(user, ac, `hosted_link = true`, `callback_url = "javascript:alert(document.cookie)"`),
+				ExpectError: testAccErrRe(`Attribute callback_url`, `not javascript:`),
+			},
+			{
+				Config:      testAccCAAccount(user, ac, `callback_url = "data:text/html,<script>alert(1)</script>"`),
+				ExpectError: testAccErrRe(`Attribute callback_url`, `not data:`),
+			},
+			{
+				Config:      testAccCAAccount(user, ac, `callback_url = "http://app.example.com/done"`),
+				ExpectError: testAccErrRe(`Attribute callback_url`, `plain http to the host "app.example.com"`),
+			},
+			{
+				Config:             testAccCAAccount(user, ac, `callback_url = "http://localhost:3000/done"`),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+	testAccAssertNoWritesSince(t, before)
+}
+
 // TestConnectedAccountRead_oneGET calls Read directly and checks that it
 // makes exactly one request, a GET of the account. Not parallel: it compares
 // the emulator's request counters.

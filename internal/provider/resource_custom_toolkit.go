@@ -29,8 +29,17 @@ const customToolkitType = "service_custom_toolkit"
 var customAuthModes = []string{client.CustomAuthNoAuth, client.CustomAuthAPIKey, client.CustomAuthDCROAuth}
 
 // customSlugRe: letters, digits, underscores and spaces (the service turns
-// spaces into underscores).
+// spaces into underscores), as long as a toolkit registered before the
+// service's SDKs capped the slug (customSlugCreateMax) may be.
 var customSlugRe = regexp.MustCompile(`^[A-Za-z0-9_ ]{1,64}$`)
+
+// customSlugCreateMax is the longest slug a new toolkit may have:
+// @composio/core (0.21.0) refuses longer ones before sending, since the
+// service's custom toolkit changes of 2026-11-03. Whether the service itself
+// still takes longer ones is not documented, so a longer slug is refused only
+// for a toolkit to create: one registered earlier is still imported and
+// managed under its slug.
+const customSlugCreateMax = 30
 
 var (
 	_ resource.Resource                   = (*customToolkitResource)(nil)
@@ -39,6 +48,7 @@ var (
 	_ resource.ResourceWithIdentity       = (*customToolkitResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*customToolkitResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*customToolkitResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*customToolkitResource)(nil)
 )
 
 // NewCustomToolkitResource returns the service_custom_toolkit resource.
@@ -53,7 +63,8 @@ type customToolkitModel struct {
 	Slug        types.String           `tfsdk:"slug"`
 	Name        types.String           `tfsdk:"name"`
 	Description types.String           `tfsdk:"description"`
-	AppURL      types.String           `tfsdk:"app_url"`
+	MCPURL      types.String           `tfsdk:"mcp_url"`
+	AppURL      types.String           `tfsdk:"app_url"` // deprecated: the former name of mcp_url, same value
 	AuthScheme  *customToolkitAuthSpec `tfsdk:"auth_scheme"`
 }
 
@@ -72,12 +83,20 @@ func (r *customToolkitResource) IdentitySchema(_ context.Context, _ resource.Ide
 	resp.IdentitySchema = idIdentitySchema("custom toolkit (its slug)", "CUSTOM_ACME")
 }
 
+// customToolkitSchemaVersion is the schema version: 1 since the MCP server
+// URL is mcp_url (version 0, until then, had only app_url).
+const customToolkitSchemaVersion = 1
+
 func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "A custom toolkit: a remote MCP server registered with the service. Its tools become a " +
-			"toolkit of the project, named `CUSTOM_` + the upper-cased `slug` (`id`), usable as the `toolkit` of a " +
-			"`service_auth_config` like any toolkit. `app_url` and `auth_scheme` cannot change on the service: " +
-			"changing them replaces the toolkit, and deleting a custom toolkit also deletes its auth configs and " +
+		Version: customToolkitSchemaVersion,
+		MarkdownDescription: "A custom toolkit: a remote MCP server registered with the service, shared with every " +
+			"user of the project (the service's `user_id = \"all\"`; a toolkit private to one user, and the " +
+			"`connect_link` the service may answer for one, are not managed here). Its tools become a toolkit of " +
+			"the project, named `CUSTOM_` + the upper-cased `slug` (`id`), usable as the `toolkit` of a " +
+			"`service_auth_config` like any toolkit. Only `name` changes in place: the service's update changes " +
+			"only a toolkit's name, logo and API key field texts, so a change of `mcp_url`, `auth_scheme` or " +
+			"`description` replaces the toolkit, and deleting a custom toolkit also deletes its auth configs and " +
 			"connected accounts. The emulator reaches no MCP server, so there a custom toolkit has no tools.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
@@ -88,7 +107,9 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 			},
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "Slug to register, without the `CUSTOM_` prefix: letters, digits, underscores " +
-					"and spaces, at most 64 characters. Changing it replaces the toolkit.",
+					"and spaces, at most 30 characters for a toolkit to create (the service's SDKs refuse longer " +
+					"ones); a toolkit registered earlier with a longer slug, up to 64 characters, can still be " +
+					"imported and managed. Changing it replaces the toolkit.",
 				Required: true,
 				Validators: []validator.String{stringvalidator.RegexMatches(customSlugRe,
 					"must be 1 to 64 letters, digits, underscores or spaces")},
@@ -102,18 +123,45 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 				Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, 255), displayNameValidator()},
 			},
 			"description": schema.StringAttribute{
-				MarkdownDescription: "Description shown for the toolkit. Updated in place; when unset the service's " +
-					"value is kept.",
+				MarkdownDescription: "Description shown for the toolkit, sent when it is registered. The service " +
+					"cannot change it afterwards (its update takes only the name, logo and API key field texts), " +
+					"so changing it replaces the toolkit (with its auth configs and connected accounts); when " +
+					"unset the service's value is kept.",
+				Optional: true,
+				Computed: true,
+				PlanModifiers: []planmodifier.String{
+					stringplanmodifier.UseStateForUnknown(),
+					stringplanmodifier.RequiresReplaceIf(func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+						resp.RequiresReplace = !req.ConfigValue.IsNull()
+					}, "The service cannot change a custom toolkit's description: changing it replaces the toolkit.",
+						"The service cannot change a custom toolkit's description: changing it replaces the toolkit."),
+				},
+			},
+			"mcp_url": schema.StringAttribute{
+				MarkdownDescription: "Public http(s) URL of the remote MCP server, sent to the service as " +
+					"`toolkit_config.mcp_url` (its name since the service's change of 2026-11-09). Set exactly one " +
+					"of `mcp_url` and the deprecated `app_url`; `mcp_url` holds the URL in state either way. Cannot change " +
+					"on the service: changing it replaces the toolkit (with its auth configs and connected " +
+					"accounts). Read back from whichever field the service reports, `meta.mcp_url` or " +
+					"`meta.app_url` (how the service reports it since the change is not documented).",
 				Optional:      true,
 				Computed:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				Validators:    []validator.String{httpURLValidator()},
+				PlanModifiers: []planmodifier.String{mcpURLPlan(), stringplanmodifier.RequiresReplace()},
 			},
 			"app_url": schema.StringAttribute{
-				MarkdownDescription: "Public http(s) URL of the remote MCP server. Cannot change on the service: " +
-					"changing it replaces the toolkit (with its auth configs and connected accounts).",
-				Required:      true,
+				MarkdownDescription: "Deprecated: the former name of `mcp_url`, kept for this minor version (set " +
+					"one of the two). Where it is used (configured, or in a state written before `mcp_url` " +
+					"existed) it holds the same URL as `mcp_url`, so references to it keep working; otherwise, " +
+					"as after an import, it is null. Renaming `app_url` to `mcp_url` in a configuration plans no " +
+					"change.",
+				DeprecationMessage: "Use mcp_url: app_url is the former name of the MCP server URL, which the service " +
+					"calls mcp_url since 2026-11-09. Rename the argument (the value stays the same, nothing is " +
+					"replaced); app_url will be removed in the next major version.",
+				Optional:      true,
+				Computed:      true,
 				Validators:    []validator.String{httpURLValidator()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				PlanModifiers: []planmodifier.String{appURLPlan(), stringplanmodifier.RequiresReplace()},
 			},
 			"auth_scheme": schema.SingleNestedAttribute{
 				MarkdownDescription: "How the service authenticates to the MCP server. Cannot change on the service: " +
@@ -148,6 +196,48 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 			},
 		},
 	}
+}
+
+// mcpURLPlan and appURLPlan plan mcp_url and app_url as one URL under two
+// names. mcp_url always holds it: left out of the configuration, it takes
+// app_url's configured value. app_url holds it only where it is used: when
+// configured, or when the state already holds it (states written before
+// mcp_url existed, moved by UpgradeState); otherwise it stays null (a toolkit
+// created or imported with mcp_url, so that `-generate-config-out` writes a
+// valid block). Renaming app_url to mcp_url in a configuration therefore
+// plans no change. ValidateConfig refuses both or neither.
+func mcpURLPlan() planmodifier.String { return urlPlan{other: "app_url"} }
+
+func appURLPlan() planmodifier.String { return urlPlan{other: "mcp_url", onlyWhereUsed: true} }
+
+type urlPlan struct {
+	other         string
+	onlyWhereUsed bool
+}
+
+func (m urlPlan) Description(context.Context) string {
+	if m.onlyWhereUsed {
+		return "the value of " + m.other + " when not configured and already in state, else null"
+	}
+	return "the value of " + m.other + " when not configured"
+}
+
+func (m urlPlan) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (m urlPlan) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if !req.ConfigValue.IsNull() {
+		return // configured: its own value
+	}
+	if m.onlyWhereUsed && req.StateValue.IsNull() {
+		resp.PlanValue = types.StringNull()
+		return
+	}
+	var other types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(m.other), &other)...)
+	if resp.Diagnostics.HasError() || other.IsNull() {
+		return // neither is configured: ValidateConfig reports it
+	}
+	resp.PlanValue = other
 }
 
 // customAuthSchemeChanged: another mode, or headers or a discovery_url that
@@ -202,11 +292,18 @@ func (r *customToolkitResource) modifyPlan(ctx context.Context, req resource.Mod
 	if resp.Diagnostics.HasError() || slug.IsUnknown() || slug.IsNull() || !customSlugRe.MatchString(slug.ValueString()) {
 		return
 	}
+	if req.State.Raw.IsNull() && len(slug.ValueString()) > customSlugCreateMax {
+		resp.Diagnostics.AddAttributeError(path.Root("slug"), "Slug too long",
+			fmt.Sprintf("Attribute slug: a new custom toolkit's slug is at most %d characters (the service's SDKs "+
+				"refuse longer ones), got %d. Choose a shorter slug; a toolkit registered earlier with a longer "+
+				"slug can be imported.", customSlugCreateMax, len(slug.ValueString())))
+		return
+	}
 	want := client.CustomToolkitSlug(slug.ValueString())
 	if !stateID.IsNull() {
 		if resp.Private != nil {
-			// Should this plan be a replacement (app_url or the auth mode
-			// changed), Terraform plans its create again with no prior
+			// Should this plan be a replacement (mcp_url, description or
+			// the auth mode changed), Terraform plans its create again with no prior
 			// state and this plan's private data: remember whose slug it
 			// is. (The framework shows a resource's ModifyPlan only its own
 			// RequiresReplace, not its attributes'.)
@@ -237,8 +334,24 @@ func (r *customToolkitResource) modifyPlan(ctx context.Context, req resource.Mod
 			tk.Slug, customToolkitType, tk.Slug, customToolkitType, tk.Slug))
 }
 
-// ValidateConfig checks that auth_scheme carries what its mode needs.
+// ValidateConfig checks that the MCP server URL is given once (mcp_url, or
+// the deprecated app_url) and that auth_scheme carries what its mode needs.
 func (r *customToolkitResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var mcpURL, appURL types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("mcp_url"), &mcpURL)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("app_url"), &appURL)...)
+	switch {
+	case resp.Diagnostics.HasError():
+		return
+	case !mcpURL.IsNull() && !appURL.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("app_url"), "mcp_url and app_url both set",
+			"Attribute app_url is the deprecated former name of mcp_url: give the MCP server URL once, as mcp_url, "+
+				"and remove app_url.")
+	case mcpURL.IsNull() && appURL.IsNull():
+		resp.Diagnostics.AddAttributeError(path.Root("mcp_url"), "Missing mcp_url",
+			"Attribute mcp_url is required: the public http(s) URL of the remote MCP server (app_url, its "+
+				"deprecated former name, is accepted instead).")
+	}
 	var as *customToolkitAuthSpec
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("auth_scheme"), &as)...)
 	if resp.Diagnostics.HasError() || as == nil || as.Mode.IsUnknown() || as.Mode.IsNull() {
@@ -299,7 +412,11 @@ func customToolkitConfig(ctx context.Context, m customToolkitModel) (client.Cust
 			return client.CustomToolkitConfig{}, errors.New("auth_scheme.headers: not a map of strings")
 		}
 	}
-	cfg := client.CustomToolkitConfig{Name: m.Name.ValueString(), AppURL: m.AppURL.ValueString(),
+	mcpURL := m.MCPURL
+	if mcpURL.IsNull() || mcpURL.IsUnknown() {
+		mcpURL = m.AppURL // both hold the URL once planned; this covers a plan built otherwise
+	}
+	cfg := client.CustomToolkitConfig{Name: m.Name.ValueString(), MCPURL: mcpURL.ValueString(),
 		AuthSchemes: []client.CustomAuthScheme{scheme}}
 	if acKnownString(m.Description) {
 		cfg.Description = m.Description.ValueString()
@@ -358,7 +475,13 @@ func applyCustomToolkit(m *customToolkitModel, tk *client.Toolkit) {
 	}
 	m.Name = types.StringValue(tk.Name)
 	m.Description = types.StringValue(tk.Meta.Description)
-	m.AppURL = types.StringValue(tk.Meta.AppURL)
+	// The MCP server URL from whichever field the service reports it in
+	// (mcp_url, or app_url); the deprecated app_url holds it where it is
+	// used (see appURLPlan), and stays null after an import.
+	m.MCPURL = types.StringValue(tk.Meta.URL())
+	if !m.AppURL.IsNull() {
+		m.AppURL = m.MCPURL
+	}
 	mode := ""
 	if len(tk.AuthConfigDetails) > 0 {
 		mode = strings.ToUpper(tk.AuthConfigDetails[0].Mode)
@@ -425,16 +548,14 @@ func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 	id := state.ID.ValueString()
+	// Only the name changes in place (a new description, URL or auth scheme
+	// replaces the toolkit: the service's update takes none of them).
 	in := client.UpdateCustomToolkitRequest{}
 	if !plan.Name.Equal(state.Name) {
 		v := plan.Name.ValueString()
 		in.Name = &v
 	}
-	if acKnownString(plan.Description) && !plan.Description.Equal(state.Description) {
-		v := plan.Description.ValueString()
-		in.Description = &v
-	}
-	if in.Name != nil || in.Description != nil {
+	if in.Name != nil {
 		if err := r.data.Client.UpdateCustomToolkit(ctx, id, in); err != nil {
 			addAPIError(&resp.Diagnostics, "updating", customToolkitType, id, err)
 			return
@@ -475,4 +596,61 @@ func (r *customToolkitResource) ImportState(ctx context.Context, req resource.Im
 	slug := client.CustomToolkitSlug(id)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), slug)...)
 	setIdentity(ctx, resp.Identity, slug, &resp.Diagnostics)
+}
+
+// UpgradeState moves a state of schema version 0 (the releases before
+// mcp_url, which wrote the MCP server URL as app_url) to version 1: mcp_url
+// takes app_url's value and app_url keeps it (see appURLPlan), so the next
+// plan is empty whichever of the two names the configuration uses (nothing
+// is replaced, nothing is sent).
+func (r *customToolkitResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{
+		0: {
+			PriorSchema: customToolkitSchemaV0(),
+			StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+				var old customToolkitModelV0
+				resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
+				if resp.Diagnostics.HasError() {
+					return
+				}
+				resp.Diagnostics.Append(resp.State.Set(ctx, customToolkitModel{
+					ID: old.ID, Slug: old.Slug, Name: old.Name, Description: old.Description,
+					MCPURL: old.AppURL, AppURL: old.AppURL, AuthScheme: old.AuthScheme,
+				})...)
+			},
+		},
+	}
+}
+
+// customToolkitModelV0 is the state of schema version 0.
+type customToolkitModelV0 struct {
+	ID          types.String           `tfsdk:"id"`
+	Slug        types.String           `tfsdk:"slug"`
+	Name        types.String           `tfsdk:"name"`
+	Description types.String           `tfsdk:"description"`
+	AppURL      types.String           `tfsdk:"app_url"`
+	AuthScheme  *customToolkitAuthSpec `tfsdk:"auth_scheme"`
+}
+
+// customToolkitSchemaV0 is the schema of version 0 as the releases before
+// mcp_url declared it (types only: a prior schema only reads a state). Keep
+// it as it is: it describes states already written.
+func customToolkitSchemaV0() *schema.Schema {
+	return &schema.Schema{
+		Attributes: map[string]schema.Attribute{
+			"id":          schema.StringAttribute{Computed: true},
+			"slug":        schema.StringAttribute{Required: true},
+			"name":        schema.StringAttribute{Required: true},
+			"description": schema.StringAttribute{Optional: true, Computed: true},
+			"app_url":     schema.StringAttribute{Required: true},
+			"auth_scheme": schema.SingleNestedAttribute{
+				Required: true,
+				Attributes: map[string]schema.Attribute{
+					"mode":          schema.StringAttribute{Required: true},
+					"headers":       schema.MapAttribute{Optional: true, ElementType: types.StringType},
+					"discovery_url": schema.StringAttribute{Optional: true},
+				},
+			},
+		},
+	}
 }

@@ -2,11 +2,17 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
 
+	fwresource "github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -36,16 +42,16 @@ func testAccCustomSlug() string {
 	return strings.ToUpper(strings.ReplaceAll(acctest.RandomWithPrefix("tfacc_ct"), "-", "_"))
 }
 
-func testAccCustomToolkitConfig(slug, name, appURL, authScheme, extra string) string {
+func testAccCustomToolkitConfig(slug, name, mcpURL, authScheme, extra string) string {
 	return fmt.Sprintf(`
 resource "service_custom_toolkit" "test" {
   slug        = %q
   name        = %q
-  app_url     = %q
+  mcp_url     = %q
   auth_scheme = %s
 %s
 }
-`, slug, name, appURL, authScheme, extra)
+`, slug, name, mcpURL, authScheme, extra)
 }
 
 const testAccCustomDCRScheme = `{
@@ -78,27 +84,40 @@ func TestAccCustomToolkit_lifecycle(t *testing.T) {
 				Check: resource.TestCheckResourceAttrWith(testAccCustomToolkitName, "id", func(v string) error { firstID = v; return nil }),
 			},
 			{
-				// name and description change in place
-				Config: testAccCustomToolkitConfig(slug, "Acme Renamed", "https://mcp.example.com/mcp", testAccCustomAPIKeyScheme, `  description = "second"`),
+				// the name changes in place
+				Config: testAccCustomToolkitConfig(slug, "Acme Renamed", "https://mcp.example.com/mcp", testAccCustomAPIKeyScheme, `  description = "first"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccCustomToolkitName, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(testAccCustomToolkitName, tfjsonpath.New("id"), knownvalue.StringExact(want)),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccCustomToolkitName, tfjsonpath.New("name"), knownvalue.StringExact("Acme Renamed")),
+					statecheck.ExpectKnownValue(testAccCustomToolkitName, tfjsonpath.New("description"), knownvalue.StringExact("first")),
+				},
+			},
+			{
+				// the service cannot change the description (its update
+				// takes only the name, logo and API key field texts):
+				// replacement
+				Config: testAccCustomToolkitConfig(slug, "Acme Renamed", "https://mcp.example.com/mcp", testAccCustomAPIKeyScheme, `  description = "second"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccCustomToolkitName, plancheck.ResourceActionDestroyBeforeCreate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(testAccCustomToolkitName, tfjsonpath.New("description"), knownvalue.StringExact("second")),
 				},
 			},
 			// headers and discovery_url are not reported by the service
 			testAccImportStep(testAccCustomToolkitName, "auth_scheme.headers", "auth_scheme.%"),
 			{
-				// app_url cannot change on the service: replacement
+				// mcp_url cannot change on the service: replacement
 				Config: testAccCustomToolkitConfig(slug, "Acme Renamed", "https://mcp2.example.com/mcp", testAccCustomAPIKeyScheme, `  description = "second"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccCustomToolkitName, plancheck.ResourceActionDestroyBeforeCreate),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(testAccCustomToolkitName, tfjsonpath.New("app_url"), knownvalue.StringExact("https://mcp2.example.com/mcp")),
+					statecheck.ExpectKnownValue(testAccCustomToolkitName, tfjsonpath.New("mcp_url"), knownvalue.StringExact("https://mcp2.example.com/mcp")),
+					statecheck.ExpectKnownValue(testAccCustomToolkitName, tfjsonpath.New("app_url"), knownvalue.Null()),
 				},
 			},
 			{
@@ -176,8 +195,8 @@ func TestAccCustomToolkit_drift(t *testing.T) {
 func TestAccCustomToolkit_authConfigSameApply(t *testing.T) {
 	t.Parallel()
 	slug := testAccCustomSlug()
-	cfg := func(appURL string) string {
-		return testAccCustomToolkitConfig(slug, "With AC", appURL, testAccCustomAPIKeyScheme, "") + `
+	cfg := func(mcpURL string) string {
+		return testAccCustomToolkitConfig(slug, "With AC", mcpURL, testAccCustomAPIKeyScheme, "") + `
 resource "service_auth_config" "test" {
   toolkit     = service_custom_toolkit.test.id
   type        = "use_custom_auth"
@@ -219,9 +238,9 @@ func TestAccCustomToolkit_badInputs(t *testing.T) {
 	testAccRequireEmulator(t)
 	before := testAccEmulatorWrites(t)
 	slug := testAccCustomSlug()
-	step := func(slug, appURL, scheme string, want ...string) resource.TestStep {
+	step := func(slug, mcpURL, scheme string, want ...string) resource.TestStep {
 		return resource.TestStep{
-			Config:      testAccCustomToolkitConfig(slug, "Bad", appURL, scheme, ""),
+			Config:      testAccCustomToolkitConfig(slug, "Bad", mcpURL, scheme, ""),
 			PlanOnly:    true,
 			ExpectError: testAccErrRe(want...),
 		}
@@ -242,8 +261,42 @@ func TestAccCustomToolkit_badInputs(t *testing.T) {
     mode          = "NO_AUTH"
     discovery_url = "https://x.example/d"
   }`, "auth_scheme.discovery_url", "only used with mode"),
-			step(slug, "mcp.example.com", `{ mode = "NO_AUTH" }`, "app_url", "absolute"),
+			step(slug, "mcp.example.com", `{ mode = "NO_AUTH" }`, "mcp_url", "absolute"),
 			step("bad-slug!", url, `{ mode = "NO_AUTH" }`, "slug", "letters, digits"),
+			// a new toolkit's slug: at most 30 characters (an existing one,
+			// up to 64, can be imported)
+			step(strings.Repeat("s", 31), url, `{ mode = "NO_AUTH" }`, "slug", "at most 30 characters", "got 31"),
+			{
+				// the URL under both names: refused at validate
+				Config:      testAccCustomToolkitConfig(slug, "Bad", url, `{ mode = "NO_AUTH" }`, `  app_url = "`+url+`"`),
+				PlanOnly:    true,
+				ExpectError: testAccErrRe("mcp_url and app_url both set", "app_url is the deprecated former name of mcp_url"),
+			},
+			{
+				// and under neither
+				Config: fmt.Sprintf(`
+resource "service_custom_toolkit" "test" {
+  slug        = %q
+  name        = "Bad"
+  auth_scheme = { mode = "NO_AUTH" }
+}
+`, slug),
+				PlanOnly:    true,
+				ExpectError: testAccErrRe("Missing mcp_url", "Attribute mcp_url is required"),
+			},
+			{
+				// the old name is checked as the new one
+				Config: fmt.Sprintf(`
+resource "service_custom_toolkit" "test" {
+  slug        = %q
+  name        = "Bad"
+  app_url     = "javascript:alert(1)"
+  auth_scheme = { mode = "NO_AUTH" }
+}
+`, slug),
+				PlanOnly:    true,
+				ExpectError: testAccErrRe("app_url", "https://"),
+			},
 			{
 				Config:      testAccCustomToolkitConfig(slug, "   ", url, `{ mode = "NO_AUTH" }`, ""),
 				PlanOnly:    true,
@@ -301,6 +354,152 @@ import {
 					},
 				},
 			})
+		})
+	}
+}
+
+// TestAccCustomToolkit_mcpURL: the MCP server URL goes on the wire as
+// toolkit_config.mcp_url only (the service's name since 2026-11-09), whether
+// the configuration gives it as mcp_url or as the deprecated app_url (never
+// both names: the requests are recorded by a proxy in front of the
+// endpoint). In state mcp_url holds it either way, app_url only where it is
+// configured; renaming app_url to mcp_url then plans no change.
+func TestAccCustomToolkit_mcpURL(t *testing.T) {
+	t.Parallel()
+	proxy := newTestAccRecordingProxy(t)
+	slugNew, slugOld := testAccCustomSlug(), testAccCustomSlug()
+	const urlNew, urlOld = "https://mcp.new.example/mcp", "https://mcp.old.example/mcp"
+	cfg := func(oldName string) string {
+		return fmt.Sprintf(`
+provider "service" {
+  base_url = %q
+}
+
+resource "service_custom_toolkit" "new" {
+  slug        = %q
+  name        = "New"
+  mcp_url     = %q
+  auth_scheme = { mode = "NO_AUTH" }
+}
+
+resource "service_custom_toolkit" "old" {
+  slug        = %q
+  name        = "Old"
+  %s = %q
+  auth_scheme = { mode = "NO_AUTH" }
+}
+`, proxy.URL, slugNew, urlNew, slugOld, oldName, urlOld)
+	}
+	creates := func(*terraform.State) error {
+		posts := proxy.requests(http.MethodPost, client.APIPrefix+"/custom/toolkits")
+		if len(posts) != 2 {
+			return fmt.Errorf("%d registrations recorded, want 2", len(posts))
+		}
+		sent := map[string]string{}
+		for _, r := range posts {
+			var body struct {
+				Slug          string         `json:"slug"`
+				ToolkitConfig map[string]any `json:"toolkit_config"`
+			}
+			if err := json.Unmarshal(r.Body, &body); err != nil {
+				return fmt.Errorf("registration body %s: %w", r.Body, err)
+			}
+			if _, has := body.ToolkitConfig["app_url"]; has {
+				return fmt.Errorf("registration of %s sent app_url: %s", body.Slug, r.Body)
+			}
+			u, _ := body.ToolkitConfig["mcp_url"].(string)
+			sent[strings.ToUpper(body.Slug)] = u
+		}
+		if sent[slugNew] != urlNew || sent[slugOld] != urlOld {
+			return fmt.Errorf("toolkit_config.mcp_url sent: %v; want %s for %s and %s for %s", sent, urlNew, slugNew, urlOld, slugOld)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckCustomToolkitDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("app_url"),
+				Check:  creates,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("service_custom_toolkit.new", tfjsonpath.New("mcp_url"), knownvalue.StringExact(urlNew)),
+					statecheck.ExpectKnownValue("service_custom_toolkit.new", tfjsonpath.New("app_url"), knownvalue.Null()),
+					statecheck.ExpectKnownValue("service_custom_toolkit.old", tfjsonpath.New("mcp_url"), knownvalue.StringExact(urlOld)),
+					statecheck.ExpectKnownValue("service_custom_toolkit.old", tfjsonpath.New("app_url"), knownvalue.StringExact(urlOld)),
+				},
+			},
+			{
+				// The deprecated name renamed: nothing to do.
+				Config:           cfg("mcp_url"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("service_custom_toolkit.old", tfjsonpath.New("mcp_url"), knownvalue.StringExact(urlOld)),
+				},
+			},
+		},
+	})
+}
+
+// The state upgrader, through the provider's protocol server: the
+// attributes of a state the release before mcp_url wrote (schema version
+// 0, testdata) become version 1 with mcp_url and app_url both holding the
+// URL and everything else as it was.
+func TestCustomToolkitUpgradeStateV0(t *testing.T) {
+	ctx := context.Background()
+	for writtenBy, file := range customToolkitV0States {
+		t.Run(writtenBy, func(t *testing.T) {
+			raw, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var st struct {
+				Resources []struct {
+					Instances []struct {
+						SchemaVersion int64           `json:"schema_version"`
+						Attributes    json.RawMessage `json:"attributes"`
+					} `json:"instances"`
+				} `json:"resources"`
+			}
+			if err := json.Unmarshal(raw, &st); err != nil {
+				t.Fatal(err)
+			}
+			inst := st.Resources[0].Instances[0]
+			if inst.SchemaVersion != 0 {
+				t.Fatalf("fixture schema version %d, want 0", inst.SchemaVersion)
+			}
+			srv, err := NewServer("test")()
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := srv.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+				TypeName: customToolkitType, Version: inst.SchemaVersion, RawState: &tfprotov6.RawState{JSON: inst.Attributes},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range resp.Diagnostics {
+				t.Errorf("diagnostic: %s: %s", d.Summary, d.Detail)
+			}
+			var sr fwresource.SchemaResponse
+			(&customToolkitResource{}).Schema(ctx, fwresource.SchemaRequest{}, &sr)
+			v, err := resp.UpgradedState.Unmarshal(sr.Schema.Type().TerraformType(ctx))
+			if err != nil {
+				t.Fatal(err)
+			}
+			state := tfsdk.State{Schema: sr.Schema, Raw: v}
+			var m customToolkitModel
+			if d := state.Get(ctx, &m); d.HasError() {
+				t.Fatal(d)
+			}
+			const url = "https://mcp.docs.example/mcp"
+			if m.MCPURL.ValueString() != url || m.AppURL.ValueString() != url || m.ID.ValueString() != "CUSTOM_V0_UPGRADE" ||
+				m.Slug.ValueString() != "V0_UPGRADE" || m.Name.ValueString() != "Docs" || m.Description.ValueString() != "Documentation search" ||
+				m.AuthScheme == nil || m.AuthScheme.Mode.ValueString() != "API_KEY" || len(m.AuthScheme.Headers.Elements()) != 1 ||
+				!m.AuthScheme.DiscoveryURL.IsNull() {
+				t.Errorf("upgraded state %+v (auth scheme %+v)", m, m.AuthScheme)
+			}
 		})
 	}
 }

@@ -383,7 +383,7 @@ func TestAccMCPServer_noAuthToolkit(t *testing.T) {
 resource "service_custom_toolkit" "open" {
   slug    = %[1]q
   name    = "Open tools"
-  app_url = "https://mcp.open.example/mcp"
+  mcp_url = "https://mcp.open.example/mcp"
   auth_scheme = {
     mode = "NO_AUTH"
   }

@@ -378,6 +378,35 @@ func httpURLValidator() validator.String {
 	}
 }
 
+// callbackURLValidator is the service's rule for a callback URL (where the
+// user is sent back after approving a connection): an absolute https URL,
+// or http only to localhost, 127.0.0.0/8 or [::1] (a local application
+// during development). Any other scheme (javascript:, data:, ...) or plain
+// http elsewhere the service refuses with a 400; this refuses it at
+// validate, with the rest of httpURLValidator's checks.
+func callbackURLValidator() validator.String {
+	return stringCheck{
+		description: "value must be an absolute https URL (http only to localhost, 127.0.0.0/8 or [::1]), without a user name or password",
+		summary:     "Invalid callback URL",
+		check: func(raw string) error {
+			if u, err := url.Parse(raw); err == nil && u.Scheme != "" && !strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http") {
+				return fmt.Errorf("must start with https:// (or http:// to a loopback host), not %s: the service sends the "+
+					"user's browser there after the approval and refuses any other scheme", u.Scheme)
+			}
+			u, err := checkURL(raw)
+			if err != nil {
+				return err
+			}
+			h := strings.ToLower(u.Hostname())
+			if strings.EqualFold(u.Scheme, "http") && (!isLoopbackHost(h) || strings.HasSuffix(strings.TrimSuffix(h, "."), ".localhost")) {
+				return fmt.Errorf("uses plain http to the host %q; the service takes https callback URLs (plain http "+
+					"only to localhost, 127.0.0.1 or [::1])", u.Hostname())
+			}
+			return nil
+		},
+	}
+}
+
 // checkURL parses an absolute URL with a host and no user information or
 // white space; its errors name the URL only when it carries no user
 // information.

@@ -10,9 +10,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// TestHTTPURLValidator: callback_url, proxy_url, app_url and discovery_url
-// take absolute http(s) URLs; the message says what is wrong and never
-// repeats a password.
+// TestHTTPURLValidator: proxy_url, mcp_url, app_url and discovery_url take
+// absolute http(s) URLs; the message says what is wrong and never repeats a
+// password.
 func TestHTTPURLValidator(t *testing.T) {
 	cases := map[string]string{
 		"https://app.example.com/callback":   "",
@@ -27,6 +27,33 @@ func TestHTTPURLValidator(t *testing.T) {
 		"https://me:hunter2@bad host/":       "the value is not a URL",
 	}
 	checkStringValidator(t, httpURLValidator(), "callback_url", "hunter2", cases)
+}
+
+// TestCallbackURLValidator: a connected account's callback_url is https, or
+// http to a loopback host, as the service takes it; javascript: and the
+// other schemes a browser would run or render are refused at validate,
+// naming the attribute.
+func TestCallbackURLValidator(t *testing.T) {
+	cases := map[string]string{
+		"https://app.example.com/callback?x=1":  "",
+		"HTTPS://APP.EXAMPLE.COM/cb":            "",
+		"http://localhost:8080/cb":              "",
+		"http://127.0.0.9/cb":                   "",
+		"http://[::1]:3000/cb":                  "",
+		"javascript:alert(1)":                   "must start with https:// (or http:// to a loopback host), not javascript:",
+		"JavaScript:alert(document.cookie)":     "not javascript:",
+		"data:text/html,<script>x</script>":     "not data:",
+		"vbscript:msgbox(1)":                    "not vbscript:",
+		"ftp://files.example.com/x":             "not ftp:",
+		"http://app.example.com/cb":             `plain http to the host "app.example.com"`,
+		"http://10.0.0.1/cb":                    "plain http",
+		"http://dev.localhost/cb":               "plain http",
+		"//app.example.com/cb":                  "not an absolute URL",
+		"/cb":                                   "not an absolute URL",
+		"https://me:hunter2@app.example.com/cb": "must not contain a user name or password",
+		"https://app.example.com/a b":           "contains white space",
+	}
+	checkStringValidator(t, callbackURLValidator(), "callback_url", "hunter2", cases)
 }
 
 // checkStringValidator runs v on each input of cases (input: substring its

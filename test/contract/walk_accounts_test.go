@@ -76,6 +76,13 @@ func (w *walker) walkAccounts(configs []configured) (active map[string]string) {
 	w.must("POST", "/connected_accounts/link", nil, map[string]any{
 		"auth_config_id": configs[0].id, "user_id": "walk-link-user", "callback_url": "https://example.com/cb",
 	})
+	w.reject("a javascript: callback_url", "POST", "/connected_accounts/link", nil, map[string]any{
+		"auth_config_id": configs[0].id, "user_id": "walk-link-user", "callback_url": "javascript:alert(1)",
+	})
+	w.reject("a plain http callback_url to another host", "POST", "/connected_accounts", nil, map[string]any{
+		"auth_config": map[string]any{"id": configs[0].id},
+		"connection":  map[string]any{"user_id": "walk-link-user", "callback_url": "http://example.com/cb"},
+	})
 	for i, c := range configs {
 		sc := c.scheme
 		r := w.must("POST", "/auth_configs", nil, map[string]any{

@@ -296,6 +296,8 @@ func (w *walker) walkAuthConfigs(schemes []scheme) []configured {
 	}
 	w.pages("/auth_configs", nil, 4)
 	w.pages("/auth_configs", url.Values{"toolkit_slug": {"github"}, "show_disabled": {"true"}}, 2)
+	w.must("GET", "/auth_configs", url.Values{"limit": {"200"}}, nil) // the service's page since 2026-09-21
+	w.reject("an auth config page of 201", "GET", "/auth_configs", url.Values{"limit": {"201"}}, nil)
 
 	// Updates, status toggles and the errors around them.
 	var custom string

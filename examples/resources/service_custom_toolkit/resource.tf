@@ -4,7 +4,7 @@ resource "service_custom_toolkit" "acme" {
   slug        = "ACME"
   name        = "Acme"
   description = "Acme's internal tools"
-  app_url     = "https://mcp.acme.example/mcp"
+  mcp_url     = "https://mcp.acme.example/mcp"
 
   auth_scheme = {
     mode    = "API_KEY"
@@ -25,7 +25,7 @@ resource "service_auth_config" "acme" {
 resource "service_custom_toolkit" "docs" {
   slug    = "DOCS"
   name    = "Docs search"
-  app_url = "https://mcp.docs.example/mcp"
+  mcp_url = "https://mcp.docs.example/mcp"
 
   auth_scheme = {
     mode          = "DCR_OAUTH"
