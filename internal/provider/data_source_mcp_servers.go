@@ -36,6 +36,11 @@ type mcpServerFilters struct {
 // mcpServerFilterNames names the attributes of mcpServerFilters.
 var mcpServerFilterNames = []string{"name", "toolkits", "auth_config_ids"}
 
+// filteredToolkits: toolkits names toolkits (toolkitFilter).
+func (f mcpServerFilters) filteredToolkits() []filterValue {
+	return listFilterValues("toolkits", f.Toolkits)
+}
+
 // params are the client's list params for the filters.
 func (f mcpServerFilters) params(ctx context.Context, diags *diag.Diagnostics) client.MCPServerListParams {
 	return client.MCPServerListParams{

@@ -254,15 +254,9 @@ func (r *webhookEndpointResource) modifyPlan(ctx context.Context, req resource.M
 func (r *webhookEndpointResource) checkToolkit(ctx context.Context, slug string, diags *diag.Diagnostics) {
 	d := r.data
 	d.checkToolkitVersionKeys(ctx, diags)
-	tk, err := d.Cache.Toolkit(ctx, slug)
-	if err != nil {
-		if client.IsNotFound(err) && strings.HasPrefix(strings.ToUpper(slug), client.CustomToolkitPrefix) {
-			return // a custom toolkit registered in the same apply, maybe: the service checks it at create
-		}
-		if !d.addVersionNotFound(ctx, diags, slug, err) {
-			addLookupErrorSuggest(diags, path.Root("toolkit"), "toolkit", slug, d.VersionFor(slug), err,
-				func() string { return d.suggestToolkit(ctx, slug) })
-		}
+	// A custom toolkit registered in the same apply, maybe: the service checks it at create.
+	tk := d.lookupToolkit(ctx, diags, path.Root("toolkit"), slug, true)
+	if tk == nil {
 		return
 	}
 	triggers, err := d.Cache.ToolkitTriggerTypes(ctx, slug)

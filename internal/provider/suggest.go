@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -94,6 +95,29 @@ func (d *ProviderData) toolkitSlugs(ctx context.Context) []string {
 // suggestToolkit is didYouMean for an unknown toolkit slug.
 func (d *ProviderData) suggestToolkit(ctx context.Context, slug string) string {
 	return didYouMean(slug, d.toolkitSlugs(ctx))
+}
+
+// lookupToolkit reads the toolkit slug names, the value of the attribute at
+// attr, through Cache (at the provider's version of that toolkit), as every
+// plan-time check of a toolkit does. When the read fails it reports, on attr,
+// a pinned version that does not exist (addVersionNotFound) or an unknown
+// toolkit with the closest slug of the catalog (addLookupErrorSuggest, with
+// suggestToolkit), and returns nil. With customMayFollow, a custom toolkit
+// (CUSTOM_...) the service does not have is returned as nil without an error:
+// a service_custom_toolkit may register it in the same apply.
+func (d *ProviderData) lookupToolkit(ctx context.Context, diags *diag.Diagnostics, attr path.Path, slug string, customMayFollow bool) *client.Toolkit {
+	tk, err := d.Cache.Toolkit(ctx, slug)
+	if err == nil {
+		return tk
+	}
+	if customMayFollow && client.IsNotFound(err) && strings.HasPrefix(strings.ToUpper(slug), client.CustomToolkitPrefix) {
+		return nil
+	}
+	if !d.addVersionNotFound(ctx, diags, slug, err) {
+		addLookupErrorSuggest(diags, attr, "toolkit", slug, d.VersionFor(slug), err,
+			func() string { return d.suggestToolkit(ctx, slug) })
+	}
+	return nil
 }
 
 // suggestTriggerType is didYouMean for an unknown trigger type, among the
