@@ -96,7 +96,7 @@ func (d *authConfigsDataSource) Configure(_ context.Context, req datasource.Conf
 }
 
 func (d *authConfigsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_auth_configs", &resp.Diagnostics) {
 		return
 	}
 	var cfg authConfigsDataSourceModel

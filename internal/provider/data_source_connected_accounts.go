@@ -123,7 +123,7 @@ func (d *connectedAccountsDataSource) Configure(_ context.Context, req datasourc
 }
 
 func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_connected_accounts", &resp.Diagnostics) {
 		return
 	}
 	var m connectedAccountsModel

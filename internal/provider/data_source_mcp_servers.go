@@ -86,7 +86,7 @@ func (d *mcpServersDataSource) Configure(_ context.Context, req datasource.Confi
 }
 
 func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_mcp_servers", &resp.Diagnostics) {
 		return
 	}
 	var cfg mcpServersDataModel

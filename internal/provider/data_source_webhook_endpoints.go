@@ -105,7 +105,7 @@ func (d *webhookEndpointsDataSource) Configure(_ context.Context, req datasource
 }
 
 func (d *webhookEndpointsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_webhook_endpoints", &resp.Diagnostics) {
 		return
 	}
 	var cfg webhookEndpointsDataModel

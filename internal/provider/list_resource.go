@@ -89,11 +89,12 @@ func checkFilteredToolkits(ctx context.Context, data *ProviderData, f toolkitFil
 	}
 }
 
-// listReady reports whether the provider is configured; when it is not,
-// the query's results are that error.
-func listReady(data *ProviderData, stream *list.ListResultsStream) bool {
+// listReady reports whether the list can start (readReady: the provider
+// is configured, and its toolkit_versions keys name toolkits); when it
+// cannot, the query's results are that error.
+func listReady(ctx context.Context, data *ProviderData, stream *list.ListResultsStream) bool {
 	var diags diag.Diagnostics
-	if !requireClient(data, &diags) {
+	if !readReady(ctx, data, "list resource", &diags) {
 		stream.Results = listError(diags)
 		return false
 	}
@@ -106,7 +107,7 @@ func listReady(data *ProviderData, stream *list.ListResultsStream) bool {
 // provider is not configured or the filters are invalid, including a
 // toolkit the catalog does not have (toolkitFilter).
 func listParams[P any](ctx context.Context, data *ProviderData, req list.ListRequest, stream *list.ListResultsStream, cfg listFilters[P]) (p P, ok bool) {
-	if !listReady(data, stream) {
+	if !listReady(ctx, data, stream) {
 		return p, false
 	}
 	diags := req.Config.Get(ctx, cfg)

@@ -160,15 +160,21 @@ func configuredVersionKeys(cfg providerModel) []string {
 
 // checkToolkitVersionKeys reports, once per provider process, each key of
 // toolkit_versions in the provider block that names no toolkit of the
-// catalog, with the closest toolkit slug. It runs from plan-time checks that
-// read the catalog anyway (inside remotePlanChecks: never during a destroy).
-// Each key is read through Cache at its pinned version, the read the
-// resources of that toolkit make anyway; only a 404 costs one more read (at
-// the default version, to tell an unknown toolkit from an unknown version).
-// Custom toolkit keys (CUSTOM_...) are not checked: one may be registered in
-// the same apply.
+// catalog, with the closest toolkit slug. It runs from the plan-time checks
+// of the resources that read the catalog (inside remotePlanChecks) and from
+// readReady (every data source's Read, the ephemeral resource's Open, every
+// list resource's List), so that whatever the configuration holds, the first
+// of them checks the keys; never while `terraform destroy` runs (both go
+// through gatedChecks). Each key is read through Cache at its pinned
+// version, the read the resources and data sources of that toolkit make
+// anyway (a configuration that uses none of the pinned toolkits pays one
+// read per key and run); only a 404 costs one more read (at the default
+// version, to tell an unknown toolkit from an unknown version). Custom
+// toolkit keys (CUSTOM_...) are not checked: one may be registered in the
+// same apply. A provider without a project key (only the organization's
+// projects) reads no toolkit and checks nothing.
 func (d *ProviderData) checkToolkitVersionKeys(ctx context.Context, diags *diag.Diagnostics) {
-	if !d.Configured() || len(d.VersionKeys) == 0 || !d.versionKeysChecked.CompareAndSwap(false, true) {
+	if !d.Configured() || d.NoProjectKey || len(d.VersionKeys) == 0 || !d.versionKeysChecked.CompareAndSwap(false, true) {
 		return
 	}
 	for _, key := range d.VersionKeys {
