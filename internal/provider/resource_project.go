@@ -370,6 +370,7 @@ const projectRemovedAdvice = "The plan destroys it because its resource block (o
 	"      destroy = false\n" +
 	"    }\n" +
 	"  }\n\n" +
+	"(a removed block takes a whole resource: for one instance of count or for_each, terraform state rm forgets it).\n\n" +
 	"To delete the project, put its resource block back with deletion_protection = false, run terraform apply (it " +
 	"changes nothing on the service), then remove the block and apply again."
 
