@@ -72,7 +72,7 @@ start() {
 	# registry.opentofu.org/..., Terraform as registry.terraform.io/....
 	cli_config "$DEV/terraform.rc" "$(dirname "$PROVIDER_BIN")" ""
 	say "CLI config (Terraform and OpenTofu) with dev_overrides for $(dirname "$PROVIDER_BIN") on registry.terraform.io and registry.opentofu.org: $DEV/terraform.rc"
-	say "set these in your shell (or run: eval \"\$(make -s dev)\"), then $CLI_NAME plan/apply in your configuration (no $CLI_NAME init):"
+	say "set these in your shell (or run: eval \"\$(make -s dev)\"), then $CLI_NAME plan/apply in your configuration (no $CLI_NAME init; $CLI_NAME get installs its modules):"
 	printf 'export TF_CLI_CONFIG_FILE=%q\n' "$DEV/terraform.rc"
 	printf 'export SERVICE_BASE_URL=%q\n' "$url"
 	printf 'export SERVICE_API_KEY=%q\n' "$API_KEY"

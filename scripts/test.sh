@@ -44,7 +44,7 @@
 set -uo pipefail
 
 # COMPAT_RUN selects the compatibility pass's tests (go test -run).
-COMPAT_RUN='^(TestAccAuthConfig_(managedLifecycle|drift|importBlock)|TestAccConnectedAccount_(apiKey|importIDs)|TestAccCustomToolkit_(lifecycle|drift)|TestAccE2E_customToolkitStateUpgrade|TestAccMCPServer_(lifecycle|drift)|TestAccTriggerInstance_(lifecycle|configDrift)|TestAccWebhookSubscription_(lifecycle|importKeepsSecret)|TestAccProject_(lifecycle|badInputs)|TestAccWebhookEndpoint_(lifecycle|refusedToolkit)|TestAccConnectedAccountCredentials_feedsAnotherProvider|TestModuleTestingExample|TestEnvironmentsExample)$'
+COMPAT_RUN='^(TestAccAuthConfig_(managedLifecycle|drift|importBlock)|TestAccConnectedAccount_(apiKey|importIDs)|TestAccCustomToolkit_(lifecycle|drift)|TestAccE2E_customToolkitStateUpgrade|TestAccMCPServer_(lifecycle|drift)|TestAccTriggerInstance_(lifecycle|configDrift)|TestAccWebhookSubscription_(lifecycle|importKeepsSecret)|TestAccProject_(lifecycle|badInputs)|TestAccWebhookEndpoint_(lifecycle|refusedToolkit)|TestAccConnectedAccountCredentials_feedsAnotherProvider|TestAccE2E_importByIdentity|TestModuleTestingExample|TestEnvironmentsExample)$'
 COMPAT_PKGS=(./internal/provider ./test/moduletest ./test/examples)
 
 # cli_label PATH: "terraform 1.16.4" or "tofu 1.12.6", from the binary itself.

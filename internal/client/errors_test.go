@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/integration-service/terraform-provider-service/internal/emulator"
 )
 
 func TestAPIErrorEnvelope(t *testing.T) {
@@ -133,5 +135,28 @@ func TestErrorHelpersWrapped(t *testing.T) {
 	}
 	if IsNotFound(errors.New("404")) || IsStatus(nil, 404) {
 		t.Error("non-API errors must not match")
+	}
+}
+
+// A configured key that is one of the documented emulator keys is no
+// secret: a message naming it (the emulator's "default emulator-org-key"
+// when the two keys are swapped) keeps it; any other configured key is
+// masked wherever it appears.
+func TestRedactKeepsDocumentedKeys(t *testing.T) {
+	c, err := New(Config{BaseURL: "http://127.0.0.1:1", APIKey: "emulator-org-key", OrgAPIKey: testAPIKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.redact("invalid organization API key " + testAPIKey + " (--org-api-key ORG=KEY; default emulator-org-key)")
+	if want := "invalid organization API key *** (--org-api-key ORG=KEY; default emulator-org-key)"; got != want {
+		t.Errorf("redact = %q, want %q", got, want)
+	}
+	for key := range documentedKeys {
+		if key != emulator.DefaultAPIKey && key != emulator.DefaultOrgAPIKey {
+			t.Errorf("documentedKeys holds %q, which is not one of the emulator's default keys (%s, %s)", key, emulator.DefaultAPIKey, emulator.DefaultOrgAPIKey)
+		}
+	}
+	if !documentedKeys[emulator.DefaultAPIKey] || !documentedKeys[emulator.DefaultOrgAPIKey] {
+		t.Errorf("documentedKeys %v lacks one of the emulator's default keys", documentedKeys)
 	}
 }

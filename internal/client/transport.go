@@ -393,19 +393,26 @@ func cleanTransportError(err error) error {
 	return err
 }
 
-// redact removes the API keys from text that may reach an error or a log.
+// redact removes the API keys from text that may reach an error or a log,
+// except a key that is no secret (documentedKeys).
 func (c *Client) redact(s string) string {
 	if s == "" {
 		return s
 	}
-	if c.cfg.APIKey != "" {
-		s = strings.ReplaceAll(s, c.cfg.APIKey, "***")
-	}
-	if c.cfg.OrgAPIKey != "" {
-		s = strings.ReplaceAll(s, c.cfg.OrgAPIKey, "***")
+	for _, key := range []string{c.cfg.APIKey, c.cfg.OrgAPIKey} {
+		if key != "" && !documentedKeys[key] {
+			s = strings.ReplaceAll(s, key, "***")
+		}
 	}
 	return s
 }
+
+// documentedKeys are the keys the documentation prints: the local
+// emulator's default project and organization keys. They protect nothing,
+// and the emulator's messages name them as the defaults to use ("default
+// emulator-org-key"): masking one because it is also a configured key (the
+// two keys swapped, say) would turn that advice into "default ***".
+var documentedKeys = map[string]bool{"emulator-key": true, "emulator-org-key": true}
 
 // escape is url.PathEscape for one path segment.
 func escape(s string) string { return url.PathEscape(s) }

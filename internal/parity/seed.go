@@ -80,7 +80,7 @@ func seedEmulator(ctx context.Context, baseURL, apiKey, orgKey string) error {
 	if err := step("second webhook endpoint", err); err != nil {
 		return err
 	}
-	_, err = c.CreateCustomToolkit(ctx, "PARITY", client.CustomToolkitConfig{Name: "Parity", AppURL: "https://mcp.parity.example/mcp",
+	_, err = c.CreateCustomToolkit(ctx, "PARITY", client.CustomToolkitConfig{Name: "Parity", MCPURL: "https://mcp.parity.example/mcp",
 		AuthSchemes: []client.CustomAuthScheme{{Mode: "API_KEY", Headers: map[string]string{"Authorization": "Bearer {{generic_api_key}}"}}}})
 	if err := step("custom toolkit", err); err != nil {
 		return err

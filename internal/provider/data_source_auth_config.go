@@ -235,7 +235,7 @@ func (d *authConfigDataSource) Configure(_ context.Context, req datasource.Confi
 }
 
 func (d *authConfigDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_auth_config", &resp.Diagnostics) {
 		return
 	}
 	var cfg authConfigDataModel

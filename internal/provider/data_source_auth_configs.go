@@ -37,6 +37,11 @@ type authConfigFilters struct {
 // authConfigFilterNames names the attributes of authConfigFilters.
 var authConfigFilterNames = []string{"toolkit", "is_service_managed", "show_disabled"}
 
+// filteredToolkits: toolkit names a toolkit (toolkitFilter).
+func (f authConfigFilters) filteredToolkits() []filterValue {
+	return stringFilterValues("toolkit", f.Toolkit)
+}
+
 // params are the client's list params for the filters.
 func (f authConfigFilters) params(context.Context, *diag.Diagnostics) client.AuthConfigListParams {
 	p := client.AuthConfigListParams{
@@ -91,7 +96,7 @@ func (d *authConfigsDataSource) Configure(_ context.Context, req datasource.Conf
 }
 
 func (d *authConfigsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_auth_configs", &resp.Diagnostics) {
 		return
 	}
 	var cfg authConfigsDataSourceModel

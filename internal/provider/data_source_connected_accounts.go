@@ -45,6 +45,11 @@ type connectedAccountFilters struct {
 // connectedAccountFilterNames names the attributes of connectedAccountFilters.
 var connectedAccountFilterNames = []string{"user_ids", "toolkit_slugs", "auth_config_ids", "statuses"}
 
+// filteredToolkits: toolkit_slugs names toolkits (toolkitFilter).
+func (f connectedAccountFilters) filteredToolkits() []filterValue {
+	return listFilterValues("toolkit_slugs", f.ToolkitSlugs)
+}
+
 // params are the client's list params for the filters.
 func (f connectedAccountFilters) params(ctx context.Context, diags *diag.Diagnostics) client.ConnectedAccountListParams {
 	return client.ConnectedAccountListParams{
@@ -118,7 +123,7 @@ func (d *connectedAccountsDataSource) Configure(_ context.Context, req datasourc
 }
 
 func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_connected_accounts", &resp.Diagnostics) {
 		return
 	}
 	var m connectedAccountsModel

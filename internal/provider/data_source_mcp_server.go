@@ -132,7 +132,7 @@ func (d *mcpServerDataSource) Configure(_ context.Context, req datasource.Config
 }
 
 func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_mcp_server", &resp.Diagnostics) {
 		return
 	}
 	var cfg mcpServerDataModel

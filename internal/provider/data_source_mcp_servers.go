@@ -36,6 +36,11 @@ type mcpServerFilters struct {
 // mcpServerFilterNames names the attributes of mcpServerFilters.
 var mcpServerFilterNames = []string{"name", "toolkits", "auth_config_ids"}
 
+// filteredToolkits: toolkits names toolkits (toolkitFilter).
+func (f mcpServerFilters) filteredToolkits() []filterValue {
+	return listFilterValues("toolkits", f.Toolkits)
+}
+
 // params are the client's list params for the filters.
 func (f mcpServerFilters) params(ctx context.Context, diags *diag.Diagnostics) client.MCPServerListParams {
 	return client.MCPServerListParams{
@@ -81,7 +86,7 @@ func (d *mcpServersDataSource) Configure(_ context.Context, req datasource.Confi
 }
 
 func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_mcp_servers", &resp.Diagnostics) {
 		return
 	}
 	var cfg mcpServersDataModel

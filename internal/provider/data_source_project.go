@@ -128,7 +128,7 @@ func (d *projectDataSource) Configure(_ context.Context, req datasource.Configur
 }
 
 func (d *projectDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_project", &resp.Diagnostics) {
 		return
 	}
 	var cfg projectDataModel

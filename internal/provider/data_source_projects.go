@@ -95,7 +95,7 @@ func (d *projectsDataSource) Configure(_ context.Context, req datasource.Configu
 }
 
 func (d *projectsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_projects", &resp.Diagnostics) {
 		return
 	}
 	var cfg projectsDataModel

@@ -313,7 +313,7 @@ func (d *toolkitDataSource) Configure(_ context.Context, req datasource.Configur
 }
 
 func (d *toolkitDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_toolkit", &resp.Diagnostics) {
 		return
 	}
 	var cfg toolkitDataSourceModel

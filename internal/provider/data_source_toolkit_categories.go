@@ -70,7 +70,7 @@ func (d *toolkitCategoriesDataSource) Configure(_ context.Context, req datasourc
 }
 
 func (d *toolkitCategoriesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_toolkit_categories", &resp.Diagnostics) {
 		return
 	}
 	cats, err := d.data.Client.ListToolkitCategories(ctx)

@@ -226,7 +226,7 @@ func toolkitListParams(m toolkitsDataSourceModel) client.ToolkitListParams {
 }
 
 func (d *toolkitsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_toolkits", &resp.Diagnostics) {
 		return
 	}
 	var state toolkitsDataSourceModel

@@ -89,7 +89,7 @@ func (d *toolsDataSource) Configure(_ context.Context, req datasource.ConfigureR
 }
 
 func (d *toolsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_tools", &resp.Diagnostics) {
 		return
 	}
 	var m toolsDataSourceModel

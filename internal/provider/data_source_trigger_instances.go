@@ -154,7 +154,7 @@ func (d *triggerInstancesDataSource) Configure(_ context.Context, req datasource
 }
 
 func (d *triggerInstancesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_trigger_instances", &resp.Diagnostics) {
 		return
 	}
 	var model triggerInstancesModel

@@ -118,7 +118,7 @@ func (d *triggerTypeDataSource) Configure(_ context.Context, req datasource.Conf
 }
 
 func (d *triggerTypeDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_trigger_type", &resp.Diagnostics) {
 		return
 	}
 	var cfg triggerTypeModel

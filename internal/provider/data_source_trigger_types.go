@@ -63,7 +63,7 @@ func (d *triggerTypesDataSource) Configure(_ context.Context, req datasource.Con
 }
 
 func (d *triggerTypesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_trigger_types", &resp.Diagnostics) {
 		return
 	}
 	var model triggerTypesModel

@@ -36,6 +36,11 @@ type webhookEndpointFilters struct {
 // webhookEndpointFilterNames names the attributes of webhookEndpointFilters.
 var webhookEndpointFilterNames = []string{"toolkit"}
 
+// filteredToolkits: toolkit names a toolkit (toolkitFilter).
+func (f webhookEndpointFilters) filteredToolkits() []filterValue {
+	return stringFilterValues("toolkit", f.Toolkit)
+}
+
 // params is the toolkit of the client's list ("" for every toolkit).
 func (f webhookEndpointFilters) params(context.Context, *diag.Diagnostics) string {
 	return f.Toolkit.ValueString()
@@ -100,7 +105,7 @@ func (d *webhookEndpointsDataSource) Configure(_ context.Context, req datasource
 }
 
 func (d *webhookEndpointsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_webhook_endpoints", &resp.Diagnostics) {
 		return
 	}
 	var cfg webhookEndpointsDataModel

@@ -75,7 +75,7 @@ func (d *webhookEventTypesDataSource) Configure(_ context.Context, req datasourc
 }
 
 func (d *webhookEventTypesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	if !requireClient(d.data, &resp.Diagnostics) {
+	if !readReady(ctx, d.data, "service_webhook_event_types", &resp.Diagnostics) {
 		return
 	}
 	ets, err := webhookEventTypes(ctx, d.data.Client)

@@ -145,14 +145,24 @@ func remotePlanChecks(ctx context.Context, resourceType string, req resource.Mod
 	if req.Plan.Raw.IsNull() {
 		return // a delete: nothing is created, nothing to check
 	}
+	gatedChecks(ctx, resourceType, &resp.Diagnostics, checks)
+}
+
+// gatedChecks runs checks (which add their errors to diags) unless
+// Terraform is planning a destroy, with destroyHint on their errors when
+// the provider cannot tell; typeName names the caller in the DEBUG log.
+// remotePlanChecks is the gate of ModifyPlan; readReady puts the checks a
+// data source runs through the same gate, since `terraform destroy` reads
+// data sources too.
+func gatedChecks(ctx context.Context, typeName string, diags *diag.Diagnostics, checks func()) {
 	switch destroyDetectionFor(ctx) {
 	case destroying:
-		tflog.Debug(ctx, "terraform destroy is running: provider-side plan checks skipped", map[string]any{"resource_type": resourceType})
+		tflog.Debug(ctx, "terraform destroy is running: provider-side plan checks skipped", map[string]any{"type": typeName})
 		return
 	case destroyUnknown:
-		n := len(resp.Diagnostics)
+		n := len(*diags)
 		checks()
-		resp.Diagnostics = withDestroyHint(resp.Diagnostics, n)
+		*diags = withDestroyHint(*diags, n)
 		return
 	}
 	checks()

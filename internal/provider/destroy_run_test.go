@@ -433,3 +433,36 @@ func TestWithDestroyHint(t *testing.T) {
 		t.Errorf("hinted error lost its path or text: %#v", diags[1])
 	}
 }
+
+// readReady checks the toolkit_versions keys through the same gate as
+// ModifyPlan: not at all while `terraform destroy` runs (a data source read
+// in its refresh must not block it), as usual otherwise, and with
+// destroyHint on its error when the provider cannot tell.
+func TestReadReadyGoesThroughTheGate(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []destroyDetection{notDestroying, destroying, destroyUnknown} {
+		tr := &gateTransport{} // every toolkit is a 404: githb names no toolkit
+		c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", MaxRetries: -1,
+			HTTPClient: &http.Client{Transport: tr}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{}), VersionKeys: []string{"githb"}}
+		var diags diag.Diagnostics
+		ok := readReady(withDestroyDetection(t.Context(), mode), d, "service_toolkits", &diags)
+		switch mode {
+		case destroying:
+			if !ok || len(tr.reqs) > 0 || diags.HasError() {
+				t.Errorf("during a destroy: ok %v, requests %v, diagnostics %v; want no check", ok, tr.reqs, diags)
+			}
+		case notDestroying:
+			if ok || len(diags.Errors()) != 1 || diags.Errors()[0].Summary() != "Unknown toolkit in toolkit_versions" {
+				t.Errorf("not a destroy: ok %v, diagnostics %v; want the unknown key named", ok, diags)
+			}
+		case destroyUnknown:
+			if ok || len(diags.Errors()) != 1 || !strings.Contains(diags.Errors()[0].Detail(), "terraform destroy -refresh=false") {
+				t.Errorf("unknown command: ok %v, diagnostics %v; want the error with the destroy hint", ok, diags)
+			}
+		}
+	}
+}

@@ -81,6 +81,9 @@ func apiErrorText(operation, resourceType, id string, err error) (string, string
 		if fix != "" {
 			fmt.Fprintf(&b, "Suggested fix: %s\n", fix)
 		}
+		if hint := refusedKeyHint(apiErr.StatusCode, apiErr.Path); hint != "" {
+			fmt.Fprintf(&b, "\n%s\n", hint)
+		}
 	case errors.Is(err, context.DeadlineExceeded):
 		fmt.Fprintf(&b, "The request timed out while %s %s: %s\n\n", operation, subject, err)
 		b.WriteString("Suggested fix: check connectivity to the service, or raise request_timeout (provider) or the resource's timeouts.\n")
@@ -103,17 +106,13 @@ func ensurePeriod(s string) string {
 	return s + "."
 }
 
+// defaultFix is the suggested fix of an error whose answer has none. A 401
+// has none here: refusedKeyHint names the key whatever the service says.
 func defaultFix(status int, apiPath string) string {
-	org := strings.Contains(apiPath, "/org/")
-	switch {
-	case status == http.StatusUnauthorized && org:
-		return "check the organization API key (org_api_key in the provider block or " + EnvOrgAPIKey + ")."
-	case status == http.StatusForbidden && org:
+	if status == http.StatusForbidden && isOrgPath(apiPath) {
 		return "check that the organization API key's organization owns this project."
 	}
 	switch status {
-	case http.StatusUnauthorized:
-		return "check the API key (api_key in the provider block or " + EnvAPIKey + ")."
 	case http.StatusForbidden:
 		return "check that the API key's project may access this object."
 	case http.StatusTooManyRequests:
@@ -122,6 +121,36 @@ func defaultFix(status int, apiPath string) string {
 		return "the service is unavailable; retry later."
 	}
 	return ""
+}
+
+// isOrgPath reports a request made with the organization's key (the
+// organization's project operations, under /org/).
+func isOrgPath(apiPath string) bool { return strings.Contains(apiPath, "/org/") }
+
+// refusedKeyHint says, for a 401, which setting holds the key the service
+// refused, whatever the service's own suggestion: api_key (or org_api_key
+// for the organization's operations) of the provider configuration that
+// manages the object. A provider is never told its alias, so the hint points
+// at it through the object Terraform names with the error (its `provider`
+// argument, or the `providers` of its module). After a project key's
+// rotation this is the error of every configuration still holding the
+// earlier key, so it says that too.
+func refusedKeyHint(status int, apiPath string) string {
+	if status != http.StatusUnauthorized {
+		return ""
+	}
+	if isOrgPath(apiPath) {
+		return "The key refused is the organization key: org_api_key of the provider configuration that manages this " +
+			"object (or the " + EnvOrgAPIKey + " environment variable when that provider block sets none). " +
+			"Check that it is the organization's key, not a project's (api_key)."
+	}
+	return "The key refused is api_key of the provider configuration that manages this object: the provider block " +
+		"named by the `provider` argument of the resource or data source shown above, or passed to its module in " +
+		"`providers` (for example `providers = { service = service.staging }`), else the default `provider \"service\"` " +
+		"block (or the " + EnvAPIKey + " environment variable when that block sets no api_key). If the project's key " +
+		"was rotated (a change of api_key_rotation of its service_project), that configuration still holds the earlier " +
+		"key, which stopped working: give it the new one (the service_project's api_key, for example through the " +
+		"variable or secret it is read from)."
 }
 
 // readFailed handles the error of the GET in a resource's Read: a NotFound

@@ -89,7 +89,7 @@ func (e *connectedAccountCredentialsEphemeral) Configure(_ context.Context, req 
 }
 
 func (e *connectedAccountCredentialsEphemeral) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {
-	if !requireClient(e.data, &resp.Diagnostics) {
+	if !readReady(ctx, e.data, connectedAccountCredentialsType, &resp.Diagnostics) {
 		return
 	}
 	var m connectedAccountCredentialsModel

@@ -36,10 +36,10 @@ func idIdentitySchema(noun, example string) identityschema.Schema {
 	}
 }
 
-// setIdentity sets the identity to id. Terraform versions without resource
-// identity (before 1.12, OpenTofu) send none: ident is then nil and nothing
-// happens. An empty id (a create that failed before the object existed)
-// leaves the identity unset.
+// setIdentity sets the identity to id. CLIs without resource identity
+// (Terraform and OpenTofu before 1.12) send none: ident is then nil and
+// nothing happens. An empty id (a create that failed before the object
+// existed) leaves the identity unset.
 func setIdentity(ctx context.Context, ident *tfsdk.ResourceIdentity, id string, diags *diag.Diagnostics) {
 	if ident == nil || id == "" {
 		return

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
@@ -38,11 +39,62 @@ type listFilters[P any] interface {
 	params(ctx context.Context, diags *diag.Diagnostics) P
 }
 
-// listReady reports whether the provider is configured; when it is not,
-// the query's results are that error.
-func listReady(data *ProviderData, stream *list.ListResultsStream) bool {
+// toolkitFilter is a filter struct some of whose filters name toolkits of
+// the catalog (toolkit, toolkit_slugs, toolkits): listParams checks each
+// named toolkit before the listing starts, so that a typo fails the query
+// with the closest slug, as the resources do at plan, instead of listing
+// nothing.
+type toolkitFilter interface {
+	filteredToolkits() []filterValue
+}
+
+// filterValue is one value of a filter and the path of the attribute (or
+// list element) that holds it.
+type filterValue struct {
+	attr  path.Path
+	value string
+}
+
+// stringFilterValues returns the known values of the string filter name
+// (nothing when it is null or unknown).
+func stringFilterValues(name string, v types.String) []filterValue {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	return []filterValue{{attr: path.Root(name), value: v.ValueString()}}
+}
+
+// listFilterValues returns the known elements of the list filter name, each
+// at its index.
+func listFilterValues(name string, l types.List) []filterValue {
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	var out []filterValue
+	for i, e := range l.Elements() {
+		if s, ok := e.(types.String); ok && !s.IsNull() && !s.IsUnknown() {
+			out = append(out, filterValue{attr: path.Root(name).AtListIndex(i), value: s.ValueString()})
+		}
+	}
+	return out
+}
+
+// checkFilteredToolkits reports, on its attribute, each toolkit a filter
+// names that the service does not have (lookupToolkit: the read the
+// resources make at plan, cached per provider process, and the same
+// did-you-mean).
+func checkFilteredToolkits(ctx context.Context, data *ProviderData, f toolkitFilter, diags *diag.Diagnostics) {
+	for _, v := range f.filteredToolkits() {
+		data.lookupToolkit(ctx, diags, v.attr, v.value, false)
+	}
+}
+
+// listReady reports whether the list can start (readReady: the provider
+// is configured, and its toolkit_versions keys name toolkits); when it
+// cannot, the query's results are that error.
+func listReady(ctx context.Context, data *ProviderData, stream *list.ListResultsStream) bool {
 	var diags diag.Diagnostics
-	if !requireClient(data, &diags) {
+	if !readReady(ctx, data, "list resource", &diags) {
 		stream.Results = listError(diags)
 		return false
 	}
@@ -52,14 +104,18 @@ func listReady(data *ProviderData, stream *list.ListResultsStream) bool {
 // listParams reads the query's config into cfg (a pointer to a filter
 // struct) and returns the client's list params for it. ok is false, with
 // the query's results set to the error, when the list cannot start: the
-// provider is not configured or the filters are invalid.
+// provider is not configured or the filters are invalid, including a
+// toolkit the catalog does not have (toolkitFilter).
 func listParams[P any](ctx context.Context, data *ProviderData, req list.ListRequest, stream *list.ListResultsStream, cfg listFilters[P]) (p P, ok bool) {
-	if !listReady(data, stream) {
+	if !listReady(ctx, data, stream) {
 		return p, false
 	}
 	diags := req.Config.Get(ctx, cfg)
 	if !diags.HasError() {
 		p = cfg.params(ctx, &diags)
+	}
+	if tf, isTF := cfg.(toolkitFilter); isTF && !diags.HasError() {
+		checkFilteredToolkits(ctx, data, tf, &diags)
 	}
 	if diags.HasError() {
 		stream.Results = listError(diags)

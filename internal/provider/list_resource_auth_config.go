@@ -28,7 +28,8 @@ func (r *authConfigListResource) Metadata(_ context.Context, req resource.Metada
 func (r *authConfigListResource) ListResourceConfigSchema(ctx context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	listFilterSchema(ctx, &authConfigsDataSource{}, "Lists the project's auth configs (newest first), for `terraform query` and "+
 		"`-generate-config-out`. Every filter is optional: an empty `config {}` lists every enabled auth config. "+
-		"One request per page of up to 200 auth configs; the listing holds everything the resource's state does.",
+		"One request per page of up to 200 auth configs; the listing holds everything the resource's state does. A `toolkit` the service does "+
+		"not have fails the query, naming the closest toolkit (one read of the toolkit first, as a resource's plan makes).",
 		authConfigFilterNames, resp)
 }
 

@@ -31,7 +31,8 @@ func (r *connectedAccountListResource) Metadata(_ context.Context, _ resource.Me
 func (r *connectedAccountListResource) ListResourceConfigSchema(ctx context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	listFilterSchema(ctx, &connectedAccountsDataSource{}, "Lists the project's connected accounts (newest first), for `terraform query` and "+
 		"`-generate-config-out`, with the filters of the `service_connected_accounts` data source. Every filter "+
-		"is optional: an empty `config {}` lists every account. Each result is named "+
+		"is optional: an empty `config {}` lists every account. A toolkit of `toolkit_slugs` the service does not have "+
+		"fails the query, naming the closest toolkit (one read per toolkit first, as a resource's plan makes). Each result is named "+
 		"`<toolkit> · <user_id> · <status> (<id>)`.\n\n"+
 		"One request per page. The listing holds everything the resource's state does (an account's own GET "+
 		"adds only `params`, which the state does not hold), so no field needs a GET and no account is read on "+

@@ -48,7 +48,7 @@ func (r *customToolkitListResource) ListResourceConfigSchema(_ context.Context, 
 }
 
 func (r *customToolkitListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	if !listReady(r.data, stream) {
+	if !listReady(ctx, r.data, stream) {
 		return
 	}
 	c := r.data.Client

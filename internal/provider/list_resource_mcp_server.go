@@ -28,7 +28,8 @@ func (r *mcpServerListResource) Metadata(_ context.Context, _ resource.MetadataR
 func (r *mcpServerListResource) ListResourceConfigSchema(ctx context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	listFilterSchema(ctx, &mcpServersDataSource{}, "Lists the project's MCP servers (newest first), for `terraform query` and "+
 		"`-generate-config-out`, with the filters of the `service_mcp_servers` data source. Every filter is "+
-		"optional: an empty `config {}` lists every server.\n\n"+
+		"optional: an empty `config {}` lists every server. A toolkit of `toolkits` the service does not have fails the "+
+		"query, naming the closest toolkit (one read per toolkit first, as a resource's plan makes).\n\n"+
 		"One request per page (a `limit` stops the paging). A list item holds every field the resource's state "+
 		"does (the service's own GET only adds `deleted`, which the state does not hold), so no server is read "+
 		"on its own. With `include_resource`, as after an import, the toolkit of each auth config the servers "+

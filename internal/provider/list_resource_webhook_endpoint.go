@@ -30,7 +30,8 @@ func (r *webhookEndpointListResource) ListResourceConfigSchema(ctx context.Conte
 	listFilterSchema(ctx, NewWebhookEndpointsDataSource(),
 		"Lists the project's inbound webhook endpoints, oldest first, for `terraform query` and "+
 			"`-generate-config-out`; filter `toolkit` as the `service_webhook_endpoints` data source does. One list "+
-			"request, plus one read per endpoint with `include_resource`. The generated blocks have no `data_wo`: "+
+			"request, plus one read per endpoint with `include_resource`; a `toolkit` the service does not have fails the query, "+
+			"naming the closest toolkit (one read of the toolkit first, as a resource's plan makes). The generated blocks have no `data_wo`: "+
 			"the setup fields are write-only and never read back, so an imported endpoint keeps its configuration "+
 			"until you set `data_wo` and `data_wo_version`.",
 		webhookEndpointFilterNames, resp)

@@ -39,7 +39,7 @@ func (r *webhookSubscriptionListResource) ListResourceConfigSchema(_ context.Con
 }
 
 func (r *webhookSubscriptionListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	if !listReady(r.data, stream) {
+	if !listReady(ctx, r.data, stream) {
 		return
 	}
 	c := r.data.Client

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -175,6 +176,22 @@ func requireClient(d *ProviderData, diags *diag.Diagnostics) bool {
 		"The service provider has not been configured with an API client: its configuration may depend on "+
 			"values that are not known yet. Apply the resources the provider configuration depends on first.")
 	return false
+}
+
+// readReady starts every data source's Read, the ephemeral resource's Open
+// and every list resource's List: requireClient, then the check of the
+// provider block's toolkit_versions keys against the catalog
+// (checkToolkitVersionKeys, once per provider run, skipped while
+// `terraform destroy` runs, as a resource's plan-time checks are). A
+// resource's plan runs the same check, so an unknown key is named whatever
+// the configuration holds: resources, data sources only, or list blocks.
+// It returns false, with the error in diags, when the read cannot go on.
+func readReady(ctx context.Context, d *ProviderData, typeName string, diags *diag.Diagnostics) bool {
+	if !requireClient(d, diags) {
+		return false
+	}
+	gatedChecks(ctx, typeName, diags, func() { d.checkToolkitVersionKeys(ctx, diags) })
+	return !diags.HasError()
 }
 
 // planUnchanged reports a plan that changes nothing: an existing object

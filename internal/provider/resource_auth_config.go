@@ -421,18 +421,11 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 	}
 	slug := plan.Toolkit.ValueString()
 	r.data.checkToolkitVersionKeys(ctx, &resp.Diagnostics)
-	tk, err := r.data.Cache.Toolkit(ctx, slug)
-	if err != nil {
-		if client.IsNotFound(err) && strings.HasPrefix(strings.ToUpper(slug), client.CustomToolkitPrefix) {
-			// A custom toolkit that does not exist yet, e.g. registered in
-			// the same apply by a service_custom_toolkit named by its slug
-			// rather than its id: the service checks the auth config.
-			return
-		}
-		if !r.data.addVersionNotFound(ctx, &resp.Diagnostics, slug, err) {
-			addLookupErrorSuggest(&resp.Diagnostics, path.Root("toolkit"), "toolkit", slug, r.data.VersionFor(slug), err,
-				func() string { return r.data.suggestToolkit(ctx, slug) })
-		}
+	// A custom toolkit that does not exist yet may be registered in the same
+	// apply by a service_custom_toolkit named by its slug rather than its id:
+	// the service checks the auth config then.
+	tk := r.data.lookupToolkit(ctx, &resp.Diagnostics, path.Root("toolkit"), slug, true)
+	if tk == nil {
 		return
 	}
 

@@ -220,8 +220,9 @@ func (r *projectResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				MarkdownDescription: "Whether Terraform may delete the project. Deleting a project deletes everything " +
 					"in it (auth configs, connected accounts, triggers, MCP servers, ...), so while this is `true` " +
 					"(the default) a plan that would destroy the project or replace it (a `name` change) fails, " +
-					"before any change. To delete the project, set it to `false`, apply, then destroy (or remove " +
-					"the resource).",
+					"before any change, including a plan whose resource block was removed. To delete the project, set it to " +
+					"`false`, apply, then destroy (or remove the resource block). To stop managing it and keep it on the " +
+					"service, replace the resource block with a `removed` block with `lifecycle { destroy = false }`.",
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(true),
@@ -318,7 +319,7 @@ func (r *projectResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		var state projectModel
 		resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 		if !resp.Diagnostics.HasError() && state.DeletionProtection.ValueBool() {
-			addDeletionProtectionError(&resp.Diagnostics, state, "destroy")
+			addDeletionProtectionError(ctx, &resp.Diagnostics, state, "destroy")
 		}
 		return
 	}
@@ -326,19 +327,52 @@ func (r *projectResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 }
 
 // addDeletionProtectionError is the error of a plan (or a Delete) that would
-// delete a protected project; what is "destroy" or "replace".
-func addDeletionProtectionError(diags *diag.Diagnostics, state projectModel, what string) {
+// delete a protected project; what is "destroy" or "replace". The way out
+// depends on why the plan destroys it: `terraform destroy` keeps the
+// resource block, where deletion_protection can be set to false; a plan
+// that destroys it because its resource block is gone (or a `removed` block
+// asks to) has no block to set it in, so the error names a `removed` block
+// that forgets the project, or putting the block back. When the provider
+// cannot tell a destroy command from a plan (destroyDetectionFor), it says
+// both.
+func addDeletionProtectionError(ctx context.Context, diags *diag.Diagnostics, state projectModel, what string) {
 	detail := fmt.Sprintf("This plan would %s the project %q (%s), and deleting a project deletes everything in it: "+
 		"its auth configs, connected accounts, triggers, webhooks, MCP servers and custom toolkits, and its API keys "+
-		"stop working. deletion_protection is true, so the provider refuses.\n\n"+
-		"If this is intended, set deletion_protection = false in the resource block, run terraform apply (it changes "+
-		"nothing on the service), then run the %s again.",
-		what, state.Name.ValueString(), state.ID.ValueString(), what)
-	if what == "replace" {
-		detail += " The project is replaced because its name changed: the service cannot rename a project."
+		"stop working. deletion_protection is true, so the provider refuses.\n\n",
+		what, state.Name.ValueString(), state.ID.ValueString())
+	inBlock := fmt.Sprintf("If this is intended, set deletion_protection = false in the resource block, run terraform "+
+		"apply (it changes nothing on the service), then run the %s again.", what)
+	switch {
+	case what == "replace":
+		detail += inBlock + " The project is replaced because its name changed: the service cannot rename a project."
+	case destroyDetectionFor(ctx) == destroying:
+		detail += inBlock
+	case destroyDetectionFor(ctx) == notDestroying:
+		detail += projectRemovedAdvice
+	default:
+		detail += "With terraform destroy: " + inBlock + "\n\nWhen the plan destroys it because its resource block " +
+			"is no longer in the configuration: " + projectRemovedAdvice
 	}
 	diags.AddAttributeError(path.Root("deletion_protection"), "Project is protected against deletion", detail)
 }
+
+// projectRemovedAdvice is the way out of a deletion_protection error when
+// the project's resource block is gone: the provider sees only the state,
+// whatever the configuration says now.
+const projectRemovedAdvice = "The plan destroys it because its resource block (or its count or for_each instance) " +
+	"is no longer in the configuration, or a removed block asks to destroy it; the provider sees only the state, " +
+	"where deletion_protection is still true.\n\n" +
+	"To stop managing the project and keep it (and everything in it) on the service, forget it with a removed block " +
+	"in place of the resource block (write destroy = false: without it Terraform destroys and OpenTofu forgets):\n\n" +
+	"  removed {\n" +
+	"    from = " + projectType + ".<name>\n" +
+	"    lifecycle {\n" +
+	"      destroy = false\n" +
+	"    }\n" +
+	"  }\n\n" +
+	"(a removed block takes a whole resource: for one instance of count or for_each, terraform state rm forgets it).\n\n" +
+	"To delete the project, put its resource block back with deletion_protection = false, run terraform apply (it " +
+	"changes nothing on the service), then remove the block and apply again."
 
 func (r *projectResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var plan projectModel
@@ -355,7 +389,7 @@ func (r *projectResource) modifyPlan(ctx context.Context, req resource.ModifyPla
 		if r.data.Configured() && state.ID.ValueString() != "" {
 			projectListingFor(r.data).markManaged(state.ID.ValueString())
 		}
-		checkProjectUpdate(state, plan, &resp.Diagnostics)
+		checkProjectUpdate(ctx, state, plan, &resp.Diagnostics)
 		return
 	}
 	if !r.data.Configured() || plan.Name.IsUnknown() {
@@ -380,12 +414,12 @@ func (r *projectResource) modifyPlan(ctx context.Context, req resource.ModifyPla
 // checkProjectUpdate reports what an existing project cannot do: a change
 // of `config` (create-time only) and, under deletion_protection, a
 // replacement (a `name` change).
-func checkProjectUpdate(state, plan projectModel, diags *diag.Diagnostics) {
+func checkProjectUpdate(ctx context.Context, state, plan projectModel, diags *diag.Diagnostics) {
 	if !plan.Config.IsUnknown() && !plan.Config.Equal(state.Config) {
 		diags.AddAttributeError(path.Root("config"), "Project config cannot be changed", projectConfigChangeDetail(state))
 	}
 	if !plan.Name.Equal(state.Name) && state.DeletionProtection.ValueBool() {
-		addDeletionProtectionError(diags, state, "replace")
+		addDeletionProtectionError(ctx, diags, state, "replace")
 	}
 }
 
@@ -587,7 +621,7 @@ func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	if state.DeletionProtection.ValueBool() {
 		// The plan refuses first; this covers a plan made without the check.
-		addDeletionProtectionError(&resp.Diagnostics, state, "destroy")
+		addDeletionProtectionError(ctx, &resp.Diagnostics, state, "destroy")
 		return
 	}
 	id := state.ID.ValueString()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
 	"slices"
@@ -137,7 +138,8 @@ func (r *webhookEndpointResource) Schema(_ context.Context, _ resource.SchemaReq
 			},
 			"data_keys": schema.SetAttribute{
 				MarkdownDescription: "Names of the setup fields the endpoint has values for, as the service reports " +
-					"them (no values); empty until configured. Shows a field set or cleared outside Terraform.",
+					"them (no values); empty until configured. Shows a field set or cleared outside Terraform. Known at plan " +
+					"when the apply sends `data_wo` (its keys) or sends nothing (unchanged).",
 				Computed:    true,
 				ElementType: types.StringType,
 			},
@@ -226,7 +228,56 @@ func (r *webhookEndpointResource) ValidateConfig(ctx context.Context, req resour
 // through Cache (at the provider's version for the toolkit, once per
 // provider run). Nothing is written.
 func (r *webhookEndpointResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	planDataKeys(ctx, req, resp)
 	remotePlanChecks(ctx, webhookEndpointType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+}
+
+// planDataKeys fills data_keys at plan (no request) when the apply's outcome
+// is known, so that a rotation of data_wo does not read as removing every
+// field: the keys of data_wo when the apply sends it (a create, a
+// replacement, or a new data_wo_version; write-only values are in the
+// configuration during plan, and the service keeps exactly the fields sent:
+// blank values are refused at validate), and the state's when the apply
+// sends nothing (an in-place update without a new data_wo_version). It stays
+// unknown when data_wo or data_wo_version is, and for a create without
+// data_wo, which may adopt an existing endpoint with fields of its own.
+func planDataKeys(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() || planUnchanged(req) {
+		return
+	}
+	var plan webhookEndpointModel
+	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "toolkit", "client_id", "data_wo_version", "data_keys")...)
+	if resp.Diagnostics.HasError() || !plan.DataKeys.IsUnknown() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		var state webhookEndpointModel
+		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "toolkit", "client_id", "data_wo_version", "data_keys")...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		inPlace := state.Toolkit.Equal(plan.Toolkit) && state.ClientID.Equal(plan.ClientID)
+		switch {
+		case !inPlace: // a replacement: a create, below
+		case plan.DataWOVersion.IsUnknown():
+			return
+		case plan.DataWOVersion.IsNull() || plan.DataWOVersion.Equal(state.DataWOVersion):
+			// Update sends nothing and keeps the state's keys.
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("data_keys"), state.DataKeys)...)
+			return
+		}
+	}
+	var cfg webhookEndpointModel
+	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "data_wo")...)
+	if resp.Diagnostics.HasError() || cfg.DataWO.IsNull() || cfg.DataWO.IsUnknown() {
+		return
+	}
+	keys := slices.Sorted(maps.Keys(cfg.DataWO.Elements()))
+	set, d := types.SetValueFrom(ctx, types.StringType, keys)
+	resp.Diagnostics.Append(d...)
+	if !d.HasError() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("data_keys"), set)...)
+	}
 }
 
 func (r *webhookEndpointResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -254,15 +305,9 @@ func (r *webhookEndpointResource) modifyPlan(ctx context.Context, req resource.M
 func (r *webhookEndpointResource) checkToolkit(ctx context.Context, slug string, diags *diag.Diagnostics) {
 	d := r.data
 	d.checkToolkitVersionKeys(ctx, diags)
-	tk, err := d.Cache.Toolkit(ctx, slug)
-	if err != nil {
-		if client.IsNotFound(err) && strings.HasPrefix(strings.ToUpper(slug), client.CustomToolkitPrefix) {
-			return // a custom toolkit registered in the same apply, maybe: the service checks it at create
-		}
-		if !d.addVersionNotFound(ctx, diags, slug, err) {
-			addLookupErrorSuggest(diags, path.Root("toolkit"), "toolkit", slug, d.VersionFor(slug), err,
-				func() string { return d.suggestToolkit(ctx, slug) })
-		}
+	// A custom toolkit registered in the same apply, maybe: the service checks it at create.
+	tk := d.lookupToolkit(ctx, diags, path.Root("toolkit"), slug, true)
+	if tk == nil {
 		return
 	}
 	triggers, err := d.Cache.ToolkitTriggerTypes(ctx, slug)

@@ -135,11 +135,14 @@ func TestAccWebhookEndpoint_lifecycle(t *testing.T) {
 				Check: testAccWebhookEndpointData(t, map[string]string{"signing_secret": "********", "app_id": "A1"}),
 			},
 			{
-				// The rotation: in place, the whole set replaces the fields (app_id cleared).
+				// The rotation: in place, the whole set replaces the fields (app_id
+				// cleared); data_keys is known at plan, the keys of data_wo.
 				Config: v2,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccWebhookEndpointAddr, plancheck.ResourceActionUpdate),
-					plancheck.ExpectUnknownValue(testAccWebhookEndpointAddr, tfjsonpath.New("data_keys")),
+					plancheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("data_keys"), knownvalue.SetExact([]knownvalue.Check{
+						knownvalue.StringExact("signing_secret"),
+					})),
 					plancheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("webhook_url"), knownvalue.NotNull()),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -159,10 +162,14 @@ func TestAccWebhookEndpoint_lifecycle(t *testing.T) {
 			},
 			testAccImportStep(testAccWebhookEndpointAddr, "data_wo_version"),
 			{
-				// Another client_id: a replacement; the old endpoint stays on the service.
+				// Another client_id: a replacement; the old endpoint stays on the
+				// service. The create sends data_wo: its keys are known at plan.
 				Config: testAccWebhookEndpointConfig(clientID+"-2", "    signing_secret = \"second-secret\"\n", 2),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccWebhookEndpointAddr, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectKnownValue(testAccWebhookEndpointAddr, tfjsonpath.New("data_keys"), knownvalue.SetExact([]knownvalue.Check{
+						knownvalue.StringExact("signing_secret"),
+					})),
 				}},
 				Check: func(s *terraform.State) error {
 					if got := s.RootModule().Resources[testAccWebhookEndpointAddr].Primary.ID; got == id.v {

@@ -32,8 +32,9 @@ var (
 
 // NewServer returns the provider's protocol 6 server constructor: main.go
 // serves it and the acceptance tests run it in-process. Every RPC is served
-// by terraform-plugin-framework; wholeNumbers only rewrites one of its
-// diagnostics.
+// by terraform-plugin-framework; the two wrappers only rewrite diagnostics:
+// wholeNumbers one of their texts, listConfigPaths the attribute paths of
+// the list resources'.
 func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
 	return func() (tfprotov6.ProviderServer, error) {
 		next := providerserver.NewProtocol6(&ServiceProvider{version: version})()
@@ -41,6 +42,6 @@ func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
 		if !ok {
 			return nil, fmt.Errorf("the framework's server %T lacks an interface the provider serves", next)
 		}
-		return wholeNumbers{full}, nil
+		return wholeNumbers{listConfigPaths{full}}, nil
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -96,6 +97,29 @@ func (d *ProviderData) suggestToolkit(ctx context.Context, slug string) string {
 	return didYouMean(slug, d.toolkitSlugs(ctx))
 }
 
+// lookupToolkit reads the toolkit slug names, the value of the attribute at
+// attr, through Cache (at the provider's version of that toolkit), as every
+// plan-time check of a toolkit does. When the read fails it reports, on attr,
+// a pinned version that does not exist (addVersionNotFound) or an unknown
+// toolkit with the closest slug of the catalog (addLookupErrorSuggest, with
+// suggestToolkit), and returns nil. With customMayFollow, a custom toolkit
+// (CUSTOM_...) the service does not have is returned as nil without an error:
+// a service_custom_toolkit may register it in the same apply.
+func (d *ProviderData) lookupToolkit(ctx context.Context, diags *diag.Diagnostics, attr path.Path, slug string, customMayFollow bool) *client.Toolkit {
+	tk, err := d.Cache.Toolkit(ctx, slug)
+	if err == nil {
+		return tk
+	}
+	if customMayFollow && client.IsNotFound(err) && strings.HasPrefix(strings.ToUpper(slug), client.CustomToolkitPrefix) {
+		return nil
+	}
+	if !d.addVersionNotFound(ctx, diags, slug, err) {
+		addLookupErrorSuggest(diags, attr, "toolkit", slug, d.VersionFor(slug), err,
+			func() string { return d.suggestToolkit(ctx, slug) })
+	}
+	return nil
+}
+
 // suggestTriggerType is didYouMean for an unknown trigger type, among the
 // trigger types of the toolkit its slug names (or, when that toolkit does not
 // exist, a suggestion for the toolkit part).
@@ -136,15 +160,21 @@ func configuredVersionKeys(cfg providerModel) []string {
 
 // checkToolkitVersionKeys reports, once per provider process, each key of
 // toolkit_versions in the provider block that names no toolkit of the
-// catalog, with the closest toolkit slug. It runs from plan-time checks that
-// read the catalog anyway (inside remotePlanChecks: never during a destroy).
-// Each key is read through Cache at its pinned version, the read the
-// resources of that toolkit make anyway; only a 404 costs one more read (at
-// the default version, to tell an unknown toolkit from an unknown version).
-// Custom toolkit keys (CUSTOM_...) are not checked: one may be registered in
-// the same apply.
+// catalog, with the closest toolkit slug. It runs from the plan-time checks
+// of the resources that read the catalog (inside remotePlanChecks) and from
+// readReady (every data source's Read, the ephemeral resource's Open, every
+// list resource's List), so that whatever the configuration holds, the first
+// of them checks the keys; never while `terraform destroy` runs (both go
+// through gatedChecks). Each key is read through Cache at its pinned
+// version, the read the resources and data sources of that toolkit make
+// anyway (a configuration that uses none of the pinned toolkits pays one
+// read per key and run); only a 404 costs one more read (at the default
+// version, to tell an unknown toolkit from an unknown version). Custom
+// toolkit keys (CUSTOM_...) are not checked: one may be registered in the
+// same apply. A provider without a project key (only the organization's
+// projects) reads no toolkit and checks nothing.
 func (d *ProviderData) checkToolkitVersionKeys(ctx context.Context, diags *diag.Diagnostics) {
-	if !d.Configured() || len(d.VersionKeys) == 0 || !d.versionKeysChecked.CompareAndSwap(false, true) {
+	if !d.Configured() || d.NoProjectKey || len(d.VersionKeys) == 0 || !d.versionKeysChecked.CompareAndSwap(false, true) {
 		return
 	}
 	for _, key := range d.VersionKeys {

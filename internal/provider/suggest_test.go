@@ -109,8 +109,9 @@ func TestWriteOnlyWithoutVersionWarns(t *testing.T) {
 }
 
 // TestAccPlanErrors_didYouMean: unknown toolkit, trigger type and tool slugs
-// and unknown toolkit_versions keys are named, with the closest slug of the
-// catalog the check read; the MCP server's diagnostics name the set element.
+// and unknown toolkit_versions keys (whether a resource or only a data
+// source is planned) are named, with the closest slug of the catalog the
+// check read; the MCP server's diagnostics name the set element.
 func TestAccPlanErrors_didYouMean(t *testing.T) {
 	t.Parallel()
 	testAccRequireEmulator(t)
@@ -141,6 +142,19 @@ provider "service" {
   toolkit_versions = { githb = "latest" }
 }
 ` + gh,
+				PlanOnly:    true,
+				ExpectError: testAccErrRe(`Unknown toolkit in toolkit_versions`, `toolkit_versions\["githb"\]`, `Did you mean "github"\?`),
+			},
+			{
+				// A configuration of data sources only: named too, not read
+				// at the latest version in silence.
+				Config: `
+provider "service" {
+  toolkit_versions = { githb = "latest" }
+}
+
+data "service_toolkit_categories" "all" {}
+`,
 				PlanOnly:    true,
 				ExpectError: testAccErrRe(`Unknown toolkit in toolkit_versions`, `toolkit_versions\["githb"\]`, `Did you mean "github"\?`),
 			},

@@ -18,7 +18,7 @@ package examples_test
 //   - required_providers, left out of docs examples, is added to the copy.
 //
 // The import examples (import-by-string-id.tf, and import-by-identity.tf on
-// Terraform 1.12+) are applied after the resource example: the imported
+// Terraform and OpenTofu 1.12+) are applied after the resource example: the imported
 // address is removed from the state with `state rm`, the import block is
 // added with the example's placeholder id replaced by the removed object's
 // id, and apply must import it and leave a plan that is empty.
@@ -216,8 +216,8 @@ func applyExample(t *testing.T, root, rel, emulatorBin, cliConfig string) {
 	expectEmptyPlan(t, tf, "after apply")
 
 	for _, imp := range imports {
-		if filepath.Base(imp) == "import-by-identity.tf" && !cliAtLeast(t, 1, 12) {
-			t.Logf("%s skipped: resource identity needs Terraform 1.12+", filepath.Base(imp))
+		if ok, version := identityCLI(t); filepath.Base(imp) == "import-by-identity.tf" && !ok {
+			t.Logf("%s skipped on %s: resource identity needs Terraform 1.12+ or OpenTofu 1.12+", filepath.Base(imp), version)
 			continue
 		}
 		importExample(t, tf, work, imp)

@@ -263,10 +263,19 @@ func validateQueries(t *testing.T, env []string, files []string) {
 }
 
 // requireIdentity skips a test of import blocks by identity on a CLI
-// without resource identity (Terraform before 1.12, OpenTofu), naming it.
+// without resource identity (Terraform or OpenTofu before 1.12), naming it.
 func requireIdentity(t *testing.T) {
 	t.Helper()
-	requireCLI(t, 1, 12, "no resource identity (import blocks by identity need Terraform 1.12+)")
+	if ok, version := identityCLI(t); !ok {
+		t.Skipf("%s has no resource identity (import blocks by identity need Terraform 1.12+ or OpenTofu 1.12+)", version)
+	}
+}
+
+// identityCLI reports whether the CLI has resource identity (import blocks
+// by identity): Terraform or OpenTofu 1.12 or later; and its version.
+func identityCLI(t *testing.T) (bool, string) {
+	t.Helper()
+	return testutil.CLIAtLeast(t, testutil.CLIPath(), 1, 12)
 }
 
 // requireCLI skips the test, saying why, unless the CLI is Terraform

@@ -72,9 +72,19 @@ func CLIName(path string) string {
 }
 
 // TerraformAtLeast reports whether cli is Terraform major.minor or later
-// (OpenTofu never is: it has neither resource identity nor list resources),
-// from `cli version -json`, and the version it reports.
+// (OpenTofu never is: OpenTofu 1.12 has no list resources, for one), from
+// `cli version -json`, and the version it reports.
 func TerraformAtLeast(tb testing.TB, cli string, major, minor int) (bool, string) {
+	tb.Helper()
+	ok, version := CLIAtLeast(tb, cli, major, minor)
+	return ok && CLIName(cli) != "tofu", version
+}
+
+// CLIAtLeast reports whether cli, Terraform or OpenTofu, is major.minor or
+// later, and the product and version it reports (e.g. "tofu 1.12.6"): for a
+// feature both have from the same version on, such as import by resource
+// identity (1.12).
+func CLIAtLeast(tb testing.TB, cli string, major, minor int) (bool, string) {
 	tb.Helper()
 	out, err := exec.CommandContext(tb.Context(), cli, "version", "-json").Output()
 	if err != nil {
@@ -91,7 +101,7 @@ func TerraformAtLeast(tb testing.TB, cli string, major, minor int) (bool, string
 	}
 	var gotMajor, gotMinor int
 	_, _ = fmt.Sscanf(v.Version, "%d.%d", &gotMajor, &gotMinor)
-	ok := CLIName(cli) != "tofu" && (gotMajor > major || (gotMajor == major && gotMinor >= minor))
+	ok := gotMajor > major || (gotMajor == major && gotMinor >= minor)
 	return ok, CLIName(cli) + " " + v.Version
 }
 

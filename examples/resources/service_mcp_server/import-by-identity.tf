@@ -1,6 +1,6 @@
-# Terraform 1.12+: import by identity. The identity of an MCP server is its id
-# (a UUID); `terraform query` with the service_mcp_server list resource finds
-# them.
+# Terraform 1.12+ and OpenTofu 1.12+: import by identity. The identity of an
+# MCP server is its id (a UUID); `terraform query` (Terraform 1.14+) with the
+# service_mcp_server list resource finds them.
 import {
   to = service_mcp_server.support
   identity = {

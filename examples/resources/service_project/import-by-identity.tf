@@ -1,5 +1,6 @@
-# Terraform 1.12+: import by identity. The identity of a project is its id;
-# `terraform query` with the service_project list resource finds it.
+# Terraform 1.12+ and OpenTofu 1.12+: import by identity. The identity of a
+# project is its id; `terraform query` (Terraform 1.14+) with the
+# service_project list resource finds it.
 import {
   to = service_project.production
   identity = {
