@@ -22,6 +22,7 @@ package testsh
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -163,8 +164,8 @@ exec bash "$SCRIPT" --go-test`
 		t.Fatalf("the script did not end within 4 minutes\nstderr:\n%s", r.stderr)
 	}
 	if err != nil {
-		ee, ok := err.(*exec.ExitError)
-		if !ok {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
 			t.Fatalf("running the script: %v\nstderr:\n%s", err, r.stderr)
 		}
 		r.code = ee.ExitCode()
@@ -178,7 +179,7 @@ exec bash "$SCRIPT" --go-test`
 	return r
 }
 
-func readPID(t *testing.T, path string) string {
+func readPID(path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return ""
@@ -191,7 +192,7 @@ func readPID(t *testing.T, path string) string {
 func TestPassingPartCollectedAfterItsPIDCameRound(t *testing.T) {
 	t.Parallel()
 	r := runStage(t, 0, 0)
-	t.Logf("oldest pass ran as PID %s; the child released with PID %s", readPID(t, filepath.Join(r.fake, "oldest.pid")), readPID(t, filepath.Join(r.fake, "released.pid")))
+	t.Logf("oldest pass ran as PID %s; the child released with PID %s", readPID(filepath.Join(r.fake, "oldest.pid")), readPID(filepath.Join(r.fake, "released.pid")))
 	if r.code != 0 || strings.Contains(r.stderr, "not a child") {
 		t.Fatalf("a passing run was reported failed (exit %d) after the pass's PID came round\nstderr:\n%s", r.code, r.stderr)
 	}
@@ -209,7 +210,7 @@ func TestFailedPartCollectedAfterItsPIDCameRound(t *testing.T) {
 		t.Run(fmt.Sprintf("lead=%d", lead), func(t *testing.T) {
 			t.Parallel()
 			r := runStage(t, 3, lead)
-			oldest, tofu := readPID(t, filepath.Join(r.fake, "oldest.pid")), readPID(t, filepath.Join(r.fake, "tofu.pid"))
+			oldest, tofu := readPID(filepath.Join(r.fake, "oldest.pid")), readPID(filepath.Join(r.fake, "tofu.pid"))
 			t.Logf("oldest pass ran as PID %s, the OpenTofu pass as PID %s", oldest, tofu)
 			if r.code == 0 {
 				t.Fatalf("a failed compatibility pass was read as passed (exit 0) after its PID came round (the OpenTofu pass got it: %v)\nstderr:\n%s", oldest == tofu, r.stderr)
