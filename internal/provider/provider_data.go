@@ -34,8 +34,9 @@ import (
 //     the plan: planUnchanged). Referenced objects (toolkit, trigger type,
 //     auth config, connected account) are read through Cache, at most once
 //     per distinct object per provider process, whatever the number of
-//     resources; Create may reuse what the final plan read in the same
-//     process instead of reading again.
+//     resources, and so is the listing of a user's connected accounts that
+//     an alias is checked against (once per user); Create may reuse what the
+//     final plan read in the same process instead of reading again.
 type ProviderData struct {
 	// Client is the configured API client.
 	Client *client.Client
