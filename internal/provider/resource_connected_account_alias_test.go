@@ -6,6 +6,14 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -309,4 +317,77 @@ resource "terraform_data" "user" {
 			},
 		},
 	})
+}
+
+// TestConnectedAccountUpdate_aliasRefusedByService: when the service refuses
+// an alias at apply (another account got it after the plan), Update reports
+// it on `alias`, naming the account that has it (one listing finds it), with
+// the service's message and request id, and writes nothing.
+func TestConnectedAccountUpdate_aliasRefusedByService(t *testing.T) {
+	testAccRequireEmulator(t)
+	ctx := context.Background()
+	c := testAccClient(t)
+	user := acctest.RandomWithPrefix("tf-ca-aliasapply")
+	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	newAccount := func(alias string) *client.ConnectedAccount {
+		cr, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: user, Alias: alias,
+			State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "sk_" + alias}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.DeleteConnectedAccount(context.Background(), cr.ID) })
+		a, err := c.GetConnectedAccount(ctx, cr.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	holder, mine := newAccount("work"), newAccount("personal")
+
+	r := NewConnectedAccountResource().(*connectedAccountResource)
+	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
+	var sresp resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
+	sch := sresp.Schema
+	var state connectedAccountModel
+	state.fromAccount(mine, true)
+	state.UserID, state.AuthConfigID = types.StringValue(user), types.StringValue(ac.ID)
+	state.Timeouts = timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType})}
+	state.CredentialsWO, state.Credentials = types.MapNull(types.StringType), types.MapNull(types.StringType)
+	plan := state
+	plan.Alias = types.StringValue("work")
+	raw := func(m connectedAccountModel) tftypes.Value {
+		st := tfsdk.State{Schema: sch, Raw: tftypes.NewValue(sch.Type().TerraformType(ctx), nil)}
+		if d := st.Set(ctx, &m); d.HasError() {
+			t.Fatal(d)
+		}
+		return st.Raw
+	}
+	before := testAccEmulatorWrites(t)
+	resp := resource.UpdateResponse{State: tfsdk.State{Schema: sch, Raw: raw(state)}}
+	r.Update(ctx, resource.UpdateRequest{
+		Plan:   tfsdk.Plan{Schema: sch, Raw: raw(plan)},
+		Config: tfsdk.Config{Schema: sch, Raw: raw(plan)},
+		State:  tfsdk.State{Schema: sch, Raw: raw(state)},
+	}, &resp)
+	testAccAssertNoWritesSince(t, before)
+	if resp.Diagnostics.ErrorsCount() != 1 {
+		t.Fatalf("want one error, got %v", resp.Diagnostics)
+	}
+	e := resp.Diagnostics.Errors()[0]
+	if ad, ok := e.(diag.DiagnosticWithPath); !ok || !ad.Path().Equal(path.Root("alias")) {
+		t.Errorf("error not attached to alias: %v", e)
+	}
+	want := testAccErrRe(`Attribute alias: user "`+user+`" already has connected account `+holder.ID, `with the alias "work"`,
+		`The alias was not changed`, `HTTP status: 409`, `Request ID: req_`)
+	if !want.MatchString(e.Detail()) {
+		t.Errorf("detail does not match %s:\n%s", want, e.Detail())
+	}
+	if a, err := c.GetConnectedAccount(ctx, mine.ID); err != nil || a.Alias == nil || *a.Alias != "personal" {
+		t.Errorf("the refused update changed the alias: %v %v", a, err)
+	}
 }
