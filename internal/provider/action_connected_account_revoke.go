@@ -17,8 +17,6 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-const connectedAccountRevokeType = "service_connected_account_revoke"
-
 var (
 	_ action.Action              = (*connectedAccountRevokeAction)(nil)
 	_ action.ActionWithConfigure = (*connectedAccountRevokeAction)(nil)

@@ -254,7 +254,7 @@ func queryFiles(t *testing.T, dir string) []string {
 // and provider blocks) on a CLI with list resources (Terraform 1.14+).
 func validateQueries(t *testing.T, env []string, files []string) {
 	t.Helper()
-	requireCLI(t, 1, 14, "list resources and terraform query need Terraform 1.14+")
+	requireCLI(t, 14, "list resources and terraform query need Terraform 1.14+")
 	work := t.TempDir()
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -280,7 +280,7 @@ func validateQueries(t *testing.T, env []string, files []string) {
 // without resource identity (Terraform before 1.12, OpenTofu), naming it.
 func requireIdentity(t *testing.T) {
 	t.Helper()
-	requireCLI(t, 1, 12, "no resource identity (import blocks by identity need Terraform 1.12+)")
+	requireCLI(t, 12, "no resource identity (import blocks by identity need Terraform 1.12+)")
 }
 
 // requireActions skips the test of an example with actions on a CLI without
@@ -294,17 +294,17 @@ func requireActions(t *testing.T, text string) {
 	if testutil.CLIName(testutil.CLIPath()) == "tofu" {
 		t.Skip("OpenTofu has no actions (the example's action blocks need Terraform 1.14+)")
 	}
-	requireCLI(t, 1, 14, "actions need Terraform 1.14+")
+	requireCLI(t, 14, "actions need Terraform 1.14+")
 	if destroyEventRE.MatchString(text) {
-		requireCLI(t, 1, 16, "action_trigger destroy events need Terraform 1.16+")
+		requireCLI(t, 16, "action_trigger destroy events need Terraform 1.16+")
 	}
 }
 
 // requireCLI skips the test, saying why, unless the CLI is Terraform
-// wantMajor.wantMinor or later.
-func requireCLI(t *testing.T, wantMajor, wantMinor int, why string) {
+// 1.wantMinor or later.
+func requireCLI(t *testing.T, wantMinor int, why string) {
 	t.Helper()
-	if !cliAtLeast(t, wantMajor, wantMinor) {
+	if !cliAtLeast(t, 1, wantMinor) {
 		t.Skipf("%s: %s", testutil.CLIName(testutil.CLIPath()), why)
 	}
 }
