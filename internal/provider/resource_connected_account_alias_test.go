@@ -262,16 +262,24 @@ resource "service_connected_account" %q {
 		return testAccErrRe(`Alias already used`, `Attribute alias: user "`+user+`" already has connected account `+holder.ID,
 			`on toolkit "stripe" with the alias "work"`, where)
 	}
+	// run runs steps and checks that nothing was written, and that no
+	// create was even sent (the provider refused before the write, rather
+	// than leaving it to the service).
+	const initiate = "POST /api/v3.1/connected_accounts"
 	run := func(name string, steps ...tfresource.TestStep) {
 		t.Helper()
-		before := testAccEmulatorWrites(t)
+		before := testAccEmulatorStatsNow(t)
 		tfresource.Test(t, tfresource.TestCase{
 			PreCheck:                 func() { testAccPreCheck(t) },
 			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 			Steps:                    steps,
 		})
-		if after := testAccEmulatorWrites(t); after != before {
-			t.Errorf("%s: the emulator counted %d writes, want none", name, after-before)
+		after := testAccEmulatorStatsNow(t)
+		if after.Writes != before.Writes {
+			t.Errorf("%s: the emulator counted %d writes, want none", name, after.Writes-before.Writes)
+		}
+		if n := after.Requests[initiate] - before.Requests[initiate]; n != 0 {
+			t.Errorf("%s: %d connected account creates were sent, want none", name, n)
 		}
 	}
 
