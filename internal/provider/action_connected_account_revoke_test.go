@@ -144,7 +144,6 @@ output "mailchimp" { value = service_connected_account.mailchimp.id }
 	for _, want := range []string{
 		"Revoking the upstream tokens of connected account " + ids["alice"],
 		"Connected account " + ids["alice"] + " is REVOKED: revoked credential at the provider",
-		"Actions: 1 invoked",
 	} {
 		if !strings.Contains(res.Stdout, want) {
 			t.Errorf("the invoke output lacks %q:\n%s", want, res.Stdout)
