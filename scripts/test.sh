@@ -26,8 +26,10 @@
 # once into bin/ by scripts/cli.sh, see the GNUmakefile), and a compatibility
 # pass runs the tests named by COMPAT_RUN -- each resource's lifecycle test
 # (create, update in place, import, drift, destroy), the custom toolkit's
-# upgrade from a state Terraform 1.11 wrote, the ephemeral resource,
-# the `terraform test` example and the two-stage environments example -- on
+# upgrade from a state Terraform 1.11 wrote, an import by identity, the
+# ephemeral resource, the action (which skips there, naming why: OpenTofu
+# has no actions, and Terraform 1.11 predates them), the `terraform test`
+# example and the two-stage environments example -- on
 # Terraform 1.11 (the oldest supported: the
 # terraform on PATH, or TERRAFORM_OLDEST) and on OpenTofu (TOFU). A compat
 # pass's results carry its CLI in their package name ("... [tofu 1.12.6]"), so
@@ -44,7 +46,7 @@
 set -uo pipefail
 
 # COMPAT_RUN selects the compatibility pass's tests (go test -run).
-COMPAT_RUN='^(TestAccAuthConfig_(managedLifecycle|drift|importBlock)|TestAccConnectedAccount_(apiKey|importIDs)|TestAccCustomToolkit_(lifecycle|drift)|TestAccE2E_customToolkitStateUpgrade|TestAccMCPServer_(lifecycle|drift)|TestAccTriggerInstance_(lifecycle|configDrift)|TestAccWebhookSubscription_(lifecycle|importKeepsSecret)|TestAccProject_(lifecycle|badInputs)|TestAccWebhookEndpoint_(lifecycle|refusedToolkit)|TestAccConnectedAccountCredentials_feedsAnotherProvider|TestAccE2E_importByIdentity|TestModuleTestingExample|TestEnvironmentsExample)$'
+COMPAT_RUN='^(TestAccAuthConfig_(managedLifecycle|drift|importBlock)|TestAccConnectedAccount_(apiKey|importIDs)|TestAccCustomToolkit_(lifecycle|drift)|TestAccE2E_customToolkitStateUpgrade|TestAccMCPServer_(lifecycle|drift)|TestAccTriggerInstance_(lifecycle|configDrift)|TestAccWebhookSubscription_(lifecycle|importKeepsSecret)|TestAccProject_(lifecycle|badInputs)|TestAccWebhookEndpoint_(lifecycle|refusedToolkit)|TestAccConnectedAccountCredentials_feedsAnotherProvider|TestAccE2E_importByIdentity|TestAccE2E_connectedAccountRevokeAction|TestModuleTestingExample|TestEnvironmentsExample)$'
 COMPAT_PKGS=(./internal/provider ./test/moduletest ./test/examples)
 
 # cli_label PATH: "terraform 1.16.4" or "tofu 1.12.6", from the binary itself.

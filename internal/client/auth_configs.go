@@ -400,7 +400,20 @@ func (c *Client) UpdateAuthConfig(ctx context.Context, id string, r UpdateAuthCo
 
 // DeleteAuthConfig deletes an auth config.
 func (c *Client) DeleteAuthConfig(ctx context.Context, id string) error {
-	return c.do(ctx, http.MethodDelete, "/auth_configs/"+escape(id), nil, nil, nil)
+	_, err := c.DeleteAuthConfigWith(ctx, id, DeleteOptions{})
+	return err
+}
+
+// DeleteAuthConfigWith deletes an auth config (DELETE /auth_configs/{id})
+// with o, returning the revoke job's id when the service started one (with
+// RevokeOnDelete, the upstream credentials of every account of the auth
+// config are revoked).
+func (c *Client) DeleteAuthConfigWith(ctx context.Context, id string, o DeleteOptions) (revokeJobID string, err error) {
+	var out deleteAnswer
+	if err := c.do(ctx, http.MethodDelete, "/auth_configs/"+escape(id), o.query(), nil, &out); err != nil {
+		return "", err
+	}
+	return out.RevokeJobID, nil
 }
 
 // EnableAuthConfig sets status ENABLED.

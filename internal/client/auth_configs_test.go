@@ -184,6 +184,20 @@ func TestAuthConfigOperations(t *testing.T) {
 			method: "DELETE", path: "/api/v3.1/auth_configs/ac_1",
 		},
 		{
+			name: "delete revoking",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.DeleteAuthConfigWith(ctx, "ac_1", DeleteOptions{RevokeOnDelete: true})
+			},
+			reply:  `{"revoke_job_id":"rvk_2"}`,
+			method: "DELETE", path: "/api/v3.1/auth_configs/ac_1",
+			query: map[string]string{"revoke_on_delete": "true"},
+			checkResp: func(t *testing.T, got any) {
+				if got.(string) != "rvk_2" {
+					t.Errorf("revoke job id %q", got)
+				}
+			},
+		},
+		{
 			name:   "enable",
 			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.EnableAuthConfig(ctx, "ac_1") },
 			method: "PATCH", path: "/api/v3.1/auth_configs/ac_1/ENABLED",

@@ -40,16 +40,19 @@ type ConnectedAccountAuthConfig struct {
 
 // ConnectedAccount is an account as returned by get and list.
 type ConnectedAccount struct {
-	ID           string                     `json:"id"`
-	UserID       string                     `json:"user_id"`
-	Status       string                     `json:"status"`
-	StatusReason string                     `json:"status_reason"`
-	CreatedAt    string                     `json:"created_at"`
-	UpdatedAt    string                     `json:"updated_at"`
-	IsDisabled   bool                       `json:"is_disabled"`
-	Toolkit      ToolkitRef                 `json:"toolkit"`
-	AuthConfig   ConnectedAccountAuthConfig `json:"auth_config"`
-	State        *ConnectionState           `json:"state"`
+	ID           string `json:"id"`
+	UserID       string `json:"user_id"`
+	Status       string `json:"status"`
+	StatusReason string `json:"status_reason"`
+	CreatedAt    string `json:"created_at"`
+	UpdatedAt    string `json:"updated_at"`
+	IsDisabled   bool   `json:"is_disabled"`
+	// Alias is the account's alias, unique per user and toolkit (nil when
+	// it has none).
+	Alias      *string                    `json:"alias"`
+	Toolkit    ToolkitRef                 `json:"toolkit"`
+	AuthConfig ConnectedAccountAuthConfig `json:"auth_config"`
+	State      *ConnectionState           `json:"state"`
 }
 
 // ConnectedAccountListParams filters ListConnectedAccounts. Limit is the page
@@ -102,7 +105,11 @@ type InitiateConnectedAccountRequest struct {
 	AuthConfigID string
 	UserID       string
 	CallbackURL  string
-	State        *ConnectionState
+	// Alias is sent as connection.alias when not empty (unique per user and
+	// toolkit: the service refuses one another account of the user on the
+	// toolkit has).
+	Alias string
+	State *ConnectionState
 }
 
 // ConnectionRequest is the initiate response.
@@ -119,6 +126,7 @@ type initiateWire struct {
 	Connection struct {
 		UserID      string           `json:"user_id,omitempty"`
 		CallbackURL string           `json:"callback_url,omitempty"`
+		Alias       string           `json:"alias,omitempty"`
 		State       *ConnectionState `json:"state,omitempty"`
 	} `json:"connection"`
 }
@@ -199,6 +207,7 @@ func (c *Client) initiateOnce(ctx context.Context, r InitiateConnectedAccountReq
 	body.AuthConfig.ID = r.AuthConfigID
 	body.Connection.UserID = r.UserID
 	body.Connection.CallbackURL = r.CallbackURL
+	body.Connection.Alias = r.Alias
 	body.Connection.State = withInitialStatus(r.State)
 	var out struct {
 		ID             string `json:"id"`
@@ -232,6 +241,7 @@ type LinkRequest struct {
 	AuthConfigID string `json:"auth_config_id"`
 	UserID       string `json:"user_id"`
 	CallbackURL  string `json:"callback_url,omitempty"`
+	Alias        string `json:"alias,omitempty"`
 }
 
 // LinkResponse is the link response.
@@ -334,9 +344,70 @@ func (c *Client) UpdateConnectedAccountStatus(ctx context.Context, id string, en
 	return c.do(ctx, http.MethodPatch, "/connected_accounts/"+escape(id)+"/status", nil, body, nil)
 }
 
-// DeleteConnectedAccount deletes an account.
+// DeleteConnectedAccount deletes an account, leaving its upstream tokens
+// valid at the provider (DeleteConnectedAccountWith revokes them).
 func (c *Client) DeleteConnectedAccount(ctx context.Context, id string) error {
-	return c.do(ctx, http.MethodDelete, "/connected_accounts/"+escape(id), nil, nil, nil)
+	_, err := c.DeleteConnectedAccountWith(ctx, id, DeleteOptions{})
+	return err
+}
+
+// DeleteOptions are the options of a delete that can revoke upstream
+// credentials (connected accounts and auth configs).
+type DeleteOptions struct {
+	// RevokeOnDelete sends revoke_on_delete=true: the service also revokes
+	// the upstream credentials (of the account, or of every account of the
+	// auth config) in a background job.
+	RevokeOnDelete bool
+}
+
+func (o DeleteOptions) query() url.Values {
+	if !o.RevokeOnDelete {
+		return nil
+	}
+	return url.Values{"revoke_on_delete": {"true"}}
+}
+
+// deleteAnswer is the body of a delete that can revoke: revoke_job_id is
+// there when revoke_on_delete=true was sent.
+type deleteAnswer struct {
+	RevokeJobID string `json:"revoke_job_id"`
+}
+
+// DeleteConnectedAccountWith deletes an account (DELETE
+// /connected_accounts/{id}) with o, returning the revoke job's id when the
+// service started one.
+func (c *Client) DeleteConnectedAccountWith(ctx context.Context, id string, o DeleteOptions) (revokeJobID string, err error) {
+	var out deleteAnswer
+	if err := c.do(ctx, http.MethodDelete, "/connected_accounts/"+escape(id), o.query(), nil, &out); err != nil {
+		return "", err
+	}
+	return out.RevokeJobID, nil
+}
+
+// RevokeResult is the answer of RevokeConnectedAccount.
+type RevokeResult struct {
+	// RevokedTokens are the token subjects revoked at the provider by this
+	// call (access_token, refresh_token, credential); empty when the account
+	// was already REVOKED.
+	RevokedTokens    []string `json:"revoked_tokens"`
+	ConnectedAccount struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+	} `json:"connected_account"`
+}
+
+// RevokeConnectedAccount revokes the account's upstream tokens at the
+// provider (POST /connected_accounts/{id}/revoke, no body); the account
+// stays, REVOKED. The service answers 400 when the toolkit cannot revoke, 404
+// for an unknown account and 409 unless the account is ACTIVE or already
+// REVOKED. It is an idempotent write: revoking a REVOKED account answers 200
+// with no tokens, so a repeat after a lost answer does no harm.
+func (c *Client) RevokeConnectedAccount(ctx context.Context, id string) (*RevokeResult, error) {
+	var out RevokeResult
+	if err := c.doKind(ctx, opIdempotent, http.MethodPost, "/connected_accounts/"+escape(id)+"/revoke", nil, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // IsTerminalFailure reports FAILED, EXPIRED and REVOKED.

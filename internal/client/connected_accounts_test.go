@@ -126,6 +126,68 @@ func TestConnectedAccountOperations(t *testing.T) {
 			reply:  `{"success":true}`,
 			method: "DELETE", path: "/api/v3.1/connected_accounts/ca_1",
 		},
+		{
+			name: "delete revoking",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.DeleteConnectedAccountWith(ctx, "ca_1", DeleteOptions{RevokeOnDelete: true})
+			},
+			reply:  `{"success":true,"revoke_job_id":"rvk_1"}`,
+			method: "DELETE", path: "/api/v3.1/connected_accounts/ca_1",
+			query: map[string]string{"revoke_on_delete": "true"},
+			checkResp: func(t *testing.T, got any) {
+				if got.(string) != "rvk_1" {
+					t.Errorf("revoke job id %q", got)
+				}
+			},
+		},
+		{
+			name: "delete without revoking sends no query",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.DeleteConnectedAccountWith(ctx, "ca_1", DeleteOptions{})
+			},
+			reply:  `{"success":true}`,
+			method: "DELETE", path: "/api/v3.1/connected_accounts/ca_1",
+		},
+		{
+			name:   "revoke",
+			call:   func(ctx context.Context, c *Client) (any, error) { return c.RevokeConnectedAccount(ctx, "ca_1") },
+			reply:  `{"revoked_tokens":["access_token","refresh_token"],"connected_account":{"id":"ca_1","status":"REVOKED"}}`,
+			method: "POST", path: "/api/v3.1/connected_accounts/ca_1/revoke",
+			checkResp: func(t *testing.T, got any) {
+				r := got.(*RevokeResult)
+				if !reflect.DeepEqual(r.RevokedTokens, []string{"access_token", "refresh_token"}) || r.ConnectedAccount.ID != "ca_1" || r.ConnectedAccount.Status != "REVOKED" {
+					t.Errorf("%+v", r)
+				}
+			},
+		},
+		{
+			name: "initiate with alias",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.InitiateConnectedAccount(ctx, InitiateConnectedAccountRequest{AuthConfigID: "ac_1", UserID: "u1", Alias: "work"})
+			},
+			status: 201, reply: `{"id":"ca_5","status":"INITIATED"}`,
+			method: "POST", path: "/api/v3.1/connected_accounts",
+			body: `{"auth_config":{"id":"ac_1"},"connection":{"user_id":"u1","alias":"work"}}`,
+		},
+		{
+			name: "link with alias",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				return c.CreateConnectedAccountLink(ctx, LinkRequest{AuthConfigID: "ac_1", UserID: "u1", Alias: "work"})
+			},
+			status: 201, reply: `{"link_token":"lt_1","redirect_url":"https://link","connected_account_id":"ca_6"}`,
+			method: "POST", path: "/api/v3.1/connected_accounts/link",
+			body: `{"auth_config_id":"ac_1","user_id":"u1","alias":"work"}`,
+		},
+		{
+			name:  "get reads the alias",
+			call:  func(ctx context.Context, c *Client) (any, error) { return c.GetConnectedAccount(ctx, "ca_1") },
+			reply: `{"id":"ca_1","alias":"work"}`, method: "GET", path: "/api/v3.1/connected_accounts/ca_1",
+			checkResp: func(t *testing.T, got any) {
+				if a := got.(*ConnectedAccount).Alias; a == nil || *a != "work" {
+					t.Errorf("alias %v", a)
+				}
+			},
+		},
 	})
 }
 

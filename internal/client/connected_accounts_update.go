@@ -12,14 +12,37 @@ import (
 // in place. state.Val holds the credential fields; a "status" key, when
 // present, is sent as given. The error never contains the credential values.
 func (c *Client) UpdateConnectedAccountCredentials(ctx context.Context, id string, state ConnectionState) error {
-	if state.Val == nil {
-		state.Val = map[string]any{}
+	return c.UpdateConnectedAccount(ctx, id, ConnectedAccountUpdate{State: &state})
+}
+
+// ConnectedAccountUpdate is what PATCH /connected_accounts/{id} changes;
+// what is nil stays as it is.
+type ConnectedAccountUpdate struct {
+	// Alias sets the account's alias; "" clears it. The service refuses an
+	// alias another account of the same user and toolkit has.
+	Alias *string
+	// State replaces the stored credentials (see UpdateConnectedAccountCredentials).
+	State *ConnectionState
+}
+
+// UpdateConnectedAccount sends one v3.1 PATCH /connected_accounts/{id} with
+// {"alias": ...} and/or {"connection": {"state": ...}}. The error never
+// contains the credential values.
+func (c *Client) UpdateConnectedAccount(ctx context.Context, id string, u ConnectedAccountUpdate) error {
+	type connection struct {
+		State ConnectionState `json:"state"`
 	}
 	var body struct {
-		Connection struct {
-			State ConnectionState `json:"state"`
-		} `json:"connection"`
+		Alias      *string     `json:"alias,omitempty"`
+		Connection *connection `json:"connection,omitempty"`
 	}
-	body.Connection.State = state
+	body.Alias = u.Alias
+	if u.State != nil {
+		state := *u.State
+		if state.Val == nil {
+			state.Val = map[string]any{}
+		}
+		body.Connection = &connection{State: state}
+	}
 	return c.do(ctx, http.MethodPatch, "/connected_accounts/"+escape(id), nil, body, nil)
 }

@@ -23,6 +23,26 @@ func TestUpdateConnectedAccountCredentials(t *testing.T) {
 		},
 		method: "PATCH", path: "/api/v3.1/connected_accounts/ca_2",
 		body: `{"connection":{"state":{"authScheme":"NO_AUTH","val":{}}}}`,
+	}, {
+		name: "alias only",
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return nil, c.UpdateConnectedAccount(ctx, "ca_3", ConnectedAccountUpdate{Alias: ptr("work")})
+		},
+		method: "PATCH", path: "/api/v3.1/connected_accounts/ca_3", body: `{"alias":"work"}`,
+	}, {
+		name: "an empty alias is sent: it clears the alias",
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return nil, c.UpdateConnectedAccount(ctx, "ca_3", ConnectedAccountUpdate{Alias: ptr("")})
+		},
+		method: "PATCH", path: "/api/v3.1/connected_accounts/ca_3", body: `{"alias":""}`,
+	}, {
+		name: "alias and credentials in one request",
+		call: func(ctx context.Context, c *Client) (any, error) {
+			return nil, c.UpdateConnectedAccount(ctx, "ca_3", ConnectedAccountUpdate{Alias: ptr("w"),
+				State: &ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k3"}}})
+		},
+		method: "PATCH", path: "/api/v3.1/connected_accounts/ca_3",
+		body: `{"alias":"w","connection":{"state":{"authScheme":"API_KEY","val":{"api_key":"k3"}}}}`,
 	}})
 }
 

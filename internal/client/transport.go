@@ -29,9 +29,10 @@ import (
 //     failure (refused, reset, EOF) and on a per-attempt timeout.
 //   - idempotent write (PATCH that sets values, status changes
 //     PATCH /auth_configs/{id}/{status}, PATCH /connected_accounts/{id}/status,
-//     PATCH /trigger_instances/manage/{id}, trigger upsert, PUT, and later
-//     webhook/MCP updates): repeating it leaves the same state, so it is
-//     retried exactly like a read.
+//     PATCH /trigger_instances/manage/{id}, trigger upsert, PUT,
+//     POST /connected_accounts/{id}/revoke (a repeat finds the account
+//     REVOKED and answers 200), and later webhook/MCP updates): repeating it
+//     leaves the same state, so it is retried exactly like a read.
 //   - delete (DELETE): retried like a read; when an earlier attempt of the
 //     same call was sent (so it may have been applied) and a retry answers
 //     404, 410 or 409 "already deleted", the call counts as done.

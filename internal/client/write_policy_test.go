@@ -37,6 +37,10 @@ var allWriteOps = []writeOp{
 	{"EnableAuthConfig", opIdempotent, func(ctx context.Context, c *Client) error { return c.EnableAuthConfig(ctx, "ac_1") }},
 	{"DisableAuthConfig", opIdempotent, func(ctx context.Context, c *Client) error { return c.DisableAuthConfig(ctx, "ac_1") }},
 	{"DeleteAuthConfig", opDelete, func(ctx context.Context, c *Client) error { return c.DeleteAuthConfig(ctx, "ac_1") }},
+	{"DeleteAuthConfigWith", opDelete, func(ctx context.Context, c *Client) error {
+		_, err := c.DeleteAuthConfigWith(ctx, "ac_1", DeleteOptions{RevokeOnDelete: true})
+		return err
+	}},
 	{"UpdateConnectedAccountStatus", opIdempotent, func(ctx context.Context, c *Client) error {
 		return c.UpdateConnectedAccountStatus(ctx, "ca_1", false, "r")
 	}},
@@ -46,6 +50,17 @@ var allWriteOps = []writeOp{
 		return c.UpdateConnectedAccountCredentials(ctx, "ca_1", ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k"}})
 	}},
 	{"DeleteConnectedAccount", opDelete, func(ctx context.Context, c *Client) error { return c.DeleteConnectedAccount(ctx, "ca_1") }},
+	{"DeleteConnectedAccountWith", opDelete, func(ctx context.Context, c *Client) error {
+		_, err := c.DeleteConnectedAccountWith(ctx, "ca_1", DeleteOptions{RevokeOnDelete: true})
+		return err
+	}},
+	{"UpdateConnectedAccount", opIdempotent, func(ctx context.Context, c *Client) error {
+		return c.UpdateConnectedAccount(ctx, "ca_1", ConnectedAccountUpdate{Alias: ptr("work")})
+	}},
+	{"RevokeConnectedAccount", opIdempotent, func(ctx context.Context, c *Client) error {
+		_, err := c.RevokeConnectedAccount(ctx, "ca_1")
+		return err
+	}},
 	{"UpsertTrigger", opIdempotent, func(ctx context.Context, c *Client) error {
 		_, err := c.UpsertTrigger(ctx, "GITHUB_COMMIT_EVENT", UpsertTriggerRequest{ConnectedAccountID: "ca_1"})
 		return err

@@ -448,26 +448,41 @@ func (s *Server) deleteAuthConfig(c *call) (int, any, *apiError) {
 		return 0, nil, e
 	}
 	changes := []change{del(bucketAuthConfigs, ac.ID)}
-	reason, status := "auth config "+ac.ID+" was deleted", StatusInactive
-	if revoke {
-		reason, status = "credentials revoked when auth config "+ac.ID+" was deleted", StatusRevoked
+	reason := "auth config " + ac.ID + " was deleted"
+	answer := revokeAnswer(revoke, map[string]any{})
+	type revokedAccount struct {
+		a      *ConnectedAccount
+		tokens []string
 	}
+	var revokedAccounts []revokedAccount
 	for _, a := range s.st.accounts {
 		if a.Project != c.project || a.AuthConfigID != ac.ID {
 			continue
 		}
-		na := *a
-		na.Status = status
-		na.StatusReason = &reason
+		var na *ConnectedAccount
+		if revoke && s.canRevoke(a) {
+			// The revoke job drops the credentials and the account reads REVOKED.
+			var tokens []string
+			na, tokens = s.revoked(a, "credentials revoked when auth config "+ac.ID+" was deleted")
+			revokedAccounts = append(revokedAccounts, revokedAccount{na, tokens})
+		} else {
+			cp := *a
+			na = &cp
+			na.Status = StatusInactive
+			na.StatusReason = &reason
+			na.UpdatedAt = s.st.stamp()
+		}
 		na.AuthConfigDeleted = true
-		na.UpdatedAt = s.st.stamp()
-		changes = append(changes, put(bucketAccounts, na.ID, &na))
+		changes = append(changes, put(bucketAccounts, na.ID, na))
 	}
 	if err := s.st.commit(changes...); err != nil {
 		return 0, nil, internalErr(err)
 	}
+	for _, r := range revokedAccounts {
+		s.logRevocation(r.a, revokedOnAuthConfigDelete, r.tokens, answer["revoke_job_id"].(string))
+	}
 	s.log.Info("auth config deleted", "id", ac.ID, "accounts_deactivated", len(changes)-1, "revoke", revoke)
-	return 200, revokeAnswer(revoke, map[string]any{}), nil
+	return 200, answer, nil
 }
 
 // checkManagedCredentials refuses every credential of a service-managed auth

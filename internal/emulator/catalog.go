@@ -69,6 +69,9 @@ type toolkitDef struct {
 	// webhook trigger types require webhook endpoint setup.
 	WebhookSetupRequired []fieldDef
 	WebhookSetupOptional []fieldDef
+	// RevokeUnsupported: the provider cannot revoke tokens programmatically
+	// (revoke_unsupported in the catalog file; built in: mailchimp).
+	RevokeUnsupported bool
 }
 
 // needsWebhookEndpoint reports whether the toolkit's webhook trigger types

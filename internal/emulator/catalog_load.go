@@ -44,6 +44,10 @@ type toolkitFile struct {
 	// with any needs a webhook trigger type, and those trigger types answer
 	// requires_webhook_endpoint_setup true.
 	WebhookEndpointSetup *fieldsFile `json:"webhook_endpoint_setup,omitempty"`
+	// RevokeUnsupported marks a toolkit whose provider offers no way to
+	// revoke a token programmatically: POST /connected_accounts/{id}/revoke
+	// answers 400 for its accounts, and revoke_on_delete revokes nothing.
+	RevokeUnsupported bool `json:"revoke_unsupported,omitempty"`
 }
 
 type fieldFile struct {
@@ -223,6 +227,7 @@ func (c *catalog) readToolkit(fsys fs.FS, name, file string) (*toolkitDef, error
 	tk := &toolkitDef{
 		Slug: f.Slug, Name: f.Name, Description: f.Description, AppURL: f.AppURL, BaseURL: f.BaseURL,
 		Categories: nonNil(f.Categories), Popularity: f.Popularity, Versions: f.Versions,
+		RevokeUnsupported: f.RevokeUnsupported,
 	}
 	switch {
 	case f.Slug == "":

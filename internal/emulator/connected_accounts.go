@@ -1,5 +1,5 @@
 // Resource group connectedAccounts (and link): list, create, link, get,
-// update, delete, refresh, status.
+// update, delete, refresh, revoke, status.
 
 package emulator
 
@@ -21,6 +21,7 @@ func (s *Server) registerConnectedAccounts() {
 	s.handle("patchApiV31ConnectedAccountsByNanoid", s.patchAccount)
 	s.handle("deleteApiV31ConnectedAccountsByNanoid", s.deleteAccount)
 	s.handle("postApiV31ConnectedAccountsByNanoidRefresh", s.refreshAccount)
+	s.handle("postApiV31ConnectedAccountsByNanoidRevoke", s.revokeAccount)
 	s.handle("patchApiV31ConnectedAccountsByNanoIdStatus", s.setAccountStatus)
 }
 
@@ -244,8 +245,12 @@ func (s *Server) initiateAccount(c *call) (int, any, *apiError) {
 	if userID == "" {
 		userID = "default"
 	}
+	alias := aliasOf(conn.Alias)
+	if e := s.checkAlias(c.project, userID, ac.ToolkitSlug, alias, ""); e != nil {
+		return 0, nil, e
+	}
 	a := s.newAccount(c, ac, userID)
-	a.Val, a.Status, a.Alias = creds, status, conn.Alias
+	a.Val, a.Status, a.Alias = creds, status, alias
 	a.CallbackURL = conn.CallbackURL
 	if a.CallbackURL == "" {
 		a.CallbackURL = conn.RedirectURI
@@ -340,7 +345,86 @@ func (s *Server) deleteAccount(c *call) (int, any, *apiError) {
 	if err := s.st.commit(changes...); err != nil {
 		return 0, nil, internalErr(err)
 	}
-	return 200, revokeAnswer(revoke, map[string]any{"success": true}), nil
+	answer := revokeAnswer(revoke, map[string]any{"success": true})
+	if revoke {
+		// The service's background job revokes what the account held (nothing
+		// for a toolkit that cannot revoke).
+		tokens := []string{}
+		if s.canRevoke(a) {
+			tokens = s.revokedTokens(a)
+		}
+		s.logRevocation(a, revokedOnDelete, tokens, answer["revoke_job_id"].(string))
+	}
+	return 200, answer, nil
+}
+
+// revokeAccount revokes the account's upstream tokens (POST
+// /connected_accounts/{nanoid}/revoke): an ACTIVE account becomes REVOKED,
+// its credentials are dropped (no longer served, and tool execution and
+// triggers stop), and the answer names the token subjects revoked. An
+// account already REVOKED answers 200 with none. 400 for a toolkit that
+// cannot revoke (revoke_unsupported in the catalog), 404 for an unknown
+// account, 409 for any other status.
+func (s *Server) revokeAccount(c *call) (int, any, *apiError) {
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	old, e := c.account(c.r.PathValue("nanoid"))
+	if e != nil {
+		return 0, nil, e
+	}
+	if !s.canRevoke(old) {
+		return 0, nil, newErr(http.StatusBadRequest, CodeConnectedAccountRevoke, "ConnectedAccount_RevokeNotSupported",
+			"toolkit %s does not support programmatic revocation: connected account %s was not revoked", old.ToolkitSlug, old.ID).
+			fix("Revoke the access at the provider itself (its connected apps or API key settings), then delete the connected account.")
+	}
+	answer := func(a *ConnectedAccount, tokens []string) map[string]any {
+		return map[string]any{"revoked_tokens": tokens, "connected_account": map[string]any{"id": a.ID, "status": a.Status}}
+	}
+	switch old.Status {
+	case StatusRevoked:
+		return 200, answer(old, []string{}), nil
+	case StatusActive:
+	default:
+		return 0, nil, newErr(http.StatusConflict, CodeConnectedAccountRevoke, "ConnectedAccount_NotRevokable",
+			"connected account %s is %s: only ACTIVE (or already REVOKED) accounts can be revoked", old.ID, old.Status).
+			fix("An account that is not ACTIVE holds no working upstream tokens to revoke; delete it, or reconnect it first.")
+	}
+	a, tokens := s.revoked(old, reasonRevokedByEndpoint)
+	if err := s.st.commit(put(bucketAccounts, a.ID, a)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	s.logRevocation(a, revokedByEndpoint, tokens, "")
+	s.log.Info("connected account revoked", "id", a.ID, "revoked_tokens", tokens, "project", c.project)
+	return 200, answer(a, tokens), nil
+}
+
+// aliasOf is the alias a request sets: nil for none, and for "" (which
+// clears it: the account then reads alias null).
+func aliasOf(p *string) *string {
+	if p == nil || *p == "" {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// checkAlias refuses alias when another account of the project's user
+// userID on toolkit has it (except is the account being changed): aliases
+// are unique per user and toolkit. Callers hold st.mu.
+func (s *Server) checkAlias(project, userID, toolkit string, alias *string, except string) *apiError {
+	if alias == nil {
+		return nil
+	}
+	for _, a := range s.st.accounts {
+		if a.Project == project && a.ID != except && a.UserID == userID && strings.EqualFold(a.ToolkitSlug, toolkit) &&
+			a.Alias != nil && *a.Alias == *alias {
+			return newErr(http.StatusConflict, CodeConnectedAccountAlias, "ConnectedAccount_AliasAlreadyExists",
+				"alias %q is already used by another connected account of user %q on toolkit %s", *alias, userID, toolkit).
+				with("alias: must be unique per user and toolkit").
+				fix("Choose another alias, or first clear the other account's alias (PATCH /connected_accounts/{nanoid} with \"alias\": \"\").")
+		}
+	}
+	return nil
 }
 
 // revokeAnswer adds the revoke_job_id of a delete with revoke_on_delete=true.
@@ -474,7 +558,11 @@ func (s *Server) patchAccount(c *call) (int, any, *apiError) {
 	}
 	a := *old
 	if body.Alias != nil {
-		a.Alias = body.Alias
+		alias := aliasOf(body.Alias)
+		if e := s.checkAlias(c.project, a.UserID, a.ToolkitSlug, alias, a.ID); e != nil {
+			return 0, nil, e
+		}
+		a.Alias = alias
 	}
 	if body.Connection != nil && body.Connection.State != nil {
 		ac, e := c.authConfig(a.AuthConfigID)

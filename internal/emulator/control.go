@@ -119,6 +119,7 @@ func (s *Server) stats(c *call) (int, any, *apiError) {
 		req[k] = v
 	}
 	writes := s.writes
+	revocations := s.revocationLog()
 	byProject := make(map[string]map[string]int64, len(s.byProject))
 	for p, m := range s.byProject {
 		byProject[p] = make(map[string]int64, len(m))
@@ -128,7 +129,7 @@ func (s *Server) stats(c *call) (int, any, *apiError) {
 	}
 	s.statsMu.Unlock()
 	return 200, map[string]any{
-		"requests": req, "writes": writes, "projects": byProject,
+		"requests": req, "writes": writes, "projects": byProject, "revocations": revocations,
 		"webhooks": map[string]any{
 			"delivered": s.hooks.delivered.Load(), "failed": s.hooks.failed.Load(), "attempts": s.hooks.attempts.Load(),
 			"deliveries": s.hooks.deliveryLog(),
@@ -141,6 +142,7 @@ func (s *Server) resetStats(c *call) (int, any, *apiError) {
 	s.requests = map[string]int64{}
 	s.byProject = map[string]map[string]int64{}
 	s.writes = 0
+	s.revocations = nil
 	s.statsMu.Unlock()
 	return 200, map[string]any{"requests": map[string]int64{}, "writes": 0}, nil
 }

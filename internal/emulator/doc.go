@@ -31,7 +31,7 @@
 // files named for what they do: lookups.go (project-scoped lookups answering
 // the service's 404s), credential_fields.go, managed_auth_config.go,
 // hosted_link.go, account_render.go, tool_render.go, tool_execution.go,
-// trigger_cascade.go. Infrastructure: server.go (Options, New, Close),
+// trigger_cascade.go, revocation.go. Infrastructure: server.go (Options, New, Close),
 // request.go (auth, rate-limit headers, JSON in/out), routes.go, errors.go,
 // store.go and models.go (bbolt state), catalog.go (catalog types and
 // version rules) and catalog_load.go (reading catalogdata/ and CatalogDir),
@@ -145,7 +145,28 @@
 //     auth_config.is_disabled true; refresh, enable, PATCH, trigger upserts and
 //     tool execution on them are refused. Deleting a connected account deletes
 //     its trigger instances. Both deletes take revoke_on_delete: true answers
-//     a revoke_job_id (and the auth config's accounts become REVOKED).
+//     a revoke_job_id, revokes the credentials (logged in the stats'
+//     "revocations") and the auth config's accounts become REVOKED with
+//     their credentials dropped (INACTIVE for a toolkit that cannot revoke).
+//   - POST /connected_accounts/{id}/revoke (no body) revokes an ACTIVE
+//     account, API-key and other credential accounts included: it becomes
+//     REVOKED (status_reason "Revoked via user-initiated revoke endpoint"),
+//     its credentials are dropped (state.val no longer serves them; only
+//     non-secret connection fields such as a subdomain stay) and the answer
+//     is {revoked_tokens: [access_token, refresh_token] for OAuth, [credential]
+//     otherwise, connected_account: {id, status}}. An account already
+//     REVOKED answers 200 with no tokens; any other status 409
+//     ConnectedAccount_NotRevokable (x-should-retry: false); 404 for an
+//     unknown account; 400 ConnectedAccount_RevokeNotSupported for a toolkit
+//     whose catalog file says revoke_unsupported (built in: mailchimp).
+//   - An alias (connection.alias on create, alias on the hosted link and the
+//     session link, PATCH /connected_accounts/{id} {"alias"}) is unique per
+//     user and toolkit within the project: another account of the same user
+//     on the same toolkit (through any auth config) having it answers 409
+//     ConnectedAccount_AliasAlreadyExists (code 604), nothing changed. The
+//     rule is the service's documented one; its status and body are not
+//     documented, and the emulator's answer does not name the other account.
+//     "" clears the alias (it reads null).
 //   - A callback URL (connection.callback_url and its deprecated
 //     connection.redirect_uri on POST /connected_accounts, callback_url on
 //     POST /connected_accounts/link and POST /tool_router/session/{id}/link,
@@ -239,7 +260,9 @@
 // {required, optional} lists its webhook endpoint setup fields (string
 // fields as in auth_schemes, "secret" ones masked); built in: slack
 // (signing_secret required and secret, app_id), notion (verification_token
-// required and secret), discord (public_key required, application_id). New fails with an error naming the file and
+// required and secret), discord (public_key required, application_id). A
+// toolkit's revoke_unsupported (true) makes the revoke operation answer 400
+// for its accounts (built in: mailchimp). New fails with an error naming the file and
 // the field (e.g. "github.json: tools[1].slug: ...") on a bad file.
 //
 // Realtime: GET /api/v3/internal/sdk/realtime/credentials answers
@@ -254,8 +277,10 @@
 //	POST   /_emulator/trigger_instances/{id}/fire                    body = event data; delivered to the project's subscription
 //	GET    /_emulator/stats     {"requests":{"GET /api/v3.1/auth_configs/{nanoid}":n,...},"writes":n,
 //	                             "webhooks":{"delivered","failed","attempts","deliveries":[{webhook_id, project,
-//	                             subscription_id, event_type, version, url, attempts, state, last_status, ...}]}}
-//	DELETE /_emulator/stats     reset counters
+//	                             subscription_id, event_type, version, url, attempts, state, last_status, ...}]},
+//	                             "revocations":[{project, connected_account_id, auth_config_id, toolkit,
+//	                             via ("revoke", "delete", "auth_config_delete"), revoked_tokens, revoke_job_id?, at}]}
+//	DELETE /_emulator/stats     reset counters (and the revocation log)
 //	PUT    /_emulator/faults    body: spec text (or {"spec":...}); empty clears; GET shows it
 //	PUT    /_emulator/webhook   body {"url","secret"?}: points the project's subscription at url (creates a V3
 //	                            composio.trigger.message subscription when the project has none)

@@ -31,6 +31,8 @@ const (
 	CodeConnectedAccountState    = 601
 	CodeConnectedAccountCreds    = 602
 	CodeConnectedAccountUnusable = 603
+	CodeConnectedAccountAlias    = 604
+	CodeConnectedAccountRevoke   = 605
 	CodeToolkitNotFound          = 700
 	CodeInvalidVersion           = 701
 	CodeUnknownVersion           = 702

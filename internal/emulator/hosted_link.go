@@ -41,6 +41,10 @@ func (s *Server) newAccount(c *call, ac *AuthConfig, userID string) *ConnectedAc
 // redirect is the hosted link page (/link/{lt_...}); callers hold st.mu.
 // Used by POST /connected_accounts/link and POST /tool_router/session/{id}/link.
 func (s *Server) startLink(c *call, ac *AuthConfig, userID, callbackURL string, alias *string, connData map[string]any) (*ConnectedAccount, *apiError) {
+	alias = aliasOf(alias)
+	if e := s.checkAlias(c.project, userID, ac.ToolkitSlug, alias, ""); e != nil {
+		return nil, e
+	}
 	a := s.newAccount(c, ac, userID)
 	a.Status, a.CallbackURL, a.Alias = StatusInitiated, callbackURL, alias
 	for k, v := range connData {

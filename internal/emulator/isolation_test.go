@@ -48,6 +48,7 @@ func isolationCases(fx isolationFixture) map[string]isolationCase {
 			"connection": map[string]any{"state": map[string]any{"authScheme": "API_KEY", "val": map[string]any{"api_key": "stolen"}}}}},
 		"DELETE /connected_accounts/{nanoid}":              {path: "/connected_accounts/" + ca},
 		"POST /connected_accounts/{nanoid}/refresh":        {path: "/connected_accounts/" + ca + "/refresh", body: map[string]any{}},
+		"POST /connected_accounts/{nanoid}/revoke":         {path: "/connected_accounts/" + ca + "/revoke"},
 		"PATCH /connected_accounts/{nanoId}/status":        {path: "/connected_accounts/" + ca + "/status", body: map[string]any{"enabled": false}},
 		"POST /_emulator/connected_accounts/{id}/complete": {path: "/_emulator/connected_accounts/" + ca + "/complete"},
 		"POST /_emulator/connected_accounts/{id}/fail":     {path: "/_emulator/connected_accounts/" + ca + "/fail"},

@@ -96,8 +96,10 @@ type Server struct {
 	byProject map[string]map[string]int64
 	writes    int64
 	rate      map[string]*rateWindow // per API key, under statsMu
-	closed    atomic.Bool
-	handled   map[string]bool // operation ids with a handler (see handle)
+	// revocations logs the credentials revoked at the provider (revocation.go), under statsMu.
+	revocations []revocation
+	closed      atomic.Bool
+	handled     map[string]bool // operation ids with a handler (see handle)
 }
 
 // New creates a server, opening (or creating) the data file when configured.

@@ -191,14 +191,16 @@ func TestSessionLink(t *testing.T) {
 	id := newSession(t, e, map[string]any{"user_id": "u1", "toolkits": []any{"github", "stripe", "gmail"},
 		"manage_connections": map[string]any{"enable": true, "callback_url": "https://app/cb"}})
 	for _, prefix := range []string{"/api/v3", "/api/v3.1"} {
-		l := e.must(201, "POST", prefix+"/tool_router/session/"+id+"/link", map[string]any{"toolkit": "github", "alias": "work"})
+		// (aliases are unique per user and toolkit: one for each link)
+		alias := "work" + strings.TrimPrefix(prefix, "/api/v3")
+		l := e.must(201, "POST", prefix+"/tool_router/session/"+id+"/link", map[string]any{"toolkit": "github", "alias": alias})
 		if !strings.HasPrefix(l.str("link_token"), "lt_") || l.str("redirect_url") != e.ts.URL+"/link/"+l.str("link_token") ||
 			!strings.HasPrefix(l.str("connected_account_id"), "ca_") {
 			t.Fatalf("link: %s", l.raw)
 		}
 		a := e.must(200, "GET", v+"/connected_accounts/"+l.str("connected_account_id"), nil)
 		if a.str("status") != "INITIATED" || a.str("user_id") != "u1" || a.str("toolkit", "slug") != "github" ||
-			a.str("alias") != "work" || a.str("state", "val", "callback_url") != "https://app/cb" || a.get("auth_config", "is_composio_managed") != true {
+			a.str("alias") != alias || a.str("state", "val", "callback_url") != "https://app/cb" || a.get("auth_config", "is_composio_managed") != true {
 			t.Fatalf("linked account: %s", a.raw)
 		}
 	}

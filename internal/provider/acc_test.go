@@ -309,6 +309,31 @@ type testAccEmulatorStats struct {
 	Writes   int            `json:"writes"`
 	// Projects counts the API requests per project and route.
 	Projects map[string]map[string]int `json:"projects"`
+	// Revocations logs the connected accounts whose credentials were revoked
+	// at the provider (the revoke operation, deletes with revoke_on_delete).
+	Revocations []testAccRevocation `json:"revocations"`
+}
+
+// testAccRevocation is one entry of the emulator's revocation log.
+type testAccRevocation struct {
+	ConnectedAccountID string   `json:"connected_account_id"`
+	AuthConfigID       string   `json:"auth_config_id"`
+	Via                string   `json:"via"` // revoke, delete, auth_config_delete
+	RevokedTokens      []string `json:"revoked_tokens"`
+	RevokeJobID        string   `json:"revoke_job_id"`
+}
+
+// testAccRevocationsOf returns the emulator's revocation log entries of the
+// connected account id (it skips the test on a real endpoint).
+func testAccRevocationsOf(t testing.TB, id string) []testAccRevocation {
+	t.Helper()
+	var out []testAccRevocation
+	for _, r := range testAccEmulatorStatsNow(t).Revocations {
+		if r.ConnectedAccountID == id {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // testAccEmulatorStatsNow reads the emulator's request counters.

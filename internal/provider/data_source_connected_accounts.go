@@ -68,6 +68,7 @@ type connectedAccountsModel struct {
 type connectedAccountsItemModel struct {
 	ID           types.String `tfsdk:"id"`
 	UserID       types.String `tfsdk:"user_id"`
+	Alias        types.String `tfsdk:"alias"`
 	Status       types.String `tfsdk:"status"`
 	StatusReason types.String `tfsdk:"status_reason"`
 	IsDisabled   types.Bool   `tfsdk:"is_disabled"`
@@ -103,6 +104,7 @@ func (d *connectedAccountsDataSource) Schema(_ context.Context, _ datasource.Sch
 					Attributes: map[string]schema.Attribute{
 						"id":             schema.StringAttribute{Computed: true, MarkdownDescription: "Identifier of the account."},
 						"user_id":        schema.StringAttribute{Computed: true, MarkdownDescription: "User the account belongs to."},
+						"alias":          schema.StringAttribute{Computed: true, MarkdownDescription: "The account's alias (unique per user and toolkit), null when it has none."},
 						"status":         schema.StringAttribute{Computed: true, MarkdownDescription: "Connection status, e.g. `ACTIVE` or `INITIATED`."},
 						"status_reason":  schema.StringAttribute{Computed: true, MarkdownDescription: "Reason for the status, when the service gives one."},
 						"is_disabled":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the account is disabled."},
@@ -149,6 +151,7 @@ func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.R
 		m.Accounts = append(m.Accounts, connectedAccountsItemModel{
 			ID:           types.StringValue(a.ID),
 			UserID:       types.StringValue(a.UserID),
+			Alias:        aliasValue(a.Alias),
 			Status:       types.StringValue(a.Status),
 			StatusReason: stringOrNull(a.StatusReason),
 			IsDisabled:   types.BoolValue(a.IsDisabled),

@@ -20,6 +20,7 @@ resource "service_connected_account" "key" {
   user_id        = %[1]q
   auth_config_id = service_auth_config.stripe.id
   credentials_wo = { api_key = "sk_ds" }
+  alias          = "billing"
 }
 
 resource "service_connected_account" "oauth" {
@@ -65,6 +66,7 @@ data "service_connected_accounts" "nobody" {
 						knownvalue.ObjectExact(map[string]knownvalue.Check{
 							"id":             knownvalue.StringRegexp(regexp.MustCompile(`^ca_`)),
 							"user_id":        knownvalue.StringExact(user),
+							"alias":          knownvalue.StringExact("billing"),
 							"status":         knownvalue.StringExact("ACTIVE"),
 							"status_reason":  knownvalue.Null(),
 							"is_disabled":    knownvalue.Bool(false),

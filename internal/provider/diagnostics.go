@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -188,6 +189,14 @@ func addDeleteError(diags *diag.Diagnostics, resourceType, id string, err error,
 		}
 	}
 	addAPIError(diags, "deleting", resourceType, id, err)
+}
+
+// logRevokeJob logs the revoke job a delete with revoke_on_delete started.
+func logRevokeJob(ctx context.Context, resourceType, id, jobID string) {
+	if jobID != "" {
+		tflog.Info(ctx, resourceType+" deleted; the service revokes the upstream credentials in the background",
+			map[string]any{"id": id, "revoke_job_id": jobID})
+	}
 }
 
 // addRemovedFromStateWarning adds the warning shown when Read finds that an

@@ -139,7 +139,8 @@ func TestAccConnectedAccountList_query(t *testing.T) {
 // include_resource: each result holds the account exactly as the
 // resource's Read sets it after an import of the same object (an ACTIVE API
 // key account, a disabled one with its reason, an OAuth account waiting for
-// approval with its callback and redirect URLs), from the listing alone.
+// approval with its callback and redirect URLs and an alias), from the
+// listing alone.
 func TestAccConnectedAccountList_includeResource(t *testing.T) {
 	t.Parallel()
 	key, c := testAccIsolatedProject(t)
@@ -151,7 +152,7 @@ func TestAccConnectedAccountList_includeResource(t *testing.T) {
 		t.Fatal(err)
 	}
 	oauth, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{
-		AuthConfigID: github, UserID: "user-1", CallbackURL: "https://app.example/connected"})
+		AuthConfigID: github, UserID: "user-1", CallbackURL: "https://app.example/connected", Alias: "work"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,6 +186,8 @@ func TestAccConnectedAccountList_includeResource(t *testing.T) {
 					listValue("credentials", knownvalue.Null()),
 					listValue("credentials_wo", knownvalue.Null()),
 					listValue("credentials_wo_version", knownvalue.Null()),
+					listValue("alias", knownvalue.Null()),
+					listValue("revoke_on_delete", knownvalue.Bool(false)),
 					listValue("timeouts", knownvalue.Null()),
 					listValue("created_at", testAccTimestamp),
 					listValue("updated_at", testAccTimestamp),
@@ -201,6 +204,7 @@ func TestAccConnectedAccountList_includeResource(t *testing.T) {
 					listValue("toolkit", knownvalue.StringExact("github")),
 					listValue("callback_url", knownvalue.StringExact("https://app.example/connected")),
 					listValue("redirect_url", knownvalue.StringExact(oauth.RedirectURL)),
+					listValue("alias", knownvalue.StringExact("work")),
 				}),
 			},
 		},

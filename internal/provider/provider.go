@@ -12,6 +12,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
@@ -64,6 +65,7 @@ var (
 	_ provider.ProviderWithConfigValidators   = (*ServiceProvider)(nil)
 	_ provider.ProviderWithEphemeralResources = (*ServiceProvider)(nil)
 	_ provider.ProviderWithListResources      = (*ServiceProvider)(nil)
+	_ provider.ProviderWithActions            = (*ServiceProvider)(nil)
 )
 
 // New returns a constructor for the provider at the given version.
@@ -313,6 +315,14 @@ func (p *ServiceProvider) ListResources(_ context.Context) []func() list.ListRes
 		NewCustomToolkitListResource,
 		NewProjectListResource,
 		NewWebhookEndpointListResource,
+	}
+}
+
+// Actions lists the action types (Terraform 1.14 and later). Add one
+// constructor per line.
+func (p *ServiceProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{
+		NewConnectedAccountRevokeAction,
 	}
 }
 

@@ -23,8 +23,9 @@ import (
 //
 //   - Refresh (Read): exactly 1 GET of the object.
 //   - Create: 1 write and at most 1 read (the read-back), plus, for connected
-//     accounts without allow_multiple, the duplicate-account list the official
-//     SDK also makes. A write that the API needs to finish creating (say
+//     accounts without allow_multiple or with an alias, one listing of the
+//     user's accounts (the duplicate-account list the official SDK also
+//     makes, which also finds an alias already used). A write that the API needs to finish creating (say
 //     disabling an object created with enabled = false) comes on top.
 //   - Update: the writes of what changed and at most 1 read-back; none when
 //     nothing the service stores changed.
@@ -34,8 +35,9 @@ import (
 //     the plan: planUnchanged). Referenced objects (toolkit, trigger type,
 //     auth config, connected account) are read through Cache, at most once
 //     per distinct object per provider process, whatever the number of
-//     resources; Create may reuse what the final plan read in the same
-//     process instead of reading again.
+//     resources, and so is the listing of a user's connected accounts that
+//     an alias is checked against (once per user); Create may reuse what the
+//     final plan read in the same process instead of reading again.
 type ProviderData struct {
 	// Client is the configured API client.
 	Client *client.Client
@@ -52,6 +54,9 @@ type ProviderData struct {
 	// claimTriggerCreate); Configure makes a new ProviderData for every
 	// graph walk, so it holds one walk's creates.
 	TriggerCreates plannedKeys
+	// AliasClaims are the connected account aliases (user, toolkit, alias)
+	// this plan sets (checkAliasAtPlan), per graph walk like TriggerCreates.
+	AliasClaims plannedKeys
 	// VersionKeys are the keys of toolkit_versions in the provider block,
 	// checked against the catalog by checkToolkitVersionKeys.
 	VersionKeys []string

@@ -42,6 +42,7 @@ resource "service_connected_account" "ca" {
   user_id        = "%[2]s-${count.index}"
   auth_config_id = %[3]q
   credentials    = { api_key = "sk_${count.index}" }
+  alias          = "budget"
 }
 
 resource "service_trigger_instance" "ti" {
@@ -87,17 +88,19 @@ resource "service_webhook_subscription" "hook" {
 		// Plan: no writes; each referenced object read once (github and
 		// stripe toolkits, github's tools for tool_access_config, the trigger
 		// type, the existing auth config and connected account), whatever n;
-		// the (single) webhook subscription reads the event types and lists
-		// the project's subscription.
+		// the alias check lists each user's accounts once (n users); the
+		// (single) webhook subscription reads the event types and lists the
+		// project's subscription.
 		{"plan", []string{"plan", "-out=tfplan", "-no-color"}, map[string]int{
-			getToolkit: 2, listTools: 1, getTriggerType: 1, getAC: 1, getCA: 1, eventTypes: 1, listWHS: 1,
+			getToolkit: 2, listTools: 1, getTriggerType: 1, getAC: 1, getCA: 1, listCA: n, eventTypes: 1, listWHS: 1,
 		}},
 		// Apply of the saved plan: the final plan reads each referenced
-		// object once again (a new provider process); each Create makes one
-		// write and one read-back, plus the duplicate-account list.
+		// object (and lists each user's accounts) once again (a new provider
+		// process); each Create makes one write and one read-back, plus the
+		// listing that finds a duplicate account or alias.
 		{"apply", []string{"apply", "-no-color", "tfplan"}, map[string]int{
 			getToolkit: 2, listTools: 1, getTriggerType: 1, getAC: 1 + n, getCA: 1 + n,
-			createAC: n, initiateCA: n, listCA: n, upsertTI: n, listTI: n,
+			createAC: n, initiateCA: n, listCA: n + n, upsertTI: n, listTI: n,
 			eventTypes: 1, listWHS: 1, createWHS: 1,
 		}},
 		// Refresh and plan with nothing to change: one GET per resource, no

@@ -81,6 +81,7 @@ type authConfigResourceModel struct {
 	IsEnabledForToolRouter types.Bool   `tfsdk:"is_enabled_for_tool_router"`
 	ToolAccessConfig       types.Object `tfsdk:"tool_access_config"`
 	Enabled                types.Bool   `tfsdk:"enabled"`
+	RevokeOnDelete         types.Bool   `tfsdk:"revoke_on_delete"`
 	Status                 types.String `tfsdk:"status"`
 	IsServiceManaged       types.Bool   `tfsdk:"is_service_managed"`
 	CreatedAt              types.String `tfsdk:"created_at"`
@@ -258,6 +259,17 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(true),
+			},
+			"revoke_on_delete": schema.BoolAttribute{
+				MarkdownDescription: "Whether deleting the auth config also revokes, at the upstream provider, the tokens " +
+					"of every connected account made through it (the service's `revoke_on_delete`, a background job; " +
+					"the accounts then read `REVOKED`): every delete, `terraform destroy` as well as the delete half of " +
+					"a replacement, sends it. Defaults to `false`, as the service: the accounts' tokens then stay valid " +
+					"at the provider. The service never reports it, so an import sets it to `false`; the value in the " +
+					"state is the one a delete uses (set it to `true` and apply before destroying).",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
 			},
 			"status": schema.StringAttribute{
 				MarkdownDescription: "Status reported by the service: `ENABLED` or `DISABLED`. Known at plan time: it " +
@@ -762,13 +774,15 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	var state authConfigResourceModel // only the id: all Delete needs from the state
-	resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "id")...)
+	var state authConfigResourceModel // all Delete needs from the state
+	resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "id", "revoke_on_delete")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	id := state.ID.ValueString()
-	addDeleteError(&resp.Diagnostics, authConfigResourceType, id, r.data.Client.DeleteAuthConfig(ctx, id))
+	jobID, err := r.data.Client.DeleteAuthConfigWith(ctx, id, client.DeleteOptions{RevokeOnDelete: state.RevokeOnDelete.ValueBool()})
+	logRevokeJob(ctx, authConfigResourceType, id, jobID)
+	addDeleteError(&resp.Diagnostics, authConfigResourceType, id, err)
 }
 
 func (r *authConfigResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
@@ -821,6 +835,11 @@ func applyAuthConfig(ctx context.Context, m *authConfigResourceModel, ac *client
 	m.Enabled = types.BoolValue(acStatusEnabled(ac.Status))
 	m.CreatedAt = types.StringValue(ac.CreatedAt)
 	m.UpdatedAt = types.StringValue(ac.LastUpdatedAt)
+	// The service never reports revoke_on_delete: an import (and a state
+	// written before the attribute existed) takes the default.
+	if m.RevokeOnDelete.IsNull() || m.RevokeOnDelete.IsUnknown() {
+		m.RevokeOnDelete = types.BoolValue(false)
+	}
 
 	// Scopes and the tool list: a list the service reports (even an empty one,
 	// e.g. after clearing) is known; when the service reports none, the

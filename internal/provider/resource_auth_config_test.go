@@ -1033,3 +1033,103 @@ func TestAuthConfig_validateConfigOneErrorPerMistake(t *testing.T) {
 		}
 	}
 }
+
+// TestAccAuthConfig_revokeOnDelete: an auth config with revoke_on_delete =
+// true sends revoke_on_delete=true on every delete, the delete half of a
+// replacement and the final destroy: the emulator revokes (and logs) the
+// accounts made through it (here accounts created outside Terraform, which
+// the delete leaves behind). One deleted with the default false revokes
+// nothing: its account is only INACTIVE.
+func TestAccAuthConfig_revokeOnDelete(t *testing.T) {
+	testAccRequireEmulator(t) // the revocation log is the emulator's
+	name := acctest.RandomWithPrefix("tf-acc-ac-revoke")
+	cfg := func(toolkit string, keeping bool) string {
+		s := fmt.Sprintf(`
+resource "service_auth_config" "test" {
+  toolkit          = %q
+  type             = "use_custom_auth"
+  auth_scheme      = "API_KEY"
+  name             = %q
+  revoke_on_delete = true
+}
+`, toolkit, name)
+		if keeping {
+			s += fmt.Sprintf(`
+resource "service_auth_config" "keeping" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = %q
+}
+`, name)
+		}
+		return s
+	}
+	c := testAccClient(t)
+	// account creates an API-key account of the auth config at addr, outside
+	// Terraform, and keeps its id in v.
+	account := func(addr string, v *testAccValue) resource.TestCheckFunc {
+		return func(s *terraform.State) error {
+			acID := s.RootModule().Resources[addr].Primary.ID
+			cr, err := c.InitiateConnectedAccount(context.Background(), client.InitiateConnectedAccountRequest{AuthConfigID: acID, UserID: name,
+				State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "sk_outside"}}})
+			if err != nil {
+				return err
+			}
+			v.v = cr.ID
+			t.Cleanup(func() { _ = c.DeleteConnectedAccount(context.Background(), cr.ID) })
+			return nil
+		}
+	}
+	// revoked checks how the deletion of its auth config left the account v.
+	revoked := func(v *testAccValue, want bool) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			a, err := c.GetConnectedAccount(context.Background(), v.v)
+			if err != nil {
+				return err
+			}
+			log := testAccRevocationsOf(t, v.v)
+			if want && (a.Status != client.StatusRevoked || len(log) != 1 || log[0].Via != "auth_config_delete") {
+				return fmt.Errorf("account %s of a deleted auth config with revoke_on_delete: status %s, revocations %+v", v.v, a.Status, log)
+			}
+			if !want && (a.Status != client.StatusInactive || len(log) != 0) {
+				return fmt.Errorf("account %s of an auth config deleted without revoke_on_delete: status %s, revocations %+v", v.v, a.Status, log)
+			}
+			return nil
+		}
+	}
+	onFirst, onSecond, onKeeping := &testAccValue{}, &testAccValue{}, &testAccValue{}
+	resource.ParallelTest(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			if err := testAccCheckAuthConfigDestroy(t)(s); err != nil {
+				return err
+			}
+			return revoked(onSecond, true)(s)
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("stripe", true),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccAuthConfigName, tfjsonpath.New("revoke_on_delete"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("service_auth_config.keeping", tfjsonpath.New("revoke_on_delete"), knownvalue.Bool(false)),
+				},
+				Check: resource.ComposeTestCheckFunc(account(testAccAuthConfigName, onFirst), account("service_auth_config.keeping", onKeeping)),
+			},
+			{
+				// Another toolkit replaces the auth config: its delete revokes.
+				Config: cfg("airtable", true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccAuthConfigName, plancheck.ResourceActionReplace),
+				}},
+				Check: resource.ComposeTestCheckFunc(revoked(onFirst, true), account(testAccAuthConfigName, onSecond)),
+			},
+			{
+				// Deleted with the default revoke_on_delete = false.
+				Config: cfg("airtable", false),
+				Check:  revoked(onKeeping, false),
+			},
+		},
+	})
+}

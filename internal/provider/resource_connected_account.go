@@ -2,11 +2,11 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -58,6 +58,8 @@ type connectedAccountModel struct {
 	CredentialsWO        types.Map      `tfsdk:"credentials_wo"`
 	CredentialsWOVersion types.Int64    `tfsdk:"credentials_wo_version"`
 	Credentials          types.Map      `tfsdk:"credentials"`
+	Alias                types.String   `tfsdk:"alias"`
+	RevokeOnDelete       types.Bool     `tfsdk:"revoke_on_delete"`
 	AllowMultiple        types.Bool     `tfsdk:"allow_multiple"`
 	HostedLink           types.Bool     `tfsdk:"hosted_link"`
 	WaitForConnection    types.Bool     `tfsdk:"wait_for_connection"`
@@ -99,7 +101,14 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 			"Unless `allow_multiple` is true, creating a second `ACTIVE` account for the same user and auth config is " +
 			"refused at apply, before the account is written, with instructions to import the existing one. Changing `credentials_wo_version` or `credentials` " +
 			"replaces the stored credentials in place. An account deleted outside Terraform is removed from state " +
-			"with a warning and created again by the next apply.",
+			"with a warning and created again by the next apply.\n\n" +
+			"**Revocation.** Deleting the account (`terraform destroy`, or the delete half of a replacement) " +
+			"leaves the user's tokens valid at the upstream provider unless `revoke_on_delete` is true. To revoke " +
+			"an account's tokens and keep the account, use the `service_connected_account_revoke` action " +
+			"(Terraform 1.14 or later). A revoked account reads `status = \"REVOKED\"` and its credentials no " +
+			"longer work; like an `EXPIRED` or `FAILED` account it stays in the state and plans no change " +
+			"(`status` is read-only and never forces a replacement). To connect the user again, replace it: " +
+			"`terraform apply -replace=service_connected_account.<name>`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "Identifier of the connected account (e.g. `ca_...`). Use it to import: " +
@@ -164,6 +173,29 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				Validators: append([]validator.Map{
 					mapvalidator.SizeAtLeast(1),
 				}, credentialFields()...),
+			},
+			"alias": schema.StringAttribute{
+				MarkdownDescription: "A name for the account that your application uses to pick one of a user's " +
+					"several accounts on the same toolkit (for example `work` and `personal`), unique per user and " +
+					"toolkit. Set at creation and changed in place; removing it clears the alias on the service. " +
+					"An alias another account of the same user on the same toolkit already has is refused: at plan " +
+					"when the user's accounts can be listed (`user_id` known), otherwise at apply before the account " +
+					"is written, naming the account that has it. When this plan creates the account and the other " +
+					"account is on the same auth config, the plan only warns (it may be the tainted account this " +
+					"plan replaces) and the apply refuses it before the write if it is still there.",
+				Optional:   true,
+				Validators: []validator.String{freeTextValidator()},
+			},
+			"revoke_on_delete": schema.BoolAttribute{
+				MarkdownDescription: "Whether deleting the account also revokes its tokens at the upstream provider " +
+					"(the service's `revoke_on_delete`, a background job): every delete of this account, " +
+					"`terraform destroy` as well as the delete half of a replacement, sends it. Defaults to `false`, " +
+					"as the service: the tokens then stay valid at GitHub, Slack or Google after the account is " +
+					"gone. The service never reports it, so an import sets it to `false`; the value in the state " +
+					"is the one a delete uses (set it to `true` and apply before destroying).",
+				Optional: true,
+				Computed: true,
+				Default:  booldefault.StaticBool(false),
 			},
 			"allow_multiple": schema.BoolAttribute{
 				MarkdownDescription: "Allow more than one `ACTIVE` account for the same user and auth config. When " +
@@ -392,8 +424,12 @@ func (r *connectedAccountResource) checkAccountCredentials(ctx context.Context, 
 // privateKeyReplacing marks, in the private plan data, a plan that replaces an
 // existing account. Terraform plans the creation half of a replacement with no
 // prior state but passes the private data of the first plan along, so the
-// creation half can tell it replaces an account.
-const privateKeyReplacing = "replacing_account"
+// creation half can tell it replaces an account. privateKeyReplacedAccount
+// holds the replaced account's id.
+const (
+	privateKeyReplacing       = "replacing_account"
+	privateKeyReplacedAccount = "replaced_account_id"
+)
 
 // A delete (no planned object) and a destroy run need no check (the gate,
 // remotePlanChecks): in particular they must not depend on the auth config
@@ -410,7 +446,7 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 	// add any attribute a new check needs).
 	var plan, config connectedAccountModel
 	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "user_id", "auth_config_id", "callback_url", "credentials",
-		"credentials_wo_version", "hosted_link", "enabled", "disabled_reason")...)
+		"credentials_wo_version", "hosted_link", "enabled", "disabled_reason", "alias")...)
 	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &config, "credentials_wo")...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -418,8 +454,9 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 	creating := req.State.Raw.IsNull()
 	var state connectedAccountModel
 	if !creating {
-		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "user_id", "auth_config_id", "callback_url", "credentials",
-			"credentials_wo_version", "enabled", "disabled_reason", "status", "status_reason", "updated_at", "toolkit", "auth_scheme")...)
+		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "id", "user_id", "auth_config_id", "callback_url", "credentials",
+			"credentials_wo_version", "enabled", "disabled_reason", "status", "status_reason", "updated_at", "toolkit", "auth_scheme",
+			"alias")...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -434,9 +471,16 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 			!plan.CallbackURL.Equal(state.CallbackURL)
 		if replacing {
 			resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacing, []byte("true"))...)
+			// The creation half (planned next, without prior state) checks the
+			// alias against the user's other accounts, this one excepted.
+			replaced, _ := json.Marshal(state.ID.ValueString()) // private values are JSON
+			resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacedAccount, replaced)...)
 		} else {
 			sendsCredentials := credsChanged && (!known || keys != nil)
 			resp.Diagnostics.Append(planAccountUpdate(ctx, plan, state, sendsCredentials, &resp.Plan)...)
+			if !plan.Alias.Equal(state.Alias) {
+				r.checkAliasAtPlan(ctx, req, plan, state.Toolkit.ValueString(), state.ID.ValueString(), &resp.Diagnostics)
+			}
 		}
 	}
 	if !known || !r.data.Configured() {
@@ -481,14 +525,16 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 	if ac.AuthScheme != "" {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("auth_scheme"), types.StringValue(ac.AuthScheme))...)
 	}
+	r.checkAliasAtPlan(ctx, req, plan, ac.Toolkit.Slug, "", &resp.Diagnostics)
 }
 
 // planAccountUpdate plans the computed attributes of an in-place update
 // exactly where the operation decides them, instead of "(known after apply)":
 //   - is_disabled is the opposite of enabled;
-//   - enabling or disabling leaves status unchanged, and an update that calls
-//     nothing (only creation-time options changed) leaves status,
-//     status_reason and updated_at unchanged;
+//   - enabling or disabling, and changing the alias, leave status unchanged,
+//     and an update that calls nothing (only creation-time options or
+//     revoke_on_delete changed) leaves status, status_reason and updated_at
+//     unchanged;
 //   - sending credentials (rotation) leaves an ACTIVE account ACTIVE, but may
 //     reactivate an EXPIRED, FAILED or INACTIVE one, so status stays unknown
 //     for those.
@@ -505,7 +551,8 @@ func planAccountUpdate(ctx context.Context, plan, state connectedAccountModel, s
 	}
 	enabled := plan.Enabled.ValueBool()
 	callsStatus := !plan.Enabled.Equal(state.Enabled) || (!enabled && !plan.DisabledReason.Equal(state.DisabledReason))
-	if !sendsCredentials && !callsStatus {
+	patchesAlias := !plan.Alias.Equal(state.Alias)
+	if !sendsCredentials && !callsStatus && !patchesAlias {
 		diags.Append(out.SetAttribute(ctx, path.Root("status_reason"), state.StatusReason)...)
 		diags.Append(out.SetAttribute(ctx, path.Root("updated_at"), state.UpdatedAt)...)
 	}
@@ -593,18 +640,8 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		scheme = plan.AuthScheme.ValueString()
 	}
 
-	if !plan.AllowMultiple.ValueBool() {
-		existing, err := c.ListConnectedAccounts(ctx, client.ConnectedAccountListParams{
-			UserIDs: []string{userID}, AuthConfigIDs: []string{acID}, Statuses: []string{client.StatusActive},
-		})
-		if err != nil {
-			addAPIError(&resp.Diagnostics, "checking for existing accounts before creating", connectedAccountType, "", err)
-			return
-		}
-		if len(existing) > 0 {
-			addExistingAccountError(&resp.Diagnostics, userID, acID, existing)
-			return
-		}
+	if !checkBeforeCreate(ctx, c, plan, &resp.Diagnostics) {
+		return
 	}
 
 	// timeouts.create also bounds the create itself: after an ambiguous
@@ -618,14 +655,18 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	var id, redirect string
 	callback := plan.CallbackURL.ValueString()
 	if plan.HostedLink.ValueBool() {
-		link, err := c.CreateConnectedAccountLink(createCtx, client.LinkRequest{AuthConfigID: acID, UserID: userID, CallbackURL: callback})
+		link, err := c.CreateConnectedAccountLink(createCtx, client.LinkRequest{AuthConfigID: acID, UserID: userID, CallbackURL: callback,
+			Alias: plan.Alias.ValueString()})
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "creating (hosted link)", connectedAccountType, "", err)
+			if !r.addAliasRefused(ctx, plan, err, &resp.Diagnostics) {
+				addAPIError(&resp.Diagnostics, "creating (hosted link)", connectedAccountType, "", err)
+			}
 			return
 		}
 		id, redirect = link.ConnectedAccountID, link.RedirectURL
 	} else {
-		ireq := client.InitiateConnectedAccountRequest{AuthConfigID: acID, UserID: userID, CallbackURL: callback}
+		ireq := client.InitiateConnectedAccountRequest{AuthConfigID: acID, UserID: userID, CallbackURL: callback,
+			Alias: plan.Alias.ValueString()}
 		if creds != nil {
 			val := map[string]any{"status": client.StatusActive}
 			for k, v := range creds {
@@ -635,7 +676,9 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		}
 		cr, err := c.InitiateConnectedAccount(createCtx, ireq)
 		if err != nil {
-			addCredentialsAPIError(&resp.Diagnostics, creds != nil, attr, "creating", "", err)
+			if !r.addAliasRefused(ctx, plan, err, &resp.Diagnostics) {
+				addCredentialsAPIError(&resp.Diagnostics, creds != nil, attr, "creating", "", err)
+			}
 			return
 		}
 		id, redirect = cr.ID, cr.RedirectURL
@@ -679,6 +722,21 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	r.fillUnknown(&plan)
 	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(errs...)
+}
+
+// addAliasRefused reports a create the service refused for its alias (an
+// account created meanwhile has it) and returns true; false for any other
+// error.
+func (r *connectedAccountResource) addAliasRefused(ctx context.Context, plan connectedAccountModel, err error, diags *diag.Diagnostics) bool {
+	if plan.Alias.ValueString() == "" || !isAliasConflict(err) {
+		return false
+	}
+	toolkit := ""
+	if !plan.Toolkit.IsUnknown() {
+		toolkit = plan.Toolkit.ValueString()
+	}
+	addAliasConflictAtApply(ctx, r.data.Client, plan.UserID.ValueString(), toolkit, plan.Alias.ValueString(), "", err, diags)
+	return true
 }
 
 // fillUnknown replaces computed values still unknown (when the account could
@@ -725,26 +783,6 @@ func addCredentialsAPIError(diags *diag.Diagnostics, sentCredentials bool, attr 
 	diags.AddAttributeError(attr, summary, lead+"\n\n"+detail)
 }
 
-// addExistingAccountError refuses a duplicate account and explains how to
-// import the existing one.
-func addExistingAccountError(diags *diag.Diagnostics, userID, acID string, existing []client.ConnectedAccount) {
-	ids := make([]string, 0, len(existing))
-	for _, a := range existing {
-		ids = append(ids, a.ID)
-	}
-	sort.Strings(ids)
-	first := existing[0].ID
-	diags.AddError("Connected account already exists",
-		fmt.Sprintf("User %q already has an ACTIVE connected account for auth config %s: %s. A second account was not "+
-			"created.\n\n"+
-			"To manage the existing account with this resource, import it (replace <name> with this resource's name):\n\n"+
-			"  terraform import %s.<name> %s\n\n"+
-			"or add an import block and apply:\n\n"+
-			"  import {\n    to = %s.<name>\n    id = %q\n  }\n\n"+
-			"To create another account for the same user and auth config anyway, set allow_multiple = true.",
-			userID, acID, strings.Join(ids, ", "), connectedAccountType, first, connectedAccountType, first))
-}
-
 // addWaitError reports a wait_for_connection failure; the account stays in state.
 func addWaitError(diags *diag.Diagnostics, id, redirect, timeout string, err error) {
 	approve := ""
@@ -767,6 +805,14 @@ func addWaitError(diags *diag.Diagnostics, id, redirect, timeout string, err err
 		summary, detail := apiErrorText("waiting for", connectedAccountType, id, err)
 		diags.AddError(summary, detail+"\n"+keep)
 	}
+}
+
+// aliasValue is an account's alias: null when it has none ("" included).
+func aliasValue(alias *string) types.String {
+	if alias == nil {
+		return types.StringNull()
+	}
+	return stringOrNull(*alias)
 }
 
 func stringOrNull(s string) types.String {
@@ -797,6 +843,12 @@ func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported
 	}
 	m.CreatedAt = types.StringValue(a.CreatedAt)
 	m.UpdatedAt = types.StringValue(a.UpdatedAt)
+	m.Alias = aliasValue(a.Alias)
+	// The service never reports revoke_on_delete: an import (and a state
+	// written before the attribute existed) takes the default.
+	if m.RevokeOnDelete.IsNull() || m.RevokeOnDelete.IsUnknown() {
+		m.RevokeOnDelete = types.BoolValue(false)
+	}
 	if !imported {
 		return
 	}
@@ -865,6 +917,10 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 	plan.ID = state.ID
 	called := false
 
+	// One PATCH /connected_accounts/{id} carries what changed of the
+	// credentials and the alias.
+	var upd client.ConnectedAccountUpdate
+	credAttr := path.Root("credentials")
 	credsChanged := !plan.Credentials.Equal(state.Credentials) || !plan.CredentialsWOVersion.Equal(state.CredentialsWOVersion)
 	if credsChanged {
 		creds, _, attr, _ := givenCredentials(ctx, config, plan, &resp.Diagnostics)
@@ -876,13 +932,27 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 			for k, v := range creds {
 				val[k] = v
 			}
-			scheme := strings.ToUpper(state.AuthScheme.ValueString())
-			if err := c.UpdateConnectedAccountCredentials(ctx, id, client.ConnectionState{AuthScheme: scheme, Val: val}); err != nil {
-				addCredentialsAPIError(&resp.Diagnostics, true, attr, "updating the credentials of", id, err)
-				return
-			}
-			called = true
+			upd.State = &client.ConnectionState{AuthScheme: strings.ToUpper(state.AuthScheme.ValueString()), Val: val}
+			credAttr = attr
 		}
+	}
+	if !plan.Alias.Equal(state.Alias) {
+		alias := plan.Alias.ValueString() // "" (alias removed from the configuration) clears it
+		upd.Alias = &alias
+	}
+	if upd.State != nil || upd.Alias != nil {
+		if err := c.UpdateConnectedAccount(ctx, id, upd); err != nil {
+			switch {
+			case upd.Alias != nil && isAliasConflict(err):
+				addAliasConflictAtApply(ctx, c, state.UserID.ValueString(), state.Toolkit.ValueString(), *upd.Alias, id, err, &resp.Diagnostics)
+			case upd.State != nil:
+				addCredentialsAPIError(&resp.Diagnostics, true, credAttr, "updating the credentials of", id, err)
+			default:
+				addAPIError(&resp.Diagnostics, "updating the alias of", connectedAccountType, id, err)
+			}
+			return
+		}
+		called = true
 	}
 
 	enabled := plan.Enabled.ValueBool()
@@ -930,12 +1000,15 @@ func (r *connectedAccountResource) Delete(ctx context.Context, req resource.Dele
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	var id string // all Delete needs from the state
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
+	var state connectedAccountModel // all Delete needs from the state
+	resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "id", "revoke_on_delete")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	addDeleteError(&resp.Diagnostics, connectedAccountType, id, r.data.Client.DeleteConnectedAccount(ctx, id))
+	id := state.ID.ValueString()
+	jobID, err := r.data.Client.DeleteConnectedAccountWith(ctx, id, client.DeleteOptions{RevokeOnDelete: state.RevokeOnDelete.ValueBool()})
+	logRevokeJob(ctx, connectedAccountType, id, jobID)
+	addDeleteError(&resp.Diagnostics, connectedAccountType, id, err)
 }
 
 func (r *connectedAccountResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -1458,3 +1458,97 @@ func TestAccConnectedAccount_importIDs(t *testing.T) {
 }
 
 func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }
+
+// testAccCheckRevokedOnDelete checks the emulator's revocation log for the
+// account captured in v: revoked by its delete (revoke_on_delete=true, with
+// the answer's revoke job) when want, else never revoked.
+func testAccCheckRevokedOnDelete(t *testing.T, v *testAccValue, want bool) tfresource.TestCheckFunc {
+	return func(*terraform.State) error {
+		log := testAccRevocationsOf(t, v.v)
+		switch {
+		case want && (len(log) != 1 || log[0].Via != "delete" || !strings.HasPrefix(log[0].RevokeJobID, "rvk_")):
+			return fmt.Errorf("connected account %s: want one revocation by its delete, the emulator logged %+v", v.v, log)
+		case !want && len(log) != 0:
+			return fmt.Errorf("connected account %s was deleted without revoke_on_delete, yet the emulator logged %+v", v.v, log)
+		}
+		return nil
+	}
+}
+
+// TestAccConnectedAccount_revokeOnDelete: with revoke_on_delete = true, the
+// delete half of a replacement and the final destroy send
+// revoke_on_delete=true (the emulator logs the revocation); an account
+// deleted with the default false is not revoked. Changing revoke_on_delete
+// is an in-place update that writes nothing (updated_at unchanged).
+func TestAccConnectedAccount_revokeOnDelete(t *testing.T) {
+	testAccRequireEmulator(t) // the revocation log is the emulator's
+	user := acctest.RandomWithPrefix("tf-ca-revoke")
+	ac := testAccCAStripeAuthConfig(user)
+	ref := "service_auth_config.stripe.id"
+	plain := func(extra string) string {
+		return fmt.Sprintf(`
+resource "service_connected_account" "plain" {
+  user_id        = "%s-plain"
+  auth_config_id = service_auth_config.stripe.id
+  credentials    = { api_key = "sk_plain" }
+  %s
+}
+`, user, extra)
+	}
+	const plainAddr = "service_connected_account.plain"
+	first, second, plainID := &testAccValue{}, &testAccValue{}, &testAccValue{}
+	plainUpdatedAt := statecheck.CompareValue(compare.ValuesSame())
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy: func(s *terraform.State) error {
+			if err := testAccCheckConnectedAccountDestroy(t)(s); err != nil {
+				return err
+			}
+			return testAccCheckRevokedOnDelete(t, second, true)(s)
+		},
+		Steps: []tfresource.TestStep{
+			{
+				Config: ac + testAccCAAccount(user, ref, `credentials = { api_key = "sk_1" }`, `revoke_on_delete = true`) + plain(""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("revoke_on_delete"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(plainAddr, tfjsonpath.New("revoke_on_delete"), knownvalue.Bool(false)),
+					plainUpdatedAt.AddStateValue(plainAddr, tfjsonpath.New("updated_at")),
+				},
+				Check: tfresource.ComposeTestCheckFunc(first.capture(caAddr, "id"), plainID.capture(plainAddr, "id")),
+			},
+			{
+				// A replace-forcing change: the delete half revokes.
+				Config: ac + testAccCAAccount(user+"-b", ref, `credentials = { api_key = "sk_1" }`, `revoke_on_delete = true`) + plain(""),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(caAddr, plancheck.ResourceActionReplace),
+				}},
+				Check: tfresource.ComposeTestCheckFunc(second.capture(caAddr, "id"), testAccCheckRevokedOnDelete(t, first, true),
+					testAccCheckRevokedOnDelete(t, second, false)),
+			},
+			{
+				Config: ac + testAccCAAccount(user+"-b", ref, `credentials = { api_key = "sk_1" }`, `revoke_on_delete = true`) +
+					plain(`revoke_on_delete = true`),
+				ConfigPlanChecks: tfresource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(plainAddr, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(plainAddr, tfjsonpath.New("revoke_on_delete"), knownvalue.Bool(true)),
+					plainUpdatedAt.AddStateValue(plainAddr, tfjsonpath.New("updated_at")),
+				},
+			},
+			{
+				Config: ac + testAccCAAccount(user+"-b", ref, `credentials = { api_key = "sk_1" }`, `revoke_on_delete = true`) +
+					plain(`revoke_on_delete = false`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(plainAddr, tfjsonpath.New("revoke_on_delete"), knownvalue.Bool(false)),
+				},
+			},
+			{
+				// Deleted with revoke_on_delete = false: not revoked.
+				Config: ac + testAccCAAccount(user+"-b", ref, `credentials = { api_key = "sk_1" }`, `revoke_on_delete = true`),
+				Check:  testAccCheckRevokedOnDelete(t, plainID, false),
+			},
+		},
+	})
+}

@@ -626,10 +626,7 @@ func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	id := state.ID.ValueString()
 	jobID, err := r.data.Client.DeleteProject(ctx, id, state.RevokeOnDelete.ValueBool())
-	if jobID != "" {
-		tflog.Info(ctx, "project deleted; the service revokes its connected accounts' credentials in the background",
-			map[string]any{"id": id, "revoke_job_id": jobID})
-	}
+	logRevokeJob(ctx, projectType, id, jobID)
 	addDeleteError(&resp.Diagnostics, projectType, id, err)
 }
 

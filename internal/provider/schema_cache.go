@@ -10,8 +10,8 @@ import (
 
 // SchemaCache is the per-provider-process cache of the objects that
 // plan-time checks read: toolkits and trigger types (per slug and toolkit
-// version), a toolkit's list of trigger types, and the auth configs and connected accounts other resources refer
-// to (per id). Each is fetched at most once per provider process, whatever
+// version), a toolkit's list of trigger types, the auth configs and connected accounts other resources refer
+// to (per id), and a user's connected accounts (per user id). Each is fetched at most once per provider process, whatever
 // the number of resources referring to it (see "Request budget" in
 // provider_data.go). It is safe for concurrent use: concurrent callers for
 // the same key share one request. Successful results and NotFound errors are
@@ -29,6 +29,7 @@ type SchemaCache struct {
 	fetchTriggerTypes     func(ctx context.Context, p client.TriggerTypeListParams) ([]client.TriggerType, error)
 	fetchAuthConfig       func(ctx context.Context, id string) (*client.AuthConfig, error)
 	fetchConnectedAccount func(ctx context.Context, id string) (*client.ConnectedAccount, error)
+	fetchAccounts         func(ctx context.Context, p client.ConnectedAccountListParams) ([]client.ConnectedAccount, error)
 	fetchMCPServers       func(ctx context.Context, p client.MCPServerListParams) ([]client.MCPServer, error)
 
 	mu                sync.Mutex
@@ -38,6 +39,7 @@ type SchemaCache struct {
 	toolkitTriggers   map[string]*cacheEntry[[]client.TriggerType]
 	authConfigs       map[string]*cacheEntry[client.AuthConfig]
 	connectedAccounts map[string]*cacheEntry[client.ConnectedAccount]
+	userAccounts      map[string]*cacheEntry[[]client.ConnectedAccount]
 	mcpServers        map[string]*cacheEntry[[]client.MCPServer]
 }
 
@@ -56,6 +58,7 @@ func NewSchemaCache(c *client.Client, versions client.ToolkitVersions) *SchemaCa
 	sc.fetchTriggerTypes = c.ListTriggerTypes
 	sc.fetchAuthConfig = c.GetAuthConfig
 	sc.fetchConnectedAccount = c.GetConnectedAccount
+	sc.fetchAccounts = c.ListConnectedAccounts
 	sc.fetchMCPServers = c.ListMCPServers
 	return sc
 }
@@ -69,6 +72,7 @@ func newSchemaCache(versions client.ToolkitVersions) *SchemaCache {
 		toolkitTriggers:   map[string]*cacheEntry[[]client.TriggerType]{},
 		authConfigs:       map[string]*cacheEntry[client.AuthConfig]{},
 		connectedAccounts: map[string]*cacheEntry[client.ConnectedAccount]{},
+		userAccounts:      map[string]*cacheEntry[[]client.ConnectedAccount]{},
 		mcpServers:        map[string]*cacheEntry[[]client.MCPServer]{},
 	}
 }
@@ -158,6 +162,24 @@ func (c *SchemaCache) ConnectedAccount(ctx context.Context, id string) (*client.
 	return lookup(ctx, &c.mu, c.connectedAccounts, id, func(ctx context.Context) (*client.ConnectedAccount, error) {
 		return c.fetchConnectedAccount(ctx, id)
 	})
+}
+
+// UserAccounts returns every connected account of the user userID (all
+// pages of GET /connected_accounts?user_ids=...), listed once per provider
+// process, for plan-time checks across a user's accounts (alias
+// uniqueness). Callers must not modify the returned slice.
+func (c *SchemaCache) UserAccounts(ctx context.Context, userID string) ([]client.ConnectedAccount, error) {
+	list, err := lookup(ctx, &c.mu, c.userAccounts, userID, func(ctx context.Context) (*[]client.ConnectedAccount, error) {
+		l, err := c.fetchAccounts(ctx, client.ConnectedAccountListParams{UserIDs: []string{userID}})
+		if err != nil {
+			return nil, err
+		}
+		return &l, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return *list, nil
 }
 
 // lookup implements single-flight caching over m, guarded by mu.

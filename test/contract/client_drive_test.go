@@ -104,8 +104,23 @@ func driveClient(t *testing.T, baseURL string) {
 	must("disable account", c.DisableConnectedAccount(ctx, key.ID))
 	must("disable account with reason", c.UpdateConnectedAccountStatus(ctx, key.ID, false, "paused by the client"))
 	must("enable account", c.EnableConnectedAccount(ctx, key.ID))
-	_, err = c.CreateConnectedAccountLink(ctx, client.LinkRequest{AuthConfigID: custom.ID, UserID: "client-link", CallbackURL: "https://example.com/cb"})
+	_, err = c.CreateConnectedAccountLink(ctx, client.LinkRequest{AuthConfigID: custom.ID, UserID: "client-link", CallbackURL: "https://example.com/cb",
+		Alias: "client link"})
 	must("link", err)
+	alias := "client alias"
+	must("set alias", c.UpdateConnectedAccount(ctx, key.ID, client.ConnectedAccountUpdate{Alias: &alias}))
+	cleared := ""
+	must("clear alias and rotate", c.UpdateConnectedAccount(ctx, key.ID, client.ConnectedAccountUpdate{Alias: &cleared,
+		State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k4"}}}))
+	aliased, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{
+		AuthConfigID: apiKeyConfig.ID, UserID: "client-revoke", Alias: "client created",
+		State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k5"}},
+	})
+	must("initiate with alias", err)
+	_, err = c.RevokeConnectedAccount(ctx, aliased.ID)
+	must("revoke account", err)
+	_, err = c.DeleteConnectedAccountWith(ctx, aliased.ID, client.DeleteOptions{RevokeOnDelete: true})
+	must("delete account revoking", err)
 
 	// Catalog reads.
 	_, err = c.ListToolkits(ctx, client.ToolkitListParams{Category: "productivity", ManagedBy: "composio", SortBy: "usage", Limit: 2})
@@ -152,7 +167,8 @@ func driveClient(t *testing.T, baseURL string) {
 	must("get session", err)
 
 	must("delete account", c.DeleteConnectedAccount(ctx, oauth.ID))
-	must("delete auth config", c.DeleteAuthConfig(ctx, apiKeyConfig.ID))
+	_, err = c.DeleteAuthConfigWith(ctx, apiKeyConfig.ID, client.DeleteOptions{RevokeOnDelete: true})
+	must("delete auth config revoking", err)
 	driveWebhookClient(ctx, c, must)
 	driveWebhookEndpointClient(ctx, c, must)
 	driveProjectClient(ctx, t, baseURL)

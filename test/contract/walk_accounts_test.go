@@ -7,9 +7,9 @@ import (
 
 func isOAuth(mode string) bool { return mode == "OAUTH2" || mode == "OAUTH1" || mode == "DCR_OAUTH" }
 
-// connect creates a connected account on authConfig for sc; OAuth schemes
-// start INITIATED, the others ACTIVE.
-func (w *walker) connect(sc scheme, authConfig, user string) string {
+// connect creates a connected account on authConfig for sc (with the alias,
+// when given); OAuth schemes start INITIATED, the others ACTIVE.
+func (w *walker) connect(sc scheme, authConfig, user string, alias ...string) string {
 	w.t.Helper()
 	val := dummyFields(sc.initReq)
 	if isOAuth(sc.mode) {
@@ -20,13 +20,14 @@ func (w *walker) connect(sc scheme, authConfig, user string) string {
 	if sc.mode == "S2S_OAUTH2" { // the contract's ACTIVE S2S state carries the token
 		val["access_token"] = "walk-access_token"
 	}
-	r := w.must("POST", "/connected_accounts", nil, map[string]any{
-		"auth_config": map[string]any{"id": authConfig},
-		"connection": map[string]any{
-			"user_id": user, "callback_url": "https://example.com/cb",
-			"state": map[string]any{"authScheme": sc.mode, "val": val},
-		},
-	})
+	conn := map[string]any{
+		"user_id": user, "callback_url": "https://example.com/cb",
+		"state": map[string]any{"authScheme": sc.mode, "val": val},
+	}
+	if len(alias) > 0 {
+		conn["alias"] = alias[0]
+	}
+	r := w.must("POST", "/connected_accounts", nil, map[string]any{"auth_config": map[string]any{"id": authConfig}, "connection": conn})
 	return r.str("id")
 }
 
@@ -60,8 +61,37 @@ func (w *walker) walkAccounts(configs []configured) (active map[string]string) {
 		w.must("PATCH", "/connected_accounts/"+failed+"/status", nil, map[string]any{"enabled": false})
 		w.must("GET", "/connected_accounts/"+failed, nil, nil)
 		w.must("PATCH", "/connected_accounts/"+failed+"/status", nil, map[string]any{"enabled": true})
-		w.must("PATCH", "/connected_accounts/"+a, nil, map[string]any{"alias": "walk alias"})
+
+		// Aliases, unique per user and toolkit (a toolkit's schemes share it).
+		alias := "walk " + sc.mode
+		w.must("PATCH", "/connected_accounts/"+a, nil, map[string]any{"alias": alias})
+		w.must("GET", "/connected_accounts/"+a, nil, nil)
+		if r := w.do("PATCH", "/connected_accounts/"+failed, nil, map[string]any{"alias": alias}); r.status != 200 {
+			w.t.Errorf("walk: another user's account cannot take alias %q: %d %v", alias, r.status, r.body)
+		}
+		second := w.connect(sc, ac, "walk-user")
+		if r := w.do("PATCH", "/connected_accounts/"+second, nil, map[string]any{"alias": alias}); r.status != 409 {
+			w.t.Errorf("walk: a duplicate alias of walk-user on %s answered %d, want 409: %v", sc.toolkit, r.status, r.body)
+		}
+		w.must("PATCH", "/connected_accounts/"+failed, nil, map[string]any{"alias": ""})
+		w.must("GET", "/connected_accounts/"+failed, nil, nil)
+
+		// Revocation: an ACTIVE account (twice), and the refusals.
+		rv := w.connect(sc, ac, "walk-user-3")
+		w.must("POST", "/_emulator/connected_accounts/"+rv+"/complete", nil, nil)
+		switch r := w.do("POST", "/connected_accounts/"+rv+"/revoke", nil, nil); {
+		case sc.toolkit == "mailchimp" && r.status != 400, sc.toolkit != "mailchimp" && r.status != 200:
+			w.t.Errorf("walk: revoking an ACTIVE %s account answered %d: %v", sc.toolkit, r.status, r.body)
+		case r.status == 200:
+			w.must("POST", "/connected_accounts/"+rv+"/revoke", nil, nil)
+			w.must("GET", "/connected_accounts/"+rv, nil, nil)
+		}
+		if r := w.do("POST", "/connected_accounts/"+failed+"/revoke", nil, nil); r.status != 409 && sc.toolkit != "mailchimp" {
+			w.t.Errorf("walk: revoking a FAILED account answered %d, want 409: %v", r.status, r.body)
+		}
 	}
+	w.do("POST", "/connected_accounts/ca_missing/revoke", nil, nil)
+	w.connect(configs[0].scheme, configs[0].id, "walk-alias-user", "walk created")
 	w.pages("/connected_accounts", nil, 5)
 	w.pages("/connected_accounts", url.Values{"statuses": {"ACTIVE", "EXPIRED"}, "order_by": {"updated_at"}}, 3)
 	w.pages("/connected_accounts", url.Values{"toolkit_slugs": {"github"}, "user_ids": {"walk-user"}, "order_direction": {"asc"}}, 2)
@@ -74,7 +104,7 @@ func (w *walker) walkAccounts(configs []configured) (active map[string]string) {
 	// A hosted link, then INACTIVE accounts: delete one auth config per scheme
 	// except the ones the active accounts use.
 	w.must("POST", "/connected_accounts/link", nil, map[string]any{
-		"auth_config_id": configs[0].id, "user_id": "walk-link-user", "callback_url": "https://example.com/cb",
+		"auth_config_id": configs[0].id, "user_id": "walk-link-user", "callback_url": "https://example.com/cb", "alias": "walk link",
 	})
 	w.reject("a javascript: callback_url", "POST", "/connected_accounts/link", nil, map[string]any{
 		"auth_config_id": configs[0].id, "user_id": "walk-link-user", "callback_url": "javascript:alert(1)",

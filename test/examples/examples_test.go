@@ -25,6 +25,7 @@ type providerSchema struct {
 		DataSourceSchemas        map[string]json.RawMessage `json:"data_source_schemas"`
 		EphemeralResourceSchemas map[string]json.RawMessage `json:"ephemeral_resource_schemas"`
 		ListResourceSchemas      map[string]json.RawMessage `json:"list_resource_schemas"`
+		ActionSchemas            map[string]json.RawMessage `json:"action_schemas"`
 	} `json:"provider_schemas"`
 }
 
@@ -36,7 +37,7 @@ const requiredProviders = `terraform {
 `
 
 type typeNames struct {
-	resources, dataSources, ephemeral, lists map[string]bool
+	resources, dataSources, ephemeral, lists, actions map[string]bool
 }
 
 // setup builds the provider once per test binary run.
@@ -60,7 +61,8 @@ func setup(t *testing.T) (root string, env []string, types typeNames) {
 	if !ok {
 		t.Fatalf("provider schema not found in:\n%s", out)
 	}
-	types = typeNames{resources: keys(s.ResourceSchemas), dataSources: keys(s.DataSourceSchemas), ephemeral: keys(s.EphemeralResourceSchemas), lists: keys(s.ListResourceSchemas)}
+	types = typeNames{resources: keys(s.ResourceSchemas), dataSources: keys(s.DataSourceSchemas), ephemeral: keys(s.EphemeralResourceSchemas),
+		lists: keys(s.ListResourceSchemas), actions: keys(s.ActionSchemas)}
 	return root, env, types
 }
 
@@ -73,7 +75,7 @@ func jsonPart(out string) string {
 }
 
 // keys returns the names of m, nil when the CLI did not send m at all (say
-// list resources, before Terraform 1.14).
+// list resources or actions, before Terraform 1.14).
 func keys(m map[string]json.RawMessage) map[string]bool {
 	if m == nil {
 		return nil
@@ -120,7 +122,13 @@ func exampleDirs(t *testing.T, root string) []string {
 	return dirs
 }
 
-var blockRE = regexp.MustCompile(`(?m)^\s*(resource|data|ephemeral)\s+"(service_[a-z0-9_]+)"`)
+var (
+	blockRE = regexp.MustCompile(`(?m)^\s*(resource|data|ephemeral|action)\s+"(service_[a-z0-9_]+)"`)
+	// actionRE finds an action block (Terraform 1.14+), destroyEventRE an
+	// action_trigger destroy event (Terraform 1.16+).
+	actionRE       = regexp.MustCompile(`(?m)^\s*action\s+"`)
+	destroyEventRE = regexp.MustCompile(`\b(before|after)_destroy\b`)
+)
 
 // TestExamples runs `terraform fmt -check` and `terraform validate` in every
 // example directory.
@@ -134,13 +142,19 @@ func TestExamples(t *testing.T) {
 			// Name the types the example uses that the provider lacks: a clear
 			// message beats terraform's "unsupported resource type".
 			var missing []string
+			var texts []string
 			for _, f := range tfFiles(t, dir) {
 				b, err := os.ReadFile(f)
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, m := range blockRE.FindAllStringSubmatch(string(b), -1) {
-					known := map[string]map[string]bool{"resource": types.resources, "data": types.dataSources, "ephemeral": types.ephemeral}[m[1]]
+				texts = append(texts, string(b))
+			}
+			requireActions(t, strings.Join(texts, "\n"))
+			for _, text := range texts {
+				for _, m := range blockRE.FindAllStringSubmatch(text, -1) {
+					known := map[string]map[string]bool{"resource": types.resources, "data": types.dataSources, "ephemeral": types.ephemeral,
+						"action": types.actions}[m[1]]
 					if !known[m[2]] && !slices.Contains(missing, m[1]+" "+m[2]) {
 						missing = append(missing, m[1]+" "+m[2])
 					}
@@ -240,7 +254,7 @@ func queryFiles(t *testing.T, dir string) []string {
 // and provider blocks) on a CLI with list resources (Terraform 1.14+).
 func validateQueries(t *testing.T, env []string, files []string) {
 	t.Helper()
-	requireCLI(t, 1, 14, "list resources and terraform query need Terraform 1.14+")
+	requireCLI(t, 14, "list resources and terraform query need Terraform 1.14+")
 	work := t.TempDir()
 	for _, f := range files {
 		b, err := os.ReadFile(f)
@@ -278,11 +292,28 @@ func identityCLI(t *testing.T) (bool, string) {
 	return testutil.CLIAtLeast(t, testutil.CLIPath(), 1, 12)
 }
 
-// requireCLI skips the test, saying why, unless the CLI is Terraform
-// wantMajor.wantMinor or later.
-func requireCLI(t *testing.T, wantMajor, wantMinor int, why string) {
+// requireActions skips the test of an example with actions on a CLI without
+// them (OpenTofu, Terraform before 1.14), and of one with an action_trigger
+// destroy event before Terraform 1.16, naming what it needs.
+func requireActions(t *testing.T, text string) {
 	t.Helper()
-	if !cliAtLeast(t, wantMajor, wantMinor) {
+	if !actionRE.MatchString(text) {
+		return
+	}
+	if testutil.CLIName(testutil.CLIPath()) == "tofu" {
+		t.Skip("OpenTofu has no actions (the example's action blocks need Terraform 1.14+)")
+	}
+	requireCLI(t, 14, "actions need Terraform 1.14+")
+	if destroyEventRE.MatchString(text) {
+		requireCLI(t, 16, "action_trigger destroy events need Terraform 1.16+")
+	}
+}
+
+// requireCLI skips the test, saying why, unless the CLI is Terraform
+// 1.wantMinor or later.
+func requireCLI(t *testing.T, wantMinor int, why string) {
+	t.Helper()
+	if !cliAtLeast(t, 1, wantMinor) {
 		t.Skipf("%s: %s", testutil.CLIName(testutil.CLIPath()), why)
 	}
 }
@@ -324,6 +355,9 @@ func checkCoverage(t *testing.T, root string, types typeNames) {
 	for _, l := range sorted(types.lists) {
 		want[filepath.Join("list-resources", l)] = []string{"list-resource.tfquery.hcl"}
 	}
+	for _, a := range sorted(types.actions) {
+		want[filepath.Join("actions", a)] = []string{"action.tf"}
+	}
 	for dir, files := range want {
 		for _, f := range files {
 			if _, err := os.Stat(filepath.Join(ex, dir, f)); err != nil {
@@ -338,6 +372,9 @@ func checkCoverage(t *testing.T, root string, types typeNames) {
 	kinds := []string{"resources", "data-sources", "ephemeral-resources"}
 	if types.lists != nil {
 		kinds = append(kinds, "list-resources") // known to the CLI (1.14+)
+	}
+	if types.actions != nil {
+		kinds = append(kinds, "actions") // known to the CLI (1.14+)
 	}
 	for _, kind := range kinds {
 		entries, err := os.ReadDir(filepath.Join(ex, kind))

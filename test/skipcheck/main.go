@@ -20,7 +20,7 @@ import (
 )
 
 // allowed are the reasons a test may skip for in CI: features a CLI of the
-// test bed lacks (Terraform before 1.12 / 1.14, OpenTofu), and what runs
+// test bed lacks (Terraform before 1.12 / 1.14 / 1.16, OpenTofu), and what runs
 // only on demand (the end-to-end benchmark).
 var allowed = []*regexp.Regexp{
 	regexp.MustCompile(`Terraform CLI version \S+ is below minimum version`),
@@ -28,6 +28,8 @@ var allowed = []*regexp.Regexp{
 	regexp.MustCompile(`has no resource identity`),
 	regexp.MustCompile(`terraform query needs Terraform 1\.14`),
 	regexp.MustCompile(`list resources and terraform query need Terraform 1\.14`),
+	regexp.MustCompile(`actions need Terraform 1\.14`),
+	regexp.MustCompile(`destroy events need Terraform 1\.16`),
 	regexp.MustCompile(`OpenTofu has no`),
 	regexp.MustCompile(`end-to-end benchmark`),
 }

@@ -8,3 +8,10 @@ data "service_connected_accounts" "user_42" {
 output "active_account_ids" {
   value = data.service_connected_accounts.user_42.accounts[*].id
 }
+
+# The user's accounts by alias (accounts without one are left out).
+output "accounts_by_alias" {
+  value = {
+    for a in data.service_connected_accounts.user_42.accounts : a.alias => a.id if a.alias != null
+  }
+}

@@ -51,12 +51,15 @@ resource "service_auth_config" "slack" {
 
 # API-key toolkits need no app credentials: each connected account brings its
 # own key. `enabled = false` keeps the auth config but refuses new connections.
+# revoke_on_delete: destroying the auth config also revokes, at the provider,
+# the credentials of every account made through it.
 resource "service_auth_config" "stripe" {
-  toolkit     = "stripe"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = "Stripe"
-  enabled     = true
+  toolkit          = "stripe"
+  type             = "use_custom_auth"
+  auth_scheme      = "API_KEY"
+  name             = "Stripe"
+  enabled          = true
+  revoke_on_delete = true
 
   # Every connected account inherits these connection fields (write-only):
   # here one restricted key shared by all accounts.
