@@ -20,9 +20,9 @@ package client
 //   - A request is sent when, for every limit, the requests answered within
 //     its window (timed by the answer, which comes after the service counted
 //     them), those in flight, and those the service counted from others
-//     (the limit minus X-RateLimit-Remaining beyond this client's own: the
-//     plan's provider process, other pipelines of the organization) are
-//     fewer than the limit; otherwise it waits until enough of them leave
+//     (the limit minus X-RateLimit-Remaining beyond this client's requests
+//     answered before the one it came with: the plan's provider process,
+//     other pipelines of the organization) are fewer than the limit; otherwise it waits until enough of them leave
 //     the window. A request let through when an earlier one leaves this
 //     window reaches the service after that one left the service's window
 //     too, so a client alone stays within a fixed or sliding window of the
@@ -332,8 +332,8 @@ func (p *pacer) done(t *pacerTicket, res *response) pacerOutcome {
 		return pacerOutcome{}
 	}
 	throttled := res.status == http.StatusTooManyRequests
+	p.learnLocked(now, t.sentAt, res.header) // before this answer is logged
 	p.log = append(p.log, pacerEntry{at: now, accepted: res.status != 0 && !throttled})
-	p.learnLocked(now, res.header)
 	fresh := t.sentAt.After(p.lastThrottle)
 	if !throttled {
 		if res.status != 0 && fresh {
@@ -380,8 +380,9 @@ func (p *pacer) estimateLocked(now time.Time) {
 	p.estimateAt = now
 }
 
-// learnLocked reads the rate-limit headers of an answer.
-func (p *pacer) learnLocked(now time.Time, h http.Header) {
+// learnLocked reads the rate-limit headers of an answer to a request sent
+// at sentAt.
+func (p *pacer) learnLocked(now, sentAt time.Time, h http.Header) {
 	if h == nil {
 		return
 	}
@@ -402,8 +403,14 @@ func (p *pacer) learnLocked(now time.Time, h http.Header) {
 		}
 	}
 	if r, ok := headerInt(h, "X-RateLimit-Remaining"); ok && r >= 0 && p.limit > 0 {
+		// The service counted limit-r requests when this one arrived. Of
+		// ours, only this one and those answered before it was sent surely
+		// arrived before it: the rest of the count are others' (or ours
+		// that were in flight, counted twice until the next answer: too
+		// slow rather than refused). Answers that come back out of order
+		// cannot make it too small.
 		w := p.windowLocked()
-		own := len(p.log) - p.since(now.Add(-w))
+		own := 1 + max(0, p.since(sentAt)-p.since(now.Add(-w)))
 		p.others = max(0, p.limit-r-own)
 		p.othersUntil = now.Add(w)
 	}

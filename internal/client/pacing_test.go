@@ -147,6 +147,59 @@ func TestPacerCountsOtherRequestsOfTheOrganization(t *testing.T) {
 	})
 }
 
+// TestPacerOthersFromAnswersOutOfOrder: answers may come back in another
+// order than the service counted them; an older count read after a newer
+// one must not make the pacer believe more is left than is.
+func TestPacerOthersFromAnswersOutOfOrder(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := testPacer(0, time.Second)
+		ctx := context.Background()
+		used := 2 // someone else's requests in the service's window
+		arrive := func() int { used++; return 10 - used }
+		// Learn the limit, then two requests in flight, answered b then a
+		// (a millisecond between events: the fake clock stands still).
+		tk, _ := p.acquire(ctx, nil)
+		p.done(tk, answered(200, rateHeaders(10, arrive(), "60s")))
+		time.Sleep(time.Millisecond)
+		a, _ := p.acquire(ctx, nil)
+		ra := arrive()
+		time.Sleep(time.Millisecond)
+		b, _ := p.acquire(ctx, nil)
+		rb := arrive()
+		time.Sleep(time.Millisecond)
+		p.done(b, answered(200, rateHeaders(10, rb, "60s")))
+		time.Sleep(time.Millisecond)
+		p.done(a, answered(200, rateHeaders(10, ra, "60s")))
+		// 5 are used (2 others', 3 ours): exactly 5 more may go now, all at
+		// once (answered only afterwards).
+		release := make(chan struct{})
+		var mu sync.Mutex
+		sent := 0
+		for range 6 {
+			go func() {
+				tk, _ := p.acquire(ctx, nil)
+				mu.Lock()
+				sent++
+				rem := arrive()
+				mu.Unlock()
+				<-release
+				p.done(tk, answered(200, rateHeaders(10, rem, "60s")))
+			}()
+		}
+		synctest.Wait()
+		mu.Lock()
+		if sent != 5 || used != 10 {
+			t.Errorf("%d let through at once, the service counted %d in its window; want 5 and 10", sent, used)
+		}
+		mu.Unlock()
+		close(release)
+		advance(time.Minute)
+		if sent != 6 {
+			t.Errorf("%d let through after the window, want 6", sent)
+		}
+	})
+}
+
 // TestPacerCapFromTheStart: max_requests_per_minute holds before any answer
 // says anything, in any minute of the run.
 func TestPacerCapFromTheStart(t *testing.T) {

@@ -343,7 +343,13 @@ type rawBody string
 
 func testAccEmulatorDo(t testing.TB, method, path string, body, out any) {
 	t.Helper()
-	ep := testAccRequireEmulator(t)
+	testAccEmulatorDoAt(t, testAccRequireEmulator(t), method, path, body, out)
+}
+
+// testAccEmulatorDoAt is testAccEmulatorDo against the emulator at ep (see
+// testAccOwnEmulator).
+func testAccEmulatorDoAt(t testing.TB, ep testAccEndpoint, method, path string, body, out any) {
+	t.Helper()
 	if !strings.HasPrefix(path, "/_emulator/") {
 		path = "/_emulator/" + strings.TrimPrefix(path, "/")
 	}
@@ -386,4 +392,25 @@ func testAccEmulatorDo(t testing.TB, method, path string, body, out any) {
 			t.Fatalf("%s %s: decoding %q: %v", method, path, data, err)
 		}
 	}
+}
+
+// testAccOwnEmulator starts an in-process emulator for the calling test
+// alone, with the fault spec faults from its first request (for faults that
+// would slow or break every other test of the shared one, such as a rate
+// limit), and closes it when the test ends. It skips against a real
+// endpoint. Its control routes: testAccEmulatorDoAt.
+func testAccOwnEmulator(t *testing.T, faults string) testAccEndpoint {
+	t.Helper()
+	testAccRequireEmulator(t)
+	srv, err := emulator.New(emulator.Options{Faults: faults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	srv.SetBaseURL(ts.URL)
+	t.Cleanup(func() {
+		ts.Close()
+		_ = srv.Close()
+	})
+	return testAccEndpoint{BaseURL: ts.URL, APIKey: emulator.DefaultAPIKey, OrgAPIKey: emulator.DefaultOrgAPIKey, Emulated: true}
 }
