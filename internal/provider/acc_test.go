@@ -307,6 +307,8 @@ type testAccEmulatorStats struct {
 	Writes   int            `json:"writes"`
 	// Projects counts the API requests per project and route.
 	Projects map[string]map[string]int `json:"projects"`
+	// Throttled counts the requests the ratelimit fault answered 429.
+	Throttled int `json:"throttled"`
 }
 
 // testAccEmulatorStatsNow reads the emulator's request counters.
