@@ -146,14 +146,14 @@ func jitter(d time.Duration) time.Duration {
 	return d
 }
 
-// expBackoff is base doubled n times, at most max.
-func expBackoff(base, max time.Duration, n int) time.Duration {
+// expBackoff is base doubled n times, at most ceiling.
+func expBackoff(base, ceiling time.Duration, n int) time.Duration {
 	d := base
-	for i := 0; i < n && d < max; i++ {
+	for i := 0; i < n && d < ceiling; i++ {
 		d *= 2
 	}
-	if d > max {
-		d = max
+	if d > ceiling {
+		d = ceiling
 	}
 	return d
 }

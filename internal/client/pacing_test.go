@@ -18,18 +18,20 @@ import (
 // noJitter makes the shared backoff deterministic: the whole backoff.
 func noJitter(d time.Duration) time.Duration { return d }
 
-func testPacer(capPerMinute int, backoffMin time.Duration) *pacer {
-	p := newPacer(capPerMinute, backoffMin)
+// testPacer is a pacer with a cap (0: none) whose shared backoff starts
+// at 1s and has no jitter.
+func testPacer(capPerMinute int) *pacer {
+	p := newPacer(capPerMinute, time.Second)
 	p.jitter = noJitter
 	return p
 }
 
-// rateHeaders are the service's rate-limit headers.
-func rateHeaders(limit, remaining int, window string) http.Header {
+// rateHeaders are the service's rate-limit headers, for a one-minute window.
+func rateHeaders(limit, remaining int) http.Header {
 	h := http.Header{}
 	h.Set("X-RateLimit", strconv.Itoa(limit))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
-	h.Set("X-RateLimit-Window-Size", window)
+	h.Set("X-RateLimit-Window-Size", "60s")
 	return h
 }
 
@@ -104,15 +106,15 @@ func advance(d time.Duration) {
 // old, and is never sent early; answers without headers change nothing.
 func TestPacerLearnsTheLimitFromHeaders(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newPacerRun(t, testPacer(0, time.Second))
+		r := newPacerRun(t, testPacer(0))
 		ctx := context.Background()
 		for i := range 5 {
-			r.send(ctx, "r"+strconv.Itoa(i), func() *response { return answered(200, rateHeaders(5, 4-i, "60s")) })
+			r.send(ctx, "r"+strconv.Itoa(i), func() *response { return answered(200, rateHeaders(5, 4-i)) })
 			r.wantSent("r"+strconv.Itoa(i), time.Duration(i)*time.Second)
 			advance(time.Second)
 		}
-		r.send(ctx, "r5", func() *response { return answered(200, rateHeaders(5, 4, "60s")) })
-		r.send(ctx, "r6", func() *response { return answered(200, rateHeaders(5, 3, "60s")) })
+		r.send(ctx, "r5", func() *response { return answered(200, rateHeaders(5, 4)) })
+		r.send(ctx, "r6", func() *response { return answered(200, rateHeaders(5, 3)) })
 		r.send(ctx, "r7", func() *response { return answered(200, nil) })
 		advance(54 * time.Second) // 59 s after the first answer
 		r.wantWaiting("r5")
@@ -132,13 +134,13 @@ func TestPacerLearnsTheLimitFromHeaders(t *testing.T) {
 // process, another pipeline); the pacer leaves them their share.
 func TestPacerCountsOtherRequestsOfTheOrganization(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newPacerRun(t, testPacer(0, time.Second))
+		r := newPacerRun(t, testPacer(0))
 		ctx := context.Background()
 		// 10 per minute; the first answer says 2 remain: 7 were someone else's.
-		r.send(ctx, "a", func() *response { return answered(200, rateHeaders(10, 2, "60s")) })
-		r.send(ctx, "b", func() *response { return answered(200, rateHeaders(10, 1, "60s")) })
-		r.send(ctx, "c", func() *response { return answered(200, rateHeaders(10, 0, "60s")) })
-		r.send(ctx, "d", func() *response { return answered(200, rateHeaders(10, 9, "60s")) })
+		r.send(ctx, "a", func() *response { return answered(200, rateHeaders(10, 2)) })
+		r.send(ctx, "b", func() *response { return answered(200, rateHeaders(10, 1)) })
+		r.send(ctx, "c", func() *response { return answered(200, rateHeaders(10, 0)) })
+		r.send(ctx, "d", func() *response { return answered(200, rateHeaders(10, 9)) })
 		r.wantSent("c", 0)
 		advance(59 * time.Second)
 		r.wantWaiting("d")
@@ -152,14 +154,14 @@ func TestPacerCountsOtherRequestsOfTheOrganization(t *testing.T) {
 // one must not make the pacer believe more is left than is.
 func TestPacerOthersFromAnswersOutOfOrder(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := testPacer(0, time.Second)
+		p := testPacer(0)
 		ctx := context.Background()
 		used := 2 // someone else's requests in the service's window
 		arrive := func() int { used++; return 10 - used }
 		// Learn the limit, then two requests in flight, answered b then a
 		// (a millisecond between events: the fake clock stands still).
 		tk, _ := p.acquire(ctx, nil)
-		p.done(tk, answered(200, rateHeaders(10, arrive(), "60s")))
+		p.done(tk, answered(200, rateHeaders(10, arrive())))
 		time.Sleep(time.Millisecond)
 		a, _ := p.acquire(ctx, nil)
 		ra := arrive()
@@ -167,9 +169,9 @@ func TestPacerOthersFromAnswersOutOfOrder(t *testing.T) {
 		b, _ := p.acquire(ctx, nil)
 		rb := arrive()
 		time.Sleep(time.Millisecond)
-		p.done(b, answered(200, rateHeaders(10, rb, "60s")))
+		p.done(b, answered(200, rateHeaders(10, rb)))
 		time.Sleep(time.Millisecond)
-		p.done(a, answered(200, rateHeaders(10, ra, "60s")))
+		p.done(a, answered(200, rateHeaders(10, ra)))
 		// 5 are used (2 others', 3 ours): exactly 5 more may go now, all at
 		// once (answered only afterwards).
 		release := make(chan struct{})
@@ -183,7 +185,7 @@ func TestPacerOthersFromAnswersOutOfOrder(t *testing.T) {
 				rem := arrive()
 				mu.Unlock()
 				<-release
-				p.done(tk, answered(200, rateHeaders(10, rem, "60s")))
+				p.done(tk, answered(200, rateHeaders(10, rem)))
 			}()
 		}
 		synctest.Wait()
@@ -204,7 +206,7 @@ func TestPacerOthersFromAnswersOutOfOrder(t *testing.T) {
 // says anything, in any minute of the run.
 func TestPacerCapFromTheStart(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		r := newPacerRun(t, testPacer(3, time.Second))
+		r := newPacerRun(t, testPacer(3))
 		ctx := context.Background()
 		for _, name := range []string{"a", "b", "c", "d", "e", "f", "g"} {
 			r.send(ctx, name, func() *response { return answered(200, nil) })
@@ -229,7 +231,7 @@ func TestPacerCapFromTheStart(t *testing.T) {
 // it is over; a request not sent (connection refused) counts nowhere.
 func TestPacerRetryAfterHoldsEveryRequest(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := testPacer(0, time.Second)
+		p := testPacer(0)
 		r := newPacerRun(t, p)
 		ctx := context.Background()
 		h := http.Header{}
@@ -265,7 +267,7 @@ func TestPacerRetryAfterHoldsEveryRequest(t *testing.T) {
 // backoff, and the others follow once it is accepted.
 func TestPacer429WithoutHeadersSharedBackoff(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := testPacer(0, time.Second)
+		p := testPacer(0)
 		r := newPacerRun(t, p)
 		ctx := context.Background()
 		var inFlight []*pacerTicket
@@ -306,7 +308,7 @@ func TestPacer429WithoutHeadersSharedBackoff(t *testing.T) {
 // wait for the window to move on instead of each being refused again.
 func TestPacer429WithoutHeadersEstimatesTheLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := testPacer(0, time.Second)
+		p := testPacer(0)
 		r := newPacerRun(t, p)
 		ctx := context.Background()
 		for i := range 20 {
@@ -326,7 +328,7 @@ func TestPacer429WithoutHeadersEstimatesTheLimit(t *testing.T) {
 		advance(time.Nanosecond)
 		r.wantSent("next", 61*time.Second)
 		// Too few accepted requests tell nothing: no estimate.
-		q := testPacer(0, time.Second)
+		q := testPacer(0)
 		for range minEstimate - 1 {
 			tk, _ := q.acquire(ctx, nil)
 			q.done(tk, answered(200, nil))
@@ -343,7 +345,7 @@ func TestPacer429WithoutHeadersEstimatesTheLimit(t *testing.T) {
 // came; one whose context ends stops waiting and is never sent.
 func TestPacerWaitsInOrderAndForgetsCancelled(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := testPacer(1, time.Second)
+		p := testPacer(1)
 		r := newPacerRun(t, p)
 		ok := func() *response { return answered(200, nil) }
 		r.send(context.Background(), "first", ok)
@@ -377,7 +379,7 @@ func TestPacerWaitsInOrderAndForgetsCancelled(t *testing.T) {
 // reported (with the limit), at most every pacingLogEvery.
 func TestPacerLogsPacingWaits(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		p := testPacer(1, time.Second)
+		p := testPacer(1)
 		var seen []pacerWait
 		var mu sync.Mutex
 		onPacing := func(w pacerWait) { mu.Lock(); seen = append(seen, w); mu.Unlock() }
@@ -398,4 +400,31 @@ func TestPacerLogsPacingWaits(t *testing.T) {
 			t.Errorf("pacing waits reported: %+v; want two of 1m for the limit 1 per 1m", seen)
 		}
 	})
+}
+
+// TestPacerReadsTheRateLimitHeaders: the window size as a duration or in
+// seconds, X-RateLimit-Limit as another name of the limit, and values that
+// are not numbers ignored.
+func TestPacerReadsTheRateLimitHeaders(t *testing.T) {
+	for _, tc := range []struct {
+		limitHeader, limit, window string
+		wantLimit                  int
+		wantWindow                 time.Duration
+	}{
+		{"X-RateLimit", "2000", "60s", 2000, time.Minute},
+		{"X-RateLimit", "2000", "600", 2000, 10 * time.Minute},
+		{"X-RateLimit-Limit", "10000", "1m", 10000, time.Minute},
+		{"X-RateLimit", "lots", "soon", 0, defaultRateWindow},
+		{"X-RateLimit", "0", "-5s", 0, defaultRateWindow},
+	} {
+		p := testPacer(0)
+		h := http.Header{}
+		h.Set(tc.limitHeader, tc.limit)
+		h.Set("X-RateLimit-Window-Size", tc.window)
+		now := time.Now()
+		p.learnLocked(now, now, h)
+		if p.limit != tc.wantLimit || p.windowLocked() != tc.wantWindow {
+			t.Errorf("%s: %s, window %s: limit %d, window %v; want %d, %v", tc.limitHeader, tc.limit, tc.window, p.limit, p.windowLocked(), tc.wantLimit, tc.wantWindow)
+		}
+	}
 }
