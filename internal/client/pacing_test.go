@@ -49,8 +49,10 @@ type pacerRun struct {
 	t     *testing.T
 	p     *pacer
 	start time.Time
-	mu    sync.Mutex
-	sent  map[string]time.Duration
+	// answerAfter is how long the service takes to answer (0: at once).
+	answerAfter time.Duration
+	mu          sync.Mutex
+	sent        map[string]time.Duration
 }
 
 func newPacerRun(t *testing.T, p *pacer) *pacerRun {
@@ -68,6 +70,7 @@ func (r *pacerRun) send(ctx context.Context, name string, res func() *response) 
 		r.mu.Lock()
 		r.sent[name] = time.Since(r.start)
 		r.mu.Unlock()
+		time.Sleep(r.answerAfter)
 		r.p.done(tk, res())
 	}()
 	synctest.Wait() // it is let through or waits
@@ -286,11 +289,14 @@ func TestPacer429WithoutHeadersSharedBackoff(t *testing.T) {
 		status := 429
 		var mu sync.Mutex
 		answer := func() *response { mu.Lock(); defer mu.Unlock(); return answered(status, nil) }
+		r.answerAfter = 10 * time.Millisecond
 		for _, name := range []string{"probe1", "x", "y"} {
 			r.send(ctx, name, answer)
 		}
 		advance(time.Second)
-		r.wantSent("probe1", time.Second) // alone, answered 429: backoff doubles to 2s
+		r.wantSent("probe1", time.Second) // alone
+		r.wantWaiting("x")
+		advance(10 * time.Millisecond) // answered 429: the backoff doubles to 2s
 		r.wantWaiting("x")
 		mu.Lock()
 		status = 200
@@ -298,8 +304,11 @@ func TestPacer429WithoutHeadersSharedBackoff(t *testing.T) {
 		advance(2*time.Second - time.Nanosecond)
 		r.wantWaiting("x")
 		advance(time.Nanosecond)
-		r.wantSent("x", 3*time.Second) // the new probe, accepted
-		r.wantSent("y", 3*time.Second) // then the others at once
+		r.wantSent("x", 3010*time.Millisecond) // the new probe, alone
+		r.wantWaiting("y")
+		advance(10 * time.Millisecond) // accepted: the others follow at once
+		r.wantSent("y", 3020*time.Millisecond)
+		advance(10 * time.Millisecond)
 	})
 }
 

@@ -338,8 +338,10 @@ func TestMaxThrottleWaitBoundsThrottling(t *testing.T) {
 		cfg.MaxThrottleWait = 400 * time.Millisecond
 		cfg.RetryWaitMin = 20 * time.Millisecond
 	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // bounds the test if the limit does not hold
+	defer cancel()
 	start := time.Now()
-	_, err := c.GetAuthConfig(context.Background(), "ac_1")
+	_, err := c.GetAuthConfig(ctx, "ac_1")
 	if !IsStatus(err, 429) {
 		t.Fatalf("err = %v, want the 429", err)
 	}
