@@ -97,7 +97,7 @@ func run(args []string) error {
 	fs := flag.NewFlagSet("service-emulator", flag.ContinueOnError)
 	listen := fs.String("listen", "127.0.0.1:8080", "address to listen on (port 0 picks a free port)")
 	data := fs.String("data", "", "bbolt data file (in-memory when empty)")
-	faults := fs.String("faults", "", "fault spec, e.g. status=429:0.1,status=503:0.1,latency=20ms,reset=0.02 or crash-after-commit=POST:/auth_configs; seed=N replays the random choices of a run (the seed used is logged)")
+	faults := fs.String("faults", "", "fault spec, e.g. status=429:0.1,status=503:0.1,latency=20ms,reset=0.02 or crash-after-commit=POST:/auth_configs; ratelimit=120/min limits each organization to 120 requests per fixed one-minute window (429 with Retry-After), ratelimit-headers=off sends no rate-limit header; seed=N replays the random choices of a run (the seed used is logged)")
 	webhookURL := fs.String("webhook-url", "", "shortcut: give every project a V3 webhook subscription (composio.trigger.message) at this URL")
 	webhookSecret := fs.String("webhook-secret", "", "signing secret of the --webhook-url subscriptions (generated when empty)")
 	catalogDir := fs.String("catalog", "", "directory of catalog files adding or replacing toolkits, tools and trigger types")

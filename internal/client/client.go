@@ -33,6 +33,10 @@ const (
 	DefaultRetryWaitMax = 8 * time.Second
 	DefaultPollInterval = time.Second
 	DefaultWaitTimeout  = 60 * time.Second
+	// DefaultMaxThrottleWait bounds how long one request keeps being
+	// answered 429 (rate limited) before it fails: ten of the service's
+	// one-minute windows.
+	DefaultMaxThrottleWait = 10 * time.Minute
 )
 
 // Config configures a Client. Zero values select the documented defaults.
@@ -57,8 +61,17 @@ type Config struct {
 	// Timeout bounds each attempt (not the whole call); default 30s.
 	Timeout time.Duration
 	// MaxRetries is the number of retries after the first attempt; 0 selects
-	// the default (4), a negative value disables retries.
+	// the default (4), a negative value disables retries. Retries of a
+	// request answered 429 are not counted (see MaxThrottleWait).
 	MaxRetries int
+	// MaxThrottleWait bounds how long, from its first 429, a request is
+	// retried while the service answers 429 (every request of the client
+	// waits together, see pacing.go); default DefaultMaxThrottleWait.
+	MaxThrottleWait time.Duration
+	// MaxRequestsPerMinute caps the requests the client sends in any minute
+	// from the start (0: no cap of its own); the client also paces itself to
+	// the limit the service's rate-limit headers announce, whichever is lower.
+	MaxRequestsPerMinute int
 	// MaxInFlight bounds the number of concurrent HTTP requests; default 8.
 	MaxInFlight int
 	// RetryWaitMin and RetryWaitMax bound the exponential backoff; defaults 500ms and 8s.
@@ -79,6 +92,7 @@ type Client struct {
 	userAgent string
 	headers   http.Header
 	created   sync.Map // ids of objects this client created or adopted (see claim)
+	pacer     *pacer   // shared by every request (pacing.go)
 }
 
 // New validates cfg, applies defaults and returns a Client.
@@ -114,6 +128,12 @@ func New(cfg Config) (*Client, error) {
 	if cfg.PollInterval <= 0 {
 		cfg.PollInterval = DefaultPollInterval
 	}
+	if cfg.MaxThrottleWait <= 0 {
+		cfg.MaxThrottleWait = DefaultMaxThrottleWait
+	}
+	if cfg.MaxRequestsPerMinute < 0 {
+		return nil, fmt.Errorf("MaxRequestsPerMinute must be 0 (no cap) or more, got %d", cfg.MaxRequestsPerMinute)
+	}
 	hc := cfg.HTTPClient
 	if hc == nil {
 		tr, ok := http.DefaultTransport.(*http.Transport)
@@ -146,6 +166,7 @@ func New(cfg Config) (*Client, error) {
 		sem:       make(chan struct{}, cfg.MaxInFlight),
 		userAgent: ua,
 		headers:   h,
+		pacer:     newPacer(cfg.MaxRequestsPerMinute, cfg.RetryWaitMin),
 	}, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -189,4 +190,32 @@ func (c *Client) logPolicy(ctx context.Context, msg, method, u string, fields ma
 		f[k] = v
 	}
 	tflog.Debug(ctx, msg, f)
+}
+
+// logThrottled logs at INFO that a 429 made every request wait, so that a
+// slow run says why: "throttled by the service, waiting N s".
+func (c *Client) logThrottled(ctx context.Context, o pacerOutcome) {
+	reason := "429 with Retry-After"
+	if !o.serverAsked {
+		reason = "429 without Retry-After: shared backoff, then one request alone"
+	}
+	tflog.Info(ctx, fmt.Sprintf("throttled by the service, waiting %s s", waitSeconds(o.wait)), map[string]any{
+		"service_client": true, "wait_ms": o.wait.Milliseconds(), "reason": reason,
+	})
+}
+
+// logPacing logs at INFO that the client holds its requests back to stay
+// within a rate limit.
+func (c *Client) logPacing(ctx context.Context, w pacerWait) {
+	tflog.Info(ctx, fmt.Sprintf("pacing requests to the service's rate limit (%d per %s), waiting %s s", w.limit, w.window, waitSeconds(w.wait)), map[string]any{
+		"service_client": true, "wait_ms": w.wait.Milliseconds(), "limit": w.limit, "window": w.window.String(),
+	})
+}
+
+// waitSeconds renders a wait in seconds for a log message: "0.5", "12".
+func waitSeconds(d time.Duration) string {
+	if d < 10*time.Second {
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64)
+	}
+	return strconv.Itoa(int(d.Round(time.Second).Seconds()))
 }

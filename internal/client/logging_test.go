@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 )
@@ -103,6 +104,43 @@ func TestMaskBody(t *testing.T) {
 	for in, want := range cases {
 		if got := maskBody([]byte(in)); got != want {
 			t.Errorf("maskBody(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// TestThrottlingIsLoggedAtInfo: a 429 that makes the client wait is logged
+// at INFO ("throttled by the service, waiting N s"), once for the wait, as is
+// pacing to a limit; neither carries a secret.
+func TestThrottlingIsLoggedAtInfo(t *testing.T) {
+	c, _ := newTestClient(t, statusSequence([]int{429}, map[string]string{"Retry-After": "1"}))
+	var buf bytes.Buffer
+	ctx := tflogtest.RootLogger(context.Background(), &buf)
+	if _, err := c.GetAuthConfig(ctx, "ac_"+testAPIKey); err != nil {
+		t.Fatal(err)
+	}
+	c.logPacing(ctx, pacerWait{wait: 42 * time.Second, limit: 120, window: time.Minute})
+	out := buf.String()
+	if strings.Contains(out, testAPIKey) {
+		t.Errorf("log output contains the API key:\n%s", out)
+	}
+	want := map[string]int{
+		"throttled by the service, waiting 1.0 s":                                  0,
+		"pacing requests to the service's rate limit (120 per 1m0s), waiting 42 s": 0,
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("bad log line %q: %v", line, err)
+		}
+		if m, _ := e["@message"].(string); e["@level"] == "info" {
+			if _, ok := want[m]; ok {
+				want[m]++
+			}
+		}
+	}
+	for m, n := range want {
+		if n != 1 {
+			t.Errorf("%d INFO logs %q, want 1:\n%s", n, m, out)
 		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
@@ -64,8 +63,16 @@ import (
 //   - Status 500 and other 4xx are never retried (the service answered).
 //   - Retries use exponential backoff with jitter between RetryWaitMin and
 //     RetryWaitMax (or the delay the server asks for), up to MaxRetries.
+//   - A 429 (the rate limiter answered before any handler ran, so nothing
+//     was applied and any kind may be sent again) does not count against
+//     MaxRetries: the pacer (pacing.go) holds every request of the client
+//     until Retry-After, or for a shared backoff, and the request is retried
+//     until it passes, for up to MaxThrottleWait from its first 429 (or its
+//     context deadline, or a Retry-After beyond maxServerDelay). MaxRetries
+//     0 (retries disabled) returns the 429.
 //
-// Everything is logged at DEBUG: each attempt and response, each retry with
+// Everything is logged at DEBUG (waiting for the rate limit at INFO, see
+// pacing.go): each attempt and response, each retry with
 // its reason, an ambiguous create, each reconciliation and its outcome
 // (adopted, none found so created again, several candidates), and a retried
 // delete treated as done.
@@ -118,6 +125,8 @@ type response struct {
 	header http.Header
 	body   []byte
 	sent   bool // request headers were written to the connection
+	// pace is what the pacer made of the answer (a 429 starting a wait).
+	pace pacerOutcome
 }
 
 // do performs one logical API call of the method's default kind: JSON-encodes
@@ -149,6 +158,8 @@ func (c *Client) doKind(ctx context.Context, kind opKind, method, path string, q
 	ctx = c.logContext(ctx)
 	sentBefore := false // an earlier attempt reached the service
 	first := time.Now()
+	retries := 0                 // retries counted against MaxRetries (429s are not)
+	var throttledSince time.Time // first 429 of this call
 	for attempt := 0; ; attempt++ {
 		start := time.Now()
 		c.logRequest(ctx, method, u, credName, credValue, payload, attempt)
@@ -188,14 +199,41 @@ func (c *Client) doKind(ctx context.Context, kind opKind, method, path string, q
 		if res != nil && res.sent {
 			sentBefore = true
 		}
-		if !retry || attempt >= c.cfg.MaxRetries {
+		if !retry || c.cfg.MaxRetries == 0 {
 			return final
 		}
 		var hdr http.Header
 		if res != nil {
 			hdr = res.header
 		}
-		wait, serverAsked := c.backoff(attempt, hdr)
+		if err == nil && res.status == http.StatusTooManyRequests {
+			// Throttled: the pacer holds this request with every other one
+			// (pacing.go); it is retried until it passes, for up to
+			// MaxThrottleWait, whatever MaxRetries says.
+			if res.pace.newBlock {
+				c.logThrottled(ctx, res.pace)
+			}
+			if throttledSince.IsZero() {
+				throttledSince = time.Now()
+			}
+			wait := c.pacer.blockedFor()
+			if d, ok := retryAfter(hdr, time.Now()); ok && d > maxServerDelay {
+				return final
+			}
+			if time.Since(throttledSince)+wait > c.cfg.MaxThrottleWait {
+				return final
+			}
+			if dl, ok := ctx.Deadline(); ok && time.Until(dl) < wait {
+				return final
+			}
+			c.logRetry(ctx, method, u, attempt, wait, reason)
+			continue
+		}
+		if retries >= c.cfg.MaxRetries {
+			return final
+		}
+		wait, serverAsked := c.backoff(retries, hdr)
+		retries++
 		if serverAsked && wait > maxServerDelay {
 			return final
 		}
@@ -220,6 +258,10 @@ func (c *Client) attempt(ctx context.Context, method, u, credName, credValue str
 		return nil, ctx.Err()
 	}
 	defer func() { <-c.sem }()
+	ticket, err := c.pacer.acquire(ctx, func(w pacerWait) { c.logPacing(ctx, w) })
+	if err != nil {
+		return nil, err
+	}
 
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
@@ -233,6 +275,7 @@ func (c *Client) attempt(ctx context.Context, method, u, credName, credValue str
 	}
 	req, err := http.NewRequestWithContext(actx, method, u, body)
 	if err != nil {
+		c.pacer.done(ticket, nil)
 		return nil, err
 	}
 	req.Header = c.headers.Clone()
@@ -244,14 +287,19 @@ func (c *Client) attempt(ctx context.Context, method, u, credName, credValue str
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return &response{sent: wrote.Load()}, err
+		res := &response{sent: wrote.Load()}
+		c.pacer.done(ticket, res)
+		return res, err
 	}
 	defer resp.Body.Close()
+	res := &response{status: resp.StatusCode, header: resp.Header, sent: true}
+	res.pace = c.pacer.done(ticket, res)
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBody))
 	if err != nil {
 		return &response{sent: true}, err
 	}
-	return &response{status: resp.StatusCode, header: resp.Header, body: data, sent: true}, nil
+	res.body = data
+	return res, nil
 }
 
 // shouldRetry implements the policy documented at the top of this file.
@@ -324,19 +372,8 @@ func (c *Client) backoff(attempt int, h http.Header) (time.Duration, bool) {
 	if d, ok := retryAfter(h, time.Now()); ok {
 		return d, true
 	}
-	d := c.cfg.RetryWaitMin
-	for i := 0; i < attempt && d < c.cfg.RetryWaitMax; i++ {
-		d *= 2
-	}
-	if d > c.cfg.RetryWaitMax {
-		d = c.cfg.RetryWaitMax
-	}
 	// Jitter: uniformly in [d/2, d].
-	half := d / 2
-	if half > 0 {
-		d = half + rand.N(half+1)
-	}
-	return d, false
+	return jitter(expBackoff(c.cfg.RetryWaitMin, c.cfg.RetryWaitMax, attempt)), false
 }
 
 // retryAfter reads retry-after-ms (float milliseconds) or Retry-After

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -243,12 +244,166 @@ func TestRetryRules(t *testing.T) {
 }
 
 func TestMaxRetriesNegativeDisablesRetry(t *testing.T) {
-	c, rec := newTestClient(t, statusSequence([]int{503, 503}, nil), func(cfg *Config) { cfg.MaxRetries = -1 })
-	if _, err := c.GetAuthConfig(context.Background(), "ac_1"); err == nil {
-		t.Fatal("want error")
+	for _, status := range []int{503, 429} {
+		c, rec := newTestClient(t, statusSequence([]int{status, status}, nil), func(cfg *Config) { cfg.MaxRetries = -1 })
+		if _, err := c.GetAuthConfig(context.Background(), "ac_1"); err == nil {
+			t.Fatalf("%d: want error", status)
+		}
+		if rec.count() != 1 {
+			t.Errorf("%d: attempts = %d, want 1", status, rec.count())
+		}
 	}
-	if rec.count() != 1 {
-		t.Errorf("attempts = %d, want 1", rec.count())
+}
+
+// TestThrottledRequestsWaitTogether: after a 429 with Retry-After, requests
+// sent meanwhile by other goroutines wait for it too instead of reaching
+// the service (and being refused) on their own; all succeed.
+func TestThrottledRequestsWaitTogether(t *testing.T) {
+	var mu sync.Mutex
+	var arrivals []time.Time
+	var throttledAt time.Time
+	h := func(w http.ResponseWriter, _ *http.Request) {
+		mu.Lock()
+		arrivals = append(arrivals, time.Now())
+		first := len(arrivals) == 1
+		if first {
+			throttledAt = time.Now()
+		}
+		mu.Unlock()
+		if first {
+			w.Header().Set("Retry-After", "1")
+			writeJSON(w, 429, map[string]any{"message": "Rate limit exceeded. Limit: 10 requests per 1 minutes"})
+			return
+		}
+		writeJSON(w, 200, map[string]any{"id": "ac_1"})
+	}
+	c, rec := newTestClient(t, h)
+	var wg sync.WaitGroup
+	get := func() {
+		defer wg.Done()
+		if _, err := c.GetAuthConfig(context.Background(), "ac_1"); err != nil {
+			t.Error(err)
+		}
+	}
+	wg.Add(1)
+	go get()
+	for rec.count() == 0 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // the 429 has reached the client
+	for range 4 {
+		wg.Add(1)
+		go get()
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(arrivals) != 6 {
+		t.Fatalf("requests at the service = %d, want 6 (one 429, its retry and four others)", len(arrivals))
+	}
+	for i, at := range arrivals[1:] {
+		if at.Sub(throttledAt) < 900*time.Millisecond {
+			t.Errorf("request %d reached the service %v after the 429; want every request to wait for its Retry-After of 1s", i+2, at.Sub(throttledAt))
+		}
+	}
+}
+
+// TestThrottledWithoutHeadersOutlastsMaxRetries: 429s carrying no header do
+// not use up MaxRetries: the shared backoff keeps waiting (doubling) until the
+// service accepts again, long after MaxRetries backoffs of their own would
+// have given up, without hammering it.
+func TestThrottledWithoutHeadersOutlastsMaxRetries(t *testing.T) {
+	var start atomic.Int64
+	h := func(w http.ResponseWriter, _ *http.Request) {
+		start.CompareAndSwap(0, time.Now().UnixNano())
+		if time.Since(time.Unix(0, start.Load())) < time.Second {
+			writeJSON(w, 429, map[string]any{"message": "Too Many Requests"})
+			return
+		}
+		writeJSON(w, 200, map[string]any{"id": "ac_1"})
+	}
+	c, rec := newTestClient(t, h, func(cfg *Config) { cfg.MaxRetries = 2; cfg.RetryWaitMin = 50 * time.Millisecond })
+	if _, err := c.GetAuthConfig(context.Background(), "ac_1"); err != nil {
+		t.Fatalf("throttled for 1s with max 2 retries: %v; want it to wait until the service accepts", err)
+	}
+	if n := rec.count(); n < 4 || n > 10 {
+		t.Errorf("attempts = %d; want a handful (a backoff doubling from 50ms over 1s)", n)
+	}
+}
+
+// TestMaxThrottleWaitBoundsThrottling: a service refusing every request
+// with 429 fails the request once MaxThrottleWait has passed.
+func TestMaxThrottleWaitBoundsThrottling(t *testing.T) {
+	c, rec := newTestClient(t, replyJSON(429, `{"message":"Too Many Requests"}`), func(cfg *Config) {
+		cfg.MaxThrottleWait = 400 * time.Millisecond
+		cfg.RetryWaitMin = 20 * time.Millisecond
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second) // bounds the test if the limit does not hold
+	defer cancel()
+	start := time.Now()
+	_, err := c.GetAuthConfig(ctx, "ac_1")
+	if !IsStatus(err, 429) {
+		t.Fatalf("err = %v, want the 429", err)
+	}
+	// It stops when the next wait would end beyond MaxThrottleWait.
+	if el := time.Since(start); el > 400*time.Millisecond+time.Second || rec.count() < 3 {
+		t.Errorf("gave up after %v and %d attempts; want several attempts within MaxThrottleWait (400ms)", el, rec.count())
+	}
+}
+
+// TestPacingToTheAnnouncedLimit: once an answer announced 3 requests per
+// 500ms window (a fixed window at the service), twelve requests sent at once
+// are paced within it and none is refused.
+func TestPacingToTheAnnouncedLimit(t *testing.T) {
+	const limit, window = 3, 500 * time.Millisecond
+	var mu sync.Mutex
+	var winStart time.Time
+	used, refused := 0, 0
+	h := func(w http.ResponseWriter, _ *http.Request) {
+		mu.Lock()
+		now := time.Now()
+		if now.Sub(winStart) >= window {
+			winStart, used = now, 0
+		}
+		used++
+		over, remaining := used > limit, max(limit-used, 0)
+		if over {
+			refused++
+		}
+		mu.Unlock()
+		w.Header().Set("X-RateLimit", strconv.Itoa(limit))
+		w.Header().Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
+		w.Header().Set("X-RateLimit-Window-Size", window.String())
+		if over {
+			w.Header().Set("Retry-After", "1")
+			writeJSON(w, 429, map[string]any{"message": "Rate limit exceeded"})
+			return
+		}
+		writeJSON(w, 200, map[string]any{"id": "ac_1"})
+	}
+	c, rec := newTestClient(t, h)
+	if _, err := c.GetAuthConfig(context.Background(), "ac_1"); err != nil { // learns the limit
+		t.Fatal(err)
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	for range 12 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.GetAuthConfig(context.Background(), "ac_1"); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if refused != 0 || rec.count() != 13 {
+		t.Errorf("%d of %d requests refused; want none", refused, rec.count())
+	}
+	if el := time.Since(start); el < 3*window {
+		t.Errorf("13 requests at 3 per %v took %v; want at least %v", window, el, 3*window)
 	}
 }
 

@@ -120,6 +120,12 @@ func (s *Server) stats(c *call) (int, any, *apiError) {
 	}
 	writes := s.writes
 	revocations := s.revocationLog()
+	throttled := make(map[string]int64, len(s.throttled))
+	var throttledTotal int64
+	for k, v := range s.throttled {
+		throttled[k] = v
+		throttledTotal += v
+	}
 	byProject := make(map[string]map[string]int64, len(s.byProject))
 	for p, m := range s.byProject {
 		byProject[p] = make(map[string]int64, len(m))
@@ -130,6 +136,7 @@ func (s *Server) stats(c *call) (int, any, *apiError) {
 	s.statsMu.Unlock()
 	return 200, map[string]any{
 		"requests": req, "writes": writes, "projects": byProject, "revocations": revocations,
+		"throttled": throttledTotal, "throttled_requests": throttled,
 		"webhooks": map[string]any{
 			"delivered": s.hooks.delivered.Load(), "failed": s.hooks.failed.Load(), "attempts": s.hooks.attempts.Load(),
 			"deliveries": s.hooks.deliveryLog(),
@@ -143,8 +150,9 @@ func (s *Server) resetStats(c *call) (int, any, *apiError) {
 	s.byProject = map[string]map[string]int64{}
 	s.writes = 0
 	s.revocations = nil
+	s.throttled = map[string]int64{}
 	s.statsMu.Unlock()
-	return 200, map[string]any{"requests": map[string]int64{}, "writes": 0}, nil
+	return 200, map[string]any{"requests": map[string]int64{}, "writes": 0, "throttled": 0}, nil
 }
 
 // putFaults replaces the fault spec. The body is the spec as plain text, or
@@ -179,6 +187,11 @@ func (s *Server) putFaults(c *call) (int, any, *apiError) {
 		return 0, nil, errValidation("faults", "%v", err)
 	}
 	fs = s.faults.set(fs)
+	// A new spec starts every rate-limit window afresh, so that a limit set
+	// now is measured from now.
+	s.statsMu.Lock()
+	s.rate = nil
+	s.statsMu.Unlock()
 	s.log.Info("faults set", fs.logAttrs()...)
 	return 200, fs.info(), nil
 }

@@ -36,16 +36,6 @@ func presentCredentials(r *http.Request) []credential {
 	return out
 }
 
-// credentialKey is the request's first credential header value ("" for none).
-func credentialKey(r *http.Request) string {
-	for _, cr := range credentials {
-		if v := r.Header.Get(cr.header); v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
 // requirement describes the credentials an operation accepts, e.g. "an
 // organization API key in the x-org-api-key header".
 func requirement(schemes []string) (string, []credential) {

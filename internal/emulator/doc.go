@@ -32,7 +32,7 @@
 // the service's 404s), credential_fields.go, managed_auth_config.go,
 // hosted_link.go, account_render.go, tool_render.go, tool_execution.go,
 // trigger_cascade.go, revocation.go. Infrastructure: server.go (Options, New, Close),
-// request.go (auth, rate-limit headers, JSON in/out), routes.go, errors.go,
+// request.go (auth, rate limit and its headers, JSON in/out), routes.go, errors.go,
 // store.go and models.go (bbolt state), catalog.go (catalog types and
 // version rules) and catalog_load.go (reading catalogdata/ and CatalogDir),
 // webhook_delivery.go (signed V3 webhooks), control.go (/_emulator routes),
@@ -112,8 +112,10 @@
 // a version, or toolkit_versions[slug]=version.
 //
 // Every API response carries X-RateLimit (10000), X-RateLimit-Remaining (per
-// API key, one-minute window) and X-RateLimit-Window-Size ("60s"); the
-// emulator itself never limits (see Faults for injected 429s).
+// organization, a fixed one-minute window started by the organization's
+// first request after the previous one ended; an unknown key counts on its
+// own) and X-RateLimit-Window-Size ("60s"); the emulator limits only under
+// the ratelimit fault (see Faults).
 //
 // # Rules
 //
@@ -279,7 +281,8 @@
 //	                             "webhooks":{"delivered","failed","attempts","deliveries":[{webhook_id, project,
 //	                             subscription_id, event_type, version, url, attempts, state, last_status, ...}]},
 //	                             "revocations":[{project, connected_account_id, auth_config_id, toolkit,
-//	                             via ("revoke", "delete", "auth_config_delete"), revoked_tokens, revoke_job_id?, at}]}
+//	                             via ("revoke", "delete", "auth_config_delete"), revoked_tokens, revoke_job_id?, at}],
+//	                             "throttled":n,"throttled_requests":{"<route>":n}}  (the ratelimit fault's 429s)
 //	DELETE /_emulator/stats     reset counters (and the revocation log)
 //	PUT    /_emulator/faults    body: spec text (or {"spec":...}); empty clears; GET shows it
 //	PUT    /_emulator/webhook   body {"url","secret"?}: points the project's subscription at url (creates a V3
@@ -305,6 +308,19 @@
 // then crashes before answering: the command kills itself with SIGKILL
 // (restart it on the same --data file), a Server without Options.Crash drops
 // the connection.
+//
+// ratelimit=N/min gives each organization N API requests per window (the
+// fixed one-minute window of the X-RateLimit headers, which then say N):
+// a request beyond N is answered at once, before any other fault and before
+// authentication, with 429, Retry-After (the whole seconds until the window
+// ends: a request sent then passes), the X-RateLimit headers and the
+// service's documented body {"message": "Rate limit exceeded. Limit: N
+// requests per 1 minutes"}. Throttled requests count in the window and in
+// the stats' requests, and separately in "throttled". ratelimit-headers=off
+// in the same spec removes the X-RateLimit headers from every API response
+// and Retry-After from the 429 (users of the service report 429s carrying no
+// header). Control routes are never counted or throttled; setting faults
+// (PUT /_emulator/faults) starts every window afresh.
 //
 // # Webhooks
 //

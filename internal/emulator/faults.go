@@ -20,6 +20,15 @@ import (
 //   - reset=P        drop the connection without a response with probability P
 //   - crash-after-commit=METHOD:/route[:N]  crash after committing the Nth
 //     successful request to the route (see crashFault)
+//   - ratelimit=N/min  each organization gets N API requests per one-minute
+//     window (a fixed window per organization, started by its first request
+//     after the previous window ended; see Server.rateLimit): a request
+//     beyond N is answered 429 with Retry-After (the whole seconds until the
+//     window ends) and the X-RateLimit headers
+//   - ratelimit-headers=off  the service says nothing about its limit: no
+//     X-RateLimit, X-RateLimit-Remaining or X-RateLimit-Window-Size on any
+//     response and no Retry-After on the ratelimit fault's 429 ("on", the
+//     default, sends them)
 //   - seed=N         seed of the random choices (an unsigned 64-bit integer):
 //     the same seed makes the same choices for the same sequence of
 //     requests; without it a seed is picked, and either way it is logged
@@ -30,8 +39,12 @@ type faultSpec struct {
 	latency  time.Duration
 	reset    float64
 	crash    crashFault
-	seed     uint64
-	seeded   bool // seed= was given
+	// rateLimit is ratelimit=N/min's N (0: no limit); rateHeadersOff is
+	// ratelimit-headers=off.
+	rateLimit      int
+	rateHeadersOff bool
+	seed           uint64
+	seeded         bool // seed= was given
 }
 
 type statusFault struct {
@@ -86,6 +99,22 @@ func parseFaults(spec string) (faultSpec, error) {
 				return fs, fmt.Errorf("fault %q: seed must be an unsigned integer", part)
 			}
 			fs.seed, fs.seeded = seed, true
+		case "ratelimit":
+			n, per, ok := strings.Cut(strings.TrimSpace(v), "/")
+			limit, err := strconv.Atoi(n)
+			if !ok || per != "min" || err != nil || limit < 1 {
+				return fs, fmt.Errorf("fault %q: ratelimit must be N/min with N a positive integer, e.g. ratelimit=120/min", part)
+			}
+			fs.rateLimit = limit
+		case "ratelimit-headers":
+			switch strings.TrimSpace(v) {
+			case "on":
+				fs.rateHeadersOff = false
+			case "off":
+				fs.rateHeadersOff = true
+			default:
+				return fs, fmt.Errorf("fault %q: ratelimit-headers must be on or off", part)
+			}
 		case "crash-after-commit":
 			cf, err := parseCrashFault(v)
 			if err != nil {
@@ -93,7 +122,7 @@ func parseFaults(spec string) (faultSpec, error) {
 			}
 			fs.crash = cf
 		default:
-			return fs, fmt.Errorf("fault %q: unknown kind %q (want status, latency, reset, crash-after-commit or seed)", part, k)
+			return fs, fmt.Errorf("fault %q: unknown kind %q (want status, latency, reset, ratelimit, ratelimit-headers, crash-after-commit or seed)", part, k)
 		}
 	}
 	return fs, nil

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"time"
 )
 
 func TestFaultSeedParsing(t *testing.T) {
@@ -91,5 +92,123 @@ func TestFault503RetryHeaders(t *testing.T) {
 	e.must(200, "PUT", "/_emulator/faults", "status=502:1")
 	if r := e.do("GET", v+"/toolkits/categories", nil); r.status != 502 || r.header.Get("Retry-After") != "0" {
 		t.Fatalf("502: status %d Retry-After %q", r.status, r.header.Get("Retry-After"))
+	}
+}
+
+// TestFaultRateLimit: under ratelimit=N/min each organization gets N API
+// requests per window; the next is answered 429 with Retry-After, the
+// X-RateLimit headers and the documented body, and is counted in the stats.
+// Another organization, an unknown key and the control routes are not
+// affected.
+func TestFaultRateLimit(t *testing.T) {
+	e := newEnv(t, Options{
+		Faults:     "ratelimit=3/min",
+		APIKeys:    map[string]string{"k1": "p1", "k2": "p2"},
+		OrgAPIKeys: map[string]string{"org-key-a": "org-a", "org-key-b": "org-b"},
+	})
+	e.key = "k1"
+	const route = "GET /api/v3.1/auth_configs"
+	for i, key := range []string{"k1", "k2", "k1"} { // the configured projects belong to org-a
+		r := e.doKey(key, "GET", v+"/auth_configs", nil)
+		if r.status != 200 || r.header.Get("X-RateLimit") != "3" || r.header.Get("X-RateLimit-Remaining") != strconv.Itoa(2-i) ||
+			r.header.Get("X-RateLimit-Window-Size") != "60s" || r.header.Get("Retry-After") != "" {
+			t.Fatalf("request %d: %d %v", i+1, r.status, r.header)
+		}
+	}
+	for _, h := range []map[string]string{{"x-api-key": "k2"}, {"x-org-api-key": "org-key-a"}} {
+		r := e.doHeaders(h, "GET", v+"/auth_configs", nil)
+		ra, err := strconv.Atoi(r.header.Get("Retry-After"))
+		if r.status != 429 || err != nil || ra < 1 || ra > 60 || r.header.Get("X-RateLimit") != "3" ||
+			r.header.Get("X-RateLimit-Remaining") != "0" || r.header.Get("X-RateLimit-Window-Size") != "60s" {
+			t.Fatalf("beyond the limit with %v: %d %v", h, r.status, r.header)
+		}
+		if r.str("message") != "Rate limit exceeded. Limit: 3 requests per 1 minutes" || r.header.Get("x-request-id") == "" {
+			t.Fatalf("429 body %s, request id %q", r.raw, r.header.Get("x-request-id"))
+		}
+	}
+	// Another organization and an unknown key have windows of their own.
+	if r := e.doHeaders(orgHeaders("org-key-b"), "GET", projectsPath+"/list", nil); r.status != 200 || r.header.Get("X-RateLimit-Remaining") != "2" {
+		t.Fatalf("organization b: %d %v", r.status, r.header)
+	}
+	if r := e.doKey("unknown", "GET", v+"/auth_configs", nil); r.status != 401 {
+		t.Fatalf("unknown key: %d, want 401", r.status)
+	}
+	// Control routes are neither counted nor throttled; the stats count the 429s.
+	for range 5 {
+		e.must(200, "GET", "/_emulator/faults", nil)
+	}
+	st := e.must(200, "GET", "/_emulator/stats", nil)
+	if st.get("throttled") != float64(2) || st.get("throttled_requests", route) != float64(2) || st.get("requests", route) != float64(6) {
+		t.Fatalf("stats: %s", st.raw)
+	}
+	if r := e.must(200, "DELETE", "/_emulator/stats", nil); r.get("throttled") != float64(0) {
+		t.Fatalf("reset: %s", r.raw)
+	}
+	if st := e.must(200, "GET", "/_emulator/stats", nil); st.get("throttled") != float64(0) {
+		t.Fatalf("stats after reset: %s", st.raw)
+	}
+
+	// Setting faults starts the windows afresh; with the headers off no
+	// response says anything about the limit, the 429 included.
+	e.must(200, "PUT", "/_emulator/faults", "ratelimit=3/min,ratelimit-headers=off")
+	for i := range 4 {
+		r := e.doKey("k1", "GET", v+"/auth_configs", nil)
+		want := 200
+		if i == 3 {
+			want = 429
+		}
+		if r.status != want {
+			t.Fatalf("headers off, request %d: %d, want %d", i+1, r.status, want)
+		}
+		for _, h := range []string{"X-RateLimit", "X-RateLimit-Remaining", "X-RateLimit-Window-Size", "Retry-After"} {
+			if r.header.Get(h) != "" {
+				t.Fatalf("headers off, request %d carries %s: %v", i+1, h, r.header)
+			}
+		}
+	}
+	// Without the fault nothing is refused (the window is over its 3 already).
+	e.must(200, "PUT", "/_emulator/faults", "")
+	for range 5 {
+		e.must(200, "GET", v+"/auth_configs", nil)
+	}
+}
+
+// TestFaultRateLimitRetryAfter: Retry-After is the whole seconds left in
+// the organization's window, and a request sent once they have passed (a new
+// window) is served.
+func TestFaultRateLimitRetryAfter(t *testing.T) {
+	e := newEnv(t, Options{Faults: "ratelimit=1/min"})
+	e.must(200, "GET", v+"/auth_configs", nil)
+	age := func(d time.Duration) {
+		e.srv.statsMu.Lock()
+		defer e.srv.statsMu.Unlock()
+		for _, w := range e.srv.rate {
+			w.start = time.Now().Add(-d)
+		}
+	}
+	for _, tc := range []struct {
+		age  time.Duration
+		want string
+	}{{0, "60"}, {30*time.Second + 500*time.Millisecond, "30"}, {59*time.Second + 500*time.Millisecond, "1"}} {
+		age(tc.age)
+		if r := e.do("GET", v+"/auth_configs", nil); r.status != 429 || r.header.Get("Retry-After") != tc.want {
+			t.Errorf("window %v old: %d, Retry-After %q; want 429, %s", tc.age, r.status, r.header.Get("Retry-After"), tc.want)
+		}
+	}
+	age(time.Minute)
+	if r := e.do("GET", v+"/auth_configs", nil); r.status != 200 || r.header.Get("X-RateLimit-Remaining") != "0" {
+		t.Fatalf("after the window: %d %v", r.status, r.header)
+	}
+}
+
+func TestFaultRateLimitParsing(t *testing.T) {
+	fs, err := parseFaults("ratelimit=120/min,ratelimit-headers=off")
+	if err != nil || fs.rateLimit != 120 || !fs.rateHeadersOff {
+		t.Fatalf("%+v %v", fs, err)
+	}
+	for _, bad := range []string{"ratelimit=0/min", "ratelimit=-1/min", "ratelimit=10/s", "ratelimit=10", "ratelimit=x/min", "ratelimit-headers=no"} {
+		if _, err := parseFaults(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
 	}
 }

@@ -12,14 +12,29 @@ import (
 	"time"
 )
 
-// credentials.go, credentialKey: the rate-limit window is per credential
-// (the `v != ""` test): two keys each start with a full window.
-func TestMutantRateLimitWindowIsPerKey(t *testing.T) {
-	e := newEnv(t, Options{APIKeys: map[string]string{"k1": "a", "k2": "b"}})
-	for _, key := range []string{"k1", "k2"} {
-		r := e.doKey(key, "GET", "/api/v3.1/auth_configs", nil)
-		if got := r.header.Get("X-RateLimit-Remaining"); got != "9999" {
-			t.Errorf("first request with %s: X-RateLimit-Remaining %q, want 9999 (a window per key)", key, got)
+// request.go, rateSubject: the rate-limit window is per organization (it
+// replaced credentialKey, whose `v != ""` test this first guarded): keys of
+// two organizations each start with a full window, two project keys of one
+// organization share theirs with its organization key, and an unknown key
+// counts on its own.
+func TestMutantRateLimitWindowIsPerOrganization(t *testing.T) {
+	e := newEnv(t, Options{APIKeys: map[string]string{"k1": "a", "k2": "b"}, OrgAPIKeys: map[string]string{"ok1": "org-1", "ok2": "org-2"}})
+	remaining := func(h map[string]string) string {
+		return e.doHeaders(h, "GET", "/api/v3.1/auth_configs", nil).header.Get("X-RateLimit-Remaining")
+	}
+	for i, tc := range []struct {
+		headers map[string]string
+		want    string
+	}{
+		{map[string]string{"x-api-key": "k1"}, "9999"},      // org-1 (the configured projects' organization)
+		{map[string]string{"x-api-key": "k2"}, "9998"},      // org-1 again
+		{map[string]string{"x-org-api-key": "ok1"}, "9997"}, // org-1 with its own key (401 on this route)
+		{map[string]string{"x-org-api-key": "ok2"}, "9999"}, // org-2
+		{map[string]string{"x-api-key": "unknown"}, "9999"}, // a key of no organization
+		{map[string]string{"x-api-key": "unknown"}, "9998"},
+	} {
+		if got := remaining(tc.headers); got != tc.want {
+			t.Errorf("request %d with %v: X-RateLimit-Remaining %q, want %s (a window per organization)", i+1, tc.headers, got, tc.want)
 		}
 	}
 }

@@ -79,8 +79,9 @@ type ProjectAPIKey struct {
 	Configured bool `json:"configured,omitempty"`
 }
 
-// projectKey is the key index entry of a project API key.
-type projectKey struct{ scope, projectID string }
+// projectKey is the key index entry of a project API key: the project's
+// data scope, id and organization.
+type projectKey struct{ scope, projectID, org string }
 
 // projectScope resolves a project API key to its project's data scope.
 func (s *Server) projectScope(key string) (string, bool) {
@@ -99,7 +100,7 @@ func (s *Server) reindexKeys() {
 			continue
 		}
 		for _, k := range p.APIKeys {
-			keys[k.Key] = projectKey{scope: p.Scope, projectID: p.ID}
+			keys[k.Key] = projectKey{scope: p.Scope, projectID: p.ID, org: p.OrgID}
 		}
 	}
 	s.keysMu.Lock()

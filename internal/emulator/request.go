@@ -1,12 +1,14 @@
-// Per-request plumbing: authentication, rate-limit headers, counting, JSON
+// Per-request plumbing: authentication, the rate limit and its headers, counting, JSON
 // decoding and encoding, the error envelope on the wire.
 
 package emulator
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -39,11 +41,8 @@ func (s *Server) wrapOp(h handlerFunc, isAPI bool, schemes []string) http.Handle
 		c := &call{w: w, r: r, requestID: newRequestID(), s: s}
 		w.Header().Set("x-request-id", c.requestID)
 		s.countRequest(r)
-		if isAPI {
-			s.rateLimitHeaders(w, r)
-			if s.faults.apply(w, r, c) {
-				return
-			}
+		if isAPI && (s.rateLimit(w, r) || s.faults.apply(w, r, c)) {
+			return
 		}
 		if aerr := s.authenticate(c, schemes); aerr != nil {
 			s.writeError(c, aerr)
@@ -69,10 +68,19 @@ func (s *Server) wrapOp(h handlerFunc, isAPI bool, schemes []string) http.Handle
 	})
 }
 
-// Rate-limit headers sent on every API response, as the real service does.
-// The emulator never limits (only the fault injector answers 429); the
-// remaining count is per credential (the request's API key, organization
-// key or user key) over a fixed one-minute window.
+// Rate limit: every API request counts in its organization's window, a
+// fixed one-minute window started by the organization's first request after
+// the previous window ended (the service limits each organization per
+// minute). Every API response carries X-RateLimit (the limit),
+// X-RateLimit-Remaining (what is left of the window) and
+// X-RateLimit-Window-Size ("60s"), as the real service does. The emulator
+// only refuses requests under the ratelimit=N/min fault (faults.go): the
+// limit is then N instead of rateLimitPerMinute, and a request beyond it is
+// answered 429 with Retry-After (the whole seconds left in the window, so a
+// request sent then passes) and the documented body {"message": "Rate limit
+// exceeded. Limit: N requests per 1 minutes"}. ratelimit-headers=off leaves
+// out the three headers and Retry-After. Setting faults starts every window
+// afresh (putFaults).
 const (
 	rateLimitPerMinute = 10000
 	rateLimitWindow    = time.Minute
@@ -83,32 +91,91 @@ type rateWindow struct {
 	used  int
 }
 
-func (s *Server) rateLimitHeaders(w http.ResponseWriter, r *http.Request) {
-	key := credentialKey(r)
+// rateSubject is whose window a request counts in: the organization of its
+// credential (a project key's or an organization key's), else the
+// credential itself (an unknown key has a window of its own, requests
+// without a key share one).
+func (s *Server) rateSubject(r *http.Request) string {
+	present := presentCredentials(r)
+	if len(present) == 0 {
+		return "key:"
+	}
+	key := r.Header.Get(present[0].header)
+	switch present[0].scheme {
+	case SchemeAPIKey:
+		s.keysMu.RLock()
+		pk, ok := s.keys[key]
+		s.keysMu.RUnlock()
+		if ok {
+			return "org:" + pk.org
+		}
+	case SchemeOrgAPIKey:
+		if org, ok := s.orgKeys[key]; ok {
+			return "org:" + org
+		}
+	}
+	return "key:" + key
+}
+
+// rateLimit counts an API request in its organization's window and sets the
+// rate-limit headers; under the ratelimit fault it answers a request beyond
+// the limit with 429 and returns true (the request is not handled).
+func (s *Server) rateLimit(w http.ResponseWriter, r *http.Request) bool {
+	fs := s.faults.get()
+	limit := rateLimitPerMinute
+	if fs.rateLimit > 0 {
+		limit = fs.rateLimit
+	}
+	subject := s.rateSubject(r)
 	now := time.Now()
 	s.statsMu.Lock()
 	if s.rate == nil {
 		s.rate = map[string]*rateWindow{}
 	}
-	win := s.rate[key]
+	win := s.rate[subject]
 	if win == nil || now.Sub(win.start) >= rateLimitWindow {
 		win = &rateWindow{start: now}
-		s.rate[key] = win
+		s.rate[subject] = win
 	}
 	win.used++
-	remaining := max(rateLimitPerMinute-win.used, 0)
+	remaining := max(limit-win.used, 0)
+	left := win.start.Add(rateLimitWindow).Sub(now)
+	throttled := fs.rateLimit > 0 && win.used > limit
+	if throttled {
+		s.throttled[routePattern(r)]++
+	}
 	s.statsMu.Unlock()
 	h := w.Header()
-	h.Set("X-RateLimit", strconv.Itoa(rateLimitPerMinute))
-	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
-	h.Set("X-RateLimit-Window-Size", "60s")
+	if !fs.rateHeadersOff {
+		h.Set("X-RateLimit", strconv.Itoa(limit))
+		h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
+		h.Set("X-RateLimit-Window-Size", "60s")
+	}
+	if !throttled {
+		return false
+	}
+	if !fs.rateHeadersOff {
+		h.Set("Retry-After", strconv.Itoa(int(math.Ceil(left.Seconds()))))
+	}
+	s.log.Debug("request throttled", "method", r.Method, "path", r.URL.Path, "subject", subject, "limit", limit,
+		"retry_in", left.Round(time.Millisecond).String(), "request_id", w.Header().Get("x-request-id"))
+	s.writeJSON(w, http.StatusTooManyRequests, map[string]any{
+		"message": fmt.Sprintf("Rate limit exceeded. Limit: %d requests per 1 minutes", limit),
+	})
+	return true
+}
+
+// routePattern is the stats key of a request: its route pattern, or
+// "<METHOD> (unmatched)".
+func routePattern(r *http.Request) string {
+	if r.Pattern == "" {
+		return r.Method + " (unmatched)"
+	}
+	return r.Pattern
 }
 
 func (s *Server) countRequest(r *http.Request) {
-	pattern := r.Pattern
-	if pattern == "" {
-		pattern = r.Method + " (unmatched)"
-	}
+	pattern := routePattern(r)
 	if pattern == "GET /_emulator/stats" {
 		return
 	}

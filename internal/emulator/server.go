@@ -95,7 +95,10 @@ type Server struct {
 	// for tests that share one emulator between projects.
 	byProject map[string]map[string]int64
 	writes    int64
-	rate      map[string]*rateWindow // per API key, under statsMu
+	// throttled counts the requests the ratelimit fault answered 429, by
+	// route; rate holds the windows by rateSubject. Both under statsMu.
+	throttled map[string]int64
+	rate      map[string]*rateWindow
 	// revocations logs the credentials revoked at the provider (revocation.go), under statsMu.
 	revocations []revocation
 	closed      atomic.Bool
@@ -154,6 +157,7 @@ func New(opts Options) (*Server, error) {
 		faults:    newFaultInjector(faults),
 		requests:  map[string]int64{},
 		byProject: map[string]map[string]int64{},
+		throttled: map[string]int64{},
 	}
 	if fs := s.faults.get(); fs.raw != "" {
 		log.Info("faults set", fs.logAttrs()...)

@@ -312,6 +312,8 @@ type testAccEmulatorStats struct {
 	// Revocations logs the connected accounts whose credentials were revoked
 	// at the provider (the revoke operation, deletes with revoke_on_delete).
 	Revocations []testAccRevocation `json:"revocations"`
+	// Throttled counts the requests the ratelimit fault answered 429.
+	Throttled int `json:"throttled"`
 }
 
 // testAccRevocation is one entry of the emulator's revocation log.
@@ -370,7 +372,13 @@ type rawBody string
 
 func testAccEmulatorDo(t testing.TB, method, path string, body, out any) {
 	t.Helper()
-	ep := testAccRequireEmulator(t)
+	testAccEmulatorDoAt(t, testAccRequireEmulator(t), method, path, body, out)
+}
+
+// testAccEmulatorDoAt is testAccEmulatorDo against the emulator at ep (see
+// testAccOwnEmulator).
+func testAccEmulatorDoAt(t testing.TB, ep testAccEndpoint, method, path string, body, out any) {
+	t.Helper()
 	if !strings.HasPrefix(path, "/_emulator/") {
 		path = "/_emulator/" + strings.TrimPrefix(path, "/")
 	}
@@ -466,4 +474,25 @@ func (p *testAccRecordingProxy) requests(method, path string) []testAccRecordedR
 		}
 	}
 	return out
+}
+
+// testAccOwnEmulator starts an in-process emulator for the calling test
+// alone, with the fault spec faults from its first request (for faults that
+// would slow or break every other test of the shared one, such as a rate
+// limit), and closes it when the test ends. It skips against a real
+// endpoint. Its control routes: testAccEmulatorDoAt.
+func testAccOwnEmulator(t *testing.T, faults string) testAccEndpoint {
+	t.Helper()
+	testAccRequireEmulator(t)
+	srv, err := emulator.New(emulator.Options{Faults: faults})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	srv.SetBaseURL(ts.URL)
+	t.Cleanup(func() {
+		ts.Close()
+		_ = srv.Close()
+	})
+	return testAccEndpoint{BaseURL: ts.URL, APIKey: emulator.DefaultAPIKey, OrgAPIKey: emulator.DefaultOrgAPIKey, Emulated: true}
 }

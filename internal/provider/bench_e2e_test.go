@@ -14,7 +14,12 @@ package provider
 //     explicitly) plus the wall time of the floor provider, which makes no
 //     request, for the same configuration (target: <= 1.10). A third variant
 //     runs ours with max_concurrent_requests = 10 (the default is 8), to show
-//     what the provider's own limit on requests in flight costs.
+//     what the provider's own limit on requests in flight costs;
+//   - throttled (the emulator limits each organization to N requests per
+//     minute, `ratelimit=N/min`, with or without `ratelimit-headers=off`):
+//     ours only, the apply only (the destroy that cleans up runs without the
+//     limit), its wall time against the limit's floor, requests / rate
+//     (target: <= 1.15), and the share of its requests answered 429.
 //
 //	SERVICE_BENCH_E2E=1 TF_ACC=1 go test ./internal/provider -run '^TestE2EBenchmark$' -count=1 -timeout 4h -v
 //
@@ -129,13 +134,19 @@ type benchScenario struct {
 	// latency, when set, delays every API request of the emulator by this
 	// much while the scenario runs: a latency scenario.
 	latency time.Duration
+	// rateLimit, when set, limits each organization to this many requests
+	// per minute during the apply (rateHeadersOff: with 429s and answers
+	// carrying no rate-limit header): a throttled scenario.
+	rateLimit      int
+	rateHeadersOff bool
 }
 
-// Targets of the two kinds of scenario (printed, not enforced: a shared
+// Targets of the kinds of scenario (printed, not enforced: a shared
 // machine moves single runs by more than the margins).
 const (
-	benchFloorTarget   = 1.15 // ours / same-schema floor
-	benchLatencyTarget = 1.10 // ours / round-trip floor
+	benchFloorTarget     = 1.15 // ours / same-schema floor
+	benchLatencyTarget   = 1.10 // ours / round-trip floor
+	benchThrottledTarget = 1.15 // ours / rate-limit floor (requests / rate)
 	// benchParallelism is Terraform's -parallelism in every phase (its
 	// default, passed explicitly): the round-trip floor divides by it.
 	benchParallelism = 10
@@ -149,6 +160,26 @@ func benchWithLatency(sc benchScenario, d time.Duration) benchScenario {
 	sc.name = fmt.Sprintf("%s_latency%dms", sc.name, d.Milliseconds())
 	sc.latency = d
 	return sc
+}
+
+// benchThrottled is sc's apply under the emulator's fault
+// ratelimit=perMinute/min, with or without the rate-limit headers.
+func benchThrottled(sc benchScenario, perMinute int, headers bool) benchScenario {
+	sc.name = fmt.Sprintf("%s_ratelimit%d", sc.name, perMinute)
+	if !headers {
+		sc.name += "_noheaders"
+	}
+	sc.rateLimit, sc.rateHeadersOff = perMinute, !headers
+	return sc
+}
+
+// faults is the fault spec of a throttled scenario.
+func (sc benchScenario) faults() string {
+	spec := fmt.Sprintf("ratelimit=%d/min", sc.rateLimit)
+	if sc.rateHeadersOff {
+		spec += ",ratelimit-headers=off"
+	}
+	return spec
 }
 
 type benchFixtures struct{ stripeAuthConfig, stripeAccount, user string }
@@ -189,6 +220,8 @@ func benchScenarios() []benchScenario {
 		benchWithLatency(authConfigs, benchLatency),
 		benchWithLatency(accounts(300), benchLatency),
 		benchWithLatency(triggers, benchLatency),
+		benchThrottled(accounts(300), 600, true),
+		benchThrottled(accounts(300), 600, false),
 	}
 }
 
@@ -212,10 +245,11 @@ const (
 
 // benchSample is one phase of one run.
 type benchSample struct {
-	wall     time.Duration
-	cpu      time.Duration
-	maxRSS   int64 // KiB
-	requests int
+	wall      time.Duration
+	cpu       time.Duration
+	maxRSS    int64 // KiB
+	requests  int
+	throttled int // requests answered 429 (throttled scenarios)
 }
 
 func TestE2EBenchmark(t *testing.T) {
@@ -260,6 +294,11 @@ func TestE2EBenchmark(t *testing.T) {
 			continue
 		}
 		order = append(order, sc)
+		if sc.rateLimit > 0 {
+			benchThrottledRounds(t, sc, rounds, cli, testutil.TerraformEnv(cliConfig,
+				EnvBaseURL+"="+ep.BaseURL, EnvAPIKey+"="+ep.APIKey, benchEnvWrapExec+"="+oursBin), fx, samples)
+			continue
+		}
 		if sc.latency > 0 {
 			benchSetFaults(t, fmt.Sprintf("latency=%s", sc.latency))
 		}
@@ -312,7 +351,7 @@ func TestE2EBenchmark(t *testing.T) {
 	}
 
 	report := fmt.Sprintf("%s, parallelism %d, %d rounds (providers in rotating order), medians.\n\n", cliVersion, benchParallelism, rounds) +
-		benchFloorTable(order, samples) + benchLatencyTable(order, samples)
+		benchFloorTable(order, samples) + benchLatencyTable(order, samples) + benchThrottledTable(order, samples)
 	fmt.Println(report)
 	if out := os.Getenv("SERVICE_BENCH_OUT"); out != "" {
 		if err := os.WriteFile(out, []byte(report), 0o600); err != nil {
@@ -339,7 +378,7 @@ func benchTargetMark(ratio, target float64) string {
 func benchFloorTable(order []benchScenario, samples map[benchKey][]benchSample) string {
 	var b strings.Builder
 	for _, sc := range order {
-		if sc.latency > 0 {
+		if sc.latency > 0 || sc.rateLimit > 0 {
 			continue
 		}
 		if b.Len() == 0 {
@@ -390,6 +429,72 @@ func benchLatencyTable(order []benchScenario, samples map[benchKey][]benchSample
 			fmt.Fprintf(&b, "| %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |\n",
 				sc.name, ph.name, req, req/float64(sc.n), rt, noop, floor, ow, ow/floor, benchTargetMark(ow/floor, benchLatencyTarget), mw, mw/floor)
 		}
+	}
+	if b.Len() > 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// benchThrottledRounds runs the apply of a throttled scenario rounds times
+// with our provider: each under the scenario's rate limit, set just before
+// (which starts the organization's window afresh), then a destroy without
+// the limit.
+func benchThrottledRounds(t *testing.T, sc benchScenario, rounds int, cli string, env []string, fx benchFixtures, samples map[benchKey][]benchSample) {
+	t.Helper()
+	apply, destroy := benchPhases[0], benchPhases[len(benchPhases)-1]
+	for round := range rounds {
+		dir := t.TempDir()
+		benchWrite(t, dir, "providers.tf", fmt.Sprintf("terraform {\n  required_providers {\n    service = {\n      source = %q\n    }\n  }\n}\n", testutil.ProviderSource))
+		benchWrite(t, dir, "main.tf", sc.config(fx))
+		benchSetFaults(t, sc.faults())
+		before := testAccEmulatorStatsNow(t)
+		start := time.Now()
+		out, code := benchTerraform(t, cli, dir, env, apply.args...)
+		wall := time.Since(start)
+		after := testAccEmulatorStatsNow(t)
+		benchSetFaults(t, "")
+		if code != 0 {
+			t.Fatalf("%s round %d: terraform %s: exit %d\n%s", sc.name, round, apply.name, code, benchTail(out))
+		}
+		s := benchSample{wall: wall, requests: benchRequests(before, after), throttled: after.Throttled - before.Throttled}
+		k := benchKey{sc.name, benchOurs, apply.name}
+		samples[k] = append(samples[k], s)
+		t.Logf("%s round %d apply: %.2fs, %d requests, %d answered 429, rate-limit floor %.2fs",
+			sc.name, round+1, wall.Seconds(), s.requests, s.throttled, benchRateFloor(sc, float64(s.requests)))
+		if out, code := benchTerraform(t, cli, dir, env, destroy.args...); code != 0 {
+			t.Fatalf("%s round %d: terraform %s: exit %d\n%s", sc.name, round, destroy.name, code, benchTail(out))
+		}
+	}
+}
+
+// benchRateFloor is the least time requests take at the scenario's rate
+// limit, requests / rate, in seconds.
+func benchRateFloor(sc benchScenario, requests float64) float64 {
+	return requests / float64(sc.rateLimit) * 60
+}
+
+// benchThrottledTable is the Markdown table of the throttled scenarios
+// (empty when none ran).
+func benchThrottledTable(order []benchScenario, samples map[benchKey][]benchSample) string {
+	var b strings.Builder
+	for _, sc := range order {
+		if sc.rateLimit == 0 {
+			continue
+		}
+		if b.Len() == 0 {
+			fmt.Fprintf(&b, "Throttled apply (rate-limit floor = requests / rate; target ours / floor <= %.2f):\n\n", benchThrottledTarget)
+			b.WriteString("| Scenario | Faults | Requests | Answered 429 | Share 429 | Rate-limit floor (s) | Ours (s) | Ours / floor | Within target |\n")
+			b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---|\n")
+		}
+		o := samples[benchKey{sc.name, benchOurs, benchPhases[0].name}]
+		req := benchMedian(o, func(s benchSample) float64 { return float64(s.requests) })
+		thr := benchMedian(o, func(s benchSample) float64 { return float64(s.throttled) })
+		share := benchMedian(o, func(s benchSample) float64 { return float64(s.throttled) / float64(s.requests) })
+		floor := benchRateFloor(sc, req)
+		ow := benchMedian(o, benchWall)
+		fmt.Fprintf(&b, "| %s | `%s` | %.0f | %.0f | %.1f%% | %.2f | %.2f | %.2f | %s |\n",
+			sc.name, sc.faults(), req, thr, 100*share, floor, ow, ow/floor, benchTargetMark(ow/floor, benchThrottledTarget))
 	}
 	if b.Len() > 0 {
 		b.WriteString("\n")

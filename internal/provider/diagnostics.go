@@ -117,7 +117,8 @@ func defaultFix(status int, apiPath string) string {
 	case http.StatusForbidden:
 		return "check that the API key's project may access this object."
 	case http.StatusTooManyRequests:
-		return "the service is rate limiting; retry later, raise max_retries, or lower -parallelism / max_concurrent_requests."
+		return "the service kept rate limiting this request for as long as the provider waits (10 minutes, or the resource's timeout); " +
+			"retry later, or set max_requests_per_minute below the organization's limit to leave room for its other pipelines."
 	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
 		return "the service is unavailable; retry later."
 	}

@@ -115,7 +115,17 @@ func newE2EWorkspace(t *testing.T) *e2eWorkspace {
 		t.Skip("end-to-end test: set TF_ACC=1 to run")
 	}
 	testutil.RequireTerraform(t)
-	ep := testAccEnvironment(t)
+	return newE2EWorkspaceAt(t, testAccEnvironment(t))
+}
+
+// newE2EWorkspaceAt is newE2EWorkspace wired to the endpoint ep (e.g. an
+// emulator of the test's own, testAccOwnEmulator).
+func newE2EWorkspaceAt(t *testing.T, ep testAccEndpoint) *e2eWorkspace {
+	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("end-to-end test: set TF_ACC=1 to run")
+	}
+	testutil.RequireTerraform(t)
 	binDir := e2eProviderDir(t)
 	dir := t.TempDir()
 	cliConfig := testutil.DevOverridesConfig(t, binDir)

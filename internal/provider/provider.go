@@ -5,6 +5,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -40,6 +41,7 @@ const (
 	EnvOrgAPIKey             = "SERVICE_ORG_API_KEY"
 	EnvBaseURL               = "SERVICE_BASE_URL"
 	EnvToolkitVersionPrefix  = "SERVICE_TOOLKIT_VERSION_"
+	EnvMaxRequestsPerMinute  = "SERVICE_MAX_REQUESTS_PER_MINUTE"
 	defaultBaseURL           = "https://backend.composio.dev"
 	defaultRequestTimeoutStr = "30s"
 )
@@ -84,6 +86,7 @@ type providerModel struct {
 	RequestTimeout        types.String `tfsdk:"request_timeout"`
 	MaxRetries            types.Int64  `tfsdk:"max_retries"`
 	MaxConcurrentRequests types.Int64  `tfsdk:"max_concurrent_requests"`
+	MaxRequestsPerMinute  types.Int64  `tfsdk:"max_requests_per_minute"`
 	AllowInsecureHTTP     types.Bool   `tfsdk:"allow_insecure_http"`
 }
 
@@ -165,10 +168,12 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 				Validators: []validator.String{durationValidator()},
 			},
 			"max_retries": schema.Int64Attribute{
-				MarkdownDescription: "Number of retries after the first attempt for rate-limited (429), unavailable " +
-					"(502, 503, 504) and failed connections, with exponential backoff honouring `Retry-After`. Writes are " +
-					"only retried when the service cannot have applied them. `0` disables retries. Defaults to `" +
-					strconv.Itoa(defaultMaxRetries) + "`.",
+				MarkdownDescription: "Number of retries after the first attempt for unavailable (502, 503, 504) and " +
+					"failed connections, with exponential backoff honouring `Retry-After`. Writes are only retried when " +
+					"the service cannot have applied them. A request rate limited by the service (429) is not counted: " +
+					"every request of the provider waits for the service's `Retry-After` (or a shared backoff) and the " +
+					"request is retried until it passes, for up to 10 minutes. `0` disables retries, 429s included. " +
+					"Defaults to `" + strconv.Itoa(defaultMaxRetries) + "`.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.AtLeast(0)},
 			},
@@ -176,6 +181,18 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 				MarkdownDescription: "Upper bound on HTTP requests in flight at once from this provider. Defaults to `10`, Terraform's default `-parallelism`, so that no operation waits for another's request.",
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
+			},
+			"max_requests_per_minute": schema.Int64Attribute{
+				MarkdownDescription: "Upper bound on the requests this provider sends in any minute, from its first " +
+					"request: a positive whole number. Falls back to the `" + EnvMaxRequestsPerMinute + "` environment " +
+					"variable. Unset, the provider paces itself to the limit the service announces in its " +
+					"`X-RateLimit` headers (the organization's requests per minute, shared by every pipeline of the " +
+					"organization), slowing down before it is reached, and after a 429 every request waits for the " +
+					"service's `Retry-After` (or a shared backoff); set it below the organization's limit to leave room " +
+					"for other pipelines, or when the service's answers carry no rate-limit header. Waiting is logged " +
+					"at `TF_LOG=info` (\"throttled by the service, waiting N s\").",
+				Optional:   true,
+				Validators: []validator.Int64{int64validator.AtLeast(1)},
 			},
 			"allow_insecure_http": schema.BoolAttribute{
 				MarkdownDescription: "Allow a plain `http://` `base_url` to a host other than loopback. The API key " +
@@ -370,7 +387,7 @@ func resolveSettings(cfg providerModel, env envLookup, providerVersion, terrafor
 
 	for _, v := range []interface{ IsUnknown() bool }{
 		cfg.APIKey, cfg.OrgAPIKey, cfg.BaseURL, cfg.ToolkitVersions, cfg.ToolkitVersion, cfg.DefaultHeaders,
-		cfg.RequestTimeout, cfg.MaxRetries, cfg.MaxConcurrentRequests, cfg.AllowInsecureHTTP,
+		cfg.RequestTimeout, cfg.MaxRetries, cfg.MaxConcurrentRequests, cfg.MaxRequestsPerMinute, cfg.AllowInsecureHTTP,
 	} {
 		if v.IsUnknown() {
 			s.unknown = true
@@ -479,6 +496,7 @@ func resolveSettings(cfg providerModel, env envLookup, providerVersion, terrafor
 		}
 		maxInFlight = int(n)
 	}
+	perMinute := resolveMaxRequestsPerMinute(cfg.MaxRequestsPerMinute, env, &diags)
 
 	s.clientConfig = client.Config{
 		BaseURL:        baseURL,
@@ -489,8 +507,40 @@ func resolveSettings(cfg providerModel, env envLookup, providerVersion, terrafor
 		Timeout:        timeout,
 		MaxRetries:     maxRetries,
 		MaxInFlight:    maxInFlight,
+
+		MaxRequestsPerMinute: perMinute,
 	}
 	return s, diags
+}
+
+// resolveMaxRequestsPerMinute resolves max_requests_per_minute against its
+// environment variable: a positive whole number, or 0 when neither is set
+// (or the attribute is not yet known).
+func resolveMaxRequestsPerMinute(v types.Int64, env envLookup, diags *diag.Diagnostics) int {
+	switch {
+	case v.IsUnknown():
+		return 0
+	case !v.IsNull():
+		n := v.ValueInt64()
+		if n < 1 {
+			diags.AddAttributeError(path.Root("max_requests_per_minute"), "Invalid max_requests_per_minute",
+				fmt.Sprintf("Attribute max_requests_per_minute must be a whole number of 1 or more, got %d.", n))
+			return 0
+		}
+		return int(min(n, int64(math.MaxInt32)))
+	}
+	raw := strings.TrimSpace(env.getenv(EnvMaxRequestsPerMinute))
+	if raw == "" {
+		return 0
+	}
+	n, err := strconv.ParseInt(raw, 10, 32)
+	if err != nil || n < 1 {
+		diags.AddAttributeError(path.Root("max_requests_per_minute"), "Invalid max_requests_per_minute",
+			fmt.Sprintf("The %s environment variable (used for max_requests_per_minute) must be a whole number of 1 "+
+				"or more, got %q.", EnvMaxRequestsPerMinute, raw))
+		return 0
+	}
+	return int(n)
 }
 
 // resolveKey resolves one credential of the provider block (attr) against its

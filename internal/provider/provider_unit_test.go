@@ -45,6 +45,7 @@ func TestResolveSettingsEnvFallbacks(t *testing.T) {
 		EnvAPIKey:                        "env-key",
 		EnvBaseURL:                       "http://127.0.0.1:8080/",
 		"SERVICE_TOOLKIT_VERSION_GITHUB": "20250901_00",
+		EnvMaxRequestsPerMinute:          " 90 ",
 	}), "1.2.3", "1.11.4")
 	if diags.HasError() {
 		t.Fatalf("unexpected diagnostics: %v", diags)
@@ -55,6 +56,9 @@ func TestResolveSettingsEnvFallbacks(t *testing.T) {
 	}
 	if s.versions.PerToolkit["github"] != "20250901_00" {
 		t.Errorf("env toolkit version not applied: %+v", s.versions)
+	}
+	if c.MaxRequestsPerMinute != 90 {
+		t.Errorf("env %s not applied: MaxRequestsPerMinute = %d, want 90", EnvMaxRequestsPerMinute, c.MaxRequestsPerMinute)
 	}
 	want := "terraform-provider-service/1.2.3 (+https://registry.terraform.io/providers/integration-service/service) Terraform/1.11.4"
 	if c.UserAgent != want {
@@ -78,8 +82,10 @@ func TestResolveSettingsConfigWinsOverEnv(t *testing.T) {
 	cfg.RequestTimeout = types.StringValue("2m")
 	cfg.MaxRetries = types.Int64Value(0)
 	cfg.MaxConcurrentRequests = types.Int64Value(3)
+	cfg.MaxRequestsPerMinute = types.Int64Value(120)
 	cfg.DefaultHeaders = stringMap(t, map[string]string{"X-Team": "infra"})
-	s, diags := resolveSettings(cfg, fakeEnv(map[string]string{EnvAPIKey: "env-key", EnvBaseURL: "https://other.example.com"}), "", "")
+	s, diags := resolveSettings(cfg, fakeEnv(map[string]string{EnvAPIKey: "env-key", EnvBaseURL: "https://other.example.com",
+		EnvMaxRequestsPerMinute: "not read"}), "", "")
 	if diags.HasError() {
 		t.Fatalf("unexpected diagnostics: %v", diags)
 	}
@@ -87,7 +93,7 @@ func TestResolveSettingsConfigWinsOverEnv(t *testing.T) {
 	if c.APIKey != "cfg-key" || c.BaseURL != "https://proxy.example.com/service" {
 		t.Errorf("config not preferred: key=%q url=%q", c.APIKey, c.BaseURL)
 	}
-	if c.Timeout != 2*time.Minute || c.MaxRetries != -1 || c.MaxInFlight != 3 || c.DefaultHeaders["X-Team"] != "infra" {
+	if c.Timeout != 2*time.Minute || c.MaxRetries != -1 || c.MaxInFlight != 3 || c.DefaultHeaders["X-Team"] != "infra" || c.MaxRequestsPerMinute != 120 {
 		t.Errorf("knobs not applied: %+v", c)
 	}
 	if !strings.HasPrefix(c.UserAgent, "terraform-provider-service/dev ") {
@@ -161,6 +167,21 @@ func TestResolveSettingsErrors(t *testing.T) {
 			name:   "reserved header",
 			mutate: func(m *providerModel) { m.DefaultHeaders = stringMap(t, map[string]string{"X-API-Key": "x"}) },
 			want:   []string{"default_headers", "cannot be overridden"},
+		},
+		{
+			name:   "max_requests_per_minute 0",
+			mutate: func(m *providerModel) { m.MaxRequestsPerMinute = types.Int64Value(0) },
+			want:   []string{"Invalid max_requests_per_minute", "Attribute max_requests_per_minute must be a whole number of 1 or more, got 0"},
+		},
+		{
+			name: "max_requests_per_minute from env not a number",
+			env:  map[string]string{EnvMaxRequestsPerMinute: "100/min"},
+			want: []string{"Invalid max_requests_per_minute", EnvMaxRequestsPerMinute + " environment variable (used for max_requests_per_minute)", `got "100/min"`},
+		},
+		{
+			name: "max_requests_per_minute from env negative",
+			env:  map[string]string{EnvMaxRequestsPerMinute: "-5"},
+			want: []string{EnvMaxRequestsPerMinute, "1 or more", `got "-5"`},
 		},
 		{
 			name: "bad env toolkit version",

@@ -38,6 +38,7 @@ func nullModel() providerModel {
 		RequestTimeout:        types.StringNull(),
 		MaxRetries:            types.Int64Null(),
 		MaxConcurrentRequests: types.Int64Null(),
+		MaxRequestsPerMinute:  types.Int64Null(),
 		AllowInsecureHTTP:     types.BoolNull(),
 	}
 }
