@@ -32,10 +32,11 @@ func throttledAccountsConfig(n int, user, authConfigID string) string {
 // the 429s (and every answer) carry the rate-limit headers, and at most 15%
 // when they carry none; the provider log (TF_LOG_PROVIDER=info) says why the
 // apply is slow. Each case runs against an emulator of its own started with
-// the fault (the shared one would slow every other test), so the two run in
-// parallel; each takes a little over a minute, the limit's floor being about
-// 185 requests / 120 per minute.
+// the fault (the shared one would slow every other test), so they run in
+// parallel with each other and the rest of the suite; each takes a little
+// over a minute, the limit's floor being about 185 requests / 120 per minute.
 func TestAccE2E_ThrottledApply(t *testing.T) {
+	t.Parallel()
 	const (
 		accounts = 60
 		limit    = "ratelimit=120/min"
