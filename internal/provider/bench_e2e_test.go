@@ -14,7 +14,9 @@ package provider
 //     explicitly) plus the wall time of the floor provider, which makes no
 //     request, for the same configuration (target: <= 1.10). A third variant
 //     runs ours with max_concurrent_requests = 10 (the default is 8), to show
-//     what the provider's own limit on requests in flight costs.
+//     what the provider's own limit on requests in flight costs, and a fourth
+//     ours with refresh by listing off (envRefreshByListing=off: one GET per
+//     object refreshed), its requests and time beside ours.
 //
 //	SERVICE_BENCH_E2E=1 TF_ACC=1 go test ./internal/provider -run '^TestE2EBenchmark$' -count=1 -timeout 4h -v
 //
@@ -189,6 +191,7 @@ func benchScenarios() []benchScenario {
 		benchWithLatency(authConfigs, benchLatency),
 		benchWithLatency(accounts(300), benchLatency),
 		benchWithLatency(triggers, benchLatency),
+		benchWithLatency(accounts(1000), benchLatency),
 	}
 }
 
@@ -208,6 +211,10 @@ const (
 	benchOurs      = "ours"
 	benchFloor     = "floor"
 	benchOursMCR10 = "ours, max_concurrent_requests = 10" // latency scenarios only
+	// benchOursGET is ours with refresh by listing off (one GET per object
+	// refreshed), the internal switch envRefreshByListing: latency scenarios
+	// only.
+	benchOursGET = "ours, one GET per object"
 )
 
 // benchSample is one phase of one run.
@@ -265,7 +272,7 @@ func TestE2EBenchmark(t *testing.T) {
 		}
 		providers := []string{benchOurs, benchFloor}
 		if sc.latency > 0 {
-			providers = append(providers, benchOursMCR10)
+			providers = append(providers, benchOursMCR10, benchOursGET)
 		}
 		for round := range rounds {
 			// Rotate the order every round, so that slow periods of a
@@ -273,8 +280,11 @@ func TestE2EBenchmark(t *testing.T) {
 			rot := slices.Concat(providers[round%len(providers):], providers[:round%len(providers)])
 			for _, prov := range rot {
 				exe, extra := oursBin, []string(nil)
-				if prov == benchFloor {
+				switch prov {
+				case benchFloor:
 					exe, extra = self, []string{benchEnvRole + "=floor"}
+				case benchOursGET:
+					extra = []string{envRefreshByListing + "=off"}
 				}
 				dir := t.TempDir()
 				usageFile := filepath.Join(dir, "usage.jsonl")
@@ -375,20 +385,23 @@ func benchLatencyTable(order []benchScenario, samples map[benchKey][]benchSample
 		}
 		if b.Len() == 0 {
 			fmt.Fprintf(&b, "Latency (round-trip floor = requests x latency / %d + no-op provider's wall time; target ours / round-trip floor <= %.2f):\n\n", benchParallelism, benchLatencyTarget)
-			b.WriteString("| Scenario | Phase | Requests | Requests per resource | Requests x latency / parallelism (s) | No-op provider (s) | Round-trip floor (s) | Ours (s) | Ours / round-trip floor | Within target | Ours, max_concurrent_requests = 10 (s) | Its ratio |\n")
-			b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n")
+			b.WriteString("| Scenario | Phase | Requests | Requests per resource | Requests x latency / parallelism (s) | No-op provider (s) | Round-trip floor (s) | Ours (s) | Ours / round-trip floor | Within target | Ours, max_concurrent_requests = 10 (s) | Its ratio | Ours, one GET per object: requests | Its time (s) | Ours / it (time) |\n")
+			b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n")
 		}
 		for _, ph := range benchPhases {
 			o := samples[benchKey{sc.name, benchOurs, ph.name}]
 			f := samples[benchKey{sc.name, benchFloor, ph.name}]
 			m := samples[benchKey{sc.name, benchOursMCR10, ph.name}]
-			req := benchMedian(o, func(s benchSample) float64 { return float64(s.requests) })
+			g := samples[benchKey{sc.name, benchOursGET, ph.name}]
+			requests := func(s benchSample) float64 { return float64(s.requests) }
+			req := benchMedian(o, requests)
 			rt := req * sc.latency.Seconds() / benchParallelism
 			noop := benchMedian(f, benchWall)
 			floor := rt + noop
-			ow, mw := benchMedian(o, benchWall), benchMedian(m, benchWall)
-			fmt.Fprintf(&b, "| %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |\n",
-				sc.name, ph.name, req, req/float64(sc.n), rt, noop, floor, ow, ow/floor, benchTargetMark(ow/floor, benchLatencyTarget), mw, mw/floor)
+			ow, mw, gw := benchMedian(o, benchWall), benchMedian(m, benchWall), benchMedian(g, benchWall)
+			fmt.Fprintf(&b, "| %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f | %.0f | %.2f | %.2f |\n",
+				sc.name, ph.name, req, req/float64(sc.n), rt, noop, floor, ow, ow/floor, benchTargetMark(ow/floor, benchLatencyTarget), mw, mw/floor,
+				benchMedian(g, requests), gw, ow/gw)
 		}
 	}
 	if b.Len() > 0 {

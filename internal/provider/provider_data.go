@@ -20,7 +20,11 @@ import (
 // emulator's request counters (request_budget_e2e_test.go; add a case there for
 // a new resource):
 //
-//   - Refresh (Read): exactly 1 GET of the object.
+//   - Refresh (Read): at most 1 request per object. A run's first reads of
+//     a connected account, auth config or trigger instance are 1 GET each;
+//     from the listingAfterReads-th read of a type on, the reads are served
+//     by a listing of the type, one request per page, and a listing costs
+//     at most 1 page per readsPerListingPage reads (refresh_listing.go).
 //   - Create: 1 write and at most 1 read (the read-back), plus, for connected
 //     accounts without allow_multiple, the duplicate-account list the official
 //     SDK also makes. A write that the API needs to finish creating (say
@@ -47,6 +51,10 @@ type ProviderData struct {
 	// Cache fetches referenced objects (toolkits, trigger types, auth
 	// configs, connected accounts) at most once per provider process.
 	Cache *SchemaCache
+	// Refresh serves the Reads of connected accounts, auth configs and
+	// trigger instances, by listing when a run reads many of one type
+	// (refresh_listing.go); nil reads every object by GET.
+	Refresh *refreshListings
 	// TriggerCreates are the trigger instances this plan creates (see
 	// claimTriggerCreate); Configure makes a new ProviderData for every
 	// graph walk, so it holds one walk's creates.
