@@ -224,6 +224,9 @@ func (r *listedReads[T]) read(ctx context.Context, id string) (*T, error) {
 	}
 	counted := false
 	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		r.mu.Lock()
 		now := r.writes.now()
 		if r.l != nil && r.l.clock != now {

@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"slices"
 	"sort"
 	"strconv"
@@ -11,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -111,7 +116,8 @@ func (f *fakeListed) requests() int { return int(f.gets.Load() + f.pages.Load())
 // checks that each read returns the object's current value.
 func readAll(t *testing.T, f *fakeListed, r *listedReads[listedObject], ids []string) {
 	t.Helper()
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
 	sem := make(chan struct{}, 10)
 	var wg sync.WaitGroup
 	for _, id := range ids {
@@ -287,6 +293,21 @@ func TestWriteTracking(t *testing.T) {
 	}
 	if clock.now() != 4 {
 		t.Fatalf("clock %d after the action's events, want 4", clock.now())
+	}
+}
+
+// TestNewServerTracksWrites: the server main.go serves counts writes.
+func TestNewServerTracksWrites(t *testing.T) {
+	s, err := NewServer("test")()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, ok := s.(wholeNumbers)
+	if !ok {
+		t.Fatalf("NewServer serves %T", s)
+	}
+	if wt, ok := w.servedServer.(writeTracking); !ok || wt.writes == nil {
+		t.Fatalf("NewServer's server does not track writes: %T", w.servedServer)
 	}
 }
 
@@ -482,5 +503,45 @@ func compareStates[A any](t *testing.T, what string, attrs map[string]A, want, g
 	}
 	if len(diffs) > 0 {
 		t.Errorf("%s: the states differ:\n%s", what, strings.Join(diffs, "\n"))
+	}
+}
+
+// TestRefreshListingsAskForEverything: the listings ask for every object a
+// GET sees: shared connected accounts (the list's default is PRIVATE only;
+// the emulator has no shared accounts, so only the query shows it), and
+// disabled auth configs and trigger instances (their lists' default hides
+// them), in the largest pages the contract allows.
+func TestRefreshListingsAskForEverything(t *testing.T) {
+	var mu sync.Mutex
+	queries := map[string]url.Values{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		queries[r.URL.Path] = r.URL.Query()
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"items":[],"next_cursor":null,"total_pages":1}`)
+	}))
+	defer srv.Close()
+	c, err := client.New(client.Config{BaseURL: srv.URL, APIKey: "k", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	l := newRefreshListings(c, &writeClock{})
+	_, err1 := l.accounts.page(ctx, "")
+	_, err2 := l.authConfigs.page(ctx, "")
+	_, err3 := l.triggers.page(ctx, "")
+	if err := errors.Join(err1, err2, err3); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]url.Values{
+		"/api/v3.1/connected_accounts":       {"account_type": {"ALL"}, "limit": {"1000"}},
+		"/api/v3.1/auth_configs":             {"show_disabled": {"true"}, "limit": {"50"}},
+		"/api/v3.1/trigger_instances/active": {"show_disabled": {"true"}, "limit": {"50"}},
+	}
+	for p, q := range want {
+		if got := queries[p].Encode(); got != q.Encode() {
+			t.Errorf("listing %s: query %q, want %q", p, got, q.Encode())
+		}
 	}
 }
