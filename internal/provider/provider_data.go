@@ -20,11 +20,12 @@ import (
 // emulator's request counters (request_budget_e2e_test.go; add a case there for
 // a new resource):
 //
-//   - Refresh (Read): at most 1 request per object. A run's first reads of
-//     a connected account, auth config or trigger instance are 1 GET each;
-//     from the listingAfterReads-th read of a type on, the reads are served
-//     by a listing of the type, one request per page, and a listing costs
-//     at most 1 page per readsPerListingPage reads (refresh_listing.go).
+//   - Refresh (Read): 1 GET of the object. Connected accounts, auth
+//     configs and trigger instances read through ProviderData.Refresh: a
+//     run's first listingAfterReads-1 reads of the type are 1 GET each, the
+//     later ones are served by a listing of the type, one request per page,
+//     a listing costing at most 1 page per readsPerListingPage reads, plus a
+//     GET for each object its pages lack (refresh_listing.go).
 //   - Create: 1 write and at most 1 read (the read-back), plus, for connected
 //     accounts without allow_multiple, the duplicate-account list the official
 //     SDK also makes. A write that the API needs to finish creating (say
