@@ -146,10 +146,11 @@ const (
 	benchLatency = 50 * time.Millisecond
 )
 
-// benchWithLatency is sc against an emulator that delays every API request.
-func benchWithLatency(sc benchScenario, d time.Duration) benchScenario {
-	sc.name = fmt.Sprintf("%s_latency%dms", sc.name, d.Milliseconds())
-	sc.latency = d
+// benchWithLatency is sc against an emulator that delays every API request
+// by benchLatency.
+func benchWithLatency(sc benchScenario) benchScenario {
+	sc.name = fmt.Sprintf("%s_latency%dms", sc.name, benchLatency.Milliseconds())
+	sc.latency = benchLatency
 	return sc
 }
 
@@ -188,10 +189,10 @@ func benchScenarios() []benchScenario {
 	}}
 	return []benchScenario{
 		accounts(100), accounts(300), accounts(1000), triggers, authConfigs,
-		benchWithLatency(authConfigs, benchLatency),
-		benchWithLatency(accounts(300), benchLatency),
-		benchWithLatency(triggers, benchLatency),
-		benchWithLatency(accounts(1000), benchLatency),
+		benchWithLatency(authConfigs),
+		benchWithLatency(accounts(300)),
+		benchWithLatency(triggers),
+		benchWithLatency(accounts(1000)),
 	}
 }
 
