@@ -163,6 +163,12 @@ func (c *Client) ListAuthConfigs(ctx context.Context, p AuthConfigListParams) ([
 	return collect(c.AuthConfigsIter(ctx, p))
 }
 
+// AuthConfigsPage reads the page of the auth configs matching p at cursor
+// ("" = the first page; p.Limit is the page size).
+func (c *Client) AuthConfigsPage(ctx context.Context, p AuthConfigListParams, cursor string) (Page[AuthConfig], error) {
+	return pageOf[AuthConfig](ctx, c, "/auth_configs", p.query(), cursor)
+}
+
 // GetAuthConfig fetches one auth config.
 func (c *Client) GetAuthConfig(ctx context.Context, id string) (*AuthConfig, error) {
 	var out AuthConfig

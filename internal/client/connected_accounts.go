@@ -64,7 +64,10 @@ type ConnectedAccountListParams struct {
 	Statuses       []string
 	OrderBy        string
 	OrderDirection string
-	Limit          int
+	// AccountType is the sharing model listed: PRIVATE (the service's
+	// default when empty), SHARED or ALL.
+	AccountType string
+	Limit       int
 }
 
 func (p ConnectedAccountListParams) query() url.Values {
@@ -75,6 +78,7 @@ func (p ConnectedAccountListParams) query() url.Values {
 	setList(q, "statuses", p.Statuses)
 	setString(q, "order_by", p.OrderBy)
 	setString(q, "order_direction", p.OrderDirection)
+	setString(q, "account_type", p.AccountType)
 	setLimit(q, p.Limit)
 	return q
 }
@@ -87,6 +91,12 @@ func (c *Client) ConnectedAccountsIter(ctx context.Context, p ConnectedAccountLi
 // ListConnectedAccounts returns all accounts matching p.
 func (c *Client) ListConnectedAccounts(ctx context.Context, p ConnectedAccountListParams) ([]ConnectedAccount, error) {
 	return collect(c.ConnectedAccountsIter(ctx, p))
+}
+
+// ConnectedAccountsPage reads the page of the accounts matching p at cursor
+// ("" = the first page; p.Limit is the page size).
+func (c *Client) ConnectedAccountsPage(ctx context.Context, p ConnectedAccountListParams, cursor string) (Page[ConnectedAccount], error) {
+	return pageOf[ConnectedAccount](ctx, c, "/connected_accounts", p.query(), cursor)
 }
 
 // GetConnectedAccount fetches one account.

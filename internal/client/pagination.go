@@ -33,27 +33,20 @@ func paginateFrom[T any](ctx context.Context, c *Client, path string, q url.Valu
 		var zero T
 		seen := map[string]bool{cursor: cursor != ""}
 		for {
-			pq := make(url.Values, len(q)+1)
-			for k, v := range q {
-				pq[k] = v
-			}
-			if cursor != "" {
-				pq.Set("cursor", cursor)
-			}
-			var p page[T]
-			if err := c.do(ctx, http.MethodGet, path, pq, nil, &p); err != nil {
+			p, err := pageOf[T](ctx, c, path, q, cursor)
+			if err != nil {
 				yield(zero, err)
 				return
 			}
-			for _, it := range append(p.Items, p.Data...) {
+			for _, it := range p.Items {
 				if !yield(it, nil) {
 					return
 				}
 			}
-			if p.NextCursor == nil || *p.NextCursor == "" {
+			if p.NextCursor == "" {
 				return
 			}
-			next := *p.NextCursor
+			next := p.NextCursor
 			if seen[next] || next == cursor {
 				yield(zero, fmt.Errorf("GET %s: pagination cursor %q repeated; stopping to avoid an endless loop", APIPrefix+path, next))
 				return
@@ -62,6 +55,38 @@ func paginateFrom[T any](ctx context.Context, c *Client, path string, q url.Valu
 			cursor = next
 		}
 	}
+}
+
+// Page is one page of a list endpoint, for callers that page themselves
+// (the provider's refresh by listing decides after the first page whether
+// to read the others).
+type Page[T any] struct {
+	Items []T
+	// NextCursor continues the listing; "" on the last page.
+	NextCursor string
+	// TotalPages is the number of pages the service reports for this page
+	// size (0 when it reports none).
+	TotalPages int
+}
+
+// pageOf reads the page of a list endpoint at cursor ("" = the first page).
+func pageOf[T any](ctx context.Context, c *Client, path string, q url.Values, cursor string) (Page[T], error) {
+	pq := make(url.Values, len(q)+1)
+	for k, v := range q {
+		pq[k] = v
+	}
+	if cursor != "" {
+		pq.Set("cursor", cursor)
+	}
+	var p page[T]
+	if err := c.do(ctx, http.MethodGet, path, pq, nil, &p); err != nil {
+		return Page[T]{}, err
+	}
+	out := Page[T]{Items: append(p.Items, p.Data...), TotalPages: p.TotalPages}
+	if p.NextCursor != nil {
+		out.NextCursor = *p.NextCursor
+	}
+	return out, nil
 }
 
 // collect drains an iterator into a slice, stopping at the first error.

@@ -130,3 +130,41 @@ func TestIteratorYieldsErrorMidway(t *testing.T) {
 		t.Errorf("List err = %v", err)
 	}
 }
+
+// TestListPages: the page methods read exactly one page with the caller's
+// filters and cursor, and report where the listing continues.
+func TestListPages(t *testing.T) {
+	ctx := context.Background()
+	c, rec := newTestClient(t, pagedAuthConfigs(23, 10))
+	p, err := c.AuthConfigsPage(ctx, AuthConfigListParams{ShowDisabled: true, Limit: 10}, "")
+	if err != nil || len(p.Items) != 10 || p.NextCursor != "10" || p.TotalPages != 3 {
+		t.Fatalf("first page: %+v, %v", p, err)
+	}
+	p, err = c.AuthConfigsPage(ctx, AuthConfigListParams{ShowDisabled: true, Limit: 10}, "20")
+	if err != nil || len(p.Items) != 3 || p.Items[0].ID != "ac_20" || p.NextCursor != "" {
+		t.Fatalf("last page: %+v, %v", p, err)
+	}
+	reqs := rec.all()
+	if len(reqs) != 2 || reqs[0].Query.Has("cursor") || reqs[1].Query.Get("cursor") != "20" ||
+		reqs[1].Query.Get("show_disabled") != "true" || reqs[1].Query.Get("limit") != "10" {
+		t.Fatalf("requests: %+v", reqs)
+	}
+
+	c, rec = newTestClient(t, replyJSON(200, `{"items":[{"id":"ca_1"}],"next_cursor":null,"total_pages":1}`))
+	ca, err := c.ConnectedAccountsPage(ctx, ConnectedAccountListParams{AccountType: "ALL", Limit: 1000}, "")
+	if err != nil || len(ca.Items) != 1 || ca.NextCursor != "" {
+		t.Fatalf("accounts page: %+v, %v", ca, err)
+	}
+	if q := rec.all()[0]; q.Path != "/api/v3.1/connected_accounts" || q.Query.Get("account_type") != "ALL" || q.Query.Get("limit") != "1000" {
+		t.Fatalf("accounts request: %s %v", q.Path, q.Query)
+	}
+
+	c, rec = newTestClient(t, replyJSON(200, `{"items":[{"id":"ti_1","triggerName":"X"}],"next_cursor":"n","total_pages":2}`))
+	ti, err := c.TriggerInstancesPage(ctx, TriggerInstanceListParams{ShowDisabled: true, Limit: 50}, "")
+	if err != nil || len(ti.Items) != 1 || ti.Items[0].TriggerName != "X" || ti.NextCursor != "n" || ti.TotalPages != 2 {
+		t.Fatalf("trigger page: %+v, %v", ti, err)
+	}
+	if q := rec.all()[0]; q.Path != "/api/v3.1/trigger_instances/active" || q.Query.Get("show_disabled") != "true" {
+		t.Fatalf("trigger request: %s %v", q.Path, q.Query)
+	}
+}

@@ -95,6 +95,12 @@ func (c *Client) ListActiveTriggers(ctx context.Context, p TriggerInstanceListPa
 	return collect(c.TriggerInstancesIter(ctx, p))
 }
 
+// TriggerInstancesPage reads the page of the trigger instances matching p
+// at cursor ("" = the first page; p.Limit is the page size).
+func (c *Client) TriggerInstancesPage(ctx context.Context, p TriggerInstanceListParams, cursor string) (Page[TriggerInstance], error) {
+	return pageOf[TriggerInstance](ctx, c, activeTriggersPath, p.query(), cursor)
+}
+
 // GetTriggerInstance finds one instance (enabled or disabled) with a single
 // GET /trigger_instances/active?trigger_ids=<id>&show_disabled=true. A
 // missing instance yields a 404 *APIError (IsNotFound is true).

@@ -14,7 +14,9 @@ package provider
 //     explicitly) plus the wall time of the floor provider, which makes no
 //     request, for the same configuration (target: <= 1.10). A third variant
 //     runs ours with max_concurrent_requests = 10 (the default is 8), to show
-//     what the provider's own limit on requests in flight costs;
+//     what the provider's own limit on requests in flight costs, and a fourth
+//     ours with refresh by listing off (envRefreshByListing=off: one GET per
+//     object refreshed), its requests and time beside ours.
 //   - throttled (the emulator limits each organization to N requests per
 //     minute, `ratelimit=N/min`, with or without `ratelimit-headers=off`):
 //     ours only, the apply only (the destroy that cleans up runs without the
@@ -155,10 +157,11 @@ const (
 	benchLatency = 50 * time.Millisecond
 )
 
-// benchWithLatency is sc against an emulator that delays every API request.
-func benchWithLatency(sc benchScenario, d time.Duration) benchScenario {
-	sc.name = fmt.Sprintf("%s_latency%dms", sc.name, d.Milliseconds())
-	sc.latency = d
+// benchWithLatency is sc against an emulator that delays every API request
+// by benchLatency.
+func benchWithLatency(sc benchScenario) benchScenario {
+	sc.name = fmt.Sprintf("%s_latency%dms", sc.name, benchLatency.Milliseconds())
+	sc.latency = benchLatency
 	return sc
 }
 
@@ -217,9 +220,10 @@ func benchScenarios() []benchScenario {
 	}}
 	return []benchScenario{
 		accounts(100), accounts(300), accounts(1000), triggers, authConfigs,
-		benchWithLatency(authConfigs, benchLatency),
-		benchWithLatency(accounts(300), benchLatency),
-		benchWithLatency(triggers, benchLatency),
+		benchWithLatency(authConfigs),
+		benchWithLatency(accounts(300)),
+		benchWithLatency(triggers),
+		benchWithLatency(accounts(1000)),
 		benchThrottled(accounts(300), 600, true),
 		benchThrottled(accounts(300), 600, false),
 	}
@@ -241,6 +245,10 @@ const (
 	benchOurs      = "ours"
 	benchFloor     = "floor"
 	benchOursMCR10 = "ours, max_concurrent_requests = 10" // latency scenarios only
+	// benchOursGET is ours with refresh by listing off (one GET per object
+	// refreshed), the internal switch envRefreshByListing: latency scenarios
+	// only.
+	benchOursGET = "ours, one GET per object"
 )
 
 // benchSample is one phase of one run.
@@ -304,7 +312,7 @@ func TestE2EBenchmark(t *testing.T) {
 		}
 		providers := []string{benchOurs, benchFloor}
 		if sc.latency > 0 {
-			providers = append(providers, benchOursMCR10)
+			providers = append(providers, benchOursMCR10, benchOursGET)
 		}
 		for round := range rounds {
 			// Rotate the order every round, so that slow periods of a
@@ -312,8 +320,11 @@ func TestE2EBenchmark(t *testing.T) {
 			rot := slices.Concat(providers[round%len(providers):], providers[:round%len(providers)])
 			for _, prov := range rot {
 				exe, extra := oursBin, []string(nil)
-				if prov == benchFloor {
+				switch prov {
+				case benchFloor:
 					exe, extra = self, []string{benchEnvRole + "=floor"}
+				case benchOursGET:
+					extra = []string{envRefreshByListing + "=off"}
 				}
 				dir := t.TempDir()
 				usageFile := filepath.Join(dir, "usage.jsonl")
@@ -414,20 +425,23 @@ func benchLatencyTable(order []benchScenario, samples map[benchKey][]benchSample
 		}
 		if b.Len() == 0 {
 			fmt.Fprintf(&b, "Latency (round-trip floor = requests x latency / %d + no-op provider's wall time; target ours / round-trip floor <= %.2f):\n\n", benchParallelism, benchLatencyTarget)
-			b.WriteString("| Scenario | Phase | Requests | Requests per resource | Requests x latency / parallelism (s) | No-op provider (s) | Round-trip floor (s) | Ours (s) | Ours / round-trip floor | Within target | Ours, max_concurrent_requests = 10 (s) | Its ratio |\n")
-			b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|\n")
+			b.WriteString("| Scenario | Phase | Requests | Requests per resource | Requests x latency / parallelism (s) | No-op provider (s) | Round-trip floor (s) | Ours (s) | Ours / round-trip floor | Within target | Ours, max_concurrent_requests = 10 (s) | Its ratio | Ours, one GET per object: requests | Its time (s) | Ours / it (time) |\n")
+			b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n")
 		}
 		for _, ph := range benchPhases {
 			o := samples[benchKey{sc.name, benchOurs, ph.name}]
 			f := samples[benchKey{sc.name, benchFloor, ph.name}]
 			m := samples[benchKey{sc.name, benchOursMCR10, ph.name}]
-			req := benchMedian(o, func(s benchSample) float64 { return float64(s.requests) })
+			g := samples[benchKey{sc.name, benchOursGET, ph.name}]
+			requests := func(s benchSample) float64 { return float64(s.requests) }
+			req := benchMedian(o, requests)
 			rt := req * sc.latency.Seconds() / benchParallelism
 			noop := benchMedian(f, benchWall)
 			floor := rt + noop
-			ow, mw := benchMedian(o, benchWall), benchMedian(m, benchWall)
-			fmt.Fprintf(&b, "| %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f |\n",
-				sc.name, ph.name, req, req/float64(sc.n), rt, noop, floor, ow, ow/floor, benchTargetMark(ow/floor, benchLatencyTarget), mw, mw/floor)
+			ow, mw, gw := benchMedian(o, benchWall), benchMedian(m, benchWall), benchMedian(g, benchWall)
+			fmt.Fprintf(&b, "| %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f | %.0f | %.2f | %.2f |\n",
+				sc.name, ph.name, req, req/float64(sc.n), rt, noop, floor, ow, ow/floor, benchTargetMark(ow/floor, benchLatencyTarget), mw, mw/floor,
+				benchMedian(g, requests), gw, ow/gw)
 		}
 	}
 	if b.Len() > 0 {

@@ -60,6 +60,9 @@ const defaultMaxRetries = 10
 // ServiceProvider is the provider implementation.
 type ServiceProvider struct {
 	version string
+	// writes counts the writes of the provider server that serves it
+	// (writeTracking): a listing that predates a write serves no Read.
+	writes *writeClock
 }
 
 var (
@@ -72,7 +75,7 @@ var (
 
 // New returns a constructor for the provider at the given version.
 func New(version string) func() provider.Provider {
-	return func() provider.Provider { return &ServiceProvider{version: version} }
+	return func() provider.Provider { return &ServiceProvider{version: version, writes: &writeClock{}} }
 }
 
 // providerModel maps the provider block.
@@ -276,6 +279,9 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 		VersionKeys:     configuredVersionKeys(cfg),
 		NoProjectKey:    settings.clientConfig.APIKey == "",
 		NoOrgKey:        settings.clientConfig.OrgAPIKey == "",
+	}
+	if !refreshByListingOff(os.Getenv) {
+		data.Refresh = newRefreshListings(c, p.writes)
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data

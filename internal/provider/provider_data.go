@@ -21,7 +21,12 @@ import (
 // emulator's request counters (request_budget_e2e_test.go; add a case there for
 // a new resource):
 //
-//   - Refresh (Read): exactly 1 GET of the object.
+//   - Refresh (Read): 1 GET of the object. Connected accounts, auth
+//     configs and trigger instances read through ProviderData.Refresh: a
+//     run's first listingAfterReads-1 reads of the type are 1 GET each, the
+//     later ones are served by a listing of the type, one request per page,
+//     a listing costing at most 1 page per readsPerListingPage reads, plus a
+//     GET for each object its pages lack (refresh_listing.go).
 //   - Create: 1 write and at most 1 read (the read-back), plus, for connected
 //     accounts without allow_multiple or with an alias, one listing of the
 //     user's accounts (the duplicate-account list the official SDK also
@@ -50,6 +55,10 @@ type ProviderData struct {
 	// Cache fetches referenced objects (toolkits, trigger types, auth
 	// configs, connected accounts) at most once per provider process.
 	Cache *SchemaCache
+	// Refresh serves the Reads of connected accounts, auth configs and
+	// trigger instances, by listing when a run reads many of one type
+	// (refresh_listing.go); nil reads every object by GET.
+	Refresh *refreshListings
 	// TriggerCreates are the trigger instances this plan creates (see
 	// claimTriggerCreate); Configure makes a new ProviderData for every
 	// graph walk, so it holds one walk's creates.

@@ -618,7 +618,7 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 		return // keep the prior state; see ProviderData.Configured
 	}
 	id := state.ID.ValueString()
-	ac, err := r.data.Client.GetAuthConfig(ctx, id)
+	ac, err := r.data.readAuthConfig(ctx, id)
 	if readFailed(ctx, resp, authConfigResourceType, id, err) {
 		return
 	}

@@ -880,7 +880,7 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 		return
 	}
 	id := state.ID.ValueString()
-	a, err := r.data.Client.GetConnectedAccount(ctx, id)
+	a, err := r.data.readConnectedAccount(ctx, id)
 	if readFailed(ctx, resp, connectedAccountType, id, err) {
 		return
 	}

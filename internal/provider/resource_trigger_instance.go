@@ -498,7 +498,7 @@ func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadReq
 		return // keep the prior state; see ProviderData.Configured
 	}
 	id := state.ID.ValueString()
-	ti, err := r.data.Client.GetTriggerInstance(ctx, id)
+	ti, err := r.data.readTriggerInstance(ctx, id)
 	if readFailed(ctx, resp, triggerInstanceType, id, err) {
 		return
 	}

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
@@ -37,11 +38,44 @@ var (
 // the list resources'.
 func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
 	return func() (tfprotov6.ProviderServer, error) {
-		next := providerserver.NewProtocol6(&ServiceProvider{version: version})()
+		p := &ServiceProvider{version: version, writes: &writeClock{}}
+		next := providerserver.NewProtocol6(p)()
 		full, ok := next.(servedServer)
 		if !ok {
 			return nil, fmt.Errorf("the framework's server %T lacks an interface the provider serves", next)
 		}
-		return wholeNumbers{listConfigPaths{full}}, nil
+		return wholeNumbers{writeTracking{listConfigPaths{full}, p.writes}}, nil
 	}
+}
+
+// writeTracking ticks the provider's write clock when a write starts and
+// when it ends: ApplyResourceChange (create, update, delete) and
+// InvokeAction, whatever the resource or action. A listing read before a
+// write of the same run then serves no Read (refresh_listing.go).
+type writeTracking struct {
+	servedServer
+	writes *writeClock
+}
+
+func (s writeTracking) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	s.writes.tick()
+	defer s.writes.tick()
+	return s.servedServer.ApplyResourceChange(ctx, req)
+}
+
+// InvokeAction: the action runs while Terraform reads the stream's events,
+// so the clock ticks again when the events end.
+func (s writeTracking) InvokeAction(ctx context.Context, req *tfprotov6.InvokeActionRequest) (*tfprotov6.InvokeActionServerStream, error) {
+	s.writes.tick()
+	stream, err := s.servedServer.InvokeAction(ctx, req)
+	if stream == nil || stream.Events == nil {
+		s.writes.tick()
+		return stream, err
+	}
+	events := stream.Events
+	stream.Events = func(push func(tfprotov6.InvokeActionEvent) bool) {
+		defer s.writes.tick()
+		events(push)
+	}
+	return stream, err
 }

@@ -59,6 +59,8 @@ func driveClient(t *testing.T, baseURL string) {
 	must("get auth config", err)
 	_, err = c.ListAuthConfigs(ctx, client.AuthConfigListParams{ToolkitSlug: "github", IsComposioManaged: &yes, ShowDisabled: true, Search: "client", Limit: 2})
 	must("list auth configs", err)
+	_, err = c.AuthConfigsPage(ctx, client.AuthConfigListParams{ShowDisabled: true, Limit: 50}, "")
+	must("list a page of auth configs (refresh by listing)", err)
 	must("update managed", c.UpdateAuthConfig(ctx, managed.ID, client.UpdateAuthConfigRequest{
 		Type: client.AuthConfigUpdateDefault, Name: &name, Scopes: []string{"repo", "read:user"},
 		Credentials:      map[string]any{"scopes": "repo"},
@@ -96,6 +98,8 @@ func driveClient(t *testing.T, baseURL string) {
 		Statuses: []string{"INITIATED", "ACTIVE"}, OrderBy: "created_at", OrderDirection: "desc", Limit: 1,
 	})
 	must("list accounts", err)
+	_, err = c.ConnectedAccountsPage(ctx, client.ConnectedAccountListParams{AccountType: "ALL", Limit: 1000}, "")
+	must("list a page of accounts (refresh by listing)", err)
 	must("rotate credentials", c.UpdateConnectedAccountCredentials(ctx, key.ID, client.ConnectionState{
 		AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k2"},
 	}))
@@ -155,6 +159,8 @@ func driveClient(t *testing.T, baseURL string) {
 			TriggerNames: []string{types[0].Slug}, UserIDs: []string{"client-user"}, ShowDisabled: true, Limit: 1,
 		})
 		must("list triggers", err)
+		_, err = c.TriggerInstancesPage(ctx, client.TriggerInstanceListParams{ShowDisabled: true, Limit: 50}, "")
+		must("list a page of triggers (refresh by listing)", err)
 		must("disable trigger", c.DisableTrigger(ctx, id))
 		must("enable trigger", c.EnableTrigger(ctx, id))
 		must("delete trigger", c.DeleteTrigger(ctx, id))
