@@ -83,7 +83,7 @@ for ((n = 1; n <= runs; n++)); do
 	line="$label: exit $rc, wall $((wall / 60)) min $((wall % 60)) s, CPU $(((user + sys) / 60)) min $(((user + sys) % 60)) s, peak load ${peak:-?}: ${done_line:-no DONE line}"
 	summary+=("$line")
 	echo "==> $line"
-	grep -E '^==> [a-z-]+: (ok|FAILED)|^==> time of each part|==> (terraform|tofu) .* built in' "$log" | sed 's/^/    /'
+	grep -E '^==> [^:]+: (ok|FAILED)|==> (terraform|tofu) .* built in' "$log" | sed 's/^/    /'
 	[[ $rc -ne 0 && $status -eq 0 ]] && status=$rc
 done
 echo "==> rehearsal of $commit:"

@@ -8,13 +8,19 @@
 # MAKE is the make to call for the checks and tools, BIN where the tools live,
 # PACKAGES the (space-separated) packages to test and vet.
 #
-# Started at once in the background, each a "part" whose output goes to its
-# own log, printed as one block with the part's wall-clock and CPU time when it
-# ends:
-#   goreleaser   builds bin/goreleaser (the packaging test waits for it)
-#   lint         builds bin/golangci-lint, then runs it
-#   docs-check   builds bin/tfplugindocs, then checks docs/ is fresh and valid
-#   fmt-check    gofmt and terraform fmt
+# In the background, each a "part" whose output goes to its own log, printed
+# as one block with the part's wall-clock and CPU time when it ends:
+#   fmt-check      gofmt and terraform fmt (at once)
+# and, one after the other (in_turn: on a cold machine each is minutes of
+# compiling on both cores, and run all at once they doubled each other's CPU
+# time), in the order the tests need them:
+#   cli-terraform  builds the newest Terraform (the main pass waits for it)
+#   cli-tofu       builds OpenTofu (its compatibility pass waits for it)
+#   goreleaser     builds bin/goreleaser (the packaging test waits for it)
+#   lint           builds bin/golangci-lint, then runs it
+#   docs-check     builds bin/tfplugindocs, then checks docs/ is fresh and valid
+# Every background command reports its exit status through a file (spawn,
+# record, wait_part), never through `wait PID`: see spawn below.
 # In the foreground: bin/gotestsum is built, then the Go tests run through
 # gotestsum, which streams go test's ok/FAIL lines. go vet runs inside go test
 # (-vet=all: every analyzer of `go vet`, on each package and its test files),
@@ -99,25 +105,13 @@ record() {
 }
 
 # timed NAME COMMAND...: runs COMMAND, writing its wall-clock and CPU seconds
-# to $TEST_PARTS/NAME.time (listed by report_times); COMMAND's own stderr is
+# to $TEST_PARTS/NAME.time (printed by announce); COMMAND's own stderr is
 # kept, so give redirections inside COMMAND (a function) or to the caller.
 timed() {
 	local name="$1"
 	shift
 	local TIMEFORMAT='%0R %0U %0S'
 	{ time { "$@" 2>&3; }; } 3>&2 2>"$TEST_PARTS/$name.time"
-}
-
-# report_times: one line per part that has ended: wall-clock and CPU seconds.
-report_times() {
-	local f name wall user sys line=""
-	for f in "$TEST_PARTS"/*.time; do
-		[[ -e "$f" ]] || continue
-		name="$(basename "$f" .time)"
-		read -r wall user sys <"$f" || continue
-		line+=" $name ${wall}s (CPU $((user + sys))s);"
-	done
-	echo "==> time of each part, wall clock (CPU):${line%;}" >&2
 }
 
 # wait_part NAME: waits for a background part; 0 when it succeeded.
@@ -157,7 +151,7 @@ if [[ "${1-}" == --go-test ]]; then
 		echo "make test: building OpenTofu $TOFU failed (its output is above): no OpenTofu pass" >&2
 		rc=1
 	fi
-	timed go-test main_pass "$@" || rc=1
+	main_pass "$@" || rc=1
 	mapfile -t untested < <(go list -f '{{if not (or .TestGoFiles .XTestGoFiles)}}{{.ImportPath}}{{end}}' "${pkgs[@]}" | grep .)
 	if [[ ${#untested[@]} -gt 0 ]] && ! go vet "${untested[@]}"; then
 		echo "make test: go vet found problems in packages without tests (above)" >&2
@@ -191,7 +185,6 @@ if [[ "${1-}" == --go-test ]]; then
 			rc=1
 		fi
 	done
-	report_times
 	exit "$rc"
 fi
 
@@ -296,8 +289,28 @@ if ! "$make" -s "$bin/gotestsum"; then
 	wait
 	exit 1
 fi
+# announce NAME LABEL: when the Go tests' stage has run NAME (a compatibility
+# pass), prints "==> LABEL: ok in Ns (CPU Ns)" (or FAILED) here, where the
+# parts print theirs: gotestsum would count a line the stage itself printed
+# as an error. Gives up when the stage has ended without running it.
+announce() {
+	local wall user sys rc result
+	until [[ -e "$TEST_PARTS/$1.rc" && -e "$TEST_PARTS/$1.time" ]]; do
+		[[ -e "$TEST_PARTS/go-test.ended" ]] && return 0
+		sleep 1
+	done
+	read -r rc <"$TEST_PARTS/$1.rc"
+	read -r wall user sys <"$TEST_PARTS/$1.time"
+	result=ok
+	[[ "$rc" == 0 ]] || result="FAILED (exit $rc, its tests are below)"
+	echo "==> $2: $result in ${wall}s (CPU $((user + sys))s)"
+}
+
 echo "==> go test (TF_ACC=1 go test -vet=all $* $TEST_PKGS) on $TERRAFORM_NEWEST, then the compatibility pass on $TERRAFORM_OLDEST and $TOFU"
+announce compat-oldest "compatibility pass on $TERRAFORM_OLDEST" &
+announce compat-tofu "compatibility pass on $TOFU" &
 TF_ACC=1 "$bin/gotestsum" --format standard-quiet --raw-command -- "$0" --go-test "$@"
 rc=$?
+touch "$TEST_PARTS/go-test.ended"
 wait
 exit "$rc"
