@@ -128,21 +128,13 @@ func lookupToolkitList[T any](ctx context.Context, c *SchemaCache, m map[string]
 	fetch func(ctx context.Context, slug string, pin *client.ToolkitVersions) ([]T, error)) ([]T, error) {
 	slug = strings.ToLower(strings.TrimSpace(slug))
 	version := toolkitVersionFor(c.versions, slug)
-	list, err := lookup(ctx, &c.mu, m, slug+"@"+version, func(ctx context.Context) (*[]T, error) {
+	return lookupList(ctx, &c.mu, m, slug+"@"+version, func(ctx context.Context) ([]T, error) {
 		var pin *client.ToolkitVersions
 		if version != latestVersion {
 			pin = &client.ToolkitVersions{PerToolkit: map[string]string{slug: version}}
 		}
-		l, err := fetch(ctx, slug, pin)
-		if err != nil {
-			return nil, err
-		}
-		return &l, nil
+		return fetch(ctx, slug, pin)
 	})
-	if err != nil {
-		return nil, err
-	}
-	return *list, nil
 }
 
 // AuthConfig returns the auth config id, read once per provider process. Use
@@ -169,8 +161,15 @@ func (c *SchemaCache) ConnectedAccount(ctx context.Context, id string) (*client.
 // process, for plan-time checks across a user's accounts (alias
 // uniqueness). Callers must not modify the returned slice.
 func (c *SchemaCache) UserAccounts(ctx context.Context, userID string) ([]client.ConnectedAccount, error) {
-	list, err := lookup(ctx, &c.mu, c.userAccounts, userID, func(ctx context.Context) (*[]client.ConnectedAccount, error) {
-		l, err := c.fetchAccounts(ctx, client.ConnectedAccountListParams{UserIDs: []string{userID}})
+	return lookupList(ctx, &c.mu, c.userAccounts, userID, func(ctx context.Context) ([]client.ConnectedAccount, error) {
+		return c.fetchAccounts(ctx, client.ConnectedAccountListParams{UserIDs: []string{userID}})
+	})
+}
+
+// lookupList is lookup for a cached list.
+func lookupList[T any](ctx context.Context, mu *sync.Mutex, m map[string]*cacheEntry[[]T], key string, fetch func(context.Context) ([]T, error)) ([]T, error) {
+	list, err := lookup(ctx, mu, m, key, func(ctx context.Context) (*[]T, error) {
+		l, err := fetch(ctx)
 		if err != nil {
 			return nil, err
 		}

@@ -31,18 +31,10 @@ func (c *SchemaCache) AuthConfigToolkit(ctx context.Context, id string) (string,
 // check that a new or renamed server's name is free. Callers must not modify
 // the returned slice.
 func (c *SchemaCache) MCPServers(ctx context.Context) ([]client.MCPServer, error) {
-	list, err := lookup(ctx, &c.mu, c.mcpServers, "", func(ctx context.Context) (*[]client.MCPServer, error) {
+	return lookupList(ctx, &c.mu, c.mcpServers, "", func(ctx context.Context) ([]client.MCPServer, error) {
 		if c.fetchMCPServers == nil {
-			return &[]client.MCPServer{}, nil
+			return []client.MCPServer{}, nil
 		}
-		l, err := c.fetchMCPServers(ctx, client.MCPServerListParams{})
-		if err != nil {
-			return nil, err
-		}
-		return &l, nil
+		return c.fetchMCPServers(ctx, client.MCPServerListParams{})
 	})
-	if err != nil {
-		return nil, err
-	}
-	return *list, nil
 }
