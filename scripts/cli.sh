@@ -130,6 +130,43 @@ directives() {
 # Stubs for the local replaces (Terraform's remote-state backends and
 # internal/legacy); any other local replace is a change this script does not
 # know about.
+# backend_stub PACKAGE BACKEND NEWARG: the Go source of a state backend
+# package that stands in for BACKEND in this test CLI: its New(NEWARG) (as
+# internal/backend/init calls it) returns a backend that embeds the
+# backend.Backend interface (nil, so it satisfies it in every version) and
+# stops the CLI with a clear message from ConfigSchema, the first method the
+# CLI calls on a backend, as soon as a configuration uses it.
+backend_stub() {
+	local pkg="$1" backend="$2" newarg="$3" imports=""
+	[[ "$newarg" == encryption.* ]] && imports=$'\n\t"'"$module/internal/encryption"'"'
+	cat <<EOF
+// Package $pkg stands in for $label's $backend backend, which is not built
+// into this test CLI (see scripts/cli.sh of terraform-provider-service).
+package $pkg
+
+import (
+	"fmt"
+	"os"
+
+	"$module/internal/backend"
+	"$module/internal/configs/configschema"$imports
+)
+
+// New returns a backend that stops $name as soon as a configuration uses it.
+func New($newarg) backend.Backend { return unavailable{} }
+
+type unavailable struct{ backend.Backend }
+
+func (unavailable) ConfigSchema() *configschema.Block {
+	fmt.Fprintln(os.Stderr, "Error: the \"$backend\" state backend is not built into this test CLI "+
+		"(built from the Go module by terraform-provider-service's scripts/cli.sh without its "+
+		"remote-state backends); use an official $label release for it.")
+	os.Exit(1)
+	return nil
+}
+EOF
+}
+
 stubs="$build/stubs"
 rm -rf "$stubs"
 replaces=()
@@ -166,35 +203,7 @@ while read -r _ old arrow new newver; do
 			echo "$module v$version: internal/backend/init does not call $oldpath as New() (update the stub in $0)" >&2
 			exit 1
 		fi
-		cat >"$stub/backend.go" <<EOF
-// Package $backend stands in for Terraform's $backend backend, which is not
-// built into this test CLI (see scripts/cli.sh of terraform-provider-service).
-package $backend
-
-import (
-	"fmt"
-	"os"
-
-	"github.com/hashicorp/terraform/internal/backend"
-	"github.com/hashicorp/terraform/internal/configs/configschema"
-)
-
-// New returns a backend that stops terraform with a clear message as soon
-// as a configuration uses it. It embeds the backend.Backend interface (nil)
-// so it satisfies it in every version; ConfigSchema is the first method
-// terraform calls on a backend.
-func New() backend.Backend { return unavailable{} }
-
-type unavailable struct{ backend.Backend }
-
-func (unavailable) ConfigSchema() *configschema.Block {
-	fmt.Fprintln(os.Stderr, "Error: the \"$backend\" state backend is not built into this test CLI "+
-		"(built from the Go module by terraform-provider-service's scripts/cli.sh without its "+
-		"remote-state backends); use an official Terraform release for it.")
-	os.Exit(1)
-	return nil
-}
-EOF
+		backend_stub "$backend" "$backend" "" >"$stub/backend.go"
 		;;
 	*)
 		echo "$module v$version replaces $oldpath by the local $new, which scripts/cli.sh has no stub for" >&2
@@ -237,34 +246,7 @@ if [[ "$name" == tofu ]]; then
 			exit 1
 		fi
 		drop "$dir"
-		cat >"$dir/stub.go" <<EOF
-// Package $pkgname stands in for OpenTofu's $backend backend, which is not
-// built into this test CLI (see scripts/cli.sh of terraform-provider-service).
-package $pkgname
-
-import (
-	"fmt"
-	"os"
-
-	"$module/internal/backend"
-	"$module/internal/configs/configschema"
-	"$module/internal/encryption"
-)
-
-// New returns a backend that stops tofu with a clear message as soon as a
-// configuration uses it.
-func New(encryption.StateEncryption) backend.Backend { return unavailable{} }
-
-type unavailable struct{ backend.Backend }
-
-func (unavailable) ConfigSchema() *configschema.Block {
-	fmt.Fprintln(os.Stderr, "Error: the \"$backend\" state backend is not built into this test CLI "+
-		"(built from the Go module by terraform-provider-service's scripts/cli.sh without its "+
-		"remote-state backends); use an official OpenTofu release for it.")
-	os.Exit(1)
-	return nil
-}
-EOF
+		backend_stub "$pkgname" "$backend" encryption.StateEncryption >"$dir/stub.go"
 	done
 	for keyprovider in aws_kms gcp_kms azure_vault openbao; do
 		dir="$copy/internal/encryption/keyprovider/$keyprovider"
