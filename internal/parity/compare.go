@@ -141,14 +141,7 @@ func statusList(s []int) string {
 // compareShape compares two shapes of the same answers; read is every path
 // the client reads, failing whether differences there fail the check.
 func (c *comparison) compareShape(r *opResult, prefix string, a, b *Shape, read map[string]bool, failing bool) {
-	paths := map[string]bool{}
-	for p := range a.Fields {
-		paths[p] = true
-	}
-	for p := range b.Fields {
-		paths[p] = true
-	}
-	for _, p := range sortedKeys(paths) {
+	for _, p := range unionKeys(a.Fields, b.Fields) {
 		fa, fb := a.Fields[p], b.Fields[p]
 		name := prefix + displayPath(p)
 		isRead := read[p] && failing
@@ -325,14 +318,7 @@ func (c *comparison) compareHeaders(a, b *Headers) {
 	if a == nil || b == nil {
 		return
 	}
-	names := map[string]bool{}
-	for n := range a.Seen {
-		names[n] = true
-	}
-	for n := range b.Seen {
-		names[n] = true
-	}
-	for _, n := range sortedKeys(names) {
+	for _, n := range unionKeys(a.Seen, b.Seen) {
 		ha, hb := a.Seen[n], b.Seen[n]
 		switch {
 		case hb == nil:

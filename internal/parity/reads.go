@@ -196,3 +196,15 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(out)
 	return out
 }
+
+// unionKeys returns the keys of a and b, sorted, each once.
+func unionKeys[V any](a, b map[string]V) []string {
+	all := make(map[string]bool, len(a)+len(b))
+	for k := range a {
+		all[k] = true
+	}
+	for k := range b {
+		all[k] = true
+	}
+	return sortedKeys(all)
+}

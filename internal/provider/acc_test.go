@@ -496,3 +496,16 @@ func testAccOwnEmulator(t *testing.T, faults string) testAccEndpoint {
 	})
 	return testAccEndpoint{BaseURL: ts.URL, APIKey: emulator.DefaultAPIKey, OrgAPIKey: emulator.DefaultOrgAPIKey, Emulated: true}
 }
+
+// testAccStripeAPIKeyAuthConfig creates, through the client c, a custom
+// stripe auth config with the API_KEY scheme named name (the usual parent of
+// API-key connected accounts), deleted when the test ends.
+func testAccStripeAPIKeyAuthConfig(t testing.TB, c *client.Client, name string) *client.CreatedAuthConfig {
+	t.Helper()
+	ac, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: name, AuthScheme: "API_KEY"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	return ac
+}

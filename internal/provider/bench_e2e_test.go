@@ -543,11 +543,7 @@ func testAccStripeAccountFixture(t testing.TB, user string) benchFixtures {
 	t.Helper()
 	ctx := context.Background()
 	c := testAccClient(t)
-	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	ac := testAccStripeAPIKeyAuthConfig(t, c, user)
 	acct, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: user + "-trig",
 		State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"status": "ACTIVE", "api_key": "sk_bench"}}})
 	if err != nil {

@@ -336,11 +336,7 @@ func TestConnectedAccountUpdate_aliasRefusedByService(t *testing.T) {
 	ctx := context.Background()
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-aliasapply")
-	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	ac := testAccStripeAPIKeyAuthConfig(t, c, user)
 	newAccount := func(alias string) *client.ConnectedAccount {
 		cr, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: user, Alias: alias,
 			State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "sk_" + alias}}})

@@ -634,11 +634,7 @@ func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 	ctx := context.Background()
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-bad")
-	stripe, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), stripe.ID) })
+	stripe := testAccStripeAPIKeyAuthConfig(t, c, user)
 	github, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: user})
 	if err != nil {
 		t.Fatal(err)
@@ -793,11 +789,7 @@ func TestConnectedAccountRead_oneGET(t *testing.T) {
 	ctx := context.Background()
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-read")
-	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	ac := testAccStripeAPIKeyAuthConfig(t, c, user)
 	cr, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: user,
 		State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"status": "ACTIVE", "api_key": "k"}}})
 	if err != nil {
@@ -978,11 +970,7 @@ func TestAccE2E_ConnectedAccountCost(t *testing.T) {
 	ctx := context.Background()
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-cost")
-	existing, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), existing.ID) })
+	existing := testAccStripeAPIKeyAuthConfig(t, c, user)
 	shared, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user + "-shared", AuthScheme: "API_KEY"})
 	if err != nil {
 		t.Fatal(err)
@@ -1120,11 +1108,7 @@ func TestConnectedAccountCreate_serviceRejectsCredentials(t *testing.T) {
 	ctx := context.Background()
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-svc")
-	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	ac := testAccStripeAPIKeyAuthConfig(t, c, user)
 
 	r := NewConnectedAccountResource().(*connectedAccountResource)
 	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
