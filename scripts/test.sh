@@ -105,7 +105,7 @@ record() {
 }
 
 # timed NAME COMMAND...: runs COMMAND, writing its wall-clock and CPU seconds
-# to $TEST_PARTS/NAME.time (printed by announce); COMMAND's own stderr is
+# to $TEST_PARTS/NAME.time (read by run_part and announce); COMMAND's own stderr is
 # kept, so give redirections inside COMMAND (a function) or to the caller.
 timed() {
 	local name="$1"
@@ -120,12 +120,6 @@ wait_part() {
 	until [[ -e "$TEST_PARTS/$1.rc" ]]; do sleep 0.5; done
 	read -r rc <"$TEST_PARTS/$1.rc"
 	[[ "$rc" == 0 ]]
-}
-
-# main_pass FLAGS...: every Go test on the newest Terraform, as go test -json.
-main_pass() {
-	TF_CLI="$TERRAFORM_NEWEST" TF_ACC_TERRAFORM_PATH="$TERRAFORM_NEWEST" go test -json -vet=all "$@" "${pkgs[@]}" |
-		tee "$TEST_PARTS/main.json"
 }
 
 # Second stage, run by gotestsum as its --raw-command.
@@ -151,7 +145,8 @@ if [[ "${1-}" == --go-test ]]; then
 		echo "make test: building OpenTofu $TOFU failed (its output is above): no OpenTofu pass" >&2
 		rc=1
 	fi
-	main_pass "$@" || rc=1
+	TF_CLI="$TERRAFORM_NEWEST" TF_ACC_TERRAFORM_PATH="$TERRAFORM_NEWEST" go test -json -vet=all "$@" "${pkgs[@]}" |
+		tee "$TEST_PARTS/main.json" || rc=1
 	mapfile -t untested < <(go list -f '{{if not (or .TestGoFiles .XTestGoFiles)}}{{.ImportPath}}{{end}}' "${pkgs[@]}" | grep .)
 	if [[ ${#untested[@]} -gt 0 ]] && ! go vet "${untested[@]}"; then
 		echo "make test: go vet found problems in packages without tests (above)" >&2
@@ -231,8 +226,7 @@ in_turn() {
 run_part() {
 	local name="$1" rc wall user sys took out
 	shift
-	TIMEFORMAT='%0R %0U %0S'
-	{ time "$@" >"$TEST_PARTS/$name.log" 2>&1; } 2>"$TEST_PARTS/$name.time"
+	timed "$name" "$@" >"$TEST_PARTS/$name.log" 2>&1
 	rc=$?
 	read -r wall user sys <"$TEST_PARTS/$name.time"
 	took="in ${wall}s (CPU $((user + sys))s)"
