@@ -15,34 +15,9 @@ import (
 // ProviderData is what the provider's Configure hands to every resource, data
 // source and ephemeral resource.
 //
-// # Request budget
-//
-// Every resource keeps to this budget, and tests hold it through the
-// emulator's request counters (request_budget_e2e_test.go; add a case there for
-// a new resource):
-//
-//   - Refresh (Read): 1 GET of the object. Connected accounts, auth
-//     configs and trigger instances read through ProviderData.Refresh: a
-//     run's first listingAfterReads-1 reads of the type are 1 GET each, the
-//     later ones are served by a listing of the type, one request per page,
-//     a listing costing at most 1 page per readsPerListingPage reads, plus a
-//     GET for each object its pages lack (refresh_listing.go).
-//   - Create: 1 write and at most 1 read (the read-back), plus, for connected
-//     accounts without allow_multiple or with an alias, one listing of the
-//     user's accounts (the duplicate-account list the official SDK also
-//     makes, which also finds an alias already used). A write that the API needs to finish creating (say
-//     disabling an object created with enabled = false) comes on top.
-//   - Update: the writes of what changed and at most 1 read-back; none when
-//     nothing the service stores changed.
-//   - Destroy: 1 DELETE (plus the refresh GET Terraform asks for first).
-//   - Plan (ModifyPlan, ValidateConfig): no writes, and no reads at all when
-//     nothing the plan-time checks look at changed (return before decoding
-//     the plan: planUnchanged). Referenced objects (toolkit, trigger type,
-//     auth config, connected account) are read through Cache, at most once
-//     per distinct object per provider process, whatever the number of
-//     resources, and so is the listing of a user's connected accounts that
-//     an alias is checked against (once per user); Create may reuse what the
-//     final plan read in the same process instead of reading again.
+// Every resource keeps to the request budget of PERFORMANCE.md ("Requests per
+// resource", its one home), which TestAccE2E_RequestBudget holds through the
+// emulator's request counters.
 type ProviderData struct {
 	// Client is the configured API client.
 	Client *client.Client
