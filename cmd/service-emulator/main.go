@@ -22,6 +22,9 @@
 // The first line on stdout is exactly "listening on http://HOST:PORT". Logs
 // are structured (log/slog, text) on stderr at the level of SERVICE_LOG_LEVEL
 // (debug, info, warn, error; default info). SIGTERM and SIGINT shut down cleanly.
+//
+// What the emulator serves, its control routes, stats, faults and catalog
+// format: the reference guide docs/guides/emulator.md.
 package main
 
 import (
