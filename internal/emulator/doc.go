@@ -4,9 +4,9 @@
 //
 // What it serves and how it answers (operations, keys, rules, control routes,
 // stats, faults, webhooks, persistence, the catalog format) is described in
-// one place, the reference guide docs/guides/emulator.md (templates/guides/
-// emulator.md.tmpl); keep it in step when changing what the emulator answers.
-// This comment is for changing the code.
+// one place, the reference guide docs/guides/emulator.md, generated from
+// templates/guides/emulator.md.tmpl: keep it in step when changing what the
+// emulator answers. This comment is for changing the code.
 //
 // # Use
 //
