@@ -15,6 +15,8 @@ import (
 // ProviderData is what the provider's Configure hands to every resource, data
 // source and ephemeral resource.
 //
+// # Request budget
+//
 // Every resource keeps to the request budget of PERFORMANCE.md ("Requests per
 // resource", its one home), which TestAccE2E_RequestBudget holds through the
 // emulator's request counters.
