@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -167,20 +166,6 @@ func (s noIdentityServer) PlanResourceChange(ctx context.Context, req *tfprotov6
 		resp.PlannedIdentity = nil
 	}
 	return resp, err
-}
-
-func TestAccIdentity_triggerInstance(t *testing.T) {
-	t.Parallel()
-	user := acctest.RandomWithPrefix("tf-acc-ident-trig")
-	_, accountID := testAccTriggerAccount(t, "github", user)
-	const cfg = `jsonencode({ owner = "acme", repo = "widgets" })`
-	testAccIdentity(t, identityCase{
-		addr: "service_trigger_instance.test", idRe: regexp.MustCompile(`^ti_\S+$`),
-		create: testAccTriggerInstanceConfig(user, accountID, cfg, true),
-		update: testAccTriggerInstanceConfig(user, accountID, cfg, false),
-		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteTrigger(ctx, id) },
-		gone:   testAccCheckTriggerInstanceDestroy,
-	})
 }
 
 func TestAccIdentity_webhookSubscription(t *testing.T) {
