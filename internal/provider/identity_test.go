@@ -167,18 +167,3 @@ func (s noIdentityServer) PlanResourceChange(ctx context.Context, req *tfprotov6
 	}
 	return resp, err
 }
-
-func TestAccIdentity_webhookSubscription(t *testing.T) {
-	// Not parallel: one webhook subscription per project.
-	testAccPreCheck(t)
-	testAccNoWebhookSubscription(t)
-	testAccIdentity(t, identityCase{
-		addr: webhookSubName, idRe: regexp.MustCompile(`^\S+$`),
-		create: testAccWebhookSubConfig("https://hooks.example.com/ident-a", "", "", "composio.trigger.message"),
-		update: testAccWebhookSubConfig("https://hooks.example.com/ident-b", "", "", "composio.trigger.message"),
-		remove: func(ctx context.Context, c *client.Client, id string) error {
-			return c.DeleteWebhookSubscription(ctx, id)
-		},
-		gone: func(t *testing.T) resource.TestCheckFunc { return testAccCheckWebhookSubDestroy(t) },
-	})
-}
