@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -167,92 +166,4 @@ func (s noIdentityServer) PlanResourceChange(ctx context.Context, req *tfprotov6
 		resp.PlannedIdentity = nil
 	}
 	return resp, err
-}
-
-func TestAccIdentity_authConfig(t *testing.T) {
-	t.Parallel()
-	name := acctest.RandomWithPrefix("tf-acc-ident-ac")
-	cfg := func(n string) string {
-		return fmt.Sprintf("resource \"service_auth_config\" \"test\" {\n  toolkit = \"github\"\n  name    = %q\n}\n", n)
-	}
-	testAccIdentity(t, identityCase{
-		addr: "service_auth_config.test", idRe: regexp.MustCompile(`^ac_\S+$`),
-		create: cfg(name), update: cfg(name + "-b"),
-		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteAuthConfig(ctx, id) },
-		gone:   testAccCheckAuthConfigDestroy,
-	})
-}
-
-func TestAccIdentity_connectedAccount(t *testing.T) {
-	t.Parallel()
-	user := acctest.RandomWithPrefix("tf-acc-ident-ca")
-	ac := testAccCAStripeAuthConfig(user)
-	ref := "service_auth_config.stripe.id"
-	testAccIdentity(t, identityCase{
-		addr: caAddr, idRe: regexp.MustCompile(`^ca_\S+$`),
-		create: ac + testAccCAAccount(user, ref, `credentials_wo = { api_key = "sk_test_first" }`, `credentials_wo_version = 1`),
-		update: ac + testAccCAAccount(user, ref, `credentials_wo = { api_key = "sk_test_second" }`, `credentials_wo_version = 2`),
-		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteConnectedAccount(ctx, id) },
-		gone:   func(t *testing.T) resource.TestCheckFunc { return testAccCheckConnectedAccountDestroy(t) },
-		// An import cannot read the key back: credentials_wo_version plans
-		// an update that sends it again (documented in the import guide).
-		importNE: true,
-	})
-}
-
-func TestAccIdentity_customToolkit(t *testing.T) {
-	t.Parallel()
-	slug := testAccCustomSlug()
-	testAccIdentity(t, identityCase{
-		addr: "service_custom_toolkit.test", idRe: regexp.MustCompile(`^CUSTOM_\S+$`),
-		create: testAccCustomToolkitConfig(slug, "Identity A", "https://mcp.example.com/a", testAccCustomDCRScheme, ""),
-		update: testAccCustomToolkitConfig(slug, "Identity B", "https://mcp.example.com/a", testAccCustomDCRScheme, ""),
-		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteCustomToolkit(ctx, id) },
-		gone:   testAccCheckCustomToolkitDestroy,
-		// The service never returns the DCR discovery_url: an import adopts
-		// it from the configuration with an in-place update.
-		importNE: true,
-	})
-}
-
-func TestAccIdentity_mcpServer(t *testing.T) {
-	t.Parallel()
-	prefix := acctest.RandomWithPrefix("tfacc-ident-mcp")
-	name := testAccMCPName()
-	testAccIdentity(t, identityCase{
-		addr: testAccMCPServerName, idRe: uuidRe,
-		create: testAccMCPServerTwoACs(prefix, name, `  allowed_tools = ["GITHUB_CREATE_AN_ISSUE", "GMAIL_SEND_EMAIL"]`),
-		update: testAccMCPServerTwoACs(prefix, name+"-b", `  allowed_tools = ["GITHUB_CREATE_AN_ISSUE", "GMAIL_SEND_EMAIL"]`),
-		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteMCPServer(ctx, id) },
-		gone:   testAccCheckMCPServerDestroy,
-	})
-}
-
-func TestAccIdentity_triggerInstance(t *testing.T) {
-	t.Parallel()
-	user := acctest.RandomWithPrefix("tf-acc-ident-trig")
-	_, accountID := testAccTriggerAccount(t, "github", user)
-	const cfg = `jsonencode({ owner = "acme", repo = "widgets" })`
-	testAccIdentity(t, identityCase{
-		addr: "service_trigger_instance.test", idRe: regexp.MustCompile(`^ti_\S+$`),
-		create: testAccTriggerInstanceConfig(user, accountID, cfg, true),
-		update: testAccTriggerInstanceConfig(user, accountID, cfg, false),
-		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteTrigger(ctx, id) },
-		gone:   testAccCheckTriggerInstanceDestroy,
-	})
-}
-
-func TestAccIdentity_webhookSubscription(t *testing.T) {
-	// Not parallel: one webhook subscription per project.
-	testAccPreCheck(t)
-	testAccNoWebhookSubscription(t)
-	testAccIdentity(t, identityCase{
-		addr: webhookSubName, idRe: regexp.MustCompile(`^\S+$`),
-		create: testAccWebhookSubConfig("https://hooks.example.com/ident-a", "", "", "composio.trigger.message"),
-		update: testAccWebhookSubConfig("https://hooks.example.com/ident-b", "", "", "composio.trigger.message"),
-		remove: func(ctx context.Context, c *client.Client, id string) error {
-			return c.DeleteWebhookSubscription(ctx, id)
-		},
-		gone: func(t *testing.T) resource.TestCheckFunc { return testAccCheckWebhookSubDestroy(t) },
-	})
 }

@@ -19,7 +19,9 @@ import (
 // than once per provider process shows up as a count that grows with N.
 //
 // Not parallel: it compares process-wide counters. New resources: add their
-// objects to the configuration and their routes to the expectations.
+// objects to the configuration and their routes to the expectations
+// (TestRegistrationsRequestBudget fails until they are, or until
+// budgetElsewhere names the test that holds their budget).
 func TestAccE2E_RequestBudget(t *testing.T) {
 	const budgetN = 3
 	w := newE2EWorkspace(t)

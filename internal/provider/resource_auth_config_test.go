@@ -1133,3 +1133,17 @@ resource "service_auth_config" "keeping" {
 		},
 	})
 }
+
+func TestAccIdentity_authConfig(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tf-acc-ident-ac")
+	cfg := func(n string) string {
+		return fmt.Sprintf("resource \"service_auth_config\" \"test\" {\n  toolkit = \"github\"\n  name    = %q\n}\n", n)
+	}
+	testAccIdentity(t, identityCase{
+		addr: "service_auth_config.test", idRe: regexp.MustCompile(`^ac_\S+$`),
+		create: cfg(name), update: cfg(name + "-b"),
+		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteAuthConfig(ctx, id) },
+		gone:   testAccCheckAuthConfigDestroy,
+	})
+}

@@ -503,3 +503,18 @@ func TestCustomToolkitUpgradeStateV0(t *testing.T) {
 		})
 	}
 }
+
+func TestAccIdentity_customToolkit(t *testing.T) {
+	t.Parallel()
+	slug := testAccCustomSlug()
+	testAccIdentity(t, identityCase{
+		addr: "service_custom_toolkit.test", idRe: regexp.MustCompile(`^CUSTOM_\S+$`),
+		create: testAccCustomToolkitConfig(slug, "Identity A", "https://mcp.example.com/a", testAccCustomDCRScheme, ""),
+		update: testAccCustomToolkitConfig(slug, "Identity B", "https://mcp.example.com/a", testAccCustomDCRScheme, ""),
+		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteCustomToolkit(ctx, id) },
+		gone:   testAccCheckCustomToolkitDestroy,
+		// The service never returns the DCR discovery_url: an import adopts
+		// it from the configuration with an in-place update.
+		importNE: true,
+	})
+}

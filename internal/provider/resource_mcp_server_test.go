@@ -496,3 +496,16 @@ func TestToolkitsPrefixing(t *testing.T) {
 		}
 	}
 }
+
+func TestAccIdentity_mcpServer(t *testing.T) {
+	t.Parallel()
+	prefix := acctest.RandomWithPrefix("tfacc-ident-mcp")
+	name := testAccMCPName()
+	testAccIdentity(t, identityCase{
+		addr: testAccMCPServerName, idRe: uuidRe,
+		create: testAccMCPServerTwoACs(prefix, name, `  allowed_tools = ["GITHUB_CREATE_AN_ISSUE", "GMAIL_SEND_EMAIL"]`),
+		update: testAccMCPServerTwoACs(prefix, name+"-b", `  allowed_tools = ["GITHUB_CREATE_AN_ISSUE", "GMAIL_SEND_EMAIL"]`),
+		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteMCPServer(ctx, id) },
+		gone:   testAccCheckMCPServerDestroy,
+	})
+}

@@ -21,7 +21,6 @@ import (
 	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -656,123 +655,6 @@ func TestAccProject_badInputs(t *testing.T) {
 			testAccAssertNoWritesSince(t, writes)
 		})
 	}
-}
-
-// TestAccProjectDataSources: service_project by id and by name, an unknown
-// name as an error naming name, and service_projects filtered by name.
-func TestAccProjectDataSources(t *testing.T) {
-	t.Parallel()
-	c := testAccOrgClient(t)
-	prefix := acctest.RandomWithPrefix("tf-project-ds")
-	var ids []string
-	for _, n := range []string{prefix + "-a", prefix + "-b"} {
-		p, err := c.CreateProject(context.Background(), client.CreateProjectRequest{Name: n})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids = append(ids, p.ID)
-		t.Cleanup(func() { _, _ = c.DeleteProject(context.Background(), p.ID, false) })
-	}
-	tfresource.Test(t, tfresource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []tfresource.TestStep{
-			{
-				Config:      fmt.Sprintf("data \"service_project\" \"x\" {\n  name = %q\n}\n", strings.ToUpper(prefix+"-a")),
-				ExpectError: testAccErrRe(`Project not found`, `name`, `differing only in case: `+regexp.QuoteMeta(prefix+"-a")),
-			},
-			{
-				Config:      "data \"service_project\" \"x\" {\n  id = \"pr_doesnotexist\"\n}\n",
-				ExpectError: testAccErrRe(`Project not found`, `id`),
-			},
-			{
-				Config:      fmt.Sprintf("data \"service_project\" \"x\" {\n  id = %q\n  name = %q\n}\n", ids[0], prefix+"-a"),
-				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination`),
-			},
-			{
-				Config: fmt.Sprintf(`
-data "service_project" "by_id" {
-  id = %q
-}
-data "service_project" "by_name" {
-  name = %q
-}
-data "service_projects" "mine" {
-  name = %q
-}
-`, ids[0], prefix+"-b", strings.ToUpper(prefix)),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.service_project.by_id", tfjsonpath.New("name"), knownvalue.StringExact(prefix+"-a")),
-					statecheck.ExpectKnownValue("data.service_project.by_id", tfjsonpath.New("org_id"), knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
-					statecheck.ExpectKnownValue("data.service_project.by_id", tfjsonpath.New("created_at"), testAccTimestamp),
-					statecheck.ExpectKnownValue("data.service_project.by_name", tfjsonpath.New("id"), knownvalue.StringExact(ids[1])),
-					statecheck.ExpectKnownValue("data.service_projects.mine", tfjsonpath.New("ids"),
-						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(ids[0]), knownvalue.StringExact(ids[1])})),
-					statecheck.ExpectKnownValue("data.service_projects.mine", tfjsonpath.New("projects").AtSliceIndex(1).AtMapKey("name"),
-						knownvalue.StringExact(prefix+"-b")),
-				},
-			},
-		},
-	})
-}
-
-// TestAccProjectList_query: the service_project list resource filtered by
-// name lists the matching projects, with their identity, a display name of
-// their name and, with include_resource, the state an import's Read leaves
-// (config and api_key null, the defaults). One list request per page.
-// Not parallel: it counts the process-wide list requests.
-func TestAccProjectList_query(t *testing.T) {
-	c := testAccOrgClient(t)
-	testAccRequireEmulator(t)
-	name := acctest.RandomWithPrefix("tf-project-list")
-	p, err := c.CreateProject(context.Background(), client.CreateProjectRequest{Name: name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _, _ = c.DeleteProject(context.Background(), p.ID, false) })
-	total := 0
-	for _, err := range c.Projects(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		total++
-	}
-	pages := max(1, (total+client.ProjectListPageSize-1)/client.ProjectListPageSize)
-	var before int
-	query := "provider \"service\" {}\n" + listBlock(projectType, "mine", fmt.Sprintf("    name = %q\n", strings.ToUpper(name)), "  include_resource = true\n")
-	testAccListTest(t, []tfresource.TestStep{
-		{Config: `data "service_projects" "any" {}`},
-		{
-			PreConfig: func() { before = testAccEmulatorStatsNow(t).Requests[routeListProjects] },
-			Query:     true,
-			Config:    query,
-			QueryResultChecks: []querycheck.QueryResultCheck{
-				querycheck.ExpectLength("service_project.mine", 1),
-				querycheck.ExpectIdentity("service_project.mine", listIDCheck(p.ID)),
-				querycheck.ExpectResourceDisplayName("service_project.mine", listByID(p.ID),
-					knownvalue.StringRegexp(regexp.MustCompile(`^`+regexp.QuoteMeta(name)+` \(`+listShortID(p.ID)+`\)$`))),
-				querycheck.ExpectResourceKnownValues("service_project.mine", listByID(p.ID), []querycheck.KnownValueCheck{
-					listValue("name", knownvalue.StringExact(name)),
-					listValue("org_id", knownvalue.StringRegexp(regexp.MustCompile(`^\S+$`))),
-					listValue("created_at", testAccTimestamp),
-					listValue("api_key", knownvalue.Null()),
-					listValue("config", knownvalue.Null()),
-					listValue("deletion_protection", knownvalue.Bool(true)),
-					listValue("revoke_on_delete", knownvalue.Bool(false)),
-				}),
-			},
-		},
-		{
-			Config: `data "service_projects" "any" {}`,
-			Check: func(*terraform.State) error {
-				// The query step's list requests (the data source of this step lists once more).
-				if got := testAccEmulatorStatsNow(t).Requests[routeListProjects] - before; got != pages+pages {
-					return fmt.Errorf("the query and this step's data source made %d list requests, want %d (%d per listing)", got, 2*pages, pages)
-				}
-				return nil
-			},
-		},
-	})
 }
 
 // recordingTransport answers every request with body and records its

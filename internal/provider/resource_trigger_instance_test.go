@@ -877,3 +877,17 @@ resource "service_trigger_instance" "test" {
 	})
 	testAccAssertNoWritesSince(t, before)
 }
+
+func TestAccIdentity_triggerInstance(t *testing.T) {
+	t.Parallel()
+	user := acctest.RandomWithPrefix("tf-acc-ident-trig")
+	_, accountID := testAccTriggerAccount(t, "github", user)
+	const cfg = `jsonencode({ owner = "acme", repo = "widgets" })`
+	testAccIdentity(t, identityCase{
+		addr: "service_trigger_instance.test", idRe: regexp.MustCompile(`^ti_\S+$`),
+		create: testAccTriggerInstanceConfig(user, accountID, cfg, true),
+		update: testAccTriggerInstanceConfig(user, accountID, cfg, false),
+		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteTrigger(ctx, id) },
+		gone:   testAccCheckTriggerInstanceDestroy,
+	})
+}

@@ -466,3 +466,18 @@ func TestAccWebhookSubscription_deliveries(t *testing.T) {
 		}
 	})
 }
+
+func TestAccIdentity_webhookSubscription(t *testing.T) {
+	// Not parallel: one webhook subscription per project.
+	testAccPreCheck(t)
+	testAccNoWebhookSubscription(t)
+	testAccIdentity(t, identityCase{
+		addr: webhookSubName, idRe: regexp.MustCompile(`^\S+$`),
+		create: testAccWebhookSubConfig("https://hooks.example.com/ident-a", "", "", "composio.trigger.message"),
+		update: testAccWebhookSubConfig("https://hooks.example.com/ident-b", "", "", "composio.trigger.message"),
+		remove: func(ctx context.Context, c *client.Client, id string) error {
+			return c.DeleteWebhookSubscription(ctx, id)
+		},
+		gone: func(t *testing.T) resource.TestCheckFunc { return testAccCheckWebhookSubDestroy(t) },
+	})
+}

@@ -1,0 +1,446 @@
+package provider
+
+// The registrations a new Terraform type needs outside its own files, each
+// checked here against the provider's own lists (Resources, DataSources,
+// ListResources, Actions, EphemeralResources): a type added to a list
+// without one fails a test naming the file to add it to. What no test can
+// derive (the files to create, the docs example, the changelog entry's
+// wording) is CONTRIBUTING's checklist for a new type.
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+)
+
+// regKind is one of the provider's lists of types.
+type regKind struct {
+	name  string   // "resource", "data source", ...
+	file  string   // the prefix of its types' files: "resource_", "data_source_", ...
+	types []string // the type names, in the list's order
+}
+
+// regTypes returns the provider's types, list by list, by name.
+func regTypes(t *testing.T) (resources, dataSources, lists, actions, ephemerals regKind) {
+	t.Helper()
+	ctx := context.Background()
+	p, ok := New("test")().(*ServiceProvider)
+	if !ok {
+		t.Fatal("New does not return a *ServiceProvider")
+	}
+	var pm provider.MetadataResponse
+	p.Metadata(ctx, provider.MetadataRequest{}, &pm)
+	pt := pm.TypeName
+	resources = regKind{name: "resource", file: "resource_"}
+	for _, f := range p.Resources(ctx) {
+		var md resource.MetadataResponse
+		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: pt}, &md)
+		resources.types = append(resources.types, md.TypeName)
+	}
+	dataSources = regKind{name: "data source", file: "data_source_"}
+	for _, f := range p.DataSources(ctx) {
+		var md datasource.MetadataResponse
+		f().Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: pt}, &md)
+		dataSources.types = append(dataSources.types, md.TypeName)
+	}
+	lists = regKind{name: "list resource", file: "list_resource_"}
+	for _, f := range p.ListResources(ctx) {
+		var md resource.MetadataResponse
+		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: pt}, &md)
+		lists.types = append(lists.types, md.TypeName)
+	}
+	actions = regKind{name: "action", file: "action_"}
+	for _, f := range p.Actions(ctx) {
+		var md action.MetadataResponse
+		f().Metadata(ctx, action.MetadataRequest{ProviderTypeName: pt}, &md)
+		actions.types = append(actions.types, md.TypeName)
+	}
+	ephemerals = regKind{name: "ephemeral resource", file: "ephemeral_"}
+	for _, f := range p.EphemeralResources(ctx) {
+		var md ephemeral.MetadataResponse
+		f().Metadata(ctx, ephemeral.MetadataRequest{ProviderTypeName: pt}, &md)
+		ephemerals.types = append(ephemerals.types, md.TypeName)
+	}
+	return
+}
+
+// regAllKinds returns every list of types.
+func regAllKinds(t *testing.T) []regKind {
+	r, d, l, a, e := regTypes(t)
+	return []regKind{r, d, l, a, e}
+}
+
+// regShortName is a type's name without the provider's prefix
+// (service_mcp_server: mcp_server), as its files are named.
+func regShortName(typ string) string {
+	_, short, _ := strings.Cut(typ, "_")
+	return short
+}
+
+// regCamel is a type's name as its tests spell it (service_mcp_server:
+// MCPServer).
+func regCamel(typ string) string {
+	var b strings.Builder
+	for _, w := range strings.Split(regShortName(typ), "_") {
+		switch w {
+		case "mcp", "id", "api", "url":
+			b.WriteString(strings.ToUpper(w))
+		default:
+			b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+		}
+	}
+	return b.String()
+}
+
+// regTestNames returns the names of the test functions of this package.
+func regTestNames(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`(?m)^func (Test\w+)\(t \*testing\.T\)`)
+	var names []string
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllSubmatch(b, -1) {
+			names = append(names, string(m[1]))
+		}
+	}
+	return names
+}
+
+// regLowerCamel is regCamel with its first word in lower case
+// (service_mcp_server: mcpServer), as the TestAccE2E_ and TestAccIdentity_
+// tests spell it.
+func regLowerCamel(typ string) string {
+	camel, first := regCamel(typ), strings.Split(regShortName(typ), "_")[0]
+	return first + camel[len(first):]
+}
+
+// regTestOf reports whether the test name is one of typ's acceptance tests:
+// TestAcc<Type>_..., TestAccE2E_<type>_... or TestAccE2E_<type><Kind>
+// (TestAccE2E_connectedAccountRevokeAction for an action).
+func regTestOf(name, typ, kind string) bool {
+	lower, kindWord := regLowerCamel(typ), ""
+	for _, w := range strings.Fields(kind) {
+		kindWord += strings.ToUpper(w[:1]) + w[1:]
+	}
+	return strings.HasPrefix(name, "TestAcc"+regCamel(typ)+"_") ||
+		strings.HasPrefix(name, "TestAccE2E_"+lower+"_") ||
+		name == "TestAccE2E_"+lower+kindWord
+}
+
+// regRead reads a file of the repository, by its path from the root.
+func regRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", filepath.FromSlash(path)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// Every resource's model is in codecModels (model_codec_test.go), which
+// TestModelCodecMatchesFramework needs to compare getModel/setModel with
+// the framework on that resource; no entry names a type the provider does
+// not have.
+func TestRegistrationsCodecModels(t *testing.T) {
+	resources, _, _, _, _ := regTypes(t)
+	for _, typ := range resources.types {
+		if _, ok := codecModels[typ]; !ok {
+			t.Errorf("resource %s: no entry in codecModels (internal/provider/model_codec_test.go): "+
+				"add its type name with a func returning a pointer to a new model struct", typ)
+		}
+	}
+	for typ := range codecModels {
+		if !slices.Contains(resources.types, typ) {
+			t.Errorf("codecModels (internal/provider/model_codec_test.go) has %s, which Resources() does not list: remove it", typ)
+		}
+	}
+}
+
+// compatRunRe is COMPAT_RUN, the compatibility pass's tests, from
+// scripts/test.sh.
+func compatRunRe(t *testing.T) *regexp.Regexp {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^COMPAT_RUN='([^']*)'$`).FindStringSubmatch(regRead(t, "scripts/test.sh"))
+	if m == nil {
+		t.Fatal("scripts/test.sh: no line COMPAT_RUN='...'")
+	}
+	re, err := regexp.Compile(m[1])
+	if err != nil {
+		t.Fatalf("scripts/test.sh: COMPAT_RUN: %v", err)
+	}
+	return re
+}
+
+// Each resource, ephemeral resource and action has a test that COMPAT_RUN
+// (scripts/test.sh) selects, so that the compatibility pass runs it on
+// Terraform 1.11 and on OpenTofu: for a resource its lifecycle test (create,
+// update in place, import, drift, destroy).
+func TestRegistrationsCompatRun(t *testing.T) {
+	re := compatRunRe(t)
+	names := regTestNames(t)
+	resources, _, _, actions, ephemerals := regTypes(t)
+	for _, k := range []regKind{resources, ephemerals, actions} {
+		for _, typ := range k.types {
+			var own, selected []string
+			for _, n := range names {
+				if regTestOf(n, typ, k.name) {
+					own = append(own, n)
+					if re.MatchString(n) {
+						selected = append(selected, n)
+					}
+				}
+			}
+			switch {
+			case len(own) == 0:
+				t.Errorf("%s %s: no test TestAcc%s_... for COMPAT_RUN (scripts/test.sh) to select: write its lifecycle "+
+					"test (create, update in place, import, drift, destroy) beside it and add it to COMPAT_RUN",
+					k.name, typ, regCamel(typ))
+			case len(selected) == 0:
+				t.Errorf("%s %s: COMPAT_RUN in scripts/test.sh selects none of its tests (%s): "+
+					"add its lifecycle test (create, update in place, import, drift, destroy) to COMPAT_RUN",
+					k.name, typ, strings.Join(own, ", "))
+			}
+		}
+	}
+}
+
+// budgetElsewhere: the resources whose request budget a test other than
+// TestAccE2E_RequestBudget holds (the test's name), or, starting with
+// "none:", why none does yet.
+var budgetElsewhere = map[string]string{
+	mcpServerType:       "TestAccE2E_mcpServerCost",
+	webhookEndpointType: "TestAccE2E_webhookEndpoint",
+	projectType:         "TestAccProject_lifecycle",
+	customToolkitType:   "none: no test counts a custom toolkit's requests yet",
+}
+
+// Each resource's request budget is held by a test: it is in
+// TestAccE2E_RequestBudget's configuration (request_budget_e2e_test.go), or
+// budgetElsewhere names the test that holds it (or says why none does).
+func TestRegistrationsRequestBudget(t *testing.T) {
+	resources, _, _, _, _ := regTypes(t)
+	src := regRead(t, "internal/provider/request_budget_e2e_test.go")
+	inBudget := map[string]bool{}
+	for _, m := range regexp.MustCompile(`resource "(\w+)"`).FindAllStringSubmatch(src, -1) {
+		inBudget[m[1]] = true
+	}
+	names := regTestNames(t)
+	for _, typ := range resources.types {
+		other, elsewhere := budgetElsewhere[typ]
+		switch {
+		case inBudget[typ] && elsewhere:
+			t.Errorf("resource %s: in TestAccE2E_RequestBudget's configuration and in budgetElsewhere "+
+				"(internal/provider/registrations_test.go): remove it from budgetElsewhere", typ)
+		case inBudget[typ]:
+		case !elsewhere:
+			t.Errorf("resource %s: no request budget: add its objects to TestAccE2E_RequestBudget's configuration "+
+				"and its routes to the expectations (internal/provider/request_budget_e2e_test.go), or name the test "+
+				"that holds its budget in budgetElsewhere (internal/provider/registrations_test.go)", typ)
+		case strings.HasPrefix(other, "none:"):
+		case !slices.Contains(names, other):
+			t.Errorf("resource %s: budgetElsewhere (internal/provider/registrations_test.go) names %s, "+
+				"which is not a test of this package", typ, other)
+		}
+	}
+	for typ := range budgetElsewhere {
+		if !slices.Contains(resources.types, typ) {
+			t.Errorf("budgetElsewhere (internal/provider/registrations_test.go) has %s, which Resources() does not list: remove it", typ)
+		}
+	}
+}
+
+// contractWalks: the walk of test/contract (a method of walker) that
+// sends the requests each resource makes to the emulator, checked against
+// the official client's types, or, starting with "none:", why none does.
+var contractWalks = map[string]string{
+	authConfigResourceType:  "walkAuthConfigs",
+	connectedAccountType:    "walkAccounts",
+	triggerInstanceType:     "walkTriggers",
+	webhookSubscriptionType: "walkWebhookSubscriptions",
+	webhookEndpointType:     "walkWebhookEndpoints",
+	mcpServerType:           "walkMCP",
+	projectType:             "walkProjects",
+	customToolkitType:       "none: the official client's package has no custom toolkit operation",
+}
+
+// Each resource's API is walked by test/contract: contractWalks names the
+// walk, which a contract test runs.
+func TestRegistrationsContractWalks(t *testing.T) {
+	resources, _, _, _, _ := regTypes(t)
+	files, err := filepath.Glob(filepath.Join("..", "..", "test", "contract", "*_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src strings.Builder
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src.Write(b)
+	}
+	for _, typ := range resources.types {
+		walk, ok := contractWalks[typ]
+		switch {
+		case !ok:
+			t.Errorf("resource %s: no contract walk: add a walk of its API to test/contract (walk_*_test.go, run by "+
+				"TestContract or a test beside it) and name it in contractWalks (internal/provider/registrations_test.go)", typ)
+		case strings.HasPrefix(walk, "none:"):
+		case !strings.Contains(src.String(), "func (w *walker) "+walk+"("):
+			t.Errorf("resource %s: contractWalks (internal/provider/registrations_test.go) names %s, "+
+				"which test/contract does not define", typ, walk)
+		case !strings.Contains(src.String(), "w."+walk+"("):
+			t.Errorf("resource %s: the contract walk %s (test/contract) is never run: call it from TestContract", typ, walk)
+		}
+	}
+	for typ := range contractWalks {
+		if !slices.Contains(resources.types, typ) {
+			t.Errorf("contractWalks (internal/provider/registrations_test.go) has %s, which Resources() does not list: remove it", typ)
+		}
+	}
+}
+
+// identityElsewhere: the resources with an identity whose identity test is
+// not a TestAccIdentity_<type> (testAccIdentity in identity_test.go), and
+// the test that holds it instead.
+var identityElsewhere = map[string]string{
+	webhookEndpointType: "TestAccWebhookEndpoint_importByIdentity",
+}
+
+// Each resource with an identity has an identity test: TestAccIdentity_<type>
+// (identity_test.go's testAccIdentity: create, update, imports by identity
+// and by id, a state without identity, a deletion outside Terraform), or
+// identityElsewhere names the test that holds it.
+func TestRegistrationsIdentityTests(t *testing.T) {
+	ctx := context.Background()
+	names := regTestNames(t)
+	for _, f := range New("test")().Resources(ctx) {
+		r := f()
+		var md resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "service"}, &md)
+		if _, ok := r.(resource.ResourceWithIdentity); !ok {
+			continue
+		}
+		want := "TestAccIdentity_" + regLowerCamel(md.TypeName)
+		if other, ok := identityElsewhere[md.TypeName]; ok {
+			want = other
+		}
+		if !slices.Contains(names, want) {
+			t.Errorf("resource %s has an identity but no test %s: write it beside the resource "+
+				"(%s%s_test.go) with testAccIdentity (identity_test.go), or name its identity test in "+
+				"identityElsewhere (internal/provider/registrations_test.go)", md.TypeName, want, "resource_", regShortName(md.TypeName))
+		}
+	}
+}
+
+// Each resource has a list resource of the same name (`terraform query`),
+// and each list resource lists a resource.
+func TestRegistrationsListResources(t *testing.T) {
+	resources, _, lists, _, _ := regTypes(t)
+	for _, typ := range resources.types {
+		if !slices.Contains(lists.types, typ) {
+			t.Errorf("resource %s has no list resource: add one (list_resource_%s.go, with its test beside it) "+
+				"and its constructor to ListResources() (provider.go)", typ, regShortName(typ))
+		}
+	}
+	for _, typ := range lists.types {
+		if !slices.Contains(resources.types, typ) {
+			t.Errorf("list resource %s lists no resource of the provider", typ)
+		}
+	}
+}
+
+// regTestBeside: the types whose file has no test file beside it, and the
+// test file that holds their tests instead.
+var regTestBeside = map[string]string{
+	"data_source_mcp_servers.go":         "data_source_mcp_server_test.go (TestAccMCPServerDataSources: both data sources)",
+	"data_source_projects.go":            "data_source_project_test.go (TestAccProjectDataSources: both data sources)",
+	"data_source_webhook_event_types.go": "none: only its example is checked (test/examples)",
+}
+
+// Each type has its own file (resource_<name>.go, data_source_<name>.go,
+// list_resource_<name>.go, action_<name>.go, ephemeral_<name>.go) with its
+// tests beside it (<file>_test.go), or regTestBeside says where they are.
+func TestRegistrationsTypeFiles(t *testing.T) {
+	for _, k := range regAllKinds(t) {
+		for _, typ := range k.types {
+			file := k.file + regShortName(typ) + ".go"
+			if _, err := os.Stat(file); err != nil {
+				t.Errorf("%s %s: no file internal/provider/%s: each type has a file of its own", k.name, typ, file)
+				continue
+			}
+			test := strings.TrimSuffix(file, ".go") + "_test.go"
+			_, err := os.Stat(test)
+			_, elsewhere := regTestBeside[file]
+			switch {
+			case err != nil && !elsewhere:
+				t.Errorf("%s %s: no internal/provider/%s: put its tests beside its file", k.name, typ, test)
+			case err == nil && elsewhere:
+				t.Errorf("%s %s: %s exists: remove %s from regTestBeside (internal/provider/registrations_test.go)",
+					k.name, typ, test, file)
+			}
+		}
+	}
+}
+
+// regTableRows returns the cells of the rows of the Markdown tables in doc
+// whose first cell starts with prefix (case-insensitive).
+func regTableRows(doc, prefix string) string {
+	var rows strings.Builder
+	for _, line := range strings.Split(doc, "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 3 || strings.TrimSpace(cells[0]) != "" {
+			continue
+		}
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(cells[1])), prefix) {
+			rows.WriteString(line + "\n")
+		}
+	}
+	return rows.String()
+}
+
+// changelogUnnamed: the types CHANGELOG.md does not name yet, and why.
+var changelogUnnamed = map[string]string{
+	"service_mcp_servers": "added without an entry of its own (an entry for it is due)",
+}
+
+// The tables of types in the README and in the provider's documentation
+// (templates/index.md.tmpl, generated into docs/index.md) name every type
+// in its kind's row, and the changelog names every type.
+func TestRegistrationsDocs(t *testing.T) {
+	readme, index, changelog := regRead(t, "README.md"), regRead(t, "templates/index.md.tmpl"), regRead(t, "CHANGELOG.md")
+	for _, k := range regAllKinds(t) {
+		for _, typ := range k.types {
+			for _, doc := range []struct{ path, text string }{{"README.md", readme}, {"templates/index.md.tmpl", index}} {
+				if !strings.Contains(regTableRows(doc.text, k.name), "`"+typ+"`") {
+					t.Errorf("%s %s: not in the table of types of %s: add it to the %s row(s)", k.name, typ, doc.path, k.name)
+				}
+			}
+			named := regexp.MustCompile(`\b` + typ + `\b`).MatchString(changelog)
+			if _, unnamed := changelogUnnamed[typ]; named == unnamed {
+				if named {
+					t.Errorf("%s %s: CHANGELOG.md names it: remove it from changelogUnnamed (internal/provider/registrations_test.go)", k.name, typ)
+				} else {
+					t.Errorf("%s %s: CHANGELOG.md never names it: add an entry under Unreleased", k.name, typ)
+				}
+			}
+		}
+	}
+}
