@@ -31,6 +31,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const authConfigResourceType = "service_auth_config"
@@ -303,7 +304,7 @@ func (r *authConfigResource) Configure(_ context.Context, req resource.Configure
 // `terraform validate`).
 func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes",
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes",
 		"proxy_config", "shared_credentials_wo", "shared_credentials_wo_version")...)
 	if resp.Diagnostics.HasError() || cfg.Type.IsUnknown() || !acIsValidType(cfg.Type) {
 		// An invalid type gets the type validator's error only: the checks
@@ -350,7 +351,7 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 // reading only the type attribute.
 func acStateIsManaged(ctx context.Context, req resource.ModifyPlanRequest) bool {
 	var state authConfigResourceModel
-	return !getAttributes(ctx, req.State, &state, "type").HasError() && acIsManagedType(state.Type)
+	return !codec.GetAttributes(ctx, req.State, &state, "type").HasError() && acIsManagedType(state.Type)
 }
 
 func acIsManagedType(v types.String) bool {
@@ -396,16 +397,16 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 	// Only the attributes this function and its helpers read (getAttributes:
 	// add any attribute a new check needs).
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes",
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes",
 		"shared_credentials_wo", "tool_access_config")...)
-	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Plan, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	creating := req.State.Raw.IsNull()
 	var state authConfigResourceModel
 	if !creating {
-		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "enabled", "status", "tool_access_config")...)
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "enabled", "status", "tool_access_config")...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -423,7 +424,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 		planned["status"] = status
 	}
 	defer func() {
-		raw, d := acWith(ctx, resp.Plan.Raw, planned)
+		raw, d := codec.With(ctx, acAttrTypes(), resp.Plan.Raw, planned)
 		resp.Diagnostics.Append(d...)
 		resp.Plan.Raw = raw
 	}()
@@ -514,8 +515,8 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "credentials_wo", "proxy_config", "shared_credentials_wo")...) // all Create reads of the configuration
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "credentials_wo", "proxy_config", "shared_credentials_wo")...) // all Create reads of the configuration
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -582,7 +583,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	id := created.ID
 	// Record the id at once so that a failure below leaves a tracked (tainted) object.
-	partial, d := acWith(ctx, resp.State.Raw, map[string]attr.Value{"id": types.StringValue(id), "toolkit": plan.Toolkit, "type": plan.Type})
+	partial, d := codec.With(ctx, acAttrTypes(), resp.State.Raw, map[string]attr.Value{"id": types.StringValue(id), "toolkit": plan.Toolkit, "type": plan.Type})
 	resp.Diagnostics.Append(d...)
 	resp.State.Raw = partial
 	if resp.Diagnostics.HasError() {
@@ -604,13 +605,13 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	plan.ID = types.StringValue(id)
 	resp.Diagnostics.Append(applyAuthConfig(ctx, &plan, ac)...)
 	plan.CredentialsWO = types.MapNull(types.StringType)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state authConfigResourceModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -625,10 +626,10 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 	prior := state
 	resp.Diagnostics.Append(applyAuthConfig(ctx, &state, ac)...)
 	state.CredentialsWO = types.MapNull(types.StringType)
-	if !resp.Diagnostics.HasError() && acModelsEqual(prior, state) {
+	if !resp.Diagnostics.HasError() && codec.Equal(prior, state) {
 		return // resp.State already holds the prior state, which is current
 	}
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -775,7 +776,7 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 		return
 	}
 	var state authConfigResourceModel // all Delete needs from the state
-	resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "id", "revoke_on_delete")...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id", "revoke_on_delete")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const connectedAccountType = "service_connected_account"
@@ -445,16 +446,16 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 	// Only the attributes this function and its helpers read (getAttributes:
 	// add any attribute a new check needs).
 	var plan, config connectedAccountModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "user_id", "auth_config_id", "callback_url", "credentials",
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Plan, &plan, "user_id", "auth_config_id", "callback_url", "credentials",
 		"credentials_wo_version", "hosted_link", "enabled", "disabled_reason", "alias")...)
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &config, "credentials_wo")...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &config, "credentials_wo")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	creating := req.State.Raw.IsNull()
 	var state connectedAccountModel
 	if !creating {
-		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "id", "user_id", "auth_config_id", "callback_url", "credentials",
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id", "user_id", "auth_config_id", "callback_url", "credentials",
 			"credentials_wo_version", "enabled", "disabled_reason", "status", "status_reason", "updated_at", "toolkit", "auth_scheme",
 			"alias")...)
 		if resp.Diagnostics.HasError() {
@@ -609,8 +610,8 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		return
 	}
 	var plan, config connectedAccountModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &config, "credentials_wo")...) // all Create reads of the configuration
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &config, "credentials_wo")...) // all Create reads of the configuration
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -720,7 +721,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		plan.fromAccount(acct, false)
 	}
 	r.fillUnknown(&plan)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(errs...)
 }
 
@@ -875,7 +876,7 @@ func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported
 func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state connectedAccountModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
 		return
 	}
@@ -889,7 +890,7 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 		return
 	}
 	readConnectedAccountInto(&state, a)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 // readConnectedAccountInto is how Read fills the state m from the service's
@@ -906,9 +907,9 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 		return
 	}
 	var plan, config, state connectedAccountModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getModel(ctx, req.Config, &config)...)
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &config)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -993,7 +994,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 		plan.UpdatedAt = state.UpdatedAt
 	}
 	r.fillUnknown(&plan)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 func (r *connectedAccountResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -1001,7 +1002,7 @@ func (r *connectedAccountResource) Delete(ctx context.Context, req resource.Dele
 		return
 	}
 	var state connectedAccountModel // all Delete needs from the state
-	resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "id", "revoke_on_delete")...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id", "revoke_on_delete")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const mcpServerType = "service_mcp_server"
@@ -173,7 +174,7 @@ func (r *mcpServerResource) Configure(_ context.Context, req resource.ConfigureR
 // ValidateConfig requires at least one auth config or NO_AUTH toolkit.
 func (r *mcpServerResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg mcpServerModel
-	resp.Diagnostics.Append(getModel(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -224,7 +225,7 @@ func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	var plan mcpServerModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -248,7 +249,7 @@ func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateReque
 	}
 	tflog.Debug(ctx, "created MCP server", map[string]any{"id": m.ID, "name": m.Name})
 	applyMCPServer(&plan, m, toolkitsExcept(m.Toolkits, body.NoAuthApps))
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(recordAllowedToolsConfigured(ctx, req.Config, resp.Private)...)
 }
 
@@ -268,7 +269,7 @@ func addMCPServerWriteError(diags *diag.Diagnostics, op, id, name string, err er
 func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state mcpServerModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -284,7 +285,7 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 // readMCPServer is the Read after its GET: it updates state (the prior
@@ -356,8 +357,8 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 		return
 	}
 	var plan, state mcpServerModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -402,7 +403,7 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 		return
 	}
 	applyMCPServer(&plan, m, toolkitsExcept(m.Toolkits, noAuth))
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(recordAllowedToolsConfigured(ctx, req.Config, resp.Private)...)
 }
 
@@ -411,7 +412,7 @@ func (r *mcpServerResource) Delete(ctx context.Context, req resource.DeleteReque
 		return
 	}
 	var state mcpServerModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 // ModifyPlan checks, without writing anything: that the name is free (when
@@ -40,14 +41,14 @@ func (r *mcpServerResource) modifyPlan(ctx context.Context, req resource.ModifyP
 		}
 	}
 	var plan mcpServerModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	var state *mcpServerModel
 	if !req.State.Raw.IsNull() {
 		state = &mcpServerModel{}
-		resp.Diagnostics.Append(getModel(ctx, req.State, state)...)
+		resp.Diagnostics.Append(codec.Get(ctx, req.State, state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}

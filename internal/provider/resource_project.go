@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const projectType = "service_project"
@@ -317,7 +318,7 @@ func (r *projectResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			return
 		}
 		var state projectModel
-		resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+		resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 		if !resp.Diagnostics.HasError() && state.DeletionProtection.ValueBool() {
 			addDeletionProtectionError(ctx, &resp.Diagnostics, state, "destroy")
 		}
@@ -376,13 +377,13 @@ const projectRemovedAdvice = "The plan destroys it because its resource block (o
 
 func (r *projectResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var plan projectModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	if !req.State.Raw.IsNull() {
 		var state projectModel
-		resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+		resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -480,7 +481,7 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	var plan projectModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -515,7 +516,7 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 	} else {
 		applyProject(&plan, p)
 	}
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 // applyProject copies the service's view into m; api_key, config and the
@@ -558,7 +559,7 @@ var projectConfigAttrTypes = map[string]attr.Type{
 func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state projectModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
 		return
 	}
@@ -568,7 +569,7 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 		return
 	}
 	applyProject(&state, p)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -577,8 +578,8 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	var plan, state projectModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -601,13 +602,13 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 		if err != nil {
 			// Keep the rest of the update; the rotation is retried on the next apply.
 			plan.APIKeyRotation = state.APIKeyRotation
-			resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+			resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 			addAPIError(&resp.Diagnostics, "regenerating the API key of", projectType, id, err)
 			return
 		}
 		plan.APIKey = types.StringValue(key.APIKey.Key)
 	}
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -615,7 +616,7 @@ func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	var state projectModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const triggerInstanceType = "service_trigger_instance"
@@ -194,14 +195,14 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	// attribute a new check needs).
 	checked := []string{"user_id", "slug", "connected_account_id", "trigger_config", "enabled"}
 	var plan triggerInstanceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, checked...)...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Plan, &plan, checked...)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	var state *triggerInstanceModel
 	if !req.State.Raw.IsNull() {
 		state = &triggerInstanceModel{}
-		resp.Diagnostics.Append(getAttributes(ctx, req.State, state, checked...)...)
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, state, checked...)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -260,7 +261,7 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	}
 	if state == nil {
 		var cfg triggerInstanceModel
-		resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "connected_account_id")...)
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "connected_account_id")...)
 		r.claimTriggerCreate(plan, cfg.ConnectedAccountID, slug, &resp.Diagnostics)
 	}
 }
@@ -352,7 +353,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	var plan triggerInstanceModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -421,7 +422,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 	}
 	plan.Toolkit = types.StringValue(toolkit)
 	resp.Diagnostics.Append(applyTriggerInstance(&plan, ti)...)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 // firstActiveAccount returns the first ACTIVE, enabled connected account of
@@ -490,7 +491,7 @@ func (r *triggerInstanceResource) checkAccountFields(a *client.ConnectedAccount,
 func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state triggerInstanceModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -503,7 +504,7 @@ func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadReq
 		return
 	}
 	resp.Diagnostics.Append(readTriggerInstanceInto(ctx, r.data, &state, ti)...)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 // readTriggerInstanceInto is how Read fills the state m from the service's
@@ -531,8 +532,8 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 		return
 	}
 	var plan, state triggerInstanceModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -563,7 +564,7 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 		plan.Toolkit = state.Toolkit
 	}
 	resp.Diagnostics.Append(applyTriggerInstance(&plan, ti)...)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
