@@ -112,7 +112,7 @@ func listParams[P any](ctx context.Context, data *ProviderData, req list.ListReq
 	if !listReady(ctx, data, stream) {
 		return p, false
 	}
-	diags := req.Config.Get(ctx, cfg)
+	diags := codec.Get(ctx, req.Config, cfg)
 	if !diags.HasError() {
 		p = cfg.params(ctx, &diags)
 	}

@@ -638,9 +638,9 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 		return
 	}
 	var cfg, plan, state authConfigResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -683,7 +683,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 	}
 	resp.Diagnostics.Append(applyAuthConfig(ctx, &plan, ac)...)
 	plan.CredentialsWO = types.MapNull(types.StringType)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 // setAuthConfigEnabled writes the status ENABLED or DISABLED.

@@ -8,11 +8,13 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -329,15 +331,16 @@ func (v hostedLinkWithoutCredentials) MarkdownDescription(ctx context.Context) s
 }
 
 func (hostedLinkWithoutCredentials) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var hosted types.Bool
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("hosted_link"), &hosted)...)
-	if resp.Diagnostics.HasError() || !hosted.ValueBool() {
+	var cfg connectedAccountModel // a check of three attributes
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "hosted_link", "credentials", "credentials_wo")...)
+	if resp.Diagnostics.HasError() || !cfg.HostedLink.ValueBool() {
 		return
 	}
-	for _, name := range []string{"credentials", "credentials_wo"} {
-		var creds types.Map
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), &creds)...)
-		if !creds.IsNull() {
+	for _, c := range []struct {
+		name  string
+		creds types.Map
+	}{{"credentials", cfg.Credentials}, {"credentials_wo", cfg.CredentialsWO}} {
+		if name := c.name; !c.creds.IsNull() {
 			resp.Diagnostics.AddAttributeError(path.Root(name), "Credentials with hosted_link",
 				fmt.Sprintf("Attribute %s cannot be set with hosted_link = true: the user enters the credentials on the "+
 					"hosted connect page. Remove %s, or set hosted_link = false to send them directly.", name, name))
@@ -520,12 +523,7 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if ac.Toolkit.Slug != "" {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("toolkit"), types.StringValue(ac.Toolkit.Slug))...)
-	}
-	if ac.AuthScheme != "" {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("auth_scheme"), types.StringValue(ac.AuthScheme))...)
-	}
+	resp.Diagnostics.Append(planAccountAuthConfig(ctx, ac.Toolkit.Slug, ac.AuthScheme, &resp.Plan)...)
 	r.checkAliasAtPlan(ctx, req, plan, ac.Toolkit.Slug, "", &resp.Diagnostics)
 }
 
@@ -543,28 +541,69 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 // status_reason and updated_at stay unknown whenever the service is called
 // (enabling clears the reason, disabling may set it, rotation clears it).
 func planAccountUpdate(ctx context.Context, plan, state connectedAccountModel, sendsCredentials bool, out *tfsdk.Plan) diag.Diagnostics {
-	var diags diag.Diagnostics
+	planned := plannedAccountUpdate(plan, state, sendsCredentials)
+	if len(planned) == 0 {
+		return nil
+	}
+	raw, diags := codec.With(ctx, connectedAccountAttrTypes(), out.Raw, planned)
+	if !diags.HasError() {
+		out.Raw = raw
+	}
+	return diags
+}
+
+// planAccountAuthConfig plans toolkit and auth_scheme as the auth config's
+// (either left as planned when the auth config does not give it).
+func planAccountAuthConfig(ctx context.Context, toolkit, authScheme string, out *tfsdk.Plan) diag.Diagnostics {
+	planned := map[string]attr.Value{}
+	if toolkit != "" {
+		planned["toolkit"] = types.StringValue(toolkit)
+	}
+	if authScheme != "" {
+		planned["auth_scheme"] = types.StringValue(authScheme)
+	}
+	if len(planned) == 0 {
+		return nil
+	}
+	raw, diags := codec.With(ctx, connectedAccountAttrTypes(), out.Raw, planned)
+	if !diags.HasError() {
+		out.Raw = raw
+	}
+	return diags
+}
+
+// plannedAccountUpdate is what planAccountUpdate writes into the plan.
+func plannedAccountUpdate(plan, state connectedAccountModel, sendsCredentials bool) map[string]attr.Value {
+	planned := map[string]attr.Value{}
 	if !plan.Enabled.IsUnknown() && !plan.Enabled.IsNull() {
-		diags.Append(out.SetAttribute(ctx, path.Root("is_disabled"), types.BoolValue(!plan.Enabled.ValueBool()))...)
+		planned["is_disabled"] = types.BoolValue(!plan.Enabled.ValueBool())
 	}
 	if plan.Enabled.IsUnknown() || plan.DisabledReason.IsUnknown() {
-		return diags
+		return planned
 	}
 	enabled := plan.Enabled.ValueBool()
 	callsStatus := !plan.Enabled.Equal(state.Enabled) || (!enabled && !plan.DisabledReason.Equal(state.DisabledReason))
 	patchesAlias := !plan.Alias.Equal(state.Alias)
 	if !sendsCredentials && !callsStatus && !patchesAlias {
-		diags.Append(out.SetAttribute(ctx, path.Root("status_reason"), state.StatusReason)...)
-		diags.Append(out.SetAttribute(ctx, path.Root("updated_at"), state.UpdatedAt)...)
+		planned["status_reason"] = state.StatusReason
+		planned["updated_at"] = state.UpdatedAt
 	}
 	if state.Status.IsNull() || state.Status.IsUnknown() {
-		return diags
+		return planned
 	}
 	if !sendsCredentials || strings.EqualFold(state.Status.ValueString(), client.StatusActive) {
-		diags.Append(out.SetAttribute(ctx, path.Root("status"), state.Status)...)
+		planned["status"] = state.Status
 	}
-	return diags
+	return planned
 }
+
+// connectedAccountAttrTypes are the framework types of the top-level
+// attributes, for codec.With (planAccountUpdate writes several at once).
+var connectedAccountAttrTypes = sync.OnceValue(func() codec.Types {
+	var resp resource.SchemaResponse
+	(&connectedAccountResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	return codec.TypesOf(connectedAccountType, resp.Schema)
+})
 
 // addAuthConfigNotFound reports an auth_config_id the service does not know
 // when creating an account. For a new account it is a plan-time error. When

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const customToolkitType = "service_custom_toolkit"
@@ -284,11 +285,12 @@ func (r *customToolkitResource) modifyPlan(ctx context.Context, req resource.Mod
 	if !r.data.Configured() {
 		return
 	}
-	var slug, stateID types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("slug"), &slug)...)
+	var plan, state customToolkitModel // all modifyPlan reads
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Plan, &plan, "slug")...)
 	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &stateID)...)
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id")...)
 	}
+	slug, stateID := plan.Slug, state.ID
 	if resp.Diagnostics.HasError() || slug.IsUnknown() || slug.IsNull() || !customSlugRe.MatchString(slug.ValueString()) {
 		return
 	}
@@ -337,9 +339,9 @@ func (r *customToolkitResource) modifyPlan(ctx context.Context, req resource.Mod
 // ValidateConfig checks that the MCP server URL is given once (mcp_url, or
 // the deprecated app_url) and that auth_scheme carries what its mode needs.
 func (r *customToolkitResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var mcpURL, appURL types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("mcp_url"), &mcpURL)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("app_url"), &appURL)...)
+	var cfg customToolkitModel // ValidateConfig reads three attributes
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "mcp_url", "app_url")...)
+	mcpURL, appURL := cfg.MCPURL, cfg.AppURL
 	switch {
 	case resp.Diagnostics.HasError():
 		return
@@ -352,8 +354,8 @@ func (r *customToolkitResource) ValidateConfig(ctx context.Context, req resource
 			"Attribute mcp_url is required: the public http(s) URL of the remote MCP server (app_url, its "+
 				"deprecated former name, is accepted instead).")
 	}
-	var as *customToolkitAuthSpec
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("auth_scheme"), &as)...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "auth_scheme")...)
+	as := cfg.AuthScheme
 	if resp.Diagnostics.HasError() || as == nil || as.Mode.IsUnknown() || as.Mode.IsNull() {
 		return
 	}
@@ -433,7 +435,7 @@ func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	var plan customToolkitModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -449,7 +451,7 @@ func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateR
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(slug))...)
 	if r.readInto(ctx, slug, &plan, &resp.Diagnostics) {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 	}
 }
 
@@ -501,7 +503,7 @@ func applyCustomToolkit(m *customToolkitModel, tk *client.Toolkit) {
 func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state customToolkitModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
 		return
 	}
@@ -514,7 +516,7 @@ func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 // readCustomToolkit is the Read after its GET: it updates state (the prior
@@ -542,8 +544,8 @@ func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 	var plan, state customToolkitModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -563,7 +565,7 @@ func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateR
 	}
 	plan.ID = state.ID
 	if r.readInto(ctx, id, &plan, &resp.Diagnostics) {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 	}
 }
 
@@ -572,7 +574,7 @@ func (r *customToolkitResource) Delete(ctx context.Context, req resource.DeleteR
 		return
 	}
 	var state customToolkitModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -609,11 +611,11 @@ func (r *customToolkitResource) UpgradeState(context.Context) map[int64]resource
 			PriorSchema: customToolkitSchemaV0(),
 			StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
 				var old customToolkitModelV0
-				resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
+				resp.Diagnostics.Append(codec.Get(ctx, req.State, &old)...)
 				if resp.Diagnostics.HasError() {
 					return
 				}
-				resp.Diagnostics.Append(resp.State.Set(ctx, customToolkitModel{
+				resp.Diagnostics.Append(codec.Set(ctx, &resp.State, customToolkitModel{
 					ID: old.ID, Slug: old.Slug, Name: old.Name, Description: old.Description,
 					MCPURL: old.AppURL, AppURL: old.AppURL, AuthScheme: old.AuthScheme,
 				})...)

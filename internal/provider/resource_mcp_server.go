@@ -322,13 +322,13 @@ type privateSetter interface {
 // recordAllowedToolsConfigured remembers in private state whether the
 // configuration sets allowed_tools.
 func recordAllowedToolsConfigured(ctx context.Context, cfg tfsdk.Config, p privateSetter) diag.Diagnostics {
-	var tools types.Set
-	diags := cfg.GetAttribute(ctx, path.Root("allowed_tools"), &tools)
+	var m mcpServerModel
+	diags := codec.GetAttributes(ctx, cfg, &m, "allowed_tools")
 	if diags.HasError() {
 		return diags
 	}
 	v := "false"
-	if !tools.IsNull() {
+	if !m.AllowedTools.IsNull() {
 		v = "true"
 	}
 	return p.SetKey(ctx, privateKeyAllowedTools, []byte(v))

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -34,9 +36,9 @@ func (r *mcpServerResource) modifyPlan(ctx context.Context, req resource.ModifyP
 	if planUnchanged(req) {
 		// Nothing to check or fill in, unless allowed_tools was just removed
 		// from the configuration (planned below as every tool).
-		var cfgTools types.Set
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("allowed_tools"), &cfgTools)...)
-		if resp.Diagnostics.HasError() || !cfgTools.IsNull() || !wasConfigured(ctx, req.Private) {
+		var cfg mcpServerModel
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "allowed_tools")...)
+		if resp.Diagnostics.HasError() || !cfg.AllowedTools.IsNull() || !wasConfigured(ctx, req.Private) {
 			return
 		}
 	}
@@ -53,11 +55,12 @@ func (r *mcpServerResource) modifyPlan(ctx context.Context, req resource.ModifyP
 			return
 		}
 	}
-	var cfgTools types.Set
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("allowed_tools"), &cfgTools)...)
+	var cfg mcpServerModel // all ModifyPlan reads of the configuration
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "allowed_tools")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	cfgTools := cfg.AllowedTools
 	if r.data.Configured() {
 		r.checkNameFree(ctx, plan, state, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
@@ -322,8 +325,20 @@ func (r *mcpServerResource) planEveryTool(ctx context.Context, toolkits []string
 		}
 	}
 	every := stringSet(all, false)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("allowed_tools"), every)...)
+	planned := map[string]attr.Value{"allowed_tools": every}
 	if !every.Equal(prior) {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("updated_at"), types.StringUnknown())...)
+		planned["updated_at"] = types.StringUnknown()
+	}
+	raw, d := codec.With(ctx, mcpServerAttrTypes(), resp.Plan.Raw, planned)
+	if resp.Diagnostics.Append(d...); !d.HasError() {
+		resp.Plan.Raw = raw
 	}
 }
+
+// mcpServerAttrTypes are the framework types of the top-level attributes,
+// for codec.With (planEveryTool writes two at once).
+var mcpServerAttrTypes = sync.OnceValue(func() codec.Types {
+	var resp resource.SchemaResponse
+	(&mcpServerResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	return codec.TypesOf(mcpServerType, resp.Schema)
+})

@@ -571,11 +571,12 @@ func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.Delet
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	var id string // all Delete needs from the state
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
+	var state triggerInstanceModel
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id")...) // all Delete needs from the state
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	id := state.ID.ValueString()
 	// 404 and 410 (client.IsNotFound): already gone; 409: already deleted.
 	addDeleteError(&resp.Diagnostics, triggerInstanceType, id, r.data.Client.DeleteTrigger(ctx, id), client.IsConflict)
 }

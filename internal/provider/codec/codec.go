@@ -80,7 +80,17 @@ func modelDataOf(src any) (modelData, bool) {
 	// stays the original's, whose diagnostics name what was read.
 	var p tfsdk.Plan
 	var get func(context.Context, any) diag.Diagnostics
-	switch s := src.(type) {
+	switch s := src.(type) { // a pointer (UpgradeStateRequest.State, ImportStateRequest.Identity) reads as its value
+	case *tfsdk.State:
+		return modelDataOf(*s)
+	case *tfsdk.Plan:
+		return modelDataOf(*s)
+	case *tfsdk.Config:
+		return modelDataOf(*s)
+	case *tfsdk.ResourceIdentity:
+		return modelDataOf(*s)
+	case *tfsdk.EphemeralResultData:
+		return modelDataOf(*s)
 	case tfsdk.State:
 		p, get = tfsdk.Plan(s), s.Get
 	case tfsdk.Plan:
@@ -106,7 +116,7 @@ func modelDataOf(src any) (modelData, bool) {
 }
 
 // Get decodes src (a tfsdk.State, Plan, Config, ResourceIdentity or
-// EphemeralResultData) into *model, as src.Get(ctx, model) does.
+// EphemeralResultData, or a non-nil pointer to one) into *model, as src.Get(ctx, model) does.
 func Get(ctx context.Context, src any, model any) diag.Diagnostics {
 	d, ok := modelDataOf(src)
 	if !ok {

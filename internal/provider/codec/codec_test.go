@@ -134,7 +134,8 @@ func TestGetSetMatchFramework(t *testing.T) {
 			var want testModel
 			wantDiags := tfsdk.Plan{Schema: s, Raw: raw}.Get(ctx, &want)
 			for _, src := range []any{tfsdk.Plan{Schema: s, Raw: raw}, tfsdk.State{Schema: s, Raw: raw}, tfsdk.Config{Schema: s, Raw: raw},
-				tfsdk.ResourceIdentity{Schema: s, Raw: raw}, tfsdk.EphemeralResultData{Schema: s, Raw: raw}} {
+				tfsdk.ResourceIdentity{Schema: s, Raw: raw}, tfsdk.EphemeralResultData{Schema: s, Raw: raw},
+				&tfsdk.State{Schema: s, Raw: raw}, &tfsdk.ResourceIdentity{Schema: s, Raw: raw}} {
 				var got testModel
 				sameDiags(t, name+" get", wantDiags, Get(ctx, src, &got))
 				if !wantDiags.HasError() && !reflect.DeepEqual(want, got) {
