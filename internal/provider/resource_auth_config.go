@@ -603,7 +603,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	plan.ID = types.StringValue(id)
-	resp.Diagnostics.Append(applyAuthConfig(ctx, &plan, ac)...)
+	resp.Diagnostics.Append(plan.fill(ctx, ac)...)
 	plan.CredentialsWO = types.MapNull(types.StringType)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
@@ -624,7 +624,7 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 		return
 	}
 	prior := state
-	resp.Diagnostics.Append(applyAuthConfig(ctx, &state, ac)...)
+	resp.Diagnostics.Append(state.fill(ctx, ac)...)
 	state.CredentialsWO = types.MapNull(types.StringType)
 	if !resp.Diagnostics.HasError() && codec.Equal(prior, state) {
 		return // resp.State already holds the prior state, which is current
@@ -681,7 +681,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 			return
 		}
 	}
-	resp.Diagnostics.Append(applyAuthConfig(ctx, &plan, ac)...)
+	resp.Diagnostics.Append(plan.fill(ctx, ac)...)
 	plan.CredentialsWO = types.MapNull(types.StringType)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
@@ -814,10 +814,10 @@ func acCredentialsToSend(ctx context.Context, cfg, plan authConfigResourceModel)
 	return out, diags
 }
 
-// applyAuthConfig copies the service's view into m, keeping the values the
+// fill copies the service's view into m, keeping the values the
 // service cannot report (credentials, credentials_wo_version) and the
 // configured spelling of the toolkit slug.
-func applyAuthConfig(ctx context.Context, m *authConfigResourceModel, ac *client.AuthConfig) diag.Diagnostics {
+func (m *authConfigResourceModel) fill(ctx context.Context, ac *client.AuthConfig) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.ID = types.StringValue(ac.ID)
 	if !strings.EqualFold(m.Toolkit.ValueString(), ac.Toolkit.Slug) || m.Toolkit.IsNull() || m.Toolkit.IsUnknown() {
@@ -868,7 +868,7 @@ func applyAuthConfig(ctx context.Context, m *authConfigResourceModel, ac *client
 	} else {
 		m.ToolAccessConfig = types.ObjectNull(toolAccessConfigAttrTypes)
 	}
-	diags.Append(applyAuthConfigExtras(ctx, m, ac)...)
+	diags.Append(m.fillExtras(ctx, ac)...)
 
 	// Credentials: secrets come back masked; keep the prior values, but pick
 	// up out-of-band changes of the fields the service shows in clear.

@@ -196,9 +196,9 @@ func acProxyChanged(ctx context.Context, plan, state types.Object) bool {
 	return !p.ProxyURL.Equal(s.ProxyURL) || !p.ProxyAuthKeyWOVersion.Equal(s.ProxyAuthKeyWOVersion)
 }
 
-// applyAuthConfigExtras copies the proxy URL and the user scopes the service
+// fillExtras (part of fill) copies the proxy URL and the user scopes the service
 // reports into m, keeping the key version; write-only values stay null.
-func applyAuthConfigExtras(ctx context.Context, m *authConfigResourceModel, ac *client.AuthConfig) diag.Diagnostics {
+func (m *authConfigResourceModel) fillExtras(ctx context.Context, ac *client.AuthConfig) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.SharedCredentialsWO = types.MapNull(types.StringType)
 	if ac.UserScopes != nil || (!m.UserScopes.IsNull() && !m.UserScopes.IsUnknown()) {

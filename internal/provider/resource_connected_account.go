@@ -757,7 +757,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		acct = a
 	}
 	if acct != nil {
-		plan.fromAccount(acct, false)
+		resp.Diagnostics.Append(plan.fill(ctx, acct)...) // user_id is required: never an import
 	}
 	r.fillUnknown(&plan)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
@@ -862,9 +862,11 @@ func stringOrNull(s string) types.String {
 	return types.StringValue(s)
 }
 
-// fromAccount copies the service's view of the account into m. imported marks
-// a Read right after import, when the arguments are not known yet.
-func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported bool) {
+// fill copies the service's view of the account into m. A model without
+// user_id is the state an import just made (only the id), whose arguments
+// are read back as well.
+func (m *connectedAccountModel) fill(_ context.Context, a *client.ConnectedAccount) diag.Diagnostics {
+	imported := m.UserID.IsNull()
 	m.ID = types.StringValue(a.ID)
 	if a.UserID != "" {
 		m.UserID = types.StringValue(a.UserID)
@@ -890,7 +892,7 @@ func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported
 		m.RevokeOnDelete = types.BoolValue(false)
 	}
 	if !imported {
-		return
+		return nil
 	}
 	var val map[string]any
 	if a.State != nil {
@@ -910,6 +912,7 @@ func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported
 	m.AllowMultiple = types.BoolValue(false)
 	m.HostedLink = types.BoolValue(false)
 	m.WaitForConnection = types.BoolValue(false)
+	return nil
 }
 
 func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -928,16 +931,8 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 		removeFromState(ctx, resp, connectedAccountType, id)
 		return
 	}
-	readConnectedAccountInto(&state, a)
+	resp.Diagnostics.Append(state.fill(ctx, a)...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
-}
-
-// readConnectedAccountInto is how Read fills the state m from the service's
-// account a, shared with the list resource (include_resource): a state
-// without user_id is one an import just made (only the id), whose arguments
-// are read back as well.
-func readConnectedAccountInto(m *connectedAccountModel, a *client.ConnectedAccount) {
-	m.fromAccount(a, m.UserID.IsNull())
 }
 
 func (r *connectedAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -1019,7 +1014,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 			return
 		}
 		planned := plan.Status
-		plan.fromAccount(a, false)
+		resp.Diagnostics.Append(plan.fill(ctx, a)...) // user_id is required: never an import
 		// ModifyPlan planned the status only where this update leaves it
 		// unchanged (planAccountUpdate). If it changed meanwhile outside
 		// Terraform (say the user approved an OAuth account between plan and

@@ -463,14 +463,14 @@ func (r *customToolkitResource) readInto(ctx context.Context, slug string, m *cu
 		addAPIError(diags, "reading", customToolkitType, slug, err)
 		return false
 	}
-	applyCustomToolkit(m, tk)
+	diags.Append(m.fill(ctx, tk)...)
 	return true
 }
 
-// applyCustomToolkit copies the service's view of the toolkit into m,
+// fill copies the service's view of the toolkit into m,
 // keeping the configured spelling of slug and the auth scheme details the
 // service does not report.
-func applyCustomToolkit(m *customToolkitModel, tk *client.Toolkit) {
+func (m *customToolkitModel) fill(_ context.Context, tk *client.Toolkit) diag.Diagnostics {
 	m.ID = types.StringValue(tk.Slug)
 	if m.Slug.IsNull() || m.Slug.IsUnknown() || client.CustomToolkitSlug(m.Slug.ValueString()) != strings.ToUpper(tk.Slug) {
 		m.Slug = types.StringValue(strings.TrimPrefix(tk.Slug, client.CustomToolkitPrefix))
@@ -498,6 +498,7 @@ func applyCustomToolkit(m *customToolkitModel, tk *client.Toolkit) {
 		m.AuthScheme = &customToolkitAuthSpec{Mode: types.StringValue(mode), Headers: types.MapNull(types.StringType),
 			DiscoveryURL: types.StringNull()}
 	}
+	return nil
 }
 
 func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -512,18 +513,18 @@ func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadReque
 	if readFailed(ctx, resp, customToolkitType, id, err) {
 		return
 	}
-	resp.Diagnostics.Append(readCustomToolkit(&state, tk)...)
+	resp.Diagnostics.Append(state.fillRead(ctx, tk)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
-// readCustomToolkit is the Read after its GET: it updates state (the prior
-// state; after an import only its id) from the service's toolkit tk, which
+// fillRead is the Read after its GET: it updates m (the prior state; after
+// an import only its id) from the service's toolkit tk, which
 // must be a custom one. The service_custom_toolkit list resource applies it
 // to each listed toolkit.
-func readCustomToolkit(state *customToolkitModel, tk *client.Toolkit) diag.Diagnostics {
+func (m *customToolkitModel) fillRead(ctx context.Context, tk *client.Toolkit) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if tk.Type != "" && tk.Type != "custom" {
 		diags.AddError("Not a custom toolkit",
@@ -531,8 +532,7 @@ func readCustomToolkit(state *customToolkitModel, tk *client.Toolkit) diag.Diagn
 				"toolkits (%s...) can be managed with %s.", tk.Slug, tk.Type, client.CustomToolkitPrefix, customToolkitType))
 		return diags
 	}
-	applyCustomToolkit(state, tk)
-	return diags
+	return m.fill(ctx, tk)
 }
 
 func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {

@@ -248,7 +248,7 @@ func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	tflog.Debug(ctx, "created MCP server", map[string]any{"id": m.ID, "name": m.Name})
-	applyMCPServer(&plan, m, toolkitsExcept(m.Toolkits, body.NoAuthApps))
+	resp.Diagnostics.Append(plan.fill(ctx, m, toolkitsExcept(m.Toolkits, body.NoAuthApps))...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(recordAllowedToolsConfigured(ctx, req.Config, resp.Private)...)
 }
@@ -281,37 +281,37 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if readFailed(ctx, resp, mcpServerType, id, err) {
 		return
 	}
-	resp.Diagnostics.Append(readMCPServer(ctx, r.data.Cache, &state, m)...)
+	resp.Diagnostics.Append(state.fillRead(ctx, r.data.Cache, m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
-// readMCPServer is the Read after its GET: it updates state (the prior
-// state; after an import only its id) from the service's server m. The
+// fillRead is the Read after its GET: it updates m (the prior state; after
+// an import only its id) from the service's server s. The
 // service_mcp_server list resource applies it to each listed server.
-func readMCPServer(ctx context.Context, cache *SchemaCache, state *mcpServerModel, m *client.MCPServer) diag.Diagnostics {
+func (m *mcpServerModel) fillRead(ctx context.Context, cache *SchemaCache, s *client.MCPServer) diag.Diagnostics {
 	var diags diag.Diagnostics
 	// The toolkits of the auth configs are known from the prior state while
 	// the auth configs stay the same (one GET per refresh); after an import
 	// or when the auth configs changed outside Terraform they are read.
-	prior := setStrings(state.AuthConfigIDs)
+	prior := setStrings(m.AuthConfigIDs)
 	var acToolkits []string
-	if !state.AuthConfigIDs.IsNull() && slices.Equal(prior, sortedCopy(m.AuthConfigIDs)) {
-		acToolkits = toolkitsExcept(setStrings(state.Toolkits),
-			setStrings(state.NoAuthToolkits))
+	if !m.AuthConfigIDs.IsNull() && slices.Equal(prior, sortedCopy(s.AuthConfigIDs)) {
+		acToolkits = toolkitsExcept(setStrings(m.Toolkits),
+			setStrings(m.NoAuthToolkits))
 	} else {
-		for _, acID := range m.AuthConfigIDs {
+		for _, acID := range s.AuthConfigIDs {
 			slug, err := cache.AuthConfigToolkit(ctx, acID)
 			if err != nil && !client.IsNotFound(err) {
-				addAPIError(&diags, "reading the auth configs of", mcpServerType, m.ID, err)
+				addAPIError(&diags, "reading the auth configs of", mcpServerType, s.ID, err)
 				return diags
 			}
 			acToolkits = append(acToolkits, slug)
 		}
 	}
-	applyMCPServer(state, m, acToolkits)
+	diags.Append(m.fill(ctx, s, acToolkits)...)
 	return diags
 }
 
@@ -402,7 +402,7 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 		addMCPServerWriteError(&resp.Diagnostics, "updating", id, name, err)
 		return
 	}
-	applyMCPServer(&plan, m, toolkitsExcept(m.Toolkits, noAuth))
+	resp.Diagnostics.Append(plan.fill(ctx, m, toolkitsExcept(m.Toolkits, noAuth))...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(recordAllowedToolsConfigured(ctx, req.Config, resp.Private)...)
 }
@@ -435,10 +435,10 @@ func (r *mcpServerResource) ImportState(ctx context.Context, req resource.Import
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
 }
 
-// applyMCPServer copies what the service reports into m. acToolkits are the
+// fill copies what the service reports into m. acToolkits are the
 // toolkits of the server's auth configs: the other toolkits are its NO_AUTH
 // toolkits.
-func applyMCPServer(m *mcpServerModel, s *client.MCPServer, acToolkits []string) {
+func (m *mcpServerModel) fill(_ context.Context, s *client.MCPServer, acToolkits []string) diag.Diagnostics {
 	m.ID = types.StringValue(s.ID)
 	m.Name = types.StringValue(s.Name)
 	m.AuthConfigIDs = stringSet(s.AuthConfigIDs, false)
@@ -449,4 +449,5 @@ func applyMCPServer(m *mcpServerModel, s *client.MCPServer, acToolkits []string)
 	m.Toolkits = stringSet(s.Toolkits, false)
 	m.CreatedAt = types.StringValue(s.CreatedAt)
 	m.UpdatedAt = types.StringValue(s.UpdatedAt)
+	return nil
 }

@@ -514,15 +514,15 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 		resp.Diagnostics.AddWarning(summary, "The project was created and saved in state (with its API key); "+
 			"org_id and created_at are filled by the next refresh.\n\n"+detail)
 	} else {
-		applyProject(&plan, p)
+		resp.Diagnostics.Append(plan.fill(ctx, p)...)
 	}
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
-// applyProject copies the service's view into m; api_key, config and the
+// fill copies the service's view into m; api_key, config and the
 // Terraform-only attributes are kept (an import's null ones get their
 // defaults).
-func applyProject(m *projectModel, p *client.Project) {
+func (m *projectModel) fill(_ context.Context, p *client.Project) diag.Diagnostics {
 	m.ID = types.StringValue(p.ID)
 	m.Name = types.StringValue(p.Name)
 	m.OrgID = types.StringValue(p.OrgID)
@@ -542,6 +542,7 @@ func applyProject(m *projectModel, p *client.Project) {
 	if m.APIKey.IsUnknown() {
 		m.APIKey = types.StringNull()
 	}
+	return nil
 }
 
 // projectConfigAttrTypes is the object type of `config`.
@@ -568,7 +569,7 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if readFailed(ctx, resp, projectType, id, err) {
 		return
 	}
-	applyProject(&state, p)
+	resp.Diagnostics.Append(state.fill(ctx, p)...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 

@@ -421,7 +421,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	plan.Toolkit = types.StringValue(toolkit)
-	resp.Diagnostics.Append(applyTriggerInstance(&plan, ti)...)
+	resp.Diagnostics.Append(plan.fill(ctx, ti)...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
@@ -503,18 +503,20 @@ func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadReq
 	if readFailed(ctx, resp, triggerInstanceType, id, err) {
 		return
 	}
-	resp.Diagnostics.Append(readTriggerInstanceInto(ctx, r.data, &state, ti)...)
+	resp.Diagnostics.Append(state.fillRead(ctx, r.data, ti)...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
-// readTriggerInstanceInto is how Read fills the state m from the service's
-// instance ti, shared with the list resource (include_resource).
-func readTriggerInstanceInto(ctx context.Context, data *ProviderData, m *triggerInstanceModel, ti *client.TriggerInstance) diag.Diagnostics {
+// fillRead is how Read fills the state m from the service's instance ti,
+// shared with the list resource (include_resource): fill, and after an
+// import the toolkit, which the instance does not name, from data's schema
+// cache.
+func (m *triggerInstanceModel) fillRead(ctx context.Context, data *ProviderData, ti *client.TriggerInstance) diag.Diagnostics {
 	if m.Toolkit.IsNull() || m.Toolkit.IsUnknown() || m.Toolkit.ValueString() == "" {
 		// After import only: the instance does not name its toolkit.
 		m.Toolkit = types.StringValue(toolkitOf(ctx, data, ti.TriggerName))
 	}
-	return applyTriggerInstance(m, ti)
+	return m.fill(ctx, ti)
 }
 
 // toolkitOf returns the toolkit of a trigger type from the schema cache,
@@ -563,7 +565,7 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 	if plan.Toolkit.IsUnknown() {
 		plan.Toolkit = state.Toolkit
 	}
-	resp.Diagnostics.Append(applyTriggerInstance(&plan, ti)...)
+	resp.Diagnostics.Append(plan.fill(ctx, ti)...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
@@ -586,9 +588,9 @@ func (r *triggerInstanceResource) ImportState(ctx context.Context, req resource.
 	importStateByID(ctx, triggerInstanceIDKind, req, resp)
 }
 
-// applyTriggerInstance copies what the service reports into m, keeping the
+// fill copies what the service reports into m, keeping the
 // user's JSON formatting when it means the same.
-func applyTriggerInstance(m *triggerInstanceModel, ti *client.TriggerInstance) diag.Diagnostics {
+func (m *triggerInstanceModel) fill(_ context.Context, ti *client.TriggerInstance) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.ID = types.StringValue(ti.ID)
 	m.UserID = types.StringValue(ti.UserID)

@@ -388,14 +388,14 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 			// The endpoint exists (and cannot be deleted): keep it in the
 			// state, where Terraform marks it tainted; the next apply
 			// replaces it, which adopts it again and sends data_wo again.
-			applyWebhookEndpoint(ctx, &plan, we, &resp.Diagnostics)
+			resp.Diagnostics.Append(plan.fill(ctx, we)...)
 			resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 			addDataRefused(&resp.Diagnostics, we.ID, err)
 			return
 		}
 		we = configured
 	}
-	applyWebhookEndpoint(ctx, &plan, we, &resp.Diagnostics)
+	resp.Diagnostics.Append(plan.fill(ctx, we)...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
@@ -441,7 +441,7 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 	if readFailed(ctx, resp, webhookEndpointType, id, err) {
 		return
 	}
-	applyWebhookEndpoint(ctx, &state, we, &resp.Diagnostics)
+	resp.Diagnostics.Append(state.fill(ctx, we)...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
@@ -474,7 +474,7 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 				resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 				return
 			}
-			applyWebhookEndpoint(ctx, &plan, we, &resp.Diagnostics)
+			resp.Diagnostics.Append(plan.fill(ctx, we)...)
 		}
 	}
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
@@ -512,10 +512,10 @@ func (r *webhookEndpointResource) ImportState(ctx context.Context, req resource.
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
 }
 
-// applyWebhookEndpoint copies the service's view into m. toolkit keeps the
+// fill copies the service's view into m. toolkit keeps the
 // configuration's spelling when it differs in case only (the service
 // matches slugs case-insensitively); data_wo_version is Terraform's own.
-func applyWebhookEndpoint(ctx context.Context, m *webhookEndpointModel, we *client.WebhookEndpoint, diags *diag.Diagnostics) {
+func (m *webhookEndpointModel) fill(ctx context.Context, we *client.WebhookEndpoint) diag.Diagnostics {
 	m.ID = types.StringValue(we.ID)
 	if !strings.EqualFold(m.Toolkit.ValueString(), we.ToolkitSlug) || m.Toolkit.IsNull() || m.Toolkit.IsUnknown() {
 		m.Toolkit = types.StringValue(we.ToolkitSlug)
@@ -530,8 +530,8 @@ func applyWebhookEndpoint(ctx context.Context, m *webhookEndpointModel, we *clie
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	set, d := types.SetValueFrom(ctx, types.StringType, keys)
-	diags.Append(d...)
+	set, diags := types.SetValueFrom(ctx, types.StringType, keys)
 	m.DataKeys = set
 	m.DataWO = types.MapNull(types.StringType)
+	return diags
 }

@@ -252,7 +252,7 @@ func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.C
 		return
 	}
 	tflog.Debug(ctx, "created webhook subscription", map[string]any{"id": w.ID})
-	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, w)...)
+	resp.Diagnostics.Append(plan.fill(ctx, w)...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
@@ -277,7 +277,7 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 	if readFailed(ctx, resp, webhookSubscriptionType, id, err) {
 		return
 	}
-	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &state, w)...)
+	resp.Diagnostics.Append(state.fill(ctx, w)...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
@@ -330,7 +330,7 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 		if err != nil {
 			// Keep what the update applied; the rotation is retried on the next apply.
 			plan.SecretRotation = state.SecretRotation
-			resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, current)...)
+			resp.Diagnostics.Append(plan.fill(ctx, current)...)
 			resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 			addAPIError(&resp.Diagnostics, "rotating the secret of", webhookSubscriptionType, id, err)
 			return
@@ -345,7 +345,7 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 			}
 		}
 	}
-	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, current)...)
+	resp.Diagnostics.Append(plan.fill(ctx, current)...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
@@ -388,9 +388,9 @@ func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resou
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, []byte("true"))...)
 }
 
-// applyWebhookSubscription copies the service's view into m (secret_rotation
+// fill copies the service's view into m (secret_rotation
 // is Terraform's own and kept).
-func applyWebhookSubscription(ctx context.Context, m *webhookSubscriptionModel, w *client.WebhookSubscription) diag.Diagnostics {
+func (m *webhookSubscriptionModel) fill(ctx context.Context, w *client.WebhookSubscription) diag.Diagnostics {
 	events, diags := types.SetValueFrom(ctx, types.StringType, w.EnabledEvents)
 	m.ID = types.StringValue(w.ID)
 	m.WebhookURL = types.StringValue(w.WebhookURL)

@@ -25,4 +25,12 @@
 //     are given a path; the id written alone into a state (ImportState, a
 //     Create that fails part-way, a list result); a single attribute a
 //     ModifyPlan branch writes into the plan.
+//
+// Copying a service object into a model has one shape too, a method of the
+// model in the resource's file: `func (m *xModel) fill(ctx context.Context,
+// obj *client.X) diag.Diagnostics`, called by the resource's Create, Read
+// and Update and by the list resource that copies the same object. Extra
+// inputs only where the object lacks them: the MCP server's fill takes the
+// toolkits of its auth configs. Where Read needs more than the object (a
+// lookup after an import, a type check), `fillRead` does that and calls fill.
 package codec
