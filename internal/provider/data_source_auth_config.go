@@ -85,11 +85,11 @@ func authConfigDataFrom(ctx context.Context, ac *client.AuthConfig) (authConfigD
 	if ac.IsComposioManaged {
 		typ = authConfigTypeManaged
 	}
-	scopes, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(ac.Scopes))
+	scopes, d := types.ListValueFrom(ctx, types.StringType, codec.NonNil(ac.Scopes))
 	diags.Append(d...)
-	forCreation, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(ac.ToolAccessConfig.ToolsForConnectedAccountCreation))
+	forCreation, d := types.ListValueFrom(ctx, types.StringType, codec.NonNil(ac.ToolAccessConfig.ToolsForConnectedAccountCreation))
 	diags.Append(d...)
-	forExecution, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(ac.ToolAccessConfig.ToolsAvailableForExecution))
+	forExecution, d := types.ListValueFrom(ctx, types.StringType, codec.NonNil(ac.ToolAccessConfig.ToolsAvailableForExecution))
 	diags.Append(d...)
 	tac, d := types.ObjectValue(authConfigDataToolAccessAttrTypes, map[string]attr.Value{
 		"tools_for_connected_account_creation": forCreation,

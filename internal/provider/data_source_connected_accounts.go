@@ -154,7 +154,7 @@ func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.R
 			UserID:       types.StringValue(a.UserID),
 			Alias:        aliasValue(a.Alias),
 			Status:       types.StringValue(a.Status),
-			StatusReason: stringOrNull(a.StatusReason),
+			StatusReason: codec.StringOrNull(a.StatusReason),
 			IsDisabled:   types.BoolValue(a.IsDisabled),
 			Toolkit:      types.StringValue(a.Toolkit.Slug),
 			AuthConfigID: types.StringValue(a.AuthConfig.ID),

@@ -372,7 +372,7 @@ func acPlannedStatus(creating bool, plan, state authConfigResourceModel) (types.
 	if plan.Enabled.IsUnknown() || plan.Enabled.IsNull() {
 		return types.StringUnknown(), false
 	}
-	if !creating && plan.Enabled.Equal(state.Enabled) && acKnownString(state.Status) {
+	if !creating && plan.Enabled.Equal(state.Enabled) && codec.Known(state.Status) {
 		return state.Status, true
 	}
 	if plan.Enabled.ValueBool() {
@@ -454,7 +454,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 		}
 		managed := strings.ToUpper(tk.ComposioManagedAuthSchemes[0])
 		switch {
-		case !cfg.AuthScheme.IsNull() && !cfg.AuthScheme.IsUnknown():
+		case codec.Known(cfg.AuthScheme):
 			if !strings.EqualFold(cfg.AuthScheme.ValueString(), managed) {
 				resp.Diagnostics.AddAttributeError(path.Root("auth_scheme"), "Auth scheme not service-managed",
 					fmt.Sprintf("Attribute auth_scheme: the service manages the %s scheme of toolkit %q, not %s. Remove "+
@@ -522,12 +522,12 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 
 	in := client.CreateAuthConfigRequest{ToolkitSlug: plan.Toolkit.ValueString()}
-	if acKnownString(plan.Name) {
+	if codec.Known(plan.Name) {
 		in.Name = plan.Name.ValueString()
 	}
-	scopes, d := acStringList(ctx, plan.Scopes)
+	scopes, d := codec.ListStrings(ctx, plan.Scopes)
 	resp.Diagnostics.Append(d...)
-	userScopes, d := acStringList(ctx, plan.UserScopes)
+	userScopes, d := codec.ListStrings(ctx, plan.UserScopes)
 	resp.Diagnostics.Append(d...)
 	if acIsManagedType(plan.Type) {
 		in.Type = client.AuthConfigTypeManaged
@@ -557,7 +557,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		in.Credentials = creds
 	}
 	resp.Diagnostics.Append(acFillCreateExtras(ctx, cfg, &in)...)
-	if acKnownBool(plan.IsEnabledForToolRouter) {
+	if codec.Known(plan.IsEnabledForToolRouter) {
 		v := plan.IsEnabledForToolRouter.ValueBool()
 		in.IsEnabledForToolRouter = &v
 	}
@@ -590,7 +590,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 
-	if acKnownBool(plan.Enabled) && !plan.Enabled.ValueBool() {
+	if codec.Known(plan.Enabled) && !plan.Enabled.ValueBool() {
 		if err := r.data.Client.DisableAuthConfig(ctx, id); err != nil {
 			addAPIError(&resp.Diagnostics, "disabling", authConfigResourceType, id, err)
 			return
@@ -659,7 +659,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 			return
 		}
 	}
-	if acKnownBool(plan.Enabled) && !plan.Enabled.Equal(state.Enabled) {
+	if codec.Known(plan.Enabled) && !plan.Enabled.Equal(state.Enabled) {
 		if !r.setAuthConfigEnabled(ctx, id, plan.Enabled.ValueBool(), &resp.Diagnostics) {
 			return
 		}
@@ -670,7 +670,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 		addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
 		return
 	}
-	if want := plan.Enabled.ValueBool(); acKnownBool(plan.Enabled) && acStatusEnabled(ac.Status) != want {
+	if want := plan.Enabled.ValueBool(); codec.Known(plan.Enabled) && acStatusEnabled(ac.Status) != want {
 		// The status changed behind a stale state (e.g. plan -refresh=false):
 		// the planned status follows enabled, so make the service match it.
 		if !r.setAuthConfigEnabled(ctx, id, want, &resp.Diagnostics) {
@@ -710,12 +710,12 @@ func buildAuthConfigUpdate(ctx context.Context, cfg, plan, state authConfigResou
 	in := client.UpdateAuthConfigRequest{Type: client.AuthConfigUpdateDefault}
 	changed := false
 
-	if acKnownString(plan.Name) && !plan.Name.Equal(state.Name) {
+	if codec.Known(plan.Name) && !plan.Name.Equal(state.Name) {
 		v := plan.Name.ValueString()
 		in.Name = &v
 		changed = true
 	}
-	if acKnownBool(plan.IsEnabledForToolRouter) && !plan.IsEnabledForToolRouter.Equal(state.IsEnabledForToolRouter) {
+	if codec.Known(plan.IsEnabledForToolRouter) && !plan.IsEnabledForToolRouter.Equal(state.IsEnabledForToolRouter) {
 		v := plan.IsEnabledForToolRouter.ValueBool()
 		in.IsEnabledForToolRouter = &v
 		changed = true
@@ -726,7 +726,7 @@ func buildAuthConfigUpdate(ctx context.Context, cfg, plan, state authConfigResou
 		in.ToolAccessConfig = tac
 		changed = true
 	}
-	scopes, d := acStringList(ctx, plan.Scopes)
+	scopes, d := codec.ListStrings(ctx, plan.Scopes)
 	diags.Append(d...)
 	scopesChanged := !plan.Scopes.IsUnknown() && !plan.Scopes.IsNull() && !plan.Scopes.Equal(state.Scopes)
 
@@ -759,7 +759,7 @@ func buildAuthConfigUpdate(ctx context.Context, cfg, plan, state authConfigResou
 		in.Credentials = creds
 		in.Scopes = scopes
 		if in.UserScopes == nil && !plan.UserScopes.IsUnknown() && !plan.UserScopes.IsNull() {
-			userScopes, d := acStringList(ctx, plan.UserScopes)
+			userScopes, d := codec.ListStrings(ctx, plan.UserScopes)
 			diags.Append(d...)
 			in.UserScopes = userScopes
 		}
@@ -846,8 +846,8 @@ func (m *authConfigResourceModel) fill(ctx context.Context, ac *client.AuthConfi
 	// e.g. after clearing) is known; when the service reports none, the
 	// value stays null unless the prior value was known (an explicit `[]` in
 	// the configuration reads back as [], never null).
-	if ac.Scopes != nil || (!m.Scopes.IsNull() && !m.Scopes.IsUnknown()) {
-		v, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(ac.Scopes))
+	if ac.Scopes != nil || codec.Known(m.Scopes) {
+		v, d := types.ListValueFrom(ctx, types.StringType, codec.NonNil(ac.Scopes))
 		diags.Append(d...)
 		m.Scopes = v
 	} else {
@@ -855,10 +855,10 @@ func (m *authConfigResourceModel) fill(ctx context.Context, ac *client.AuthConfi
 	}
 
 	tools, execTools := ac.ToolAccessConfig.ToolsForConnectedAccountCreation, ac.ToolAccessConfig.ToolsAvailableForExecution
-	if tools != nil || execTools != nil || (!m.ToolAccessConfig.IsNull() && !m.ToolAccessConfig.IsUnknown()) {
-		list, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(tools))
+	if tools != nil || execTools != nil || codec.Known(m.ToolAccessConfig) {
+		list, d := types.ListValueFrom(ctx, types.StringType, codec.NonNil(tools))
 		diags.Append(d...)
-		set, d := types.SetValueFrom(ctx, types.StringType, acNonNilStrings(execTools))
+		set, d := types.SetValueFrom(ctx, types.StringType, codec.NonNil(execTools))
 		diags.Append(d...)
 		obj, d := types.ObjectValue(toolAccessConfigAttrTypes, map[string]attr.Value{
 			"tools_for_connected_account_creation": list, "tools_available_for_execution": set,
@@ -872,7 +872,7 @@ func (m *authConfigResourceModel) fill(ctx context.Context, ac *client.AuthConfi
 
 	// Credentials: secrets come back masked; keep the prior values, but pick
 	// up out-of-band changes of the fields the service shows in clear.
-	if !m.Credentials.IsNull() && !m.Credentials.IsUnknown() && ac.Credentials != nil {
+	if codec.Known(m.Credentials) && ac.Credentials != nil {
 		var prior map[string]string
 		diags.Append(m.Credentials.ElementsAs(ctx, &prior, false)...)
 		changed := false
@@ -898,26 +898,6 @@ func acIsMasked(s string) bool {
 	return s != "" && strings.Trim(s, "*") == ""
 }
 
-func acNonNilStrings(xs []string) []string {
-	if xs == nil {
-		return []string{}
-	}
-	return xs
-}
-
-func acKnownString(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
-func acKnownBool(v types.Bool) bool     { return !v.IsNull() && !v.IsUnknown() }
-
-// acStringList converts a known list of strings; null or unknown give nil.
-func acStringList(ctx context.Context, l types.List) ([]string, diag.Diagnostics) {
-	if l.IsNull() || l.IsUnknown() {
-		return nil, nil
-	}
-	out := []string{}
-	diags := l.ElementsAs(ctx, &out, false)
-	return out, diags
-}
-
 func acToolAccessFromObject(ctx context.Context, o types.Object) (*client.ToolAccessConfig, diag.Diagnostics) {
 	if o.IsNull() || o.IsUnknown() {
 		return nil, nil
@@ -927,10 +907,10 @@ func acToolAccessFromObject(ctx context.Context, o types.Object) (*client.ToolAc
 	if diags.HasError() {
 		return nil, diags
 	}
-	tools, d := acStringList(ctx, m.ToolsForConnectedAccountCreation)
+	tools, d := codec.ListStrings(ctx, m.ToolsForConnectedAccountCreation)
 	diags.Append(d...)
 	var execTools []string
-	if !m.ToolsAvailableForExecution.IsNull() && !m.ToolsAvailableForExecution.IsUnknown() {
+	if codec.Known(m.ToolsAvailableForExecution) {
 		execTools = []string{}
 		diags.Append(m.ToolsAvailableForExecution.ElementsAs(ctx, &execTools, false)...)
 	}

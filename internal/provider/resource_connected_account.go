@@ -730,7 +730,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	}
 
 	plan.ID = types.StringValue(id)
-	plan.RedirectURL = stringOrNull(redirect)
+	plan.RedirectURL = codec.StringOrNull(redirect)
 	// From here on the account exists: every exit path saves it in the state.
 	var errs diag.Diagnostics
 	if !plan.Enabled.ValueBool() {
@@ -852,14 +852,7 @@ func aliasValue(alias *string) types.String {
 	if alias == nil {
 		return types.StringNull()
 	}
-	return stringOrNull(*alias)
-}
-
-func stringOrNull(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
+	return codec.StringOrNull(*alias)
 }
 
 // fill copies the service's view of the account into m. A model without
@@ -875,13 +868,13 @@ func (m *connectedAccountModel) fill(_ context.Context, a *client.ConnectedAccou
 		m.AuthConfigID = types.StringValue(a.AuthConfig.ID)
 	}
 	m.Status = types.StringValue(a.Status)
-	m.StatusReason = stringOrNull(a.StatusReason)
+	m.StatusReason = codec.StringOrNull(a.StatusReason)
 	m.IsDisabled = types.BoolValue(a.IsDisabled)
 	m.Enabled = types.BoolValue(!a.IsDisabled)
 	m.Toolkit = types.StringValue(a.Toolkit.Slug)
-	m.AuthScheme = stringOrNull(a.AuthConfig.AuthScheme)
+	m.AuthScheme = codec.StringOrNull(a.AuthConfig.AuthScheme)
 	if m.AuthScheme.IsNull() && a.State != nil {
-		m.AuthScheme = stringOrNull(a.State.AuthScheme)
+		m.AuthScheme = codec.StringOrNull(a.State.AuthScheme)
 	}
 	m.CreatedAt = types.StringValue(a.CreatedAt)
 	m.UpdatedAt = types.StringValue(a.UpdatedAt)

@@ -420,7 +420,7 @@ func customToolkitConfig(ctx context.Context, m customToolkitModel) (client.Cust
 	}
 	cfg := client.CustomToolkitConfig{Name: m.Name.ValueString(), MCPURL: mcpURL.ValueString(),
 		AuthSchemes: []client.CustomAuthScheme{scheme}}
-	if acKnownString(m.Description) {
+	if codec.Known(m.Description) {
 		cfg.Description = m.Description.ValueString()
 	}
 	return cfg, nil
