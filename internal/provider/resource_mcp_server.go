@@ -438,6 +438,8 @@ func (r *mcpServerResource) ImportState(ctx context.Context, req resource.Import
 // fill copies what the service reports into m. acToolkits are the
 // toolkits of the server's auth configs: the other toolkits are its NO_AUTH
 // toolkits.
+//
+//nolint:unparam // the one shape of fill (see package codec), though this one reports nothing
 func (m *mcpServerModel) fill(_ context.Context, s *client.MCPServer, acToolkits []string) diag.Diagnostics {
 	m.ID = types.StringValue(s.ID)
 	m.Name = types.StringValue(s.Name)
