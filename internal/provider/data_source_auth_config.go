@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const authConfigDataSourceType = "service_auth_config"
@@ -84,11 +85,11 @@ func authConfigDataFrom(ctx context.Context, ac *client.AuthConfig) (authConfigD
 	if ac.IsComposioManaged {
 		typ = authConfigTypeManaged
 	}
-	scopes, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(ac.Scopes))
+	scopes, d := types.ListValueFrom(ctx, types.StringType, codec.NonNil(ac.Scopes))
 	diags.Append(d...)
-	forCreation, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(ac.ToolAccessConfig.ToolsForConnectedAccountCreation))
+	forCreation, d := types.ListValueFrom(ctx, types.StringType, codec.NonNil(ac.ToolAccessConfig.ToolsForConnectedAccountCreation))
 	diags.Append(d...)
-	forExecution, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(ac.ToolAccessConfig.ToolsAvailableForExecution))
+	forExecution, d := types.ListValueFrom(ctx, types.StringType, codec.NonNil(ac.ToolAccessConfig.ToolsAvailableForExecution))
 	diags.Append(d...)
 	tac, d := types.ObjectValue(authConfigDataToolAccessAttrTypes, map[string]attr.Value{
 		"tools_for_connected_account_creation": forCreation,
@@ -239,7 +240,7 @@ func (d *authConfigDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		return
 	}
 	var cfg authConfigDataModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -288,5 +289,5 @@ func (d *authConfigDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	if !cfg.Toolkit.IsNull() && strings.EqualFold(cfg.Toolkit.ValueString(), m.Toolkit.ValueString()) {
 		m.Toolkit = cfg.Toolkit // keep the configured spelling
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &m)...)
 }

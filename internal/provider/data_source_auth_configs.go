@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 var (
@@ -100,7 +101,7 @@ func (d *authConfigsDataSource) Read(ctx context.Context, req datasource.ReadReq
 		return
 	}
 	var cfg authConfigsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -121,5 +122,5 @@ func (d *authConfigsDataSource) Read(ctx context.Context, req datasource.ReadReq
 		return
 	}
 	cfg.AuthConfigs = list
-	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &cfg)...)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 var (
@@ -129,7 +130,7 @@ func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.R
 		return
 	}
 	var m connectedAccountsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -153,7 +154,7 @@ func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.R
 			UserID:       types.StringValue(a.UserID),
 			Alias:        aliasValue(a.Alias),
 			Status:       types.StringValue(a.Status),
-			StatusReason: stringOrNull(a.StatusReason),
+			StatusReason: codec.StringOrNull(a.StatusReason),
 			IsDisabled:   types.BoolValue(a.IsDisabled),
 			Toolkit:      types.StringValue(a.Toolkit.Slug),
 			AuthConfigID: types.StringValue(a.AuthConfig.ID),
@@ -162,5 +163,5 @@ func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.R
 			UpdatedAt:    types.StringValue(a.UpdatedAt),
 		})
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &m)...)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const mcpServerDataSourceType = "service_mcp_server"
@@ -136,7 +137,7 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	var cfg mcpServerDataModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -168,5 +169,5 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 		}
 	}
 	m := mcpServerDataFrom(found)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &m)...)
 }

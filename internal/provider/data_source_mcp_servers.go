@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 var (
@@ -90,7 +91,7 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 		return
 	}
 	var cfg mcpServersDataModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -110,5 +111,5 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	serverList, diags := types.ListValueFrom(ctx, types.ObjectType{AttrTypes: mcpServerDataAttrTypes}, servers)
 	resp.Diagnostics.Append(diags...)
 	cfg.IDs, cfg.Servers = idList, serverList
-	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &cfg)...)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 var (
@@ -99,7 +100,7 @@ func (d *projectsDataSource) Read(ctx context.Context, req datasource.ReadReques
 		return
 	}
 	var cfg projectsDataModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -118,5 +119,5 @@ func (d *projectsDataSource) Read(ctx context.Context, req datasource.ReadReques
 	projectList, diags := types.ListValueFrom(ctx, types.ObjectType{AttrTypes: projectDataAttrTypes}, projects)
 	resp.Diagnostics.Append(diags...)
 	cfg.IDs, cfg.Projects = idList, projectList
-	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &cfg)...)
 }

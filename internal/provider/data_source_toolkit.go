@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 var (
@@ -317,7 +318,7 @@ func (d *toolkitDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 	var cfg toolkitDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -372,7 +373,7 @@ func (d *toolkitDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if state.ResolvedVersion.ValueString() == "" {
 		state.ResolvedVersion = types.StringValue(version)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 // toolkitModelFrom maps a toolkit from the wire (vocabulary: composio ⇒

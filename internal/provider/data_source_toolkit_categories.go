@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 var (
@@ -93,5 +95,5 @@ func (d *toolkitCategoriesDataSource) Read(ctx context.Context, _ datasource.Rea
 			Name: types.StringValue(c.Name),
 		})
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &model)...)
 }

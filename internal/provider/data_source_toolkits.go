@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 var (
@@ -230,7 +231,7 @@ func (d *toolkitsDataSource) Read(ctx context.Context, req datasource.ReadReques
 		return
 	}
 	var state toolkitsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -255,7 +256,7 @@ func (d *toolkitsDataSource) Read(ctx context.Context, req datasource.ReadReques
 			break // stop paging early
 		}
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 func toolkitSummaryFrom(tk client.ToolkitSummary) toolkitSummary {

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const toolsDataSourceType = "service_tools"
@@ -93,7 +94,7 @@ func (d *toolsDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		return
 	}
 	var m toolsDataSourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -124,5 +125,5 @@ func (d *toolsDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		m.Tools = append(m.Tools, toolRef{Slug: types.StringValue(t.Slug), Name: types.StringValue(t.Name),
 			Description: types.StringValue(t.Description), InputSchema: types.StringValue(string(in))})
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &m)...)
 }

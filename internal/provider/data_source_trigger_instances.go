@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 var (
@@ -158,7 +159,7 @@ func (d *triggerInstancesDataSource) Read(ctx context.Context, req datasource.Re
 		return
 	}
 	var model triggerInstancesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &model)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -198,5 +199,5 @@ func (d *triggerInstancesDataSource) Read(ctx context.Context, req datasource.Re
 		model.IDs = append(model.IDs, ti.ID)
 		model.TriggerInstances = append(model.TriggerInstances, item)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &model)...)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 var (
@@ -122,7 +123,7 @@ func (d *triggerTypeDataSource) Read(ctx context.Context, req datasource.ReadReq
 		return
 	}
 	var cfg triggerTypeModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -139,7 +140,7 @@ func (d *triggerTypeDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &model)...)
 }
 
 // triggerTypeToModel converts a trigger type read from the service.

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 var (
@@ -67,7 +68,7 @@ func (d *triggerTypesDataSource) Read(ctx context.Context, req datasource.ReadRe
 		return
 	}
 	var model triggerTypesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &model)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &model)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -103,5 +104,5 @@ func (d *triggerTypesDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &model)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &model)...)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const webhookEndpointsDataSourceType = "service_webhook_endpoints"
@@ -109,7 +110,7 @@ func (d *webhookEndpointsDataSource) Read(ctx context.Context, req datasource.Re
 		return
 	}
 	var cfg webhookEndpointsDataModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -129,7 +130,7 @@ func (d *webhookEndpointsDataSource) Read(ctx context.Context, req datasource.Re
 	itemList, diags := types.ListValueFrom(ctx, types.ObjectType{AttrTypes: webhookEndpointSummaryAttrTypes}, items)
 	resp.Diagnostics.Append(diags...)
 	cfg.IDs, cfg.Endpoints = idList, itemList
-	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &cfg)...)
 }
 
 func webhookEndpointSummaryFrom(e client.WebhookEndpointSummary) webhookEndpointSummaryModel {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const connectedAccountCredentialsType = "service_connected_account_credentials"
@@ -93,7 +94,7 @@ func (e *connectedAccountCredentialsEphemeral) Open(ctx context.Context, req eph
 		return
 	}
 	var m connectedAccountCredentialsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -146,5 +147,5 @@ func (e *connectedAccountCredentialsEphemeral) Open(ctx context.Context, req eph
 	m.Toolkit = types.StringValue(a.Toolkit.Slug)
 	m.UserID = types.StringValue(a.UserID)
 	m.Values = vm
-	resp.Diagnostics.Append(resp.Result.Set(ctx, &m)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.Result, &m)...)
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 // Every resource's identity is its id: the same value `terraform import`
@@ -44,7 +46,7 @@ func setIdentity(ctx context.Context, ident *tfsdk.ResourceIdentity, id string, 
 	if ident == nil || id == "" {
 		return
 	}
-	diags.Append(ident.Set(ctx, idIdentityModel{ID: types.StringValue(id)})...)
+	diags.Append(codec.Set(ctx, ident, idIdentityModel{ID: types.StringValue(id)})...)
 }
 
 // identityFromState sets the identity from the id in state, once a Create or
@@ -80,7 +82,7 @@ func importIDOf(ctx context.Context, req resource.ImportStateRequest, diags *dia
 		return strings.TrimSpace(req.ID)
 	}
 	var ident idIdentityModel
-	if d := req.Identity.Get(ctx, &ident); d.HasError() {
+	if d := codec.Get(ctx, req.Identity, &ident); d.HasError() {
 		diags.Append(d...)
 		return ""
 	}

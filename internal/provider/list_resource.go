@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 // Shared plumbing of the list resources (`terraform query`, Terraform
@@ -110,7 +112,7 @@ func listParams[P any](ctx context.Context, data *ProviderData, req list.ListReq
 	if !listReady(ctx, data, stream) {
 		return p, false
 	}
-	diags := req.Config.Get(ctx, cfg)
+	diags := codec.Get(ctx, req.Config, cfg)
 	if !diags.HasError() {
 		p = cfg.params(ctx, &diags)
 	}
@@ -143,14 +145,14 @@ func listFilterSchema(ctx context.Context, ds datasource.DataSource, desc string
 func readVia[M any](apply func(ctx context.Context, m *M) diag.Diagnostics) func(context.Context, *tfsdk.State) diag.Diagnostics {
 	return func(ctx context.Context, st *tfsdk.State) diag.Diagnostics {
 		var m M
-		diags := getModel(ctx, *st, &m)
+		diags := codec.Get(ctx, *st, &m)
 		if diags.HasError() {
 			return diags
 		}
 		if diags.Append(apply(ctx, &m)...); diags.HasError() {
 			return diags
 		}
-		diags.Append(setModel(ctx, st, &m)...)
+		diags.Append(codec.Set(ctx, st, &m)...)
 		return diags
 	}
 }

@@ -43,7 +43,7 @@ func (r *authConfigListResource) List(ctx context.Context, req list.ListRequest,
 			id:          ac.ID,
 			displayName: displayName(ac.ID, ac.Toolkit.Slug, ac.Name),
 			state: readVia(func(ctx context.Context, m *authConfigResourceModel) diag.Diagnostics {
-				diags := applyAuthConfig(ctx, m, &ac)
+				diags := m.fill(ctx, &ac)
 				// credentials_wo, write-only, stays null (as the resource's Read leaves it).
 				m.CredentialsWO = types.MapNull(types.StringType)
 				return diags

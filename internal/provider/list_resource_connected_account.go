@@ -63,9 +63,8 @@ func (r *connectedAccountListResource) List(ctx context.Context, req list.ListRe
 		return listItem{
 			id:          a.ID,
 			displayName: displayName(a.ID, a.Toolkit.Slug, a.UserID, a.Status),
-			state: readVia(func(_ context.Context, m *connectedAccountModel) diag.Diagnostics {
-				readConnectedAccountInto(m, &a)
-				return nil
+			state: readVia(func(ctx context.Context, m *connectedAccountModel) diag.Diagnostics {
+				return m.fill(ctx, &a)
 			}),
 		}
 	})

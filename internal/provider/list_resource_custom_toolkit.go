@@ -79,7 +79,7 @@ func (r *customToolkitListResource) List(ctx context.Context, req list.ListReque
 					}
 					tk = got
 				}
-				return readCustomToolkit(m, tk)
+				return m.fillRead(ctx, tk)
 			}),
 		}
 	})

@@ -199,12 +199,12 @@ func testCustomToolkitFromListItem(t *testing.T, meta client.ToolkitMeta) {
 	var fromList, fromGet customToolkitModel
 	fromList.ID = types.StringValue("CUSTOM_ACME")
 	fromGet.ID = fromList.ID
-	if d := readCustomToolkit(&fromList, tk); d.HasError() {
+	if d := fromList.fillRead(context.Background(), tk); d.HasError() {
 		t.Fatal(d)
 	}
 	get := &client.Toolkit{Slug: "CUSTOM_ACME", Name: "Acme", Type: "custom", Meta: item.Meta,
 		AuthConfigDetails: []client.AuthConfigDetail{{Mode: "API_KEY", Name: "Api key"}}}
-	if d := readCustomToolkit(&fromGet, get); d.HasError() {
+	if d := fromGet.fillRead(context.Background(), get); d.HasError() {
 		t.Fatal(d)
 	}
 	if !reflect.DeepEqual(fromList, fromGet) {

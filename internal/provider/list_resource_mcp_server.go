@@ -49,7 +49,7 @@ func (r *mcpServerListResource) List(ctx context.Context, req list.ListRequest, 
 			id:          m.ID,
 			displayName: displayName(m.ID, m.Name, strings.Join(m.Toolkits, ", ")),
 			state: readVia(func(ctx context.Context, s *mcpServerModel) diag.Diagnostics {
-				return readMCPServer(ctx, cache, s, &m)
+				return s.fillRead(ctx, cache, &m)
 			}),
 		}
 	})

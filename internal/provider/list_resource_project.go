@@ -51,9 +51,8 @@ func (r *projectListResource) List(ctx context.Context, req list.ListRequest, st
 		return listItem{
 			id:          p.ID,
 			displayName: displayName(p.ID, p.Name),
-			state: readVia(func(_ context.Context, m *projectModel) diag.Diagnostics {
-				applyProject(m, &p)
-				return nil
+			state: readVia(func(ctx context.Context, m *projectModel) diag.Diagnostics {
+				return m.fill(ctx, &p)
 			}),
 		}
 	})

@@ -55,7 +55,7 @@ func (r *triggerInstanceListResource) List(ctx context.Context, req list.ListReq
 			id:          ti.ID,
 			displayName: displayName(ti.ID, ti.TriggerName, ti.UserID, disabled),
 			state: readVia(func(ctx context.Context, m *triggerInstanceModel) diag.Diagnostics {
-				return readTriggerInstanceInto(ctx, data, m, &ti)
+				return m.fillRead(ctx, data, &ti)
 			}),
 		}
 	})

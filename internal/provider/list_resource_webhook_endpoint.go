@@ -66,14 +66,13 @@ func (r *webhookEndpointListResource) List(ctx context.Context, req list.ListReq
 			displayName: displayName(e.ID, e.ToolkitSlug, clientID),
 			// include_resource: the resource's Read (one GET: the list has no URL nor fields).
 			state: readVia(func(ctx context.Context, m *webhookEndpointModel) diag.Diagnostics {
-				var diags diag.Diagnostics
 				we, err := c.GetWebhookEndpoint(ctx, e.ID)
 				if err != nil {
+					var diags diag.Diagnostics
 					addAPIError(&diags, "reading", webhookEndpointType, e.ID, err)
 					return diags
 				}
-				applyWebhookEndpoint(ctx, m, we, &diags)
-				return diags
+				return m.fill(ctx, we)
 			}),
 		}
 	})

@@ -60,7 +60,7 @@ func (r *webhookSubscriptionListResource) List(ctx context.Context, req list.Lis
 			id:          w.ID,
 			displayName: displayName(w.ID, w.WebhookURL, w.Version),
 			state: readVia(func(ctx context.Context, m *webhookSubscriptionModel) diag.Diagnostics {
-				return applyWebhookSubscription(ctx, m, &w)
+				return m.fill(ctx, &w)
 			}),
 		}
 	})

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 // codecModels are the model structs of the resources, by type name.
@@ -101,7 +103,7 @@ func TestModelCodecMatchesFramework(t *testing.T) {
 				name := md.TypeName + "/" + mode + "/" + str
 				want, got := newModel(), newModel()
 				wantDiags := tfsdk.Plan{Schema: sr.Schema, Raw: raw}.Get(ctx, want)
-				gotDiags := getModel(ctx, tfsdk.Plan{Schema: sr.Schema, Raw: raw}, got)
+				gotDiags := codec.Get(ctx, tfsdk.Plan{Schema: sr.Schema, Raw: raw}, got)
 				codecSameDiags(t, name+" get", wantDiags, gotDiags)
 				if !wantDiags.HasError() && !reflect.DeepEqual(want, got) {
 					t.Errorf("%s: getModel decoded\n%+v\nthe framework\n%+v", name, got, want)
@@ -112,13 +114,13 @@ func TestModelCodecMatchesFramework(t *testing.T) {
 				ws := tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)}
 				gs := ws
 				wantDiags = ws.Set(ctx, want)
-				gotDiags = setModel(ctx, &gs, want)
+				gotDiags = codec.Set(ctx, &gs, want)
 				codecSameDiags(t, name+" set", wantDiags, gotDiags)
 				if !ws.Raw.Equal(gs.Raw) {
 					t.Errorf("%s: setModel wrote\n%s\nthe framework\n%s", name, gs.Raw, ws.Raw)
 				}
 				gp := tfsdk.Plan{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)}
-				codecSameDiags(t, name+" set plan", wantDiags, setModel(ctx, &gp, want))
+				codecSameDiags(t, name+" set plan", wantDiags, codec.Set(ctx, &gp, want))
 				if !ws.Raw.Equal(gp.Raw) {
 					t.Errorf("%s: setModel wrote the plan\n%s\nthe framework\n%s", name, gp.Raw, ws.Raw)
 				}
@@ -140,13 +142,13 @@ func TestModelCodecMismatchFallsBack(t *testing.T) {
 		ID types.String `tfsdk:"id"`
 	}
 	want := tfsdk.State{Schema: sr.Schema, Raw: raw}.Get(ctx, &short)
-	got := getModel(ctx, tfsdk.State{Schema: sr.Schema, Raw: raw}, &short)
+	got := codec.Get(ctx, tfsdk.State{Schema: sr.Schema, Raw: raw}, &short)
 	if !want.HasError() {
 		t.Fatal("the framework accepted a model without most attributes")
 	}
 	codecSameDiags(t, "get", want, got)
 	st := tfsdk.State{Schema: sr.Schema, Raw: raw}
-	codecSameDiags(t, "set", st.Set(ctx, &short), setModel(ctx, &st, &short))
+	codecSameDiags(t, "set", st.Set(ctx, &short), codec.Set(ctx, &st, &short))
 }
 
 func codecSameDiags(t *testing.T, name string, want, got diag.Diagnostics) {
@@ -165,7 +167,7 @@ func codecSameDiags(t *testing.T, name string, want, got diag.Diagnostics) {
 // The models of these resources take the fast path (no framework fallback).
 func TestModelCodecPlainModels(t *testing.T) {
 	for _, m := range []any{connectedAccountModel{}, mcpServerModel{}, triggerInstanceModel{}, webhookSubscriptionModel{}} {
-		if !layoutOf(reflect.TypeOf(m)).plain {
+		if !codec.Plain(reflect.TypeOf(m)) {
 			t.Errorf("%T: not handled by getModel/setModel", m)
 		}
 	}
@@ -197,7 +199,7 @@ func BenchmarkModelCodec(b *testing.B) {
 			for b.Loop() {
 				m := newModel()
 				st := tfsdk.State{Schema: sr.Schema, Raw: raw}
-				if getModel(ctx, st, m).HasError() || setModel(ctx, &st, m).HasError() {
+				if codec.Get(ctx, st, m).HasError() || codec.Set(ctx, &st, m).HasError() {
 					b.Fatal("conversion failed")
 				}
 			}

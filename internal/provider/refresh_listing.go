@@ -131,7 +131,7 @@ func newRefreshListings(c *client.Client, writes *writeClock) *refreshListings {
 }
 
 // accountListItemComplete: a listed account carries every field its
-// resource's state is made of (readConnectedAccountInto), as the contract's
+// resource's state is made of (connectedAccountModel.fill), as the contract's
 // list item does (it lacks only params, which the state does not use).
 func accountListItemComplete(a *client.ConnectedAccount) bool {
 	return a.ID != "" && a.UserID != "" && a.Status != "" && a.CreatedAt != "" && a.UpdatedAt != "" &&
@@ -139,14 +139,14 @@ func accountListItemComplete(a *client.ConnectedAccount) bool {
 }
 
 // authConfigListItemComplete: a listed auth config carries every field its
-// resource's state is made of (applyAuthConfig).
+// resource's state is made of (authConfigResourceModel.fill).
 func authConfigListItemComplete(a *client.AuthConfig) bool {
 	return a.ID != "" && a.Name != "" && a.AuthScheme != "" && a.Status != "" && a.CreatedAt != "" &&
 		a.LastUpdatedAt != "" && a.Toolkit.Slug != ""
 }
 
 // triggerListItemComplete: a listed trigger instance carries every field its
-// resource's state is made of (readTriggerInstanceInto); its GET is the same
+// resource's state is made of (triggerInstanceModel.fillRead); its GET is the same
 // list route filtered by id, so the shapes are the same.
 func triggerListItemComplete(t *client.TriggerInstance) bool {
 	return t.ID != "" && t.TriggerName != "" && t.ConnectedAccountID != "" && t.UpdatedAt != "" && t.TriggerConfig != nil

@@ -31,6 +31,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const authConfigResourceType = "service_auth_config"
@@ -303,7 +304,7 @@ func (r *authConfigResource) Configure(_ context.Context, req resource.Configure
 // `terraform validate`).
 func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes",
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "type", "credentials_wo", "credentials_wo_version", "credentials", "auth_scheme", "scopes",
 		"proxy_config", "shared_credentials_wo", "shared_credentials_wo_version")...)
 	if resp.Diagnostics.HasError() || cfg.Type.IsUnknown() || !acIsValidType(cfg.Type) {
 		// An invalid type gets the type validator's error only: the checks
@@ -350,7 +351,7 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 // reading only the type attribute.
 func acStateIsManaged(ctx context.Context, req resource.ModifyPlanRequest) bool {
 	var state authConfigResourceModel
-	return !getAttributes(ctx, req.State, &state, "type").HasError() && acIsManagedType(state.Type)
+	return !codec.GetAttributes(ctx, req.State, &state, "type").HasError() && acIsManagedType(state.Type)
 }
 
 func acIsManagedType(v types.String) bool {
@@ -371,7 +372,7 @@ func acPlannedStatus(creating bool, plan, state authConfigResourceModel) (types.
 	if plan.Enabled.IsUnknown() || plan.Enabled.IsNull() {
 		return types.StringUnknown(), false
 	}
-	if !creating && plan.Enabled.Equal(state.Enabled) && acKnownString(state.Status) {
+	if !creating && plan.Enabled.Equal(state.Enabled) && codec.Known(state.Status) {
 		return state.Status, true
 	}
 	if plan.Enabled.ValueBool() {
@@ -396,16 +397,16 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 	// Only the attributes this function and its helpers read (getAttributes:
 	// add any attribute a new check needs).
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes",
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes",
 		"shared_credentials_wo", "tool_access_config")...)
-	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Plan, &plan, "type", "enabled", "toolkit", "auth_scheme")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	creating := req.State.Raw.IsNull()
 	var state authConfigResourceModel
 	if !creating {
-		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "enabled", "status", "tool_access_config")...)
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "enabled", "status", "tool_access_config")...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -423,7 +424,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 		planned["status"] = status
 	}
 	defer func() {
-		raw, d := acWith(ctx, resp.Plan.Raw, planned)
+		raw, d := codec.With(ctx, acAttrTypes(), resp.Plan.Raw, planned)
 		resp.Diagnostics.Append(d...)
 		resp.Plan.Raw = raw
 	}()
@@ -453,7 +454,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 		}
 		managed := strings.ToUpper(tk.ComposioManagedAuthSchemes[0])
 		switch {
-		case !cfg.AuthScheme.IsNull() && !cfg.AuthScheme.IsUnknown():
+		case codec.Known(cfg.AuthScheme):
 			if !strings.EqualFold(cfg.AuthScheme.ValueString(), managed) {
 				resp.Diagnostics.AddAttributeError(path.Root("auth_scheme"), "Auth scheme not service-managed",
 					fmt.Sprintf("Attribute auth_scheme: the service manages the %s scheme of toolkit %q, not %s. Remove "+
@@ -514,19 +515,19 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	var cfg, plan authConfigResourceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "credentials_wo", "proxy_config", "shared_credentials_wo")...) // all Create reads of the configuration
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "credentials_wo", "proxy_config", "shared_credentials_wo")...) // all Create reads of the configuration
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
 	in := client.CreateAuthConfigRequest{ToolkitSlug: plan.Toolkit.ValueString()}
-	if acKnownString(plan.Name) {
+	if codec.Known(plan.Name) {
 		in.Name = plan.Name.ValueString()
 	}
-	scopes, d := acStringList(ctx, plan.Scopes)
+	scopes, d := codec.ListStrings(ctx, plan.Scopes)
 	resp.Diagnostics.Append(d...)
-	userScopes, d := acStringList(ctx, plan.UserScopes)
+	userScopes, d := codec.ListStrings(ctx, plan.UserScopes)
 	resp.Diagnostics.Append(d...)
 	if acIsManagedType(plan.Type) {
 		in.Type = client.AuthConfigTypeManaged
@@ -556,7 +557,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		in.Credentials = creds
 	}
 	resp.Diagnostics.Append(acFillCreateExtras(ctx, cfg, &in)...)
-	if acKnownBool(plan.IsEnabledForToolRouter) {
+	if codec.Known(plan.IsEnabledForToolRouter) {
 		v := plan.IsEnabledForToolRouter.ValueBool()
 		in.IsEnabledForToolRouter = &v
 	}
@@ -582,14 +583,14 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	id := created.ID
 	// Record the id at once so that a failure below leaves a tracked (tainted) object.
-	partial, d := acWith(ctx, resp.State.Raw, map[string]attr.Value{"id": types.StringValue(id), "toolkit": plan.Toolkit, "type": plan.Type})
+	partial, d := codec.With(ctx, acAttrTypes(), resp.State.Raw, map[string]attr.Value{"id": types.StringValue(id), "toolkit": plan.Toolkit, "type": plan.Type})
 	resp.Diagnostics.Append(d...)
 	resp.State.Raw = partial
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	if acKnownBool(plan.Enabled) && !plan.Enabled.ValueBool() {
+	if codec.Known(plan.Enabled) && !plan.Enabled.ValueBool() {
 		if err := r.data.Client.DisableAuthConfig(ctx, id); err != nil {
 			addAPIError(&resp.Diagnostics, "disabling", authConfigResourceType, id, err)
 			return
@@ -602,15 +603,15 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		return
 	}
 	plan.ID = types.StringValue(id)
-	resp.Diagnostics.Append(applyAuthConfig(ctx, &plan, ac)...)
+	resp.Diagnostics.Append(plan.fill(ctx, ac)...)
 	plan.CredentialsWO = types.MapNull(types.StringType)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state authConfigResourceModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -623,12 +624,12 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 		return
 	}
 	prior := state
-	resp.Diagnostics.Append(applyAuthConfig(ctx, &state, ac)...)
+	resp.Diagnostics.Append(state.fill(ctx, ac)...)
 	state.CredentialsWO = types.MapNull(types.StringType)
-	if !resp.Diagnostics.HasError() && acModelsEqual(prior, state) {
+	if !resp.Diagnostics.HasError() && codec.Equal(prior, state) {
 		return // resp.State already holds the prior state, which is current
 	}
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -637,9 +638,9 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 		return
 	}
 	var cfg, plan, state authConfigResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -658,7 +659,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 			return
 		}
 	}
-	if acKnownBool(plan.Enabled) && !plan.Enabled.Equal(state.Enabled) {
+	if codec.Known(plan.Enabled) && !plan.Enabled.Equal(state.Enabled) {
 		if !r.setAuthConfigEnabled(ctx, id, plan.Enabled.ValueBool(), &resp.Diagnostics) {
 			return
 		}
@@ -669,7 +670,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 		addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
 		return
 	}
-	if want := plan.Enabled.ValueBool(); acKnownBool(plan.Enabled) && acStatusEnabled(ac.Status) != want {
+	if want := plan.Enabled.ValueBool(); codec.Known(plan.Enabled) && acStatusEnabled(ac.Status) != want {
 		// The status changed behind a stale state (e.g. plan -refresh=false):
 		// the planned status follows enabled, so make the service match it.
 		if !r.setAuthConfigEnabled(ctx, id, want, &resp.Diagnostics) {
@@ -680,9 +681,9 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 			return
 		}
 	}
-	resp.Diagnostics.Append(applyAuthConfig(ctx, &plan, ac)...)
+	resp.Diagnostics.Append(plan.fill(ctx, ac)...)
 	plan.CredentialsWO = types.MapNull(types.StringType)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 // setAuthConfigEnabled writes the status ENABLED or DISABLED.
@@ -709,12 +710,12 @@ func buildAuthConfigUpdate(ctx context.Context, cfg, plan, state authConfigResou
 	in := client.UpdateAuthConfigRequest{Type: client.AuthConfigUpdateDefault}
 	changed := false
 
-	if acKnownString(plan.Name) && !plan.Name.Equal(state.Name) {
+	if codec.Known(plan.Name) && !plan.Name.Equal(state.Name) {
 		v := plan.Name.ValueString()
 		in.Name = &v
 		changed = true
 	}
-	if acKnownBool(plan.IsEnabledForToolRouter) && !plan.IsEnabledForToolRouter.Equal(state.IsEnabledForToolRouter) {
+	if codec.Known(plan.IsEnabledForToolRouter) && !plan.IsEnabledForToolRouter.Equal(state.IsEnabledForToolRouter) {
 		v := plan.IsEnabledForToolRouter.ValueBool()
 		in.IsEnabledForToolRouter = &v
 		changed = true
@@ -725,7 +726,7 @@ func buildAuthConfigUpdate(ctx context.Context, cfg, plan, state authConfigResou
 		in.ToolAccessConfig = tac
 		changed = true
 	}
-	scopes, d := acStringList(ctx, plan.Scopes)
+	scopes, d := codec.ListStrings(ctx, plan.Scopes)
 	diags.Append(d...)
 	scopesChanged := !plan.Scopes.IsUnknown() && !plan.Scopes.IsNull() && !plan.Scopes.Equal(state.Scopes)
 
@@ -758,7 +759,7 @@ func buildAuthConfigUpdate(ctx context.Context, cfg, plan, state authConfigResou
 		in.Credentials = creds
 		in.Scopes = scopes
 		if in.UserScopes == nil && !plan.UserScopes.IsUnknown() && !plan.UserScopes.IsNull() {
-			userScopes, d := acStringList(ctx, plan.UserScopes)
+			userScopes, d := codec.ListStrings(ctx, plan.UserScopes)
 			diags.Append(d...)
 			in.UserScopes = userScopes
 		}
@@ -775,7 +776,7 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 		return
 	}
 	var state authConfigResourceModel // all Delete needs from the state
-	resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "id", "revoke_on_delete")...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id", "revoke_on_delete")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -813,10 +814,10 @@ func acCredentialsToSend(ctx context.Context, cfg, plan authConfigResourceModel)
 	return out, diags
 }
 
-// applyAuthConfig copies the service's view into m, keeping the values the
+// fill copies the service's view into m, keeping the values the
 // service cannot report (credentials, credentials_wo_version) and the
 // configured spelling of the toolkit slug.
-func applyAuthConfig(ctx context.Context, m *authConfigResourceModel, ac *client.AuthConfig) diag.Diagnostics {
+func (m *authConfigResourceModel) fill(ctx context.Context, ac *client.AuthConfig) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.ID = types.StringValue(ac.ID)
 	if !strings.EqualFold(m.Toolkit.ValueString(), ac.Toolkit.Slug) || m.Toolkit.IsNull() || m.Toolkit.IsUnknown() {
@@ -845,8 +846,8 @@ func applyAuthConfig(ctx context.Context, m *authConfigResourceModel, ac *client
 	// e.g. after clearing) is known; when the service reports none, the
 	// value stays null unless the prior value was known (an explicit `[]` in
 	// the configuration reads back as [], never null).
-	if ac.Scopes != nil || (!m.Scopes.IsNull() && !m.Scopes.IsUnknown()) {
-		v, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(ac.Scopes))
+	if ac.Scopes != nil || codec.Known(m.Scopes) {
+		v, d := types.ListValueFrom(ctx, types.StringType, codec.NonNil(ac.Scopes))
 		diags.Append(d...)
 		m.Scopes = v
 	} else {
@@ -854,10 +855,10 @@ func applyAuthConfig(ctx context.Context, m *authConfigResourceModel, ac *client
 	}
 
 	tools, execTools := ac.ToolAccessConfig.ToolsForConnectedAccountCreation, ac.ToolAccessConfig.ToolsAvailableForExecution
-	if tools != nil || execTools != nil || (!m.ToolAccessConfig.IsNull() && !m.ToolAccessConfig.IsUnknown()) {
-		list, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(tools))
+	if tools != nil || execTools != nil || codec.Known(m.ToolAccessConfig) {
+		list, d := types.ListValueFrom(ctx, types.StringType, codec.NonNil(tools))
 		diags.Append(d...)
-		set, d := types.SetValueFrom(ctx, types.StringType, acNonNilStrings(execTools))
+		set, d := types.SetValueFrom(ctx, types.StringType, codec.NonNil(execTools))
 		diags.Append(d...)
 		obj, d := types.ObjectValue(toolAccessConfigAttrTypes, map[string]attr.Value{
 			"tools_for_connected_account_creation": list, "tools_available_for_execution": set,
@@ -867,11 +868,11 @@ func applyAuthConfig(ctx context.Context, m *authConfigResourceModel, ac *client
 	} else {
 		m.ToolAccessConfig = types.ObjectNull(toolAccessConfigAttrTypes)
 	}
-	diags.Append(applyAuthConfigExtras(ctx, m, ac)...)
+	diags.Append(m.fillExtras(ctx, ac)...)
 
 	// Credentials: secrets come back masked; keep the prior values, but pick
 	// up out-of-band changes of the fields the service shows in clear.
-	if !m.Credentials.IsNull() && !m.Credentials.IsUnknown() && ac.Credentials != nil {
+	if codec.Known(m.Credentials) && ac.Credentials != nil {
 		var prior map[string]string
 		diags.Append(m.Credentials.ElementsAs(ctx, &prior, false)...)
 		changed := false
@@ -897,26 +898,6 @@ func acIsMasked(s string) bool {
 	return s != "" && strings.Trim(s, "*") == ""
 }
 
-func acNonNilStrings(xs []string) []string {
-	if xs == nil {
-		return []string{}
-	}
-	return xs
-}
-
-func acKnownString(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
-func acKnownBool(v types.Bool) bool     { return !v.IsNull() && !v.IsUnknown() }
-
-// acStringList converts a known list of strings; null or unknown give nil.
-func acStringList(ctx context.Context, l types.List) ([]string, diag.Diagnostics) {
-	if l.IsNull() || l.IsUnknown() {
-		return nil, nil
-	}
-	out := []string{}
-	diags := l.ElementsAs(ctx, &out, false)
-	return out, diags
-}
-
 func acToolAccessFromObject(ctx context.Context, o types.Object) (*client.ToolAccessConfig, diag.Diagnostics) {
 	if o.IsNull() || o.IsUnknown() {
 		return nil, nil
@@ -926,10 +907,10 @@ func acToolAccessFromObject(ctx context.Context, o types.Object) (*client.ToolAc
 	if diags.HasError() {
 		return nil, diags
 	}
-	tools, d := acStringList(ctx, m.ToolsForConnectedAccountCreation)
+	tools, d := codec.ListStrings(ctx, m.ToolsForConnectedAccountCreation)
 	diags.Append(d...)
 	var execTools []string
-	if !m.ToolsAvailableForExecution.IsNull() && !m.ToolsAvailableForExecution.IsUnknown() {
+	if codec.Known(m.ToolsAvailableForExecution) {
 		execTools = []string{}
 		diags.Append(m.ToolsAvailableForExecution.ElementsAs(ctx, &execTools, false)...)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 type proxyConfigModel struct {
@@ -94,7 +95,7 @@ func acExtraAttributes() map[string]schema.Attribute {
 // validateAuthConfigExtras: proxy_config is custom auth only; each
 // write-only value and its version come together.
 func validateAuthConfigExtras(ctx context.Context, cfg authConfigResourceModel, diags *diag.Diagnostics) {
-	if !cfg.ProxyConfig.IsNull() && !cfg.ProxyConfig.IsUnknown() {
+	if codec.Known(cfg.ProxyConfig) {
 		if acIsManagedType(cfg.Type) {
 			diags.AddAttributeError(path.Root("proxy_config"), "proxy_config not allowed for service-managed auth",
 				fmt.Sprintf("Attribute proxy_config is only accepted with type = %q. Remove proxy_config, or use your "+
@@ -125,24 +126,10 @@ func acProxyFromConfig(ctx context.Context, o types.Object) (*client.ProxyConfig
 	return &client.ProxyConfig{ProxyURL: p.ProxyURL.ValueString(), ProxyAuthKey: p.ProxyAuthKeyWO.ValueString()}, diags
 }
 
-// acStringMap converts a known map of strings; null or unknown give nil.
-func acStringMap(ctx context.Context, m types.Map) (map[string]any, diag.Diagnostics) {
-	if m.IsNull() || m.IsUnknown() {
-		return nil, nil
-	}
-	var raw map[string]string
-	diags := m.ElementsAs(ctx, &raw, false)
-	out := make(map[string]any, len(raw))
-	for k, v := range raw {
-		out[k] = v
-	}
-	return out, diags
-}
-
 // acFillCreateExtras adds proxy_config and shared credentials to a create.
 func acFillCreateExtras(ctx context.Context, cfg authConfigResourceModel, in *client.CreateAuthConfigRequest) diag.Diagnostics {
 	var diags diag.Diagnostics
-	shared, d := acStringMap(ctx, cfg.SharedCredentialsWO)
+	shared, d := codec.MapAny(ctx, cfg.SharedCredentialsWO)
 	diags.Append(d...)
 	in.SharedCredentials = shared
 	if in.Type == client.AuthConfigTypeCustom {
@@ -159,13 +146,13 @@ func acFillUpdateExtras(ctx context.Context, cfg, plan, state authConfigResource
 	var diags diag.Diagnostics
 	changed := false
 	if !plan.SharedCredentialsWOVersion.Equal(state.SharedCredentialsWOVersion) && !cfg.SharedCredentialsWO.IsNull() {
-		shared, d := acStringMap(ctx, cfg.SharedCredentialsWO)
+		shared, d := codec.MapAny(ctx, cfg.SharedCredentialsWO)
 		diags.Append(d...)
 		in.SharedCredentials = shared
 		changed = true
 	}
 	if !plan.UserScopes.IsUnknown() && !plan.UserScopes.IsNull() && !plan.UserScopes.Equal(state.UserScopes) {
-		scopes, d := acStringList(ctx, plan.UserScopes)
+		scopes, d := codec.ListStrings(ctx, plan.UserScopes)
 		diags.Append(d...)
 		in.UserScopes = scopes
 		changed = true
@@ -196,13 +183,13 @@ func acProxyChanged(ctx context.Context, plan, state types.Object) bool {
 	return !p.ProxyURL.Equal(s.ProxyURL) || !p.ProxyAuthKeyWOVersion.Equal(s.ProxyAuthKeyWOVersion)
 }
 
-// applyAuthConfigExtras copies the proxy URL and the user scopes the service
+// fillExtras (part of fill) copies the proxy URL and the user scopes the service
 // reports into m, keeping the key version; write-only values stay null.
-func applyAuthConfigExtras(ctx context.Context, m *authConfigResourceModel, ac *client.AuthConfig) diag.Diagnostics {
+func (m *authConfigResourceModel) fillExtras(ctx context.Context, ac *client.AuthConfig) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.SharedCredentialsWO = types.MapNull(types.StringType)
-	if ac.UserScopes != nil || (!m.UserScopes.IsNull() && !m.UserScopes.IsUnknown()) {
-		v, d := types.ListValueFrom(ctx, types.StringType, acNonNilStrings(ac.UserScopes))
+	if ac.UserScopes != nil || codec.Known(m.UserScopes) {
+		v, d := types.ListValueFrom(ctx, types.StringType, codec.NonNil(ac.UserScopes))
 		diags.Append(d...)
 		m.UserScopes = v
 	} else {
@@ -213,7 +200,7 @@ func applyAuthConfigExtras(ctx context.Context, m *authConfigResourceModel, ac *
 		return diags
 	}
 	version := types.Int64Null()
-	if !m.ProxyConfig.IsNull() && !m.ProxyConfig.IsUnknown() {
+	if codec.Known(m.ProxyConfig) {
 		var prior proxyConfigModel
 		diags.Append(m.ProxyConfig.As(ctx, &prior, acObjectAsOptions)...)
 		version = prior.ProxyAuthKeyWOVersion
@@ -265,7 +252,7 @@ func (r *authConfigResource) checkToolAccessTools(ctx context.Context, tk *clien
 	}
 	var c, s toolAccessConfigModel
 	diags.Append(cfg.As(ctx, &c, basetypes.ObjectAsOptions{})...)
-	if !state.IsNull() && !state.IsUnknown() {
+	if codec.Known(state) {
 		diags.Append(state.As(ctx, &s, basetypes.ObjectAsOptions{})...)
 	}
 	if diags.HasError() {
@@ -273,14 +260,14 @@ func (r *authConfigResource) checkToolAccessTools(ctx context.Context, tk *clien
 	}
 	lists := []struct {
 		name       string
-		cfg, prior stringElements
+		cfg, prior codec.StringElements
 	}{
 		{"tools_for_connected_account_creation", c.ToolsForConnectedAccountCreation, s.ToolsForConnectedAccountCreation},
 		{"tools_available_for_execution", c.ToolsAvailableForExecution, s.ToolsAvailableForExecution},
 	}
 	var tools map[string]bool
 	for _, l := range lists {
-		slugs, known := knownStrings(l.cfg)
+		slugs, known := codec.KnownStrings(l.cfg)
 		if !known || len(slugs) == 0 || l.cfg.Equal(l.prior) {
 			continue
 		}
@@ -307,29 +294,4 @@ func (r *authConfigResource) checkToolAccessTools(ctx context.Context, tk *clien
 			}
 		}
 	}
-}
-
-// stringElements is a list or set of strings.
-type stringElements interface {
-	attr.Value
-	Elements() []attr.Value
-}
-
-// knownStrings returns the elements of a list or set of strings, and whether
-// the collection and all its elements are known (a null one is, and empty).
-func knownStrings(v stringElements) ([]string, bool) {
-	if v.IsUnknown() {
-		return nil, false
-	}
-	out := make([]string, 0, len(v.Elements()))
-	for _, e := range v.Elements() {
-		s, ok := e.(types.String)
-		if !ok || s.IsUnknown() {
-			return nil, false
-		}
-		if !s.IsNull() {
-			out = append(out, s.ValueString())
-		}
-	}
-	return out, true
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const testAccAuthConfigName = "service_auth_config.test"
@@ -655,10 +656,10 @@ func testAccCheckAuthConfigLists(t *testing.T, id *string, wantScopes, wantTools
 		if err != nil {
 			return err
 		}
-		if fmt.Sprint(ac.Scopes) != fmt.Sprint(acNonNilStrings(wantScopes)) {
+		if fmt.Sprint(ac.Scopes) != fmt.Sprint(codec.NonNil(wantScopes)) {
 			return fmt.Errorf("scopes on the service = %q, want %q", ac.Scopes, wantScopes)
 		}
-		if got := ac.ToolAccessConfig.ToolsForConnectedAccountCreation; fmt.Sprint(got) != fmt.Sprint(acNonNilStrings(wantTools)) {
+		if got := ac.ToolAccessConfig.ToolsForConnectedAccountCreation; fmt.Sprint(got) != fmt.Sprint(codec.NonNil(wantTools)) {
 			return fmt.Errorf("tools_for_connected_account_creation on the service = %q, want %q", got, wantTools)
 		}
 		return nil

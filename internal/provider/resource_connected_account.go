@@ -8,11 +8,13 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/mapvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -25,6 +27,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const connectedAccountType = "service_connected_account"
@@ -328,15 +331,16 @@ func (v hostedLinkWithoutCredentials) MarkdownDescription(ctx context.Context) s
 }
 
 func (hostedLinkWithoutCredentials) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var hosted types.Bool
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("hosted_link"), &hosted)...)
-	if resp.Diagnostics.HasError() || !hosted.ValueBool() {
+	var cfg connectedAccountModel // a check of three attributes
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "hosted_link", "credentials", "credentials_wo")...)
+	if resp.Diagnostics.HasError() || !cfg.HostedLink.ValueBool() {
 		return
 	}
-	for _, name := range []string{"credentials", "credentials_wo"} {
-		var creds types.Map
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(name), &creds)...)
-		if !creds.IsNull() {
+	for _, c := range []struct {
+		name  string
+		creds types.Map
+	}{{"credentials", cfg.Credentials}, {"credentials_wo", cfg.CredentialsWO}} {
+		if name := c.name; !c.creds.IsNull() {
 			resp.Diagnostics.AddAttributeError(path.Root(name), "Credentials with hosted_link",
 				fmt.Sprintf("Attribute %s cannot be set with hosted_link = true: the user enters the credentials on the "+
 					"hosted connect page. Remove %s, or set hosted_link = false to send them directly.", name, name))
@@ -445,16 +449,16 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 	// Only the attributes this function and its helpers read (getAttributes:
 	// add any attribute a new check needs).
 	var plan, config connectedAccountModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "user_id", "auth_config_id", "callback_url", "credentials",
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Plan, &plan, "user_id", "auth_config_id", "callback_url", "credentials",
 		"credentials_wo_version", "hosted_link", "enabled", "disabled_reason", "alias")...)
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &config, "credentials_wo")...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &config, "credentials_wo")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	creating := req.State.Raw.IsNull()
 	var state connectedAccountModel
 	if !creating {
-		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "id", "user_id", "auth_config_id", "callback_url", "credentials",
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id", "user_id", "auth_config_id", "callback_url", "credentials",
 			"credentials_wo_version", "enabled", "disabled_reason", "status", "status_reason", "updated_at", "toolkit", "auth_scheme",
 			"alias")...)
 		if resp.Diagnostics.HasError() {
@@ -519,12 +523,7 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if ac.Toolkit.Slug != "" {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("toolkit"), types.StringValue(ac.Toolkit.Slug))...)
-	}
-	if ac.AuthScheme != "" {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("auth_scheme"), types.StringValue(ac.AuthScheme))...)
-	}
+	resp.Diagnostics.Append(planAccountAuthConfig(ctx, ac.Toolkit.Slug, ac.AuthScheme, &resp.Plan)...)
 	r.checkAliasAtPlan(ctx, req, plan, ac.Toolkit.Slug, "", &resp.Diagnostics)
 }
 
@@ -542,28 +541,69 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 // status_reason and updated_at stay unknown whenever the service is called
 // (enabling clears the reason, disabling may set it, rotation clears it).
 func planAccountUpdate(ctx context.Context, plan, state connectedAccountModel, sendsCredentials bool, out *tfsdk.Plan) diag.Diagnostics {
-	var diags diag.Diagnostics
+	planned := plannedAccountUpdate(plan, state, sendsCredentials)
+	if len(planned) == 0 {
+		return nil
+	}
+	raw, diags := codec.With(ctx, connectedAccountAttrTypes(), out.Raw, planned)
+	if !diags.HasError() {
+		out.Raw = raw
+	}
+	return diags
+}
+
+// planAccountAuthConfig plans toolkit and auth_scheme as the auth config's
+// (either left as planned when the auth config does not give it).
+func planAccountAuthConfig(ctx context.Context, toolkit, authScheme string, out *tfsdk.Plan) diag.Diagnostics {
+	planned := map[string]attr.Value{}
+	if toolkit != "" {
+		planned["toolkit"] = types.StringValue(toolkit)
+	}
+	if authScheme != "" {
+		planned["auth_scheme"] = types.StringValue(authScheme)
+	}
+	if len(planned) == 0 {
+		return nil
+	}
+	raw, diags := codec.With(ctx, connectedAccountAttrTypes(), out.Raw, planned)
+	if !diags.HasError() {
+		out.Raw = raw
+	}
+	return diags
+}
+
+// plannedAccountUpdate is what planAccountUpdate writes into the plan.
+func plannedAccountUpdate(plan, state connectedAccountModel, sendsCredentials bool) map[string]attr.Value {
+	planned := map[string]attr.Value{}
 	if !plan.Enabled.IsUnknown() && !plan.Enabled.IsNull() {
-		diags.Append(out.SetAttribute(ctx, path.Root("is_disabled"), types.BoolValue(!plan.Enabled.ValueBool()))...)
+		planned["is_disabled"] = types.BoolValue(!plan.Enabled.ValueBool())
 	}
 	if plan.Enabled.IsUnknown() || plan.DisabledReason.IsUnknown() {
-		return diags
+		return planned
 	}
 	enabled := plan.Enabled.ValueBool()
 	callsStatus := !plan.Enabled.Equal(state.Enabled) || (!enabled && !plan.DisabledReason.Equal(state.DisabledReason))
 	patchesAlias := !plan.Alias.Equal(state.Alias)
 	if !sendsCredentials && !callsStatus && !patchesAlias {
-		diags.Append(out.SetAttribute(ctx, path.Root("status_reason"), state.StatusReason)...)
-		diags.Append(out.SetAttribute(ctx, path.Root("updated_at"), state.UpdatedAt)...)
+		planned["status_reason"] = state.StatusReason
+		planned["updated_at"] = state.UpdatedAt
 	}
 	if state.Status.IsNull() || state.Status.IsUnknown() {
-		return diags
+		return planned
 	}
 	if !sendsCredentials || strings.EqualFold(state.Status.ValueString(), client.StatusActive) {
-		diags.Append(out.SetAttribute(ctx, path.Root("status"), state.Status)...)
+		planned["status"] = state.Status
 	}
-	return diags
+	return planned
 }
+
+// connectedAccountAttrTypes are the framework types of the top-level
+// attributes, for codec.With (planAccountUpdate writes several at once).
+var connectedAccountAttrTypes = sync.OnceValue(func() codec.Types {
+	var resp resource.SchemaResponse
+	(&connectedAccountResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	return codec.TypesOf(connectedAccountType, resp.Schema)
+})
 
 // addAuthConfigNotFound reports an auth_config_id the service does not know
 // when creating an account. For a new account it is a plan-time error. When
@@ -609,8 +649,8 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		return
 	}
 	var plan, config connectedAccountModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &config, "credentials_wo")...) // all Create reads of the configuration
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &config, "credentials_wo")...) // all Create reads of the configuration
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -690,7 +730,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	}
 
 	plan.ID = types.StringValue(id)
-	plan.RedirectURL = stringOrNull(redirect)
+	plan.RedirectURL = codec.StringOrNull(redirect)
 	// From here on the account exists: every exit path saves it in the state.
 	var errs diag.Diagnostics
 	if !plan.Enabled.ValueBool() {
@@ -717,10 +757,10 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		acct = a
 	}
 	if acct != nil {
-		plan.fromAccount(acct, false)
+		resp.Diagnostics.Append(plan.fill(ctx, acct)...) // user_id is required: never an import
 	}
 	r.fillUnknown(&plan)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(errs...)
 }
 
@@ -812,19 +852,14 @@ func aliasValue(alias *string) types.String {
 	if alias == nil {
 		return types.StringNull()
 	}
-	return stringOrNull(*alias)
+	return codec.StringOrNull(*alias)
 }
 
-func stringOrNull(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
-// fromAccount copies the service's view of the account into m. imported marks
-// a Read right after import, when the arguments are not known yet.
-func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported bool) {
+// fill copies the service's view of the account into m. A model without
+// user_id is the state an import just made (only the id), whose arguments
+// are read back as well.
+func (m *connectedAccountModel) fill(_ context.Context, a *client.ConnectedAccount) diag.Diagnostics {
+	imported := m.UserID.IsNull()
 	m.ID = types.StringValue(a.ID)
 	if a.UserID != "" {
 		m.UserID = types.StringValue(a.UserID)
@@ -833,13 +868,13 @@ func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported
 		m.AuthConfigID = types.StringValue(a.AuthConfig.ID)
 	}
 	m.Status = types.StringValue(a.Status)
-	m.StatusReason = stringOrNull(a.StatusReason)
+	m.StatusReason = codec.StringOrNull(a.StatusReason)
 	m.IsDisabled = types.BoolValue(a.IsDisabled)
 	m.Enabled = types.BoolValue(!a.IsDisabled)
 	m.Toolkit = types.StringValue(a.Toolkit.Slug)
-	m.AuthScheme = stringOrNull(a.AuthConfig.AuthScheme)
+	m.AuthScheme = codec.StringOrNull(a.AuthConfig.AuthScheme)
 	if m.AuthScheme.IsNull() && a.State != nil {
-		m.AuthScheme = stringOrNull(a.State.AuthScheme)
+		m.AuthScheme = codec.StringOrNull(a.State.AuthScheme)
 	}
 	m.CreatedAt = types.StringValue(a.CreatedAt)
 	m.UpdatedAt = types.StringValue(a.UpdatedAt)
@@ -850,7 +885,7 @@ func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported
 		m.RevokeOnDelete = types.BoolValue(false)
 	}
 	if !imported {
-		return
+		return nil
 	}
 	var val map[string]any
 	if a.State != nil {
@@ -870,12 +905,13 @@ func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported
 	m.AllowMultiple = types.BoolValue(false)
 	m.HostedLink = types.BoolValue(false)
 	m.WaitForConnection = types.BoolValue(false)
+	return nil
 }
 
 func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state connectedAccountModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
 		return
 	}
@@ -888,16 +924,8 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 		removeFromState(ctx, resp, connectedAccountType, id)
 		return
 	}
-	readConnectedAccountInto(&state, a)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
-}
-
-// readConnectedAccountInto is how Read fills the state m from the service's
-// account a, shared with the list resource (include_resource): a state
-// without user_id is one an import just made (only the id), whose arguments
-// are read back as well.
-func readConnectedAccountInto(m *connectedAccountModel, a *client.ConnectedAccount) {
-	m.fromAccount(a, m.UserID.IsNull())
+	resp.Diagnostics.Append(state.fill(ctx, a)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 func (r *connectedAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -906,9 +934,9 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 		return
 	}
 	var plan, config, state connectedAccountModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getModel(ctx, req.Config, &config)...)
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &config)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -979,7 +1007,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 			return
 		}
 		planned := plan.Status
-		plan.fromAccount(a, false)
+		resp.Diagnostics.Append(plan.fill(ctx, a)...) // user_id is required: never an import
 		// ModifyPlan planned the status only where this update leaves it
 		// unchanged (planAccountUpdate). If it changed meanwhile outside
 		// Terraform (say the user approved an OAuth account between plan and
@@ -993,7 +1021,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 		plan.UpdatedAt = state.UpdatedAt
 	}
 	r.fillUnknown(&plan)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 func (r *connectedAccountResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -1001,7 +1029,7 @@ func (r *connectedAccountResource) Delete(ctx context.Context, req resource.Dele
 		return
 	}
 	var state connectedAccountModel // all Delete needs from the state
-	resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "id", "revoke_on_delete")...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id", "revoke_on_delete")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

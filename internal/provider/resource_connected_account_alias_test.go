@@ -358,7 +358,7 @@ func TestConnectedAccountUpdate_aliasRefusedByService(t *testing.T) {
 	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
 	sch := sresp.Schema
 	var state connectedAccountModel
-	state.fromAccount(mine, true)
+	state.fill(ctx, mine) // no user_id yet: as after an import
 	state.UserID, state.AuthConfigID = types.StringValue(user), types.StringValue(ac.ID)
 	state.Timeouts = timeouts.Value{Object: types.ObjectNull(map[string]attr.Type{"create": types.StringType})}
 	state.CredentialsWO, state.Credentials = types.MapNull(types.StringType), types.MapNull(types.StringType)

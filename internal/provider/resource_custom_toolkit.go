@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const customToolkitType = "service_custom_toolkit"
@@ -284,11 +285,12 @@ func (r *customToolkitResource) modifyPlan(ctx context.Context, req resource.Mod
 	if !r.data.Configured() {
 		return
 	}
-	var slug, stateID types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("slug"), &slug)...)
+	var plan, state customToolkitModel // all modifyPlan reads
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Plan, &plan, "slug")...)
 	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &stateID)...)
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id")...)
 	}
+	slug, stateID := plan.Slug, state.ID
 	if resp.Diagnostics.HasError() || slug.IsUnknown() || slug.IsNull() || !customSlugRe.MatchString(slug.ValueString()) {
 		return
 	}
@@ -337,9 +339,9 @@ func (r *customToolkitResource) modifyPlan(ctx context.Context, req resource.Mod
 // ValidateConfig checks that the MCP server URL is given once (mcp_url, or
 // the deprecated app_url) and that auth_scheme carries what its mode needs.
 func (r *customToolkitResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	var mcpURL, appURL types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("mcp_url"), &mcpURL)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("app_url"), &appURL)...)
+	var cfg customToolkitModel // ValidateConfig reads three attributes
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "mcp_url", "app_url")...)
+	mcpURL, appURL := cfg.MCPURL, cfg.AppURL
 	switch {
 	case resp.Diagnostics.HasError():
 		return
@@ -352,8 +354,8 @@ func (r *customToolkitResource) ValidateConfig(ctx context.Context, req resource
 			"Attribute mcp_url is required: the public http(s) URL of the remote MCP server (app_url, its "+
 				"deprecated former name, is accepted instead).")
 	}
-	var as *customToolkitAuthSpec
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("auth_scheme"), &as)...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "auth_scheme")...)
+	as := cfg.AuthScheme
 	if resp.Diagnostics.HasError() || as == nil || as.Mode.IsUnknown() || as.Mode.IsNull() {
 		return
 	}
@@ -418,7 +420,7 @@ func customToolkitConfig(ctx context.Context, m customToolkitModel) (client.Cust
 	}
 	cfg := client.CustomToolkitConfig{Name: m.Name.ValueString(), MCPURL: mcpURL.ValueString(),
 		AuthSchemes: []client.CustomAuthScheme{scheme}}
-	if acKnownString(m.Description) {
+	if codec.Known(m.Description) {
 		cfg.Description = m.Description.ValueString()
 	}
 	return cfg, nil
@@ -433,7 +435,7 @@ func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	var plan customToolkitModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -449,7 +451,7 @@ func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateR
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(slug))...)
 	if r.readInto(ctx, slug, &plan, &resp.Diagnostics) {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 	}
 }
 
@@ -461,14 +463,14 @@ func (r *customToolkitResource) readInto(ctx context.Context, slug string, m *cu
 		addAPIError(diags, "reading", customToolkitType, slug, err)
 		return false
 	}
-	applyCustomToolkit(m, tk)
+	diags.Append(m.fill(ctx, tk)...)
 	return true
 }
 
-// applyCustomToolkit copies the service's view of the toolkit into m,
+// fill copies the service's view of the toolkit into m,
 // keeping the configured spelling of slug and the auth scheme details the
 // service does not report.
-func applyCustomToolkit(m *customToolkitModel, tk *client.Toolkit) {
+func (m *customToolkitModel) fill(_ context.Context, tk *client.Toolkit) diag.Diagnostics {
 	m.ID = types.StringValue(tk.Slug)
 	if m.Slug.IsNull() || m.Slug.IsUnknown() || client.CustomToolkitSlug(m.Slug.ValueString()) != strings.ToUpper(tk.Slug) {
 		m.Slug = types.StringValue(strings.TrimPrefix(tk.Slug, client.CustomToolkitPrefix))
@@ -496,12 +498,13 @@ func applyCustomToolkit(m *customToolkitModel, tk *client.Toolkit) {
 		m.AuthScheme = &customToolkitAuthSpec{Mode: types.StringValue(mode), Headers: types.MapNull(types.StringType),
 			DiscoveryURL: types.StringNull()}
 	}
+	return nil
 }
 
 func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state customToolkitModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
 		return
 	}
@@ -510,18 +513,18 @@ func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadReque
 	if readFailed(ctx, resp, customToolkitType, id, err) {
 		return
 	}
-	resp.Diagnostics.Append(readCustomToolkit(&state, tk)...)
+	resp.Diagnostics.Append(state.fillRead(ctx, tk)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
-// readCustomToolkit is the Read after its GET: it updates state (the prior
-// state; after an import only its id) from the service's toolkit tk, which
+// fillRead is the Read after its GET: it updates m (the prior state; after
+// an import only its id) from the service's toolkit tk, which
 // must be a custom one. The service_custom_toolkit list resource applies it
 // to each listed toolkit.
-func readCustomToolkit(state *customToolkitModel, tk *client.Toolkit) diag.Diagnostics {
+func (m *customToolkitModel) fillRead(ctx context.Context, tk *client.Toolkit) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if tk.Type != "" && tk.Type != "custom" {
 		diags.AddError("Not a custom toolkit",
@@ -529,8 +532,7 @@ func readCustomToolkit(state *customToolkitModel, tk *client.Toolkit) diag.Diagn
 				"toolkits (%s...) can be managed with %s.", tk.Slug, tk.Type, client.CustomToolkitPrefix, customToolkitType))
 		return diags
 	}
-	applyCustomToolkit(state, tk)
-	return diags
+	return m.fill(ctx, tk)
 }
 
 func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -542,8 +544,8 @@ func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 	var plan, state customToolkitModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -563,7 +565,7 @@ func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateR
 	}
 	plan.ID = state.ID
 	if r.readInto(ctx, id, &plan, &resp.Diagnostics) {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 	}
 }
 
@@ -572,7 +574,7 @@ func (r *customToolkitResource) Delete(ctx context.Context, req resource.DeleteR
 		return
 	}
 	var state customToolkitModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -609,11 +611,11 @@ func (r *customToolkitResource) UpgradeState(context.Context) map[int64]resource
 			PriorSchema: customToolkitSchemaV0(),
 			StateUpgrader: func(ctx context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
 				var old customToolkitModelV0
-				resp.Diagnostics.Append(req.State.Get(ctx, &old)...)
+				resp.Diagnostics.Append(codec.Get(ctx, req.State, &old)...)
 				if resp.Diagnostics.HasError() {
 					return
 				}
-				resp.Diagnostics.Append(resp.State.Set(ctx, customToolkitModel{
+				resp.Diagnostics.Append(codec.Set(ctx, &resp.State, customToolkitModel{
 					ID: old.ID, Slug: old.Slug, Name: old.Name, Description: old.Description,
 					MCPURL: old.AppURL, AppURL: old.AppURL, AuthScheme: old.AuthScheme,
 				})...)

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const mcpServerType = "service_mcp_server"
@@ -173,7 +174,7 @@ func (r *mcpServerResource) Configure(_ context.Context, req resource.ConfigureR
 // ValidateConfig requires at least one auth config or NO_AUTH toolkit.
 func (r *mcpServerResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg mcpServerModel
-	resp.Diagnostics.Append(getModel(ctx, req.Config, &cfg)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -224,7 +225,7 @@ func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	var plan mcpServerModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -247,8 +248,8 @@ func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	tflog.Debug(ctx, "created MCP server", map[string]any{"id": m.ID, "name": m.Name})
-	applyMCPServer(&plan, m, toolkitsExcept(m.Toolkits, body.NoAuthApps))
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(plan.fill(ctx, m, toolkitsExcept(m.Toolkits, body.NoAuthApps))...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(recordAllowedToolsConfigured(ctx, req.Config, resp.Private)...)
 }
 
@@ -268,7 +269,7 @@ func addMCPServerWriteError(diags *diag.Diagnostics, op, id, name string, err er
 func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state mcpServerModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -280,37 +281,37 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if readFailed(ctx, resp, mcpServerType, id, err) {
 		return
 	}
-	resp.Diagnostics.Append(readMCPServer(ctx, r.data.Cache, &state, m)...)
+	resp.Diagnostics.Append(state.fillRead(ctx, r.data.Cache, m)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
-// readMCPServer is the Read after its GET: it updates state (the prior
-// state; after an import only its id) from the service's server m. The
+// fillRead is the Read after its GET: it updates m (the prior state; after
+// an import only its id) from the service's server s. The
 // service_mcp_server list resource applies it to each listed server.
-func readMCPServer(ctx context.Context, cache *SchemaCache, state *mcpServerModel, m *client.MCPServer) diag.Diagnostics {
+func (m *mcpServerModel) fillRead(ctx context.Context, cache *SchemaCache, s *client.MCPServer) diag.Diagnostics {
 	var diags diag.Diagnostics
 	// The toolkits of the auth configs are known from the prior state while
 	// the auth configs stay the same (one GET per refresh); after an import
 	// or when the auth configs changed outside Terraform they are read.
-	prior := setStrings(state.AuthConfigIDs)
+	prior := setStrings(m.AuthConfigIDs)
 	var acToolkits []string
-	if !state.AuthConfigIDs.IsNull() && slices.Equal(prior, sortedCopy(m.AuthConfigIDs)) {
-		acToolkits = toolkitsExcept(setStrings(state.Toolkits),
-			setStrings(state.NoAuthToolkits))
+	if !m.AuthConfigIDs.IsNull() && slices.Equal(prior, sortedCopy(s.AuthConfigIDs)) {
+		acToolkits = toolkitsExcept(setStrings(m.Toolkits),
+			setStrings(m.NoAuthToolkits))
 	} else {
-		for _, acID := range m.AuthConfigIDs {
+		for _, acID := range s.AuthConfigIDs {
 			slug, err := cache.AuthConfigToolkit(ctx, acID)
 			if err != nil && !client.IsNotFound(err) {
-				addAPIError(&diags, "reading the auth configs of", mcpServerType, m.ID, err)
+				addAPIError(&diags, "reading the auth configs of", mcpServerType, s.ID, err)
 				return diags
 			}
 			acToolkits = append(acToolkits, slug)
 		}
 	}
-	applyMCPServer(state, m, acToolkits)
+	diags.Append(m.fill(ctx, s, acToolkits)...)
 	return diags
 }
 
@@ -321,13 +322,13 @@ type privateSetter interface {
 // recordAllowedToolsConfigured remembers in private state whether the
 // configuration sets allowed_tools.
 func recordAllowedToolsConfigured(ctx context.Context, cfg tfsdk.Config, p privateSetter) diag.Diagnostics {
-	var tools types.Set
-	diags := cfg.GetAttribute(ctx, path.Root("allowed_tools"), &tools)
+	var m mcpServerModel
+	diags := codec.GetAttributes(ctx, cfg, &m, "allowed_tools")
 	if diags.HasError() {
 		return diags
 	}
 	v := "false"
-	if !tools.IsNull() {
+	if !m.AllowedTools.IsNull() {
 		v = "true"
 	}
 	return p.SetKey(ctx, privateKeyAllowedTools, []byte(v))
@@ -356,8 +357,8 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 		return
 	}
 	var plan, state mcpServerModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -401,8 +402,8 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 		addMCPServerWriteError(&resp.Diagnostics, "updating", id, name, err)
 		return
 	}
-	applyMCPServer(&plan, m, toolkitsExcept(m.Toolkits, noAuth))
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(plan.fill(ctx, m, toolkitsExcept(m.Toolkits, noAuth))...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 	resp.Diagnostics.Append(recordAllowedToolsConfigured(ctx, req.Config, resp.Private)...)
 }
 
@@ -411,7 +412,7 @@ func (r *mcpServerResource) Delete(ctx context.Context, req resource.DeleteReque
 		return
 	}
 	var state mcpServerModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -434,10 +435,12 @@ func (r *mcpServerResource) ImportState(ctx context.Context, req resource.Import
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
 }
 
-// applyMCPServer copies what the service reports into m. acToolkits are the
+// fill copies what the service reports into m. acToolkits are the
 // toolkits of the server's auth configs: the other toolkits are its NO_AUTH
 // toolkits.
-func applyMCPServer(m *mcpServerModel, s *client.MCPServer, acToolkits []string) {
+//
+//nolint:unparam // the one shape of fill (see package codec), though this one reports nothing
+func (m *mcpServerModel) fill(_ context.Context, s *client.MCPServer, acToolkits []string) diag.Diagnostics {
 	m.ID = types.StringValue(s.ID)
 	m.Name = types.StringValue(s.Name)
 	m.AuthConfigIDs = stringSet(s.AuthConfigIDs, false)
@@ -448,4 +451,5 @@ func applyMCPServer(m *mcpServerModel, s *client.MCPServer, acToolkits []string)
 	m.Toolkits = stringSet(s.Toolkits, false)
 	m.CreatedAt = types.StringValue(s.CreatedAt)
 	m.UpdatedAt = types.StringValue(s.UpdatedAt)
+	return nil
 }

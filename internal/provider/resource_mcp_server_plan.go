@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -13,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 // ModifyPlan checks, without writing anything: that the name is free (when
@@ -33,30 +36,31 @@ func (r *mcpServerResource) modifyPlan(ctx context.Context, req resource.ModifyP
 	if planUnchanged(req) {
 		// Nothing to check or fill in, unless allowed_tools was just removed
 		// from the configuration (planned below as every tool).
-		var cfgTools types.Set
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("allowed_tools"), &cfgTools)...)
-		if resp.Diagnostics.HasError() || !cfgTools.IsNull() || !wasConfigured(ctx, req.Private) {
+		var cfg mcpServerModel
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "allowed_tools")...)
+		if resp.Diagnostics.HasError() || !cfg.AllowedTools.IsNull() || !wasConfigured(ctx, req.Private) {
 			return
 		}
 	}
 	var plan mcpServerModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	var state *mcpServerModel
 	if !req.State.Raw.IsNull() {
 		state = &mcpServerModel{}
-		resp.Diagnostics.Append(getModel(ctx, req.State, state)...)
+		resp.Diagnostics.Append(codec.Get(ctx, req.State, state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
 	}
-	var cfgTools types.Set
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("allowed_tools"), &cfgTools)...)
+	var cfg mcpServerModel // all ModifyPlan reads of the configuration
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "allowed_tools")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	cfgTools := cfg.AllowedTools
 	if r.data.Configured() {
 		r.checkNameFree(ctx, plan, state, &resp.Diagnostics)
 		if resp.Diagnostics.HasError() {
@@ -321,8 +325,20 @@ func (r *mcpServerResource) planEveryTool(ctx context.Context, toolkits []string
 		}
 	}
 	every := stringSet(all, false)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("allowed_tools"), every)...)
+	planned := map[string]attr.Value{"allowed_tools": every}
 	if !every.Equal(prior) {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("updated_at"), types.StringUnknown())...)
+		planned["updated_at"] = types.StringUnknown()
+	}
+	raw, d := codec.With(ctx, mcpServerAttrTypes(), resp.Plan.Raw, planned)
+	if resp.Diagnostics.Append(d...); !d.HasError() {
+		resp.Plan.Raw = raw
 	}
 }
+
+// mcpServerAttrTypes are the framework types of the top-level attributes,
+// for codec.With (planEveryTool writes two at once).
+var mcpServerAttrTypes = sync.OnceValue(func() codec.Types {
+	var resp resource.SchemaResponse
+	(&mcpServerResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)
+	return codec.TypesOf(mcpServerType, resp.Schema)
+})

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const projectType = "service_project"
@@ -317,7 +318,7 @@ func (r *projectResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 			return
 		}
 		var state projectModel
-		resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+		resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 		if !resp.Diagnostics.HasError() && state.DeletionProtection.ValueBool() {
 			addDeletionProtectionError(ctx, &resp.Diagnostics, state, "destroy")
 		}
@@ -376,13 +377,13 @@ const projectRemovedAdvice = "The plan destroys it because its resource block (o
 
 func (r *projectResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var plan projectModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	if !req.State.Raw.IsNull() {
 		var state projectModel
-		resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+		resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -480,7 +481,7 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	var plan projectModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -513,15 +514,15 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 		resp.Diagnostics.AddWarning(summary, "The project was created and saved in state (with its API key); "+
 			"org_id and created_at are filled by the next refresh.\n\n"+detail)
 	} else {
-		applyProject(&plan, p)
+		resp.Diagnostics.Append(plan.fill(ctx, p)...)
 	}
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
-// applyProject copies the service's view into m; api_key, config and the
+// fill copies the service's view into m; api_key, config and the
 // Terraform-only attributes are kept (an import's null ones get their
 // defaults).
-func applyProject(m *projectModel, p *client.Project) {
+func (m *projectModel) fill(_ context.Context, p *client.Project) diag.Diagnostics {
 	m.ID = types.StringValue(p.ID)
 	m.Name = types.StringValue(p.Name)
 	m.OrgID = types.StringValue(p.OrgID)
@@ -541,6 +542,7 @@ func applyProject(m *projectModel, p *client.Project) {
 	if m.APIKey.IsUnknown() {
 		m.APIKey = types.StringNull()
 	}
+	return nil
 }
 
 // projectConfigAttrTypes is the object type of `config`.
@@ -558,7 +560,7 @@ var projectConfigAttrTypes = map[string]attr.Type{
 func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state projectModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
 		return
 	}
@@ -567,8 +569,8 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if readFailed(ctx, resp, projectType, id, err) {
 		return
 	}
-	applyProject(&state, p)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(state.fill(ctx, p)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -577,8 +579,8 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	var plan, state projectModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -601,13 +603,13 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 		if err != nil {
 			// Keep the rest of the update; the rotation is retried on the next apply.
 			plan.APIKeyRotation = state.APIKeyRotation
-			resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+			resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 			addAPIError(&resp.Diagnostics, "regenerating the API key of", projectType, id, err)
 			return
 		}
 		plan.APIKey = types.StringValue(key.APIKey.Key)
 	}
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -615,7 +617,7 @@ func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest
 		return
 	}
 	var state projectModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const triggerInstanceType = "service_trigger_instance"
@@ -194,14 +195,14 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	// attribute a new check needs).
 	checked := []string{"user_id", "slug", "connected_account_id", "trigger_config", "enabled"}
 	var plan triggerInstanceModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, checked...)...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Plan, &plan, checked...)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	var state *triggerInstanceModel
 	if !req.State.Raw.IsNull() {
 		state = &triggerInstanceModel{}
-		resp.Diagnostics.Append(getAttributes(ctx, req.State, state, checked...)...)
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, state, checked...)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -260,7 +261,7 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	}
 	if state == nil {
 		var cfg triggerInstanceModel
-		resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "connected_account_id")...)
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "connected_account_id")...)
 		r.claimTriggerCreate(plan, cfg.ConnectedAccountID, slug, &resp.Diagnostics)
 	}
 }
@@ -352,7 +353,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	var plan triggerInstanceModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -420,8 +421,8 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	plan.Toolkit = types.StringValue(toolkit)
-	resp.Diagnostics.Append(applyTriggerInstance(&plan, ti)...)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(plan.fill(ctx, ti)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 // firstActiveAccount returns the first ACTIVE, enabled connected account of
@@ -490,7 +491,7 @@ func (r *triggerInstanceResource) checkAccountFields(a *client.ConnectedAccount,
 func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state triggerInstanceModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -502,18 +503,20 @@ func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadReq
 	if readFailed(ctx, resp, triggerInstanceType, id, err) {
 		return
 	}
-	resp.Diagnostics.Append(readTriggerInstanceInto(ctx, r.data, &state, ti)...)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(state.fillRead(ctx, r.data, ti)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
-// readTriggerInstanceInto is how Read fills the state m from the service's
-// instance ti, shared with the list resource (include_resource).
-func readTriggerInstanceInto(ctx context.Context, data *ProviderData, m *triggerInstanceModel, ti *client.TriggerInstance) diag.Diagnostics {
+// fillRead is how Read fills the state m from the service's instance ti,
+// shared with the list resource (include_resource): fill, and after an
+// import the toolkit, which the instance does not name, from data's schema
+// cache.
+func (m *triggerInstanceModel) fillRead(ctx context.Context, data *ProviderData, ti *client.TriggerInstance) diag.Diagnostics {
 	if m.Toolkit.IsNull() || m.Toolkit.IsUnknown() || m.Toolkit.ValueString() == "" {
 		// After import only: the instance does not name its toolkit.
 		m.Toolkit = types.StringValue(toolkitOf(ctx, data, ti.TriggerName))
 	}
-	return applyTriggerInstance(m, ti)
+	return m.fill(ctx, ti)
 }
 
 // toolkitOf returns the toolkit of a trigger type from the schema cache,
@@ -531,8 +534,8 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 		return
 	}
 	var plan, state triggerInstanceModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -562,19 +565,20 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 	if plan.Toolkit.IsUnknown() {
 		plan.Toolkit = state.Toolkit
 	}
-	resp.Diagnostics.Append(applyTriggerInstance(&plan, ti)...)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(plan.fill(ctx, ti)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
-	var id string // all Delete needs from the state
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("id"), &id)...)
+	var state triggerInstanceModel
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id")...) // all Delete needs from the state
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	id := state.ID.ValueString()
 	// 404 and 410 (client.IsNotFound): already gone; 409: already deleted.
 	addDeleteError(&resp.Diagnostics, triggerInstanceType, id, r.data.Client.DeleteTrigger(ctx, id), client.IsConflict)
 }
@@ -584,9 +588,9 @@ func (r *triggerInstanceResource) ImportState(ctx context.Context, req resource.
 	importStateByID(ctx, triggerInstanceIDKind, req, resp)
 }
 
-// applyTriggerInstance copies what the service reports into m, keeping the
+// fill copies what the service reports into m, keeping the
 // user's JSON formatting when it means the same.
-func applyTriggerInstance(m *triggerInstanceModel, ti *client.TriggerInstance) diag.Diagnostics {
+func (m *triggerInstanceModel) fill(_ context.Context, ti *client.TriggerInstance) diag.Diagnostics {
 	var diags diag.Diagnostics
 	m.ID = types.StringValue(ti.ID)
 	m.UserID = types.StringValue(ti.UserID)

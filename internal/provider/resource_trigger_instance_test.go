@@ -696,7 +696,7 @@ func TestApplyTriggerInstance(t *testing.T) {
 	}
 	ti := &client.TriggerInstance{ID: "ti_1", UserID: "u", TriggerName: "GITHUB_COMMIT_EVENT", ConnectedAccountID: "ca_1",
 		TriggerConfig: map[string]any{"owner": "o", "repo": "r"}, UpdatedAt: "t", Version: "20251015_00"}
-	if d := applyTriggerInstance(&m, ti); d.HasError() {
+	if d := m.fill(context.Background(), ti); d.HasError() {
 		t.Fatal(d)
 	}
 	if m.TriggerConfig.ValueString() != "{ \"repo\": \"r\", \"owner\": \"o\" }" {
@@ -707,7 +707,7 @@ func TestApplyTriggerInstance(t *testing.T) {
 	}
 	// Drift: another configuration and disabled.
 	ti.TriggerConfig, ti.DisabledAt = map[string]any{"owner": "o", "repo": "x"}, &disabledAt
-	if d := applyTriggerInstance(&m, ti); d.HasError() {
+	if d := m.fill(context.Background(), ti); d.HasError() {
 		t.Fatal(d)
 	}
 	if m.TriggerConfig.ValueString() != `{"owner":"o","repo":"x"}` || m.Enabled.ValueBool() || m.DisabledAt.ValueString() != disabledAt {

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const webhookEndpointType = "service_webhook_endpoint"
@@ -214,7 +215,7 @@ func (r *webhookEndpointResource) Configure(_ context.Context, req resource.Conf
 // runs in `terraform validate`).
 func (r *webhookEndpointResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg webhookEndpointModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "data_wo", "data_wo_version")...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "data_wo", "data_wo_version")...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -246,13 +247,13 @@ func planDataKeys(ctx context.Context, req resource.ModifyPlanRequest, resp *res
 		return
 	}
 	var plan webhookEndpointModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "toolkit", "client_id", "data_wo_version", "data_keys")...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Plan, &plan, "toolkit", "client_id", "data_wo_version", "data_keys")...)
 	if resp.Diagnostics.HasError() || !plan.DataKeys.IsUnknown() {
 		return
 	}
 	if !req.State.Raw.IsNull() {
 		var state webhookEndpointModel
-		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "toolkit", "client_id", "data_wo_version", "data_keys")...)
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "toolkit", "client_id", "data_wo_version", "data_keys")...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -268,7 +269,7 @@ func planDataKeys(ctx context.Context, req resource.ModifyPlanRequest, resp *res
 		}
 	}
 	var cfg webhookEndpointModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Config, &cfg, "data_wo")...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "data_wo")...)
 	if resp.Diagnostics.HasError() || cfg.DataWO.IsNull() || cfg.DataWO.IsUnknown() {
 		return
 	}
@@ -285,13 +286,13 @@ func (r *webhookEndpointResource) modifyPlan(ctx context.Context, req resource.M
 		return // nothing to check
 	}
 	var plan webhookEndpointModel
-	resp.Diagnostics.Append(getAttributes(ctx, req.Plan, &plan, "toolkit", "client_id")...)
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Plan, &plan, "toolkit", "client_id")...)
 	if resp.Diagnostics.HasError() || plan.Toolkit.IsUnknown() || plan.Toolkit.IsNull() {
 		return
 	}
 	if !req.State.Raw.IsNull() {
 		var state webhookEndpointModel
-		resp.Diagnostics.Append(getAttributes(ctx, req.State, &state, "toolkit", "client_id")...)
+		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "toolkit", "client_id")...)
 		if resp.Diagnostics.HasError() || (state.Toolkit.Equal(plan.Toolkit) && state.ClientID.Equal(plan.ClientID)) {
 			return // an in-place update (data_wo_version): the endpoint is not created again
 		}
@@ -339,9 +340,9 @@ func (r *webhookEndpointResource) checkToolkit(ctx context.Context, slug string,
 
 // configuredData returns data_wo from the configuration (write-only values
 // are only there), nil when it is not set.
-func configuredData(ctx context.Context, config attributeGetter, diags *diag.Diagnostics) map[string]string {
+func configuredData(ctx context.Context, config codec.AttributeGetter, diags *diag.Diagnostics) map[string]string {
 	var cfg webhookEndpointModel
-	diags.Append(getAttributes(ctx, config, &cfg, "data_wo")...)
+	diags.Append(codec.GetAttributes(ctx, config, &cfg, "data_wo")...)
 	if diags.HasError() || cfg.DataWO.IsNull() || cfg.DataWO.IsUnknown() {
 		return nil
 	}
@@ -356,7 +357,7 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	var plan webhookEndpointModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	data := configuredData(ctx, req.Config, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -387,15 +388,15 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 			// The endpoint exists (and cannot be deleted): keep it in the
 			// state, where Terraform marks it tainted; the next apply
 			// replaces it, which adopts it again and sends data_wo again.
-			applyWebhookEndpoint(ctx, &plan, we, &resp.Diagnostics)
-			resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+			resp.Diagnostics.Append(plan.fill(ctx, we)...)
+			resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 			addDataRefused(&resp.Diagnostics, we.ID, err)
 			return
 		}
 		we = configured
 	}
-	applyWebhookEndpoint(ctx, &plan, we, &resp.Diagnostics)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(plan.fill(ctx, we)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 // addCreateEndpointError reports a failed create. A 400 or 404 answers the
@@ -431,7 +432,7 @@ func addDataRefused(diags *diag.Diagnostics, id string, err error) {
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state webhookEndpointModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
 		return
 	}
@@ -440,8 +441,8 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 	if readFailed(ctx, resp, webhookEndpointType, id, err) {
 		return
 	}
-	applyWebhookEndpoint(ctx, &state, we, &resp.Diagnostics)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(state.fill(ctx, we)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 // Update sends data_wo when data_wo_version changed to a new value; the
@@ -452,8 +453,8 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 		return
 	}
 	var plan, state webhookEndpointModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -470,19 +471,19 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 			if err != nil {
 				addDataRefused(&resp.Diagnostics, id, err)
 				// The prior state stays, with the prior version: the next apply sends again.
-				resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+				resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 				return
 			}
-			applyWebhookEndpoint(ctx, &plan, we, &resp.Diagnostics)
+			resp.Diagnostics.Append(plan.fill(ctx, we)...)
 		}
 	}
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 // Delete removes the endpoint from the state only: the API has no delete.
 func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state webhookEndpointModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -511,10 +512,10 @@ func (r *webhookEndpointResource) ImportState(ctx context.Context, req resource.
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
 }
 
-// applyWebhookEndpoint copies the service's view into m. toolkit keeps the
+// fill copies the service's view into m. toolkit keeps the
 // configuration's spelling when it differs in case only (the service
 // matches slugs case-insensitively); data_wo_version is Terraform's own.
-func applyWebhookEndpoint(ctx context.Context, m *webhookEndpointModel, we *client.WebhookEndpoint, diags *diag.Diagnostics) {
+func (m *webhookEndpointModel) fill(ctx context.Context, we *client.WebhookEndpoint) diag.Diagnostics {
 	m.ID = types.StringValue(we.ID)
 	if !strings.EqualFold(m.Toolkit.ValueString(), we.ToolkitSlug) || m.Toolkit.IsNull() || m.Toolkit.IsUnknown() {
 		m.Toolkit = types.StringValue(we.ToolkitSlug)
@@ -529,8 +530,8 @@ func applyWebhookEndpoint(ctx context.Context, m *webhookEndpointModel, we *clie
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	set, d := types.SetValueFrom(ctx, types.StringType, keys)
-	diags.Append(d...)
+	set, diags := types.SetValueFrom(ctx, types.StringType, keys)
 	m.DataKeys = set
 	m.DataWO = types.MapNull(types.StringType)
+	return diags
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 )
 
 const webhookSubscriptionType = "service_webhook_subscription"
@@ -175,14 +176,14 @@ func (r *webhookSubscriptionResource) modifyPlan(ctx context.Context, req resour
 		return
 	}
 	var plan webhookSubscriptionModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	var state *webhookSubscriptionModel
 	if !req.State.Raw.IsNull() {
 		state = &webhookSubscriptionModel{}
-		resp.Diagnostics.Append(getModel(ctx, req.State, state)...)
+		resp.Diagnostics.Append(codec.Get(ctx, req.State, state)...)
 		if resp.Diagnostics.HasError() {
 			return
 		}
@@ -231,7 +232,7 @@ func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.C
 		return
 	}
 	var plan webhookSubscriptionModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -251,8 +252,8 @@ func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.C
 		return
 	}
 	tflog.Debug(ctx, "created webhook subscription", map[string]any{"id": w.ID})
-	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, w)...)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(plan.fill(ctx, w)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 // conflictDetail names the existing subscription after a 409 on create.
@@ -267,7 +268,7 @@ func (r *webhookSubscriptionResource) conflictDetail(ctx context.Context) string
 func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	identityFromPriorState(ctx, req, resp)
 	var state webhookSubscriptionModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
 		return
 	}
@@ -276,8 +277,8 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 	if readFailed(ctx, resp, webhookSubscriptionType, id, err) {
 		return
 	}
-	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &state, w)...)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &state)...)
+	resp.Diagnostics.Append(state.fill(ctx, w)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &state)...)
 }
 
 func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -286,8 +287,8 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 		return
 	}
 	var plan, state webhookSubscriptionModel
-	resp.Diagnostics.Append(getModel(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -329,8 +330,8 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 		if err != nil {
 			// Keep what the update applied; the rotation is retried on the next apply.
 			plan.SecretRotation = state.SecretRotation
-			resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, current)...)
-			resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+			resp.Diagnostics.Append(plan.fill(ctx, current)...)
+			resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 			addAPIError(&resp.Diagnostics, "rotating the secret of", webhookSubscriptionType, id, err)
 			return
 		}
@@ -344,8 +345,8 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 			}
 		}
 	}
-	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, current)...)
-	resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
+	resp.Diagnostics.Append(plan.fill(ctx, current)...)
+	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
 }
 
 // webhookSubscriptionFromState rebuilds the service object from state (for
@@ -364,7 +365,7 @@ func (r *webhookSubscriptionResource) Delete(ctx context.Context, req resource.D
 		return
 	}
 	var state webhookSubscriptionModel
-	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -387,9 +388,9 @@ func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resou
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, []byte("true"))...)
 }
 
-// applyWebhookSubscription copies the service's view into m (secret_rotation
+// fill copies the service's view into m (secret_rotation
 // is Terraform's own and kept).
-func applyWebhookSubscription(ctx context.Context, m *webhookSubscriptionModel, w *client.WebhookSubscription) diag.Diagnostics {
+func (m *webhookSubscriptionModel) fill(ctx context.Context, w *client.WebhookSubscription) diag.Diagnostics {
 	events, diags := types.SetValueFrom(ctx, types.StringType, w.EnabledEvents)
 	m.ID = types.StringValue(w.ID)
 	m.WebhookURL = types.StringValue(w.WebhookURL)

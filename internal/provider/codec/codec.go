@@ -1,4 +1,4 @@
-package provider
+package codec
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// getModel and setModel are Get and Set of tfsdk.State, Plan and Config for
-// a resource model (a struct of attr.Value fields tagged `tfsdk:"name"`),
+// Get and Set are Get and Set of tfsdk.State, Plan, Config, ResourceIdentity
+// and EphemeralResultData for a model (a struct of attr.Value fields tagged `tfsdk:"name"`),
 // with the same result and diagnostics, at a fraction of the cost.
 //
 // The framework's Get and Set of a struct (terraform-plugin-framework
@@ -24,14 +24,14 @@ import (
 // every field of the struct, in every call, to check the tag's name: for a
 // model of 20 attributes that is most of the cost of a Read (a Get and a
 // Set) beyond the HTTP request, in every resource of every refresh.
-// These functions read the tags once per struct type and convert each
+// They read the tags once per struct type and convert each
 // attribute through its schema type, as the framework does (including
 // xattr.ValidateableAttribute, so jsontypes.Normalized still checks its
 // JSON). Whatever they do not handle (a field that is not an attr.Value, a
 // struct that does not match the schema, blocks) goes to the framework's
 // own Get or Set, whose diagnostics then name the problem.
 
-// modelLayout is what getModel and setModel know of a model struct type.
+// modelLayout is what Get and Set know of a model struct type.
 type modelLayout struct {
 	index map[string]int // attribute name -> field index
 	plain bool           // every tagged field is an attr.Value, no embedded structs
@@ -65,8 +65,8 @@ func layoutOf(t reflect.Type) *modelLayout {
 	return l
 }
 
-// modelData is the part of a tfsdk.State, Plan or Config that getModel
-// reads.
+// modelData is the part of a tfsdk.State, Plan, Config, ResourceIdentity
+// or EphemeralResultData that Get reads.
 type modelData struct {
 	raw    tftypes.Value
 	count  int  // number of attributes
@@ -80,12 +80,26 @@ func modelDataOf(src any) (modelData, bool) {
 	// stays the original's, whose diagnostics name what was read.
 	var p tfsdk.Plan
 	var get func(context.Context, any) diag.Diagnostics
-	switch s := src.(type) {
+	switch s := src.(type) { // a pointer (UpgradeStateRequest.State, ImportStateRequest.Identity) reads as its value
+	case *tfsdk.State:
+		return modelDataOf(*s)
+	case *tfsdk.Plan:
+		return modelDataOf(*s)
+	case *tfsdk.Config:
+		return modelDataOf(*s)
+	case *tfsdk.ResourceIdentity:
+		return modelDataOf(*s)
+	case *tfsdk.EphemeralResultData:
+		return modelDataOf(*s)
 	case tfsdk.State:
 		p, get = tfsdk.Plan(s), s.Get
 	case tfsdk.Plan:
 		p, get = s, s.Get
 	case tfsdk.Config:
+		p, get = tfsdk.Plan(s), s.Get
+	case tfsdk.ResourceIdentity:
+		p, get = tfsdk.Plan(s), s.Get
+	case tfsdk.EphemeralResultData:
 		p, get = tfsdk.Plan(s), s.Get
 	default:
 		return modelData{}, false
@@ -101,13 +115,13 @@ func modelDataOf(src any) (modelData, bool) {
 		}}, true
 }
 
-// getModel decodes src (a tfsdk.State, Plan or Config) into *model, as
-// src.Get(ctx, model) does.
-func getModel(ctx context.Context, src any, model any) diag.Diagnostics {
+// Get decodes src (a tfsdk.State, Plan, Config, ResourceIdentity or
+// EphemeralResultData, or a non-nil pointer to one) into *model, as src.Get(ctx, model) does.
+func Get(ctx context.Context, src any, model any) diag.Diagnostics {
 	d, ok := modelDataOf(src)
 	if !ok {
 		var diags diag.Diagnostics
-		diags.AddError("Provider bug", "getModel: unsupported source. Please report this to the provider developers.")
+		diags.AddError("Provider bug", "codec.Get: unsupported source. Please report this to the provider developers.")
 		return diags
 	}
 	rv := reflect.ValueOf(model)
@@ -162,18 +176,23 @@ func (d modelData) decodeInto(ctx context.Context, out reflect.Value, l *modelLa
 	return diags, true
 }
 
-// setModel writes *model to dst (a *tfsdk.State or *tfsdk.Plan), as
+// Set writes *model to dst (a *tfsdk.State, *tfsdk.Plan,
+// *tfsdk.ResourceIdentity or *tfsdk.EphemeralResultData), as
 // dst.Set(ctx, model) does.
-func setModel(ctx context.Context, dst any, model any) diag.Diagnostics {
+func Set(ctx context.Context, dst any, model any) diag.Diagnostics {
 	var set func(context.Context, any) diag.Diagnostics
 	switch s := dst.(type) {
 	case *tfsdk.State:
 		set = s.Set
 	case *tfsdk.Plan:
 		set = s.Set
+	case *tfsdk.ResourceIdentity:
+		set = s.Set
+	case *tfsdk.EphemeralResultData:
+		set = s.Set
 	default:
 		var diags diag.Diagnostics
-		diags.AddError("Provider bug", "setModel: unsupported target. Please report this to the provider developers.")
+		diags.AddError("Provider bug", "codec.Set: unsupported target. Please report this to the provider developers.")
 		return diags
 	}
 	rv := reflect.ValueOf(model)
@@ -231,3 +250,8 @@ func validateModelValue(ctx context.Context, typ attr.Type, v attr.Value, raw tf
 	}
 	return nil
 }
+
+// Plain reports whether Get and Set handle models of t (a struct type)
+// themselves, without the framework's fallback: every tagged field is an
+// attr.Value and no struct is embedded.
+func Plain(t reflect.Type) bool { return layoutOf(t).plain }

@@ -1,4 +1,4 @@
-package provider
+package codec
 
 import (
 	"context"
@@ -10,12 +10,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 )
 
-// attributeGetter is tfsdk.Config, tfsdk.Plan or tfsdk.State.
-type attributeGetter interface {
+// AttributeGetter is tfsdk.Config, tfsdk.Plan or tfsdk.State.
+type AttributeGetter interface {
 	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
 }
 
-// getAttributes decodes only the named top-level attributes of src into the
+// GetAttributes decodes only the named top-level attributes of src into the
 // fields of *model tagged `tfsdk:"<name>"`; the other fields are left as
 // they are (null when model is fresh). Use it on hot paths that read a few
 // attributes of a large schema, such as ModifyPlan, which runs for every
@@ -28,7 +28,7 @@ type attributeGetter interface {
 // getAttributesOnce); GetAttribute, its fallback, walks the schema for each
 // name, copying the map of top-level attributes at every step, which a CPU
 // profile of a 100-resource apply put at several percent of the provider.
-func getAttributes(ctx context.Context, src attributeGetter, model any, names ...string) diag.Diagnostics {
+func GetAttributes(ctx context.Context, src AttributeGetter, model any, names ...string) diag.Diagnostics {
 	if diags, ok := getAttributesOnce(ctx, src, model, names); ok {
 		return diags
 	}
@@ -46,7 +46,7 @@ func getAttributes(ctx context.Context, src attributeGetter, model any, names ..
 	return diags
 }
 
-// getAttributesOnce is getAttributes from the object value of src (a
+// getAttributesOnce is GetAttributes from the object value of src (a
 // tfsdk.State, Plan or Config) read once (see modelData.decodeInto). ok is
 // false, with nothing written, when it cannot: the caller then uses
 // GetAttribute, whose diagnostics name the problem.
