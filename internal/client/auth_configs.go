@@ -239,7 +239,7 @@ func (c *Client) CreateAuthConfig(ctx context.Context, r CreateAuthConfigRequest
 	if r.Name != "" {
 		key += fmt.Sprintf(", name %q", r.Name)
 	}
-	return CreateReconciled(ctx, c, Reconcile[*CreatedAuthConfig]{
+	return createReconciled(ctx, c, reconcile[*CreatedAuthConfig]{
 		What:   "auth config",
 		Key:    key,
 		Create: func(ctx context.Context) (*CreatedAuthConfig, error) { return c.createAuthConfigOnce(ctx, r) },

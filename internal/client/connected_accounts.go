@@ -146,7 +146,7 @@ type initiateWire struct {
 // accounts of the same user_id and auth_config_id created since the request
 // was sent (see the write policy in transport.go).
 func (c *Client) InitiateConnectedAccount(ctx context.Context, r InitiateConnectedAccountRequest) (*ConnectionRequest, error) {
-	return CreateReconciled(ctx, c, Reconcile[*ConnectionRequest]{
+	return createReconciled(ctx, c, reconcile[*ConnectionRequest]{
 		What:   "connected account",
 		Key:    accountKey(r.UserID, r.AuthConfigID),
 		Create: func(ctx context.Context) (*ConnectionRequest, error) { return c.initiateOnce(ctx, r) },
@@ -268,7 +268,7 @@ type LinkResponse struct {
 // same user_id and auth_config_id created since the request was sent is
 // deleted and the link created again (see the write policy in transport.go).
 func (c *Client) CreateConnectedAccountLink(ctx context.Context, r LinkRequest) (*LinkResponse, error) {
-	return CreateReconciled(ctx, c, Reconcile[*LinkResponse]{
+	return createReconciled(ctx, c, reconcile[*LinkResponse]{
 		What:   "connected account",
 		Key:    accountKey(r.UserID, r.AuthConfigID),
 		Create: func(ctx context.Context) (*LinkResponse, error) { return c.createLinkOnce(ctx, r) },

@@ -64,7 +64,7 @@ func CustomToolkitSlug(slug string) string {
 // that slug and MCP server URL created since the request was sent is adopted.
 func (c *Client) CreateCustomToolkit(ctx context.Context, slug string, cfg CustomToolkitConfig) (string, error) {
 	want := CustomToolkitSlug(slug)
-	return CreateReconciled(ctx, c, Reconcile[string]{
+	return createReconciled(ctx, c, reconcile[string]{
 		What: "custom toolkit",
 		Key:  fmt.Sprintf("slug %q", want),
 		Create: func(ctx context.Context) (string, error) {

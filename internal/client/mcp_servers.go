@@ -52,7 +52,7 @@ func (c *Client) CreateMCPServer(ctx context.Context, r CreateMCPServerRequest) 
 	if r.AuthConfigIDs == nil {
 		r.AuthConfigIDs = []string{}
 	}
-	return CreateReconciled(ctx, c, Reconcile[*MCPServer]{
+	return createReconciled(ctx, c, reconcile[*MCPServer]{
 		What: "MCP server",
 		Key:  fmt.Sprintf("name %q", r.Name),
 		Create: func(ctx context.Context) (*MCPServer, error) {

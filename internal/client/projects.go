@@ -109,7 +109,7 @@ func projectPath(id string) string { return projectsPath + "/" + escape(id) }
 // value is delivered only at creation and by regeneration, so the caller
 // always gets a working key.
 func (c *Client) CreateProject(ctx context.Context, r CreateProjectRequest) (*CreatedProject, error) {
-	out, err := CreateReconciled(ctx, c, Reconcile[*CreatedProject]{
+	out, err := createReconciled(ctx, c, reconcile[*CreatedProject]{
 		What: "project",
 		Key:  strconv.Quote(r.Name),
 		Create: func(ctx context.Context) (*CreatedProject, error) {

@@ -306,7 +306,7 @@ func clientWriteMethods(t *testing.T) []string {
 func TestWriteOpsAreAllClassified(t *testing.T) {
 	derived := clientWriteMethods(t)
 	// Sanity check of the derivation: a direct PATCH, a DELETE, a POST
-	// through a closure given to CreateReconciled, a PATCH through an
+	// through a closure given to createReconciled, a PATCH through an
 	// unexported helper, and no read.
 	for _, want := range []string{"UpdateMCPServer", "DeleteTrigger", "CreateAuthConfig", "EnableTrigger"} {
 		if !slices.Contains(derived, want) {
