@@ -76,16 +76,8 @@ var allWriteOps = []writeOp{
 		_, err := c.CreateToolRouterSession(ctx, ToolRouterSessionRequest{UserID: "u"})
 		return err
 	}},
-	{"UpsertCustomToolkit", opIdempotent, func(ctx context.Context, c *Client) error {
-		_, err := c.UpsertCustomToolkit(ctx, "mytk", CustomToolkitConfig{})
-		return err
-	}},
 	{"UpdateCustomToolkit", opIdempotent, func(ctx context.Context, c *Client) error {
 		return c.UpdateCustomToolkit(ctx, "CUSTOM_MYTK", UpdateCustomToolkitRequest{Name: ptr("n")})
-	}},
-	{"SyncCustomToolkit", opIdempotent, func(ctx context.Context, c *Client) error {
-		_, err := c.SyncCustomToolkit(ctx, "CUSTOM_MYTK", "")
-		return err
 	}},
 	{"DeleteCustomToolkit", opDelete, func(ctx context.Context, c *Client) error { return c.DeleteCustomToolkit(ctx, "CUSTOM_MYTK") }},
 	{"UpdateWebhookSubscription", opIdempotent, func(ctx context.Context, c *Client) error {
