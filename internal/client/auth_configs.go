@@ -422,11 +422,6 @@ func (c *Client) DeleteAuthConfigWith(ctx context.Context, id string, o DeleteOp
 	return out.RevokeJobID, nil
 }
 
-// EnableAuthConfig sets status ENABLED.
-func (c *Client) EnableAuthConfig(ctx context.Context, id string) error {
-	return c.UpdateAuthConfigStatus(ctx, AuthConfigStatusEnabled, id)
-}
-
 // DisableAuthConfig sets status DISABLED.
 func (c *Client) DisableAuthConfig(ctx context.Context, id string) error {
 	return c.UpdateAuthConfigStatus(ctx, AuthConfigStatusDisabled, id)

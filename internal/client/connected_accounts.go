@@ -334,16 +334,6 @@ func (c *Client) RefreshConnectedAccount(ctx context.Context, id string, p Refre
 	return &out, nil
 }
 
-// EnableConnectedAccount enables an account.
-func (c *Client) EnableConnectedAccount(ctx context.Context, id string) error {
-	return c.UpdateConnectedAccountStatus(ctx, id, true, "")
-}
-
-// DisableConnectedAccount disables an account.
-func (c *Client) DisableConnectedAccount(ctx context.Context, id string) error {
-	return c.UpdateConnectedAccountStatus(ctx, id, false, "")
-}
-
 // UpdateConnectedAccountStatus sends PATCH /connected_accounts/{id}/status
 // with {"enabled":b,"reason":r} (reason omitted when empty).
 func (c *Client) UpdateConnectedAccountStatus(ctx context.Context, id string, enabled bool, reason string) error {

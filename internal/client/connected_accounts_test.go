@@ -305,3 +305,13 @@ func TestInitiateSetsInitialStatus(t *testing.T) {
 		}
 	}
 }
+
+// EnableConnectedAccount enables an account.
+func (c *Client) EnableConnectedAccount(ctx context.Context, id string) error {
+	return c.UpdateConnectedAccountStatus(ctx, id, true, "")
+}
+
+// DisableConnectedAccount disables an account.
+func (c *Client) DisableConnectedAccount(ctx context.Context, id string) error {
+	return c.UpdateConnectedAccountStatus(ctx, id, false, "")
+}

@@ -34,7 +34,6 @@ var allWriteOps = []writeOp{
 	{"UpdateAuthConfigStatus", opIdempotent, func(ctx context.Context, c *Client) error {
 		return c.UpdateAuthConfigStatus(ctx, "DISABLED", "ac_1")
 	}},
-	{"EnableAuthConfig", opIdempotent, func(ctx context.Context, c *Client) error { return c.EnableAuthConfig(ctx, "ac_1") }},
 	{"DisableAuthConfig", opIdempotent, func(ctx context.Context, c *Client) error { return c.DisableAuthConfig(ctx, "ac_1") }},
 	{"DeleteAuthConfig", opDelete, func(ctx context.Context, c *Client) error { return c.DeleteAuthConfig(ctx, "ac_1") }},
 	{"DeleteAuthConfigWith", opDelete, func(ctx context.Context, c *Client) error {
@@ -44,8 +43,6 @@ var allWriteOps = []writeOp{
 	{"UpdateConnectedAccountStatus", opIdempotent, func(ctx context.Context, c *Client) error {
 		return c.UpdateConnectedAccountStatus(ctx, "ca_1", false, "r")
 	}},
-	{"EnableConnectedAccount", opIdempotent, func(ctx context.Context, c *Client) error { return c.EnableConnectedAccount(ctx, "ca_1") }},
-	{"DisableConnectedAccount", opIdempotent, func(ctx context.Context, c *Client) error { return c.DisableConnectedAccount(ctx, "ca_1") }},
 	{"UpdateConnectedAccountCredentials", opIdempotent, func(ctx context.Context, c *Client) error {
 		return c.UpdateConnectedAccountCredentials(ctx, "ca_1", ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k"}})
 	}},

@@ -268,7 +268,7 @@ func TestAccConnectedAccount_oauthApproval(t *testing.T) {
 			{
 				// Disabled outside Terraform: the plan shows the drift.
 				PreConfig: func() {
-					if err := testAccClient(t).DisableConnectedAccount(context.Background(), id); err != nil {
+					if err := testAccClient(t).UpdateConnectedAccountStatus(context.Background(), id, false, ""); err != nil {
 						t.Fatal(err)
 					}
 				},

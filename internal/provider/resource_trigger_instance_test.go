@@ -808,7 +808,7 @@ func TestAccE2E_TriggerOnDisabledAccountWarns(t *testing.T) {
 	testAccPreCheck(t)
 	owner := acctest.RandomWithPrefix("tf-acc-trig-disabled")
 	_, accountID := testAccTriggerAccount(t, "stripe", owner)
-	if err := testAccClient(t).DisableConnectedAccount(context.Background(), accountID); err != nil {
+	if err := testAccClient(t).UpdateConnectedAccountStatus(context.Background(), accountID, false, ""); err != nil {
 		t.Fatal(err)
 	}
 	w.WriteFile("main.tf", fmt.Sprintf(`

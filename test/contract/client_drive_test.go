@@ -79,7 +79,7 @@ func driveClient(t *testing.T, baseURL string) {
 		Type: client.AuthConfigUpdateDefault, UserScopes: []string{"identify"},
 	}))
 	must("disable auth config", c.DisableAuthConfig(ctx, custom.ID))
-	must("enable auth config", c.EnableAuthConfig(ctx, custom.ID))
+	must("enable auth config", c.UpdateAuthConfigStatus(ctx, client.AuthConfigStatusEnabled, custom.ID))
 
 	// Accounts: OAuth (INITIATED, then completed), API key (ACTIVE).
 	oauth, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{
@@ -105,9 +105,9 @@ func driveClient(t *testing.T, baseURL string) {
 	}))
 	_, err = c.RefreshConnectedAccount(ctx, oauth.ID, client.RefreshParams{RedirectURL: "https://example.com/cb", ValidateCredentials: true})
 	must("refresh account", err)
-	must("disable account", c.DisableConnectedAccount(ctx, key.ID))
+	must("disable account", c.UpdateConnectedAccountStatus(ctx, key.ID, false, ""))
 	must("disable account with reason", c.UpdateConnectedAccountStatus(ctx, key.ID, false, "paused by the client"))
-	must("enable account", c.EnableConnectedAccount(ctx, key.ID))
+	must("enable account", c.UpdateConnectedAccountStatus(ctx, key.ID, true, ""))
 	_, err = c.CreateConnectedAccountLink(ctx, client.LinkRequest{AuthConfigID: custom.ID, UserID: "client-link", CallbackURL: "https://example.com/cb",
 		Alias: "client link"})
 	must("link", err)
