@@ -69,10 +69,6 @@ var allWriteOps = []writeOp{
 		_, err := c.RefreshConnectedAccount(ctx, "ca_1", RefreshParams{})
 		return err
 	}},
-	{"CreateToolRouterSession", opCreate, func(ctx context.Context, c *Client) error {
-		_, err := c.CreateToolRouterSession(ctx, ToolRouterSessionRequest{UserID: "u"})
-		return err
-	}},
 	{"UpdateCustomToolkit", opIdempotent, func(ctx context.Context, c *Client) error {
 		return c.UpdateCustomToolkit(ctx, "CUSTOM_MYTK", UpdateCustomToolkitRequest{Name: ptr("n")})
 	}},
@@ -91,25 +87,6 @@ var allWriteOps = []writeOp{
 		return err
 	}},
 	{"DeleteMCPServer", opDelete, func(ctx context.Context, c *Client) error { return c.DeleteMCPServer(ctx, "s1") }},
-	// An instance per user: a second create of the same user is refused, so
-	// it is a create (never repeated after an ambiguous failure).
-	{"CreateMCPInstance", opCreate, func(ctx context.Context, c *Client) error {
-		_, err := c.CreateMCPInstance(ctx, "s1", "alice")
-		return err
-	}},
-	{"DeleteMCPInstance", opDelete, func(ctx context.Context, c *Client) error {
-		_, err := c.DeleteMCPInstance(ctx, "s1", "alice")
-		return err
-	}},
-	// Computes URLs and stores nothing: repeating it is harmless.
-	{"GenerateMCPURL", opIdempotent, func(ctx context.Context, c *Client) error {
-		_, err := c.GenerateMCPURL(ctx, GenerateMCPURLRequest{MCPServerID: "s1", UserIDs: []string{"alice"}})
-		return err
-	}},
-	{"CreateCustomMCPServer", opCreate, func(ctx context.Context, c *Client) error {
-		_, err := c.CreateCustomMCPServer(ctx, CustomMCPServerRequest{Name: "Custom", Toolkits: []string{"slack"}})
-		return err
-	}},
 	{"DeleteProject", opDelete, func(ctx context.Context, c *Client) error {
 		_, err := c.DeleteProject(ctx, "pr_1", false)
 		return err
