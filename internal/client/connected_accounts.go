@@ -302,38 +302,6 @@ func (c *Client) createLinkOnce(ctx context.Context, r LinkRequest) (*LinkRespon
 	return &out, nil
 }
 
-// RefreshParams controls RefreshConnectedAccount.
-type RefreshParams struct {
-	RedirectURL         string
-	ValidateCredentials bool
-}
-
-// RefreshResponse is the refresh response.
-type RefreshResponse struct {
-	ID          string `json:"id"`
-	Status      string `json:"status"`
-	RedirectURL string `json:"redirect_url"`
-}
-
-// RefreshConnectedAccount re-authorizes an account
-// (POST /connected_accounts/{id}/refresh; redirect_url in the query and body).
-func (c *Client) RefreshConnectedAccount(ctx context.Context, id string, p RefreshParams) (*RefreshResponse, error) {
-	q := url.Values{}
-	body := map[string]any{}
-	if p.RedirectURL != "" {
-		q.Set("redirect_url", p.RedirectURL)
-		body["redirect_url"] = p.RedirectURL
-	}
-	if p.ValidateCredentials {
-		body["validate_credentials"] = true
-	}
-	var out RefreshResponse
-	if err := c.do(ctx, http.MethodPost, "/connected_accounts/"+escape(id)+"/refresh", q, body, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
-}
-
 // UpdateConnectedAccountStatus sends PATCH /connected_accounts/{id}/status
 // with {"enabled":b,"reason":r} (reason omitted when empty).
 func (c *Client) UpdateConnectedAccountStatus(ctx context.Context, id string, enabled bool, reason string) error {

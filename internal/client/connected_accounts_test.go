@@ -82,28 +82,6 @@ func TestConnectedAccountOperations(t *testing.T) {
 			},
 		},
 		{
-			name: "refresh",
-			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.RefreshConnectedAccount(ctx, "ca_1", RefreshParams{RedirectURL: "https://back", ValidateCredentials: true})
-			},
-			reply:  `{"id":"ca_1","status":"INITIATED","redirect_url":"https://consent"}`,
-			method: "POST", path: "/api/v3.1/connected_accounts/ca_1/refresh",
-			query: map[string]string{"redirect_url": "https://back"},
-			body:  `{"redirect_url":"https://back","validate_credentials":true}`,
-			checkResp: func(t *testing.T, got any) {
-				if *got.(*RefreshResponse) != (RefreshResponse{ID: "ca_1", Status: "INITIATED", RedirectURL: "https://consent"}) {
-					t.Errorf("%+v", got)
-				}
-			},
-		},
-		{
-			name: "refresh minimal",
-			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.RefreshConnectedAccount(ctx, "ca_1", RefreshParams{})
-			},
-			method: "POST", path: "/api/v3.1/connected_accounts/ca_1/refresh", body: `{}`,
-		},
-		{
 			name:   "enable",
 			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.EnableConnectedAccount(ctx, "ca_1") },
 			method: "PATCH", path: "/api/v3.1/connected_accounts/ca_1/status", body: `{"enabled":true}`,

@@ -43,9 +43,6 @@ var allWriteOps = []writeOp{
 	{"UpdateConnectedAccountStatus", opIdempotent, func(ctx context.Context, c *Client) error {
 		return c.UpdateConnectedAccountStatus(ctx, "ca_1", false, "r")
 	}},
-	{"UpdateConnectedAccountCredentials", opIdempotent, func(ctx context.Context, c *Client) error {
-		return c.UpdateConnectedAccountCredentials(ctx, "ca_1", ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k"}})
-	}},
 	{"DeleteConnectedAccount", opDelete, func(ctx context.Context, c *Client) error { return c.DeleteConnectedAccount(ctx, "ca_1") }},
 	{"DeleteConnectedAccountWith", opDelete, func(ctx context.Context, c *Client) error {
 		_, err := c.DeleteConnectedAccountWith(ctx, "ca_1", DeleteOptions{RevokeOnDelete: true})
@@ -65,10 +62,6 @@ var allWriteOps = []writeOp{
 	{"EnableTrigger", opIdempotent, func(ctx context.Context, c *Client) error { return c.EnableTrigger(ctx, "ti_1") }},
 	{"DisableTrigger", opIdempotent, func(ctx context.Context, c *Client) error { return c.DisableTrigger(ctx, "ti_1") }},
 	{"DeleteTrigger", opDelete, func(ctx context.Context, c *Client) error { return c.DeleteTrigger(ctx, "ti_1") }},
-	{"RefreshConnectedAccount", opCreate, func(ctx context.Context, c *Client) error {
-		_, err := c.RefreshConnectedAccount(ctx, "ca_1", RefreshParams{})
-		return err
-	}},
 	{"UpdateCustomToolkit", opIdempotent, func(ctx context.Context, c *Client) error {
 		return c.UpdateCustomToolkit(ctx, "CUSTOM_MYTK", UpdateCustomToolkitRequest{Name: ptr("n")})
 	}},
@@ -104,10 +97,6 @@ var allWriteOps = []writeOp{
 	}},
 	{"ReplaceWebhookEndpoint", opIdempotent, func(ctx context.Context, c *Client) error {
 		_, err := c.ReplaceWebhookEndpoint(ctx, "we_1", map[string]string{"signing_secret": "s"})
-		return err
-	}},
-	{"UpdateWebhookEndpoint", opIdempotent, func(ctx context.Context, c *Client) error {
-		_, err := c.UpdateWebhookEndpoint(ctx, "we_1", map[string]string{"signing_secret": "s"})
 		return err
 	}},
 }

@@ -110,11 +110,12 @@ func driveClient(t *testing.T, baseURL string) {
 	must("list accounts", err)
 	_, err = c.ConnectedAccountsPage(ctx, client.ConnectedAccountListParams{AccountType: "ALL", Limit: 1000}, "")
 	must("list a page of accounts (refresh by listing)", err)
-	must("rotate credentials", c.UpdateConnectedAccountCredentials(ctx, key.ID, client.ConnectionState{
+	must("rotate credentials", c.UpdateConnectedAccount(ctx, key.ID, client.ConnectedAccountUpdate{State: &client.ConnectionState{
 		AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k2"},
-	}))
-	_, err = c.RefreshConnectedAccount(ctx, oauth.ID, client.RefreshParams{RedirectURL: "https://example.com/cb", ValidateCredentials: true})
-	must("refresh account", err)
+	}}))
+	// refresh: the provider does not use it (no client method), sent raw
+	rawDriver(t, baseURL).must(http.MethodPost, "/connected_accounts/"+url.PathEscape(oauth.ID)+"/refresh",
+		url.Values{"redirect_url": {"https://example.com/cb"}}, map[string]any{"redirect_url": "https://example.com/cb", "validate_credentials": true})
 	must("disable account", c.UpdateConnectedAccountStatus(ctx, key.ID, false, ""))
 	must("disable account with reason", c.UpdateConnectedAccountStatus(ctx, key.ID, false, "paused by the client"))
 	must("enable account", c.UpdateConnectedAccountStatus(ctx, key.ID, true, ""))
@@ -187,6 +188,6 @@ func driveClient(t *testing.T, baseURL string) {
 	_, err = c.DeleteAuthConfigWith(ctx, apiKeyConfig.ID, client.DeleteOptions{RevokeOnDelete: true})
 	must("delete auth config revoking", err)
 	driveWebhookClient(ctx, c, must)
-	driveWebhookEndpointClient(ctx, c, must)
+	driveWebhookEndpointClient(ctx, c, must, raw)
 	driveProjectClient(ctx, t, baseURL)
 }
