@@ -404,12 +404,6 @@ func (c *Client) UpdateAuthConfig(ctx context.Context, id string, r UpdateAuthCo
 	return c.do(ctx, http.MethodPatch, "/auth_configs/"+escape(id), nil, body, nil)
 }
 
-// DeleteAuthConfig deletes an auth config.
-func (c *Client) DeleteAuthConfig(ctx context.Context, id string) error {
-	_, err := c.DeleteAuthConfigWith(ctx, id, DeleteOptions{})
-	return err
-}
-
 // DeleteAuthConfigWith deletes an auth config (DELETE /auth_configs/{id})
 // with o, returning the revoke job's id when the service started one (with
 // RevokeOnDelete, the upstream credentials of every account of the auth

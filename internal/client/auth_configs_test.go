@@ -310,3 +310,9 @@ func TestAuthConfigWireVariants(t *testing.T) {
 func (c *Client) EnableAuthConfig(ctx context.Context, id string) error {
 	return c.UpdateAuthConfigStatus(ctx, AuthConfigStatusEnabled, id)
 }
+
+// DeleteAuthConfig deletes an auth config.
+func (c *Client) DeleteAuthConfig(ctx context.Context, id string) error {
+	_, err := c.DeleteAuthConfigWith(ctx, id, DeleteOptions{})
+	return err
+}

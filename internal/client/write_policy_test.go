@@ -35,7 +35,6 @@ var allWriteOps = []writeOp{
 		return c.UpdateAuthConfigStatus(ctx, "DISABLED", "ac_1")
 	}},
 	{"DisableAuthConfig", opIdempotent, func(ctx context.Context, c *Client) error { return c.DisableAuthConfig(ctx, "ac_1") }},
-	{"DeleteAuthConfig", opDelete, func(ctx context.Context, c *Client) error { return c.DeleteAuthConfig(ctx, "ac_1") }},
 	{"DeleteAuthConfigWith", opDelete, func(ctx context.Context, c *Client) error {
 		_, err := c.DeleteAuthConfigWith(ctx, "ac_1", DeleteOptions{RevokeOnDelete: true})
 		return err

@@ -178,7 +178,7 @@ func TestAccIdentity_authConfig(t *testing.T) {
 	testAccIdentity(t, identityCase{
 		addr: "service_auth_config.test", idRe: regexp.MustCompile(`^ac_\S+$`),
 		create: cfg(name), update: cfg(name + "-b"),
-		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteAuthConfig(ctx, id) },
+		remove: testAccDeleteAuthConfig,
 		gone:   testAccCheckAuthConfigDestroy,
 	})
 }

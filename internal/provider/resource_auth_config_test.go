@@ -440,7 +440,7 @@ func TestAccAuthConfig_drift(t *testing.T) {
 			{
 				// Out-of-band delete: removed from state, then created again.
 				PreConfig: func() {
-					if err := testAccClient(t).DeleteAuthConfig(ctx, id); err != nil {
+					if err := testAccDeleteAuthConfig(ctx, testAccClient(t), id); err != nil {
 						t.Fatal(err)
 					}
 				},

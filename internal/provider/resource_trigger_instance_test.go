@@ -54,7 +54,7 @@ func testAccTriggerAccount(t *testing.T, toolkit, userID string) (authConfigID, 
 	if err != nil {
 		t.Fatalf("creating %s auth config: %v", toolkit, err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
 	conn, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: userID, State: state})
 	if err != nil {
 		t.Fatalf("creating %s connected account: %v", toolkit, err)
