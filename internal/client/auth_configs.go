@@ -239,7 +239,7 @@ func (c *Client) CreateAuthConfig(ctx context.Context, r CreateAuthConfigRequest
 	if r.Name != "" {
 		key += fmt.Sprintf(", name %q", r.Name)
 	}
-	return CreateReconciled(ctx, c, Reconcile[*CreatedAuthConfig]{
+	return createReconciled(ctx, c, reconcile[*CreatedAuthConfig]{
 		What:   "auth config",
 		Key:    key,
 		Create: func(ctx context.Context) (*CreatedAuthConfig, error) { return c.createAuthConfigOnce(ctx, r) },
@@ -404,12 +404,6 @@ func (c *Client) UpdateAuthConfig(ctx context.Context, id string, r UpdateAuthCo
 	return c.do(ctx, http.MethodPatch, "/auth_configs/"+escape(id), nil, body, nil)
 }
 
-// DeleteAuthConfig deletes an auth config.
-func (c *Client) DeleteAuthConfig(ctx context.Context, id string) error {
-	_, err := c.DeleteAuthConfigWith(ctx, id, DeleteOptions{})
-	return err
-}
-
 // DeleteAuthConfigWith deletes an auth config (DELETE /auth_configs/{id})
 // with o, returning the revoke job's id when the service started one (with
 // RevokeOnDelete, the upstream credentials of every account of the auth
@@ -420,11 +414,6 @@ func (c *Client) DeleteAuthConfigWith(ctx context.Context, id string, o DeleteOp
 		return "", err
 	}
 	return out.RevokeJobID, nil
-}
-
-// EnableAuthConfig sets status ENABLED.
-func (c *Client) EnableAuthConfig(ctx context.Context, id string) error {
-	return c.UpdateAuthConfigStatus(ctx, AuthConfigStatusEnabled, id)
 }
 
 // DisableAuthConfig sets status DISABLED.

@@ -305,3 +305,14 @@ func TestAuthConfigWireVariants(t *testing.T) {
 	assertJSON(t, rec.last(t).Body, `{"toolkit":{"slug":"github"},"auth_config":{"type":"use_composio_managed_auth",`+
 		`"restrict_to_following_tools":["GITHUB_X"],"tool_access_config":{"tools_for_connected_account_creation":[]}}}`)
 }
+
+// EnableAuthConfig sets status ENABLED.
+func (c *Client) EnableAuthConfig(ctx context.Context, id string) error {
+	return c.UpdateAuthConfigStatus(ctx, AuthConfigStatusEnabled, id)
+}
+
+// DeleteAuthConfig deletes an auth config.
+func (c *Client) DeleteAuthConfig(ctx context.Context, id string) error {
+	_, err := c.DeleteAuthConfigWith(ctx, id, DeleteOptions{})
+	return err
+}

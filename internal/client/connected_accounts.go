@@ -146,7 +146,7 @@ type initiateWire struct {
 // accounts of the same user_id and auth_config_id created since the request
 // was sent (see the write policy in transport.go).
 func (c *Client) InitiateConnectedAccount(ctx context.Context, r InitiateConnectedAccountRequest) (*ConnectionRequest, error) {
-	return CreateReconciled(ctx, c, Reconcile[*ConnectionRequest]{
+	return createReconciled(ctx, c, reconcile[*ConnectionRequest]{
 		What:   "connected account",
 		Key:    accountKey(r.UserID, r.AuthConfigID),
 		Create: func(ctx context.Context) (*ConnectionRequest, error) { return c.initiateOnce(ctx, r) },
@@ -268,7 +268,7 @@ type LinkResponse struct {
 // same user_id and auth_config_id created since the request was sent is
 // deleted and the link created again (see the write policy in transport.go).
 func (c *Client) CreateConnectedAccountLink(ctx context.Context, r LinkRequest) (*LinkResponse, error) {
-	return CreateReconciled(ctx, c, Reconcile[*LinkResponse]{
+	return createReconciled(ctx, c, reconcile[*LinkResponse]{
 		What:   "connected account",
 		Key:    accountKey(r.UserID, r.AuthConfigID),
 		Create: func(ctx context.Context) (*LinkResponse, error) { return c.createLinkOnce(ctx, r) },
@@ -300,48 +300,6 @@ func (c *Client) createLinkOnce(ctx context.Context, r LinkRequest) (*LinkRespon
 		return nil, err
 	}
 	return &out, nil
-}
-
-// RefreshParams controls RefreshConnectedAccount.
-type RefreshParams struct {
-	RedirectURL         string
-	ValidateCredentials bool
-}
-
-// RefreshResponse is the refresh response.
-type RefreshResponse struct {
-	ID          string `json:"id"`
-	Status      string `json:"status"`
-	RedirectURL string `json:"redirect_url"`
-}
-
-// RefreshConnectedAccount re-authorizes an account
-// (POST /connected_accounts/{id}/refresh; redirect_url in the query and body).
-func (c *Client) RefreshConnectedAccount(ctx context.Context, id string, p RefreshParams) (*RefreshResponse, error) {
-	q := url.Values{}
-	body := map[string]any{}
-	if p.RedirectURL != "" {
-		q.Set("redirect_url", p.RedirectURL)
-		body["redirect_url"] = p.RedirectURL
-	}
-	if p.ValidateCredentials {
-		body["validate_credentials"] = true
-	}
-	var out RefreshResponse
-	if err := c.do(ctx, http.MethodPost, "/connected_accounts/"+escape(id)+"/refresh", q, body, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
-}
-
-// EnableConnectedAccount enables an account.
-func (c *Client) EnableConnectedAccount(ctx context.Context, id string) error {
-	return c.UpdateConnectedAccountStatus(ctx, id, true, "")
-}
-
-// DisableConnectedAccount disables an account.
-func (c *Client) DisableConnectedAccount(ctx context.Context, id string) error {
-	return c.UpdateConnectedAccountStatus(ctx, id, false, "")
 }
 
 // UpdateConnectedAccountStatus sends PATCH /connected_accounts/{id}/status

@@ -82,28 +82,6 @@ func TestConnectedAccountOperations(t *testing.T) {
 			},
 		},
 		{
-			name: "refresh",
-			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.RefreshConnectedAccount(ctx, "ca_1", RefreshParams{RedirectURL: "https://back", ValidateCredentials: true})
-			},
-			reply:  `{"id":"ca_1","status":"INITIATED","redirect_url":"https://consent"}`,
-			method: "POST", path: "/api/v3.1/connected_accounts/ca_1/refresh",
-			query: map[string]string{"redirect_url": "https://back"},
-			body:  `{"redirect_url":"https://back","validate_credentials":true}`,
-			checkResp: func(t *testing.T, got any) {
-				if *got.(*RefreshResponse) != (RefreshResponse{ID: "ca_1", Status: "INITIATED", RedirectURL: "https://consent"}) {
-					t.Errorf("%+v", got)
-				}
-			},
-		},
-		{
-			name: "refresh minimal",
-			call: func(ctx context.Context, c *Client) (any, error) {
-				return c.RefreshConnectedAccount(ctx, "ca_1", RefreshParams{})
-			},
-			method: "POST", path: "/api/v3.1/connected_accounts/ca_1/refresh", body: `{}`,
-		},
-		{
 			name:   "enable",
 			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.EnableConnectedAccount(ctx, "ca_1") },
 			method: "PATCH", path: "/api/v3.1/connected_accounts/ca_1/status", body: `{"enabled":true}`,
@@ -304,4 +282,14 @@ func TestInitiateSetsInitialStatus(t *testing.T) {
 			t.Errorf("%s: the caller's state was modified: %v", tc.state.AuthScheme, tc.state.Val)
 		}
 	}
+}
+
+// EnableConnectedAccount enables an account.
+func (c *Client) EnableConnectedAccount(ctx context.Context, id string) error {
+	return c.UpdateConnectedAccountStatus(ctx, id, true, "")
+}
+
+// DisableConnectedAccount disables an account.
+func (c *Client) DisableConnectedAccount(ctx context.Context, id string) error {
+	return c.UpdateConnectedAccountStatus(ctx, id, false, "")
 }

@@ -5,23 +5,15 @@ import (
 	"net/http"
 )
 
-// UpdateConnectedAccountCredentials replaces the stored credentials of an
-// account (v3.1 PATCH /connected_accounts/{id} with
-// {"connection":{"state":{"authScheme":...,"val":{...}}}}). Use it to rotate
-// the API key, password or token of an API_KEY, BASIC or BEARER_TOKEN account
-// in place. state.Val holds the credential fields; a "status" key, when
-// present, is sent as given. The error never contains the credential values.
-func (c *Client) UpdateConnectedAccountCredentials(ctx context.Context, id string, state ConnectionState) error {
-	return c.UpdateConnectedAccount(ctx, id, ConnectedAccountUpdate{State: &state})
-}
-
 // ConnectedAccountUpdate is what PATCH /connected_accounts/{id} changes;
 // what is nil stays as it is.
 type ConnectedAccountUpdate struct {
 	// Alias sets the account's alias; "" clears it. The service refuses an
 	// alias another account of the same user and toolkit has.
 	Alias *string
-	// State replaces the stored credentials (see UpdateConnectedAccountCredentials).
+	// State replaces the stored credentials (rotating the API key, password
+	// or token of an API_KEY, BASIC or BEARER_TOKEN account in place); a
+	// "status" key in State.Val, when present, is sent as given.
 	State *ConnectionState
 }
 

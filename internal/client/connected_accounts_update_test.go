@@ -57,3 +57,13 @@ func TestUpdateConnectedAccountCredentialsErrorHasNoSecret(t *testing.T) {
 		t.Fatalf("error leaks the credential: %v", err)
 	}
 }
+
+// UpdateConnectedAccountCredentials replaces the stored credentials of an
+// account (v3.1 PATCH /connected_accounts/{id} with
+// {"connection":{"state":{"authScheme":...,"val":{...}}}}). Use it to rotate
+// the API key, password or token of an API_KEY, BASIC or BEARER_TOKEN account
+// in place. state.Val holds the credential fields; a "status" key, when
+// present, is sent as given. The error never contains the credential values.
+func (c *Client) UpdateConnectedAccountCredentials(ctx context.Context, id string, state ConnectionState) error {
+	return c.UpdateConnectedAccount(ctx, id, ConnectedAccountUpdate{State: &state})
+}

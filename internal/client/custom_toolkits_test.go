@@ -146,3 +146,42 @@ func TestToolkitMetaURL(t *testing.T) {
 		}
 	}
 }
+
+// UpsertCustomToolkit registers a custom toolkit under slug (POST
+// /custom/toolkits/upsert) and returns the slug the service gives it
+// (CUSTOM_ + the upper-cased slug). Repeating it with the same MCP server
+// URL and auth schemes is a no-op that may rename the toolkit, so it is safe
+// to retry; a different URL or auth scheme answers 409.
+func (c *Client) UpsertCustomToolkit(ctx context.Context, slug string, cfg CustomToolkitConfig) (string, error) {
+	var out struct {
+		Slug string `json:"slug"`
+	}
+	// Idempotent (write policy, transport.go): retried like a read.
+	if err := c.doKind(ctx, opIdempotent, http.MethodPost, "/custom/toolkits/upsert", nil, customToolkitBody{Slug: slug, ToolkitConfig: cfg}, &out); err != nil {
+		return "", err
+	}
+	return out.Slug, nil
+}
+
+// CustomToolkitSync is the answer of SyncCustomToolkit.
+type CustomToolkitSync struct {
+	Slug        string `json:"slug"`
+	Version     string `json:"version"`
+	SyncedCount int    `json:"synced_count"`
+}
+
+// SyncCustomToolkit re-reads a custom toolkit's tools from its MCP server
+// (POST /custom/toolkits/sync); connectedAccountID is needed for toolkits
+// with auth ("" sends none).
+func (c *Client) SyncCustomToolkit(ctx context.Context, slug, connectedAccountID string) (*CustomToolkitSync, error) {
+	body := struct {
+		Slug               string `json:"slug"`
+		ConnectedAccountID string `json:"connected_account_id,omitempty"`
+	}{slug, connectedAccountID}
+	var out CustomToolkitSync
+	// Idempotent: it re-reads the tools, so it is retried like a read.
+	if err := c.doKind(ctx, opIdempotent, http.MethodPost, "/custom/toolkits/sync", nil, body, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

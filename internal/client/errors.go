@@ -252,9 +252,3 @@ func (e *AmbiguousWriteError) Error() string {
 }
 
 func (e *AmbiguousWriteError) Unwrap() error { return e.Err }
-
-// IsAmbiguous reports whether err is (or wraps) an *AmbiguousWriteError.
-func IsAmbiguous(err error) bool {
-	var ae *AmbiguousWriteError
-	return errors.As(err, &ae)
-}

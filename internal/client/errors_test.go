@@ -160,3 +160,9 @@ func TestRedactKeepsDocumentedKeys(t *testing.T) {
 		t.Errorf("documentedKeys %v lacks one of the emulator's default keys", documentedKeys)
 	}
 }
+
+// IsAmbiguous reports whether err is (or wraps) an *AmbiguousWriteError.
+func IsAmbiguous(err error) bool {
+	var ae *AmbiguousWriteError
+	return errors.As(err, &ae)
+}

@@ -52,7 +52,7 @@ func (c *Client) CreateMCPServer(ctx context.Context, r CreateMCPServerRequest) 
 	if r.AuthConfigIDs == nil {
 		r.AuthConfigIDs = []string{}
 	}
-	return CreateReconciled(ctx, c, Reconcile[*MCPServer]{
+	return createReconciled(ctx, c, reconcile[*MCPServer]{
 		What: "MCP server",
 		Key:  fmt.Sprintf("name %q", r.Name),
 		Create: func(ctx context.Context) (*MCPServer, error) {
@@ -155,20 +155,12 @@ func (c *Client) MCPServersIter(ctx context.Context, p MCPServerListParams) iter
 	return pagesByNumberIter[MCPServer](ctx, c, "/mcp/servers", p.query())
 }
 
-// ListMCPServersForApp returns every MCP server serving the toolkit appKey
-// and matching p (GET /mcp/app/{appKey}).
-func (c *Client) ListMCPServersForApp(ctx context.Context, appKey string, p MCPServerListParams) ([]MCPServer, error) {
-	return pagesByNumber[MCPServer](ctx, c, "/mcp/app/"+escape(appKey), p.query())
-}
-
 // maxNumberedPages bounds page_no paging against a service that never ends.
 const maxNumberedPages = 1000
 
-// numberedPage is one page of a page_no-paginated list (MCP servers under
-// items, MCP server instances under instances).
+// numberedPage is one page of a page_no-paginated list.
 type numberedPage[T any] struct {
 	Items      []T `json:"items"`
-	Instances  []T `json:"instances"`
 	TotalPages int `json:"total_pages"`
 }
 
@@ -202,7 +194,7 @@ func pagesByNumberIter[T any](ctx context.Context, c *Client, path string, q url
 				yield(zero, err)
 				return
 			}
-			items := append(out.Items, out.Instances...)
+			items := out.Items
 			for _, it := range items {
 				if !yield(it, nil) {
 					return

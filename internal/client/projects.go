@@ -76,22 +76,13 @@ type CreatedProject struct {
 	Adopted bool `json:"-"`
 }
 
-// ProjectPage is one page of ListProjects.
-type ProjectPage struct {
-	Data        []Project `json:"data"`
-	NextCursor  *string   `json:"next_cursor"`
-	TotalPages  int       `json:"total_pages"`
-	CurrentPage int       `json:"current_page"`
-	TotalItems  int       `json:"total_items"`
-}
-
 // RegeneratedProjectKey is the answer of RegenerateProjectAPIKey.
 type RegeneratedProjectKey struct {
 	APIKey  ProjectAPIKey `json:"api_key"`
 	Message string        `json:"message"`
 }
 
-// ProjectListPageSize is the page size ListProjects asks for (the service's
+// ProjectListPageSize is the page size Projects asks for (the service's
 // maximum).
 const ProjectListPageSize = 50
 
@@ -109,7 +100,7 @@ func projectPath(id string) string { return projectsPath + "/" + escape(id) }
 // value is delivered only at creation and by regeneration, so the caller
 // always gets a working key.
 func (c *Client) CreateProject(ctx context.Context, r CreateProjectRequest) (*CreatedProject, error) {
-	out, err := CreateReconciled(ctx, c, Reconcile[*CreatedProject]{
+	out, err := createReconciled(ctx, c, reconcile[*CreatedProject]{
 		What: "project",
 		Key:  strconv.Quote(r.Name),
 		Create: func(ctx context.Context) (*CreatedProject, error) {
@@ -160,23 +151,6 @@ func (c *Client) GetProject(ctx context.Context, id string) (*Project, error) {
 	}
 	if out.Deleted {
 		return nil, notFound(http.MethodGet, APIPrefix+projectPath(id), "project "+id+" is deleted")
-	}
-	return &out, nil
-}
-
-// ListProjects returns one page of the organization's projects; cursor ""
-// asks for the first, limit 0 for the service default.
-func (c *Client) ListProjects(ctx context.Context, cursor string, limit int) (*ProjectPage, error) {
-	q := url.Values{}
-	if limit > 0 {
-		q.Set("limit", strconv.Itoa(limit))
-	}
-	if cursor != "" {
-		q.Set("cursor", cursor)
-	}
-	var out ProjectPage
-	if err := c.do(ctx, http.MethodGet, projectsPath+"/list", q, nil, &out); err != nil {
-		return nil, err
 	}
 	return &out, nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -165,4 +167,30 @@ func TestCreateWebhookEndpointTellsExistingFromNew(t *testing.T) {
 	if body := string(rec.last(t).Body); !strings.Contains(body, `"toolkit_slug":"slack"`) || !strings.Contains(body, `"client_id":"cid"`) {
 		t.Errorf("body = %s", body)
 	}
+}
+
+// ProjectPage is one page of ListProjects.
+type ProjectPage struct {
+	Data        []Project `json:"data"`
+	NextCursor  *string   `json:"next_cursor"`
+	TotalPages  int       `json:"total_pages"`
+	CurrentPage int       `json:"current_page"`
+	TotalItems  int       `json:"total_items"`
+}
+
+// ListProjects returns one page of the organization's projects; cursor ""
+// asks for the first, limit 0 for the service default.
+func (c *Client) ListProjects(ctx context.Context, cursor string, limit int) (*ProjectPage, error) {
+	q := url.Values{}
+	if limit > 0 {
+		q.Set("limit", strconv.Itoa(limit))
+	}
+	if cursor != "" {
+		q.Set("cursor", cursor)
+	}
+	var out ProjectPage
+	if err := c.do(ctx, http.MethodGet, projectsPath+"/list", q, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }

@@ -25,9 +25,9 @@ const ReconcileClockSkew = 2 * time.Second
 // keeps failing ambiguously with nothing found afterwards.
 const maxCreateRounds = 4
 
-// Reconcile describes one create for CreateReconciled: how to send it, how to
+// reconcile describes one create for createReconciled: how to send it, how to
 // recognise the object it made, and how to find candidates by natural key.
-type Reconcile[T any] struct {
+type reconcile[T any] struct {
 	// What names the object kind in logs and errors, e.g. "auth config".
 	What string
 	// Key renders the natural key for logs and errors, e.g.
@@ -38,7 +38,7 @@ type Reconcile[T any] struct {
 	// ID returns the id of a created or found object.
 	ID func(T) string
 	// Find lists the objects matching the natural key created at or after
-	// since. Its reads use the normal read retries; CreateReconciled repeats
+	// since. Its reads use the normal read retries; createReconciled repeats
 	// it while the service is unreachable.
 	Find func(ctx context.Context, since time.Time) ([]T, error)
 	// Discard, when set, is called for a single match that cannot be adopted
@@ -48,13 +48,13 @@ type Reconcile[T any] struct {
 	Discard func(ctx context.Context, found T) error
 }
 
-// CreateReconciled sends rc.Create and, after an ambiguous failure (see the
+// createReconciled sends rc.Create and, after an ambiguous failure (see the
 // write policy in transport.go), reconciles before anything else: it lists
 // candidates with rc.Find (retrying until the context deadline or
 // DefaultReconcileWindow while the service is down), adopts a single match
 // not already created by this client, creates again when there is none, and
 // fails naming the candidates when there are several.
-func CreateReconciled[T any](ctx context.Context, c *Client, rc Reconcile[T]) (T, error) {
+func createReconciled[T any](ctx context.Context, c *Client, rc reconcile[T]) (T, error) {
 	var zero T
 	ctx = c.logContext(ctx)
 	for round := 1; ; round++ {
@@ -112,7 +112,7 @@ func CreateReconciled[T any](ctx context.Context, c *Client, rc Reconcile[T]) (T
 // findPatiently runs rc.Find until it succeeds, fails with an error that is
 // not transient, or the reconcile window (the context deadline, else
 // DefaultReconcileWindow) ends.
-func findPatiently[T any](ctx context.Context, c *Client, rc Reconcile[T], since time.Time) ([]T, error) {
+func findPatiently[T any](ctx context.Context, c *Client, rc reconcile[T], since time.Time) ([]T, error) {
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, DefaultReconcileWindow)

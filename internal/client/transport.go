@@ -36,7 +36,7 @@ import (
 //     same call was sent (so it may have been applied) and a retry answers
 //     404, 410 or 409 "already deleted", the call counts as done.
 //   - create (POST that makes a new object: auth config, connected account,
-//     link, refresh, session, and every create added later): retried only
+//     link, and every create added later): retried only
 //     where the service cannot have applied it: 429 (the rate limiter
 //     answers before any handler runs), 503 carrying Retry-After or
 //     retry-after-ms (the service refused and asked to come back), and

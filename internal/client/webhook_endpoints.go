@@ -92,13 +92,3 @@ func (c *Client) ReplaceWebhookEndpoint(ctx context.Context, id string, data map
 	}
 	return &out, nil
 }
-
-// UpdateWebhookEndpoint changes some setup fields; omitted fields keep their
-// values.
-func (c *Client) UpdateWebhookEndpoint(ctx context.Context, id string, data map[string]string) (*WebhookEndpoint, error) {
-	var out WebhookEndpoint
-	if err := c.do(ctx, http.MethodPatch, webhookEndpointPath(id), nil, map[string]any{"data": data}, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
-}

@@ -9,7 +9,7 @@ import (
 )
 
 // WebhookSubscription is a project's webhook subscription (the service allows
-// one per project). Secret signs the deliveries (see VerifyWebhook).
+// one per project). Secret signs the deliveries (see webhooktest.VerifyWebhook).
 type WebhookSubscription struct {
 	ID            string   `json:"id"`
 	WebhookURL    string   `json:"webhook_url"`

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // packageOperation is one entry of the package's GENERATED_OPERATIONS.

@@ -14,10 +14,8 @@ const (
 	CodeUnauthorized             = 10401
 	CodeForbidden                = 10403
 	CodeRouteNotFound            = 10404
-	CodeRateLimited              = 10429
 	CodeInternal                 = 10500
 	CodeNotImplemented           = 10501
-	CodeUnavailable              = 10503
 	CodeInvalidCursor            = 10410
 	CodeInvalidJSON              = 10411
 	CodeValidation               = 10412
@@ -26,9 +24,7 @@ const (
 	CodeAuthConfigScheme         = 302
 	CodeAuthConfigManagedAuth    = 303
 	CodeAuthConfigDisabled       = 304
-	CodeAuthConfigDeleted        = 305
 	CodeConnectedAccountNotFound = 1803
-	CodeConnectedAccountState    = 601
 	CodeConnectedAccountCreds    = 602
 	CodeConnectedAccountUnusable = 603
 	CodeConnectedAccountAlias    = 604

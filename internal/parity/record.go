@@ -3,7 +3,6 @@ package parity
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 )
 
@@ -38,20 +37,4 @@ func saveShapes(path, from string, s *Shapes) error {
 		return err
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)
-}
-
-// loadShapes reads a recording.
-func loadShapes(path string) (*Shapes, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var r recording
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if r.Shapes == nil || r.Format != recordFormat {
-		return nil, fmt.Errorf("%s: not a recording of format %d", path, recordFormat)
-	}
-	return r.Shapes, nil
 }

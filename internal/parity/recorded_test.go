@@ -3,6 +3,8 @@ package parity
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,4 +106,20 @@ func TestRecordingsHoldNoValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	noValues(t, "testdata/service-shapes.json", string(shipped))
+}
+
+// loadShapes reads a recording.
+func loadShapes(path string) (*Shapes, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var r recording
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if r.Shapes == nil || r.Format != recordFormat {
+		return nil, fmt.Errorf("%s: not a recording of format %d", path, recordFormat)
+	}
+	return r.Shapes, nil
 }

@@ -30,7 +30,7 @@ func TestAccHarness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := c.DeleteAuthConfig(ctx, created.ID); err != nil {
+	if err := testAccDeleteAuthConfig(ctx, c, created.ID); err != nil {
 		t.Fatal(err)
 	}
 	if got := testAccEmulatorWrites(t) - before; got != 2 {
@@ -45,7 +45,7 @@ func TestAccHarness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
 	conn, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: "harness-user"})
 	if err != nil {
 		t.Fatal(err)

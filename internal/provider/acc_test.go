@@ -213,6 +213,13 @@ func testAccClient(t testing.TB) *client.Client {
 	return c
 }
 
+// testAccDeleteAuthConfig deletes an auth config a test made (DELETE
+// /auth_configs/{id} without options).
+func testAccDeleteAuthConfig(ctx context.Context, c *client.Client, id string) error {
+	_, err := c.DeleteAuthConfigWith(ctx, id, client.DeleteOptions{})
+	return err
+}
+
 // testAccCheckDestroyed returns a CheckDestroy that verifies through the API
 // that every resource of resourceType left in state is gone: get must fail
 // with a 404 (client.IsNotFound). what names the object in the failure
@@ -506,6 +513,6 @@ func testAccStripeAPIKeyAuthConfig(t testing.TB, c *client.Client, name string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
 	return ac
 }

@@ -12,7 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // requireActionCLI skips a test of actions on a CLI without them, printing
@@ -215,7 +215,7 @@ func TestAccE2E_revokeBeforeDestroy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+		t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
 		w = newE2EWorkspace(t)
 		w.WriteFile("main.tf", string(example)+"\noutput \"id\" { value = service_connected_account.bob.id }\n")
 		vars = []string{"-var=auth_config_id=" + ac.ID, "-var=bob_stripe_key=key_" + toolkit}

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // TestAccE2E_adoptProject adopts a project made outside Terraform, as the

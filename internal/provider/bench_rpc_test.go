@@ -47,7 +47,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/hashicorp/terraform-plugin-log/tfsdklog"
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // rpcBenchRPCs are the RPCs measured, in table order.

@@ -53,7 +53,7 @@ func TestAccAuthConfigsDataSource_filtersAndPaging(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids = append(ids, created.ID)
-		t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), created.ID) })
+		t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, created.ID) })
 	}
 	disabledID := ids[0]
 	if err := c.DisableAuthConfig(ctx, disabledID); err != nil {

@@ -35,7 +35,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 var (

@@ -74,7 +74,7 @@ func testAccOAuthAccount(t *testing.T, token string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
 	conn, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{
 		AuthConfigID: ac.ID, UserID: acctest.RandomWithPrefix("tf-acc-creds-user"),
 		State: &client.ConnectionState{AuthScheme: "OAUTH2", Val: map[string]any{"access_token": token, "token_type": "bearer", "expires_in": 3600}},

@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // TestAccE2E_importByIdentity: an `import` block with `identity = { id =
@@ -31,7 +31,7 @@ func TestAccE2E_importByIdentity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
 
 	w.WriteFile("main.tf", fmt.Sprintf(`resource "service_auth_config" "imported" {
   toolkit = "github"

@@ -247,7 +247,7 @@ func TestAccConnectedAccountList_serviceError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), stripe.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, stripe.ID) })
 	id := caListFixtureAccount(t, c, stripe.ID, user)
 	testAccListServiceError(t, caListType, fmt.Sprintf("    auth_config_ids = [%q]\n", stripe.ID), id)
 }

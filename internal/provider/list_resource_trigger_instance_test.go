@@ -211,7 +211,7 @@ func TestAccTriggerInstanceList_serviceError(t *testing.T) {
 	testAccRequireEmulator(t)
 	c := testAccClient(t)
 	ac := tiListStripeAuthConfig(t, c, "tf-acc-tilist-err")
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac) })
 	ca := caListFixtureAccount(t, c, ac, "tf-acc-tilist-err")
 	id := tiListTrigger(t, c, tiListCharge, ca, nil)
 	testAccListServiceError(t, tiListType, fmt.Sprintf("    connected_account_ids = [%q]\n", ca), id)

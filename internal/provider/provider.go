@@ -74,11 +74,6 @@ var (
 	_ provider.ProviderWithActions            = (*ServiceProvider)(nil)
 )
 
-// New returns a constructor for the provider at the given version.
-func New(version string) func() provider.Provider {
-	return func() provider.Provider { return &ServiceProvider{version: version, writes: &writeClock{}} }
-}
-
 // providerModel maps the provider block.
 type providerModel struct {
 	APIKey                types.String `tfsdk:"api_key"`

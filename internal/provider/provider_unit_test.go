@@ -502,3 +502,9 @@ func TestProviderDataFrom(t *testing.T) {
 		t.Fatalf("requireClient(nil): %v", diags)
 	}
 }
+
+// New returns a constructor for the provider at the given version, for the
+// tests that call the provider directly (NewServer serves it to Terraform).
+func New(version string) func() provider.Provider {
+	return func() provider.Provider { return &ServiceProvider{version: version, writes: &writeClock{}} }
+}

@@ -71,7 +71,7 @@ resource "service_connected_account" "ca" {
 	if len(ids) != n {
 		t.Fatalf("the project holds %d accounts of the auth config, want %d", len(ids), n)
 	}
-	if err := c.DisableConnectedAccount(ctx, ids[17]); err != nil {
+	if err := c.UpdateConnectedAccountStatus(ctx, ids[17], false, ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := c.DeleteConnectedAccount(ctx, ids[203]); err != nil {

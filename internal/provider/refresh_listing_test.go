@@ -386,7 +386,7 @@ func TestRefreshByListing_sameState(t *testing.T) {
 	oauth, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: managed.ID, UserID: user + "-3", CallbackURL: "https://app.example.com/cb"})
 	must(err)
 	orphan := apiKey(gone.ID, user+"-4")
-	must(c.DeleteAuthConfig(ctx, gone.ID))
+	must(testAccDeleteAuthConfig(ctx, c, gone.ID))
 
 	// Trigger instances: enabled and disabled.
 	upsert := func(minAmount int) string {

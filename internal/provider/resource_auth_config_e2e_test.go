@@ -34,7 +34,7 @@ func TestAccE2E_authConfigGenerateConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), created.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, created.ID) })
 	ac, err := c.GetAuthConfig(ctx, created.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestAccE2E_authConfigGenerateConfigCustomOAuth2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), created.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, created.ID) })
 
 	w.WriteFile("import.tf", fmt.Sprintf(`
 import {

@@ -441,7 +441,7 @@ func TestAccAuthConfig_drift(t *testing.T) {
 			{
 				// Out-of-band delete: removed from state, then created again.
 				PreConfig: func() {
-					if err := testAccClient(t).DeleteAuthConfig(ctx, id); err != nil {
+					if err := testAccDeleteAuthConfig(ctx, testAccClient(t), id); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -1144,7 +1144,7 @@ func TestAccIdentity_authConfig(t *testing.T) {
 	testAccIdentity(t, identityCase{
 		addr: "service_auth_config.test", idRe: regexp.MustCompile(`^ac_\S+$`),
 		create: cfg(name), update: cfg(name + "-b"),
-		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteAuthConfig(ctx, id) },
+		remove: testAccDeleteAuthConfig,
 		gone:   testAccCheckAuthConfigDestroy,
 	})
 }

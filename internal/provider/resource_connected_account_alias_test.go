@@ -237,7 +237,7 @@ func TestAccConnectedAccount_aliasDuplicate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+		t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
 		return ac.ID
 	}
 	first, second := newAC(), newAC()

@@ -268,7 +268,7 @@ func TestAccConnectedAccount_oauthApproval(t *testing.T) {
 			{
 				// Disabled outside Terraform: the plan shows the drift.
 				PreConfig: func() {
-					if err := testAccClient(t).DisableConnectedAccount(context.Background(), id); err != nil {
+					if err := testAccClient(t).UpdateConnectedAccountStatus(context.Background(), id, false, ""); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -639,12 +639,12 @@ func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), github.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, github.ID) })
 	jira, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "jira", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "BASIC"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), jira.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, jira.ID) })
 
 	q := func(s string) string { return fmt.Sprintf("%q", s) }
 	before := testAccEmulatorWrites(t)
@@ -748,7 +748,7 @@ func TestAccConnectedAccount_callbackURL(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), github.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, github.ID) })
 	ac := fmt.Sprintf("%q", github.ID)
 	before := testAccEmulatorWrites(t)
 	tfresource.Test(t, tfresource.TestCase{
@@ -975,7 +975,7 @@ func TestAccE2E_ConnectedAccountCost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), shared.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, shared.ID) })
 	if _, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: shared.ID, UserID: user + "-other",
 		State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"status": "ACTIVE", "api_key": "k"}}}); err != nil {
 		t.Fatal(err)
@@ -1280,10 +1280,10 @@ func TestAccConnectedAccount_destroyAfterAuthConfigDeleted(t *testing.T) {
 		t.Fatal(err)
 	}
 	acID := created.ID
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), acID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, acID) })
 	creds := `credentials = { api_key = "sk_test_acgone" }`
 	deleteAC := func() {
-		if err := c.DeleteAuthConfig(context.Background(), acID); err != nil && !client.IsNotFound(err) {
+		if err := testAccDeleteAuthConfig(context.Background(), c, acID); err != nil && !client.IsNotFound(err) {
 			t.Fatal(err)
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // customToolkitV0States are states of a service_custom_toolkit written by

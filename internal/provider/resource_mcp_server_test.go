@@ -264,7 +264,7 @@ func testAccMCPExistingACs(t *testing.T) (github, gmail string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+		t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
 		ids = append(ids, ac.ID)
 	}
 	return ids[0], ids[1]

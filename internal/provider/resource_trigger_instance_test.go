@@ -54,7 +54,7 @@ func testAccTriggerAccount(t *testing.T, toolkit, userID string) (authConfigID, 
 	if err != nil {
 		t.Fatalf("creating %s auth config: %v", toolkit, err)
 	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
 	conn, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: userID, State: state})
 	if err != nil {
 		t.Fatalf("creating %s connected account: %v", toolkit, err)
@@ -808,7 +808,7 @@ func TestAccE2E_TriggerOnDisabledAccountWarns(t *testing.T) {
 	testAccPreCheck(t)
 	owner := acctest.RandomWithPrefix("tf-acc-trig-disabled")
 	_, accountID := testAccTriggerAccount(t, "stripe", owner)
-	if err := testAccClient(t).DisableConnectedAccount(context.Background(), accountID); err != nil {
+	if err := testAccClient(t).UpdateConnectedAccountStatus(context.Background(), accountID, false, ""); err != nil {
 		t.Fatal(err)
 	}
 	w.WriteFile("main.tf", fmt.Sprintf(`

@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/client/webhooktest"
 )
 
 // Webhook subscription tests never call t.Parallel: the service allows one
@@ -419,26 +420,26 @@ func TestAccWebhookSubscription_deliveries(t *testing.T) {
 				testAccEmulatorPostJSON(t, "trigger_instances/"+triggerID+"/fire", map[string]any{"issue": "ISS-" + version})
 				got := rc.next(t)
 				h := got.header
-				res, err := client.VerifyWebhook(client.VerifyWebhookParams{
-					Payload: got.body, Signature: h.Get(client.WebhookSignatureHeader), ID: h.Get(client.WebhookIDHeader),
-					Timestamp: h.Get(client.WebhookTimestampHeader), Secret: secret.v,
+				res, err := webhooktest.VerifyWebhook(webhooktest.VerifyWebhookParams{
+					Payload: got.body, Signature: h.Get(webhooktest.WebhookSignatureHeader), ID: h.Get(webhooktest.WebhookIDHeader),
+					Timestamp: h.Get(webhooktest.WebhookTimestampHeader), Secret: secret.v,
 				})
 				if err != nil {
 					return fmt.Errorf("%s delivery does not verify: %w (body %s)", version, err, got.body)
 				}
-				if res.Version != version || h.Get(client.WebhookVersionHeader) != version {
-					return fmt.Errorf("delivered as %s (header %s), want %s", res.Version, h.Get(client.WebhookVersionHeader), version)
+				if res.Version != version || h.Get(webhooktest.WebhookVersionHeader) != version {
+					return fmt.Errorf("delivered as %s (header %s), want %s", res.Version, h.Get(webhooktest.WebhookVersionHeader), version)
 				}
-				forSDK = append(forSDK, sdkVerifyInput{Payload: string(got.body), Signature: h.Get(client.WebhookSignatureHeader),
-					ID: h.Get(client.WebhookIDHeader), Timestamp: h.Get(client.WebhookTimestampHeader), Secret: secret.v})
+				forSDK = append(forSDK, sdkVerifyInput{Payload: string(got.body), Signature: h.Get(webhooktest.WebhookSignatureHeader),
+					ID: h.Get(webhooktest.WebhookIDHeader), Timestamp: h.Get(webhooktest.WebhookTimestampHeader), Secret: secret.v})
 				p := res.Payload
 				if p.TriggerSlug != "LINEAR_ISSUE_CREATED_TRIGGER" || p.Metadata.ConnectedAccount.ID != accountID ||
 					p.Payload["issue"] != "ISS-"+version {
 					return fmt.Errorf("%s payload %+v", version, p)
 				}
-				if _, err := client.VerifyWebhook(client.VerifyWebhookParams{
-					Payload: got.body, Signature: h.Get(client.WebhookSignatureHeader), ID: h.Get(client.WebhookIDHeader),
-					Timestamp: h.Get(client.WebhookTimestampHeader), Secret: secret.v + "x",
+				if _, err := webhooktest.VerifyWebhook(webhooktest.VerifyWebhookParams{
+					Payload: got.body, Signature: h.Get(webhooktest.WebhookSignatureHeader), ID: h.Get(webhooktest.WebhookIDHeader),
+					Timestamp: h.Get(webhooktest.WebhookTimestampHeader), Secret: secret.v + "x",
 				}); err == nil {
 					return fmt.Errorf("a wrong secret verified")
 				}

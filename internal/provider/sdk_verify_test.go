@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // sdkVerifyScript verifies deliveries (JSON array on stdin of {payload,

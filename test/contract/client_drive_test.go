@@ -2,7 +2,10 @@ package contract
 
 import (
 	"context"
+	"net/http"
+	"net/url"
 	"testing"
+	"time"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -22,6 +25,13 @@ func newDriveClient(t *testing.T, baseURL string) (*client.Client, func(what str
 			t.Fatalf("client %s: %v", what, err)
 		}
 	}
+}
+
+// rawDriver sends, during the client drive (recorded as the client's, checked
+// as strictly), the requests of operations the provider does not use and the
+// Go client therefore lacks, as the client would send them.
+func rawDriver(t *testing.T, baseURL string) *walker {
+	return &walker{t: t, base: baseURL, hc: &http.Client{Timeout: 30 * time.Second}}
 }
 
 // driveClient calls every operation of the Go client against the recording
@@ -79,7 +89,7 @@ func driveClient(t *testing.T, baseURL string) {
 		Type: client.AuthConfigUpdateDefault, UserScopes: []string{"identify"},
 	}))
 	must("disable auth config", c.DisableAuthConfig(ctx, custom.ID))
-	must("enable auth config", c.EnableAuthConfig(ctx, custom.ID))
+	must("enable auth config", c.UpdateAuthConfigStatus(ctx, client.AuthConfigStatusEnabled, custom.ID))
 
 	// Accounts: OAuth (INITIATED, then completed), API key (ACTIVE).
 	oauth, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{
@@ -100,14 +110,15 @@ func driveClient(t *testing.T, baseURL string) {
 	must("list accounts", err)
 	_, err = c.ConnectedAccountsPage(ctx, client.ConnectedAccountListParams{AccountType: "ALL", Limit: 1000}, "")
 	must("list a page of accounts (refresh by listing)", err)
-	must("rotate credentials", c.UpdateConnectedAccountCredentials(ctx, key.ID, client.ConnectionState{
+	must("rotate credentials", c.UpdateConnectedAccount(ctx, key.ID, client.ConnectedAccountUpdate{State: &client.ConnectionState{
 		AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k2"},
-	}))
-	_, err = c.RefreshConnectedAccount(ctx, oauth.ID, client.RefreshParams{RedirectURL: "https://example.com/cb", ValidateCredentials: true})
-	must("refresh account", err)
-	must("disable account", c.DisableConnectedAccount(ctx, key.ID))
+	}}))
+	// refresh: the provider does not use it (no client method), sent raw
+	rawDriver(t, baseURL).must(http.MethodPost, "/connected_accounts/"+url.PathEscape(oauth.ID)+"/refresh",
+		url.Values{"redirect_url": {"https://example.com/cb"}}, map[string]any{"redirect_url": "https://example.com/cb", "validate_credentials": true})
+	must("disable account", c.UpdateConnectedAccountStatus(ctx, key.ID, false, ""))
 	must("disable account with reason", c.UpdateConnectedAccountStatus(ctx, key.ID, false, "paused by the client"))
-	must("enable account", c.EnableConnectedAccount(ctx, key.ID))
+	must("enable account", c.UpdateConnectedAccountStatus(ctx, key.ID, true, ""))
 	_, err = c.CreateConnectedAccountLink(ctx, client.LinkRequest{AuthConfigID: custom.ID, UserID: "client-link", CallbackURL: "https://example.com/cb",
 		Alias: "client link"})
 	must("link", err)
@@ -166,16 +177,17 @@ func driveClient(t *testing.T, baseURL string) {
 		must("delete trigger", c.DeleteTrigger(ctx, id))
 	}
 
-	// Tool-router sessions.
-	sess, err := c.CreateToolRouterSession(ctx, client.ToolRouterSessionRequest{UserID: "client-user", Toolkits: []string{"github"}, ManageConnections: &yes})
-	must("create session", err)
-	_, err = c.GetToolRouterSession(ctx, sess.SessionID)
-	must("get session", err)
+	// Tool-router sessions: the provider does not use them, so the Go client
+	// has no method for them; the same requests are sent raw.
+	raw := rawDriver(t, baseURL)
+	sess := raw.must(http.MethodPost, "/tool_router/session", nil, map[string]any{
+		"user_id": "client-user", "toolkits": map[string]any{"enable": []string{"github"}}, "manage_connections": map[string]any{"enable": true}})
+	raw.must(http.MethodGet, "/tool_router/session/"+url.PathEscape(sess.str("session_id")), nil, nil)
 
 	must("delete account", c.DeleteConnectedAccount(ctx, oauth.ID))
 	_, err = c.DeleteAuthConfigWith(ctx, apiKeyConfig.ID, client.DeleteOptions{RevokeOnDelete: true})
 	must("delete auth config revoking", err)
 	driveWebhookClient(ctx, c, must)
-	driveWebhookEndpointClient(ctx, c, must)
+	driveWebhookEndpointClient(ctx, c, must, raw)
 	driveProjectClient(ctx, t, baseURL)
 }

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // nodeEnv is node on PATH with node_modules installed from the committed

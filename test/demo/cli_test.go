@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 	"github.com/integration-service/terraform-provider-service/test/demo"
-	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
 // TestDemoChoosesCLI checks how scripts/demo.sh chooses the CLI and refuses

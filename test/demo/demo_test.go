@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 	"github.com/integration-service/terraform-provider-service/test/demo"
-	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
 func TestDemo(t *testing.T) {

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 	"github.com/integration-service/terraform-provider-service/test/demo"
-	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
 const section = "## Your own configuration against the local build"

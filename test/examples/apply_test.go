@@ -36,7 +36,7 @@ import (
 	"testing"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // exampleVars are the values of the variables the examples declare.

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 	"github.com/integration-service/terraform-provider-service/test/demo"
-	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
 // guide is the page whose commands TestEnvironmentsExample runs.

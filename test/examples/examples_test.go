@@ -15,7 +15,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // providerSchema is the part of `terraform providers schema -json` read here.

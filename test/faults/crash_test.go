@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // TestCrashSuite kills the emulator (SIGKILL, by the crash-after-commit fault)

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 var (

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // faultSeed returns the seed of the emulator's random fault choices:

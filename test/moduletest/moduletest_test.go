@@ -14,7 +14,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 func TestModuleTestingExample(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // TestDockerBuildContext checks the emulator's Dockerfile and .dockerignore

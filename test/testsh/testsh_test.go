@@ -31,7 +31,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // fakeGo stands in for go. `go test` is one of the three passes, told apart

@@ -1,6 +1,6 @@
 // Package sdkconformance drives the service emulator with the official TypeScript SDK
 // (@composio/core, pinned in package.json / package-lock.json) and cross-checks webhook
-// signatures between the SDK and the Go client.
+// signatures between the SDK and the Go verifier (internal/client/webhooktest).
 //
 // Two SDK versions run, each from its own folder with its own lockfile: 0.5.3 (this folder,
 // /api/v3 paths) and 0.21.0 (core-0.21/, /api/v3.1 paths, plus tools, toolkits.authorize and
@@ -29,8 +29,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/integration-service/terraform-provider-service/internal/client"
-	"github.com/integration-service/terraform-provider-service/test/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/client/webhooktest"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 const (
@@ -114,7 +114,7 @@ func runConformance(t *testing.T, sdkDir, sdkVersion string) {
 	}
 	for _, d := range deliveries {
 		if d.VerifyErr != "" {
-			t.Errorf("client.VerifyWebhook rejected the emulator's delivery %s: %s", d.ID, d.VerifyErr)
+			t.Errorf("webhooktest.VerifyWebhook rejected the emulator's delivery %s: %s", d.ID, d.VerifyErr)
 		}
 		if !strings.HasPrefix(d.ContentType, "application/json") {
 			t.Errorf("webhook %s content-type = %q, want application/json", d.ID, d.ContentType)
@@ -327,7 +327,7 @@ func (r *receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		default:
 			d.TriggerID = payload.Metadata.TriggerID
 		}
-		if _, err := client.VerifyWebhook(client.VerifyWebhookParams{
+		if _, err := webhooktest.VerifyWebhook(webhooktest.VerifyWebhookParams{
 			Payload: body, Signature: d.Signature, ID: d.ID, Timestamp: d.Timestamp, Secret: r.secret,
 		}); err != nil {
 			d.VerifyErr = err.Error()
@@ -381,13 +381,13 @@ func v3Body(id string, ts time.Time) string {
 	return string(b)
 }
 
-// writeGoVectors signs a current and a stale V3 payload with client.SignWebhook.
+// writeGoVectors signs a current and a stale V3 payload with webhooktest.SignWebhook.
 func writeGoVectors(t *testing.T, path string) {
 	t.Helper()
 	secret := "go-secret-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	mk := func(id string, ts time.Time) vector {
 		v := vector{ID: "msg_" + id, Timestamp: strconv.FormatInt(ts.Unix(), 10), Body: v3Body(id, ts)}
-		v.Signature = client.SignWebhook(secret, v.ID, v.Timestamp, []byte(v.Body))
+		v.Signature = webhooktest.SignWebhook(secret, v.ID, v.Timestamp, []byte(v.Body))
 		return v
 	}
 	now := time.Now()
@@ -401,7 +401,7 @@ func writeGoVectors(t *testing.T, path string) {
 	}
 }
 
-// verifyNodeVectors checks that client.VerifyWebhook accepts the SDK-algorithm signature and
+// verifyNodeVectors checks that webhooktest.VerifyWebhook accepts the SDK-algorithm signature and
 // rejects a tampered body, a wrong secret and a stale timestamp.
 func verifyNodeVectors(t *testing.T, path string) {
 	t.Helper()
@@ -413,24 +413,24 @@ func verifyNodeVectors(t *testing.T, path string) {
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatal(err)
 	}
-	params := func(v vector) client.VerifyWebhookParams {
-		return client.VerifyWebhookParams{
+	params := func(v vector) webhooktest.VerifyWebhookParams {
+		return webhooktest.VerifyWebhookParams{
 			Payload: []byte(v.Body), Signature: v.Signature, ID: v.ID, Timestamp: v.Timestamp, Secret: f.Secret,
 		}
 	}
 
-	res, err := client.VerifyWebhook(params(f.Valid))
+	res, err := webhooktest.VerifyWebhook(params(f.Valid))
 	if err != nil {
-		t.Fatalf("client.VerifyWebhook rejected an SDK-algorithm signature: %v", err)
+		t.Fatalf("webhooktest.VerifyWebhook rejected an SDK-algorithm signature: %v", err)
 	}
 	if res.Version != "V3" {
 		t.Errorf("VerifyWebhook version = %q, want V3", res.Version)
 	}
 
-	reject := func(name string, p client.VerifyWebhookParams) {
+	reject := func(name string, p webhooktest.VerifyWebhookParams) {
 		t.Helper()
-		if _, err := client.VerifyWebhook(p); err == nil {
-			t.Errorf("client.VerifyWebhook accepted a %s", name)
+		if _, err := webhooktest.VerifyWebhook(p); err == nil {
+			t.Errorf("webhooktest.VerifyWebhook accepted a %s", name)
 		}
 	}
 	tampered := params(f.Valid)
@@ -448,7 +448,7 @@ func verifyNodeVectors(t *testing.T, path string) {
 	noTol := params(f.Stale)
 	zero := time.Duration(0)
 	noTol.Tolerance = &zero
-	if _, err := client.VerifyWebhook(noTol); err != nil {
+	if _, err := webhooktest.VerifyWebhook(noTol); err != nil {
 		t.Errorf("stale vector with tolerance disabled: %v", err)
 	}
 }

@@ -9,8 +9,8 @@
 //   SDKC_API_KEY         project API key (required)
 //   SDKC_WEBHOOK_SECRET  secret the emulator signs webhooks with (webhook tests are skipped without it)
 //   SDKC_CAPTURE_URL     Go-side receiver; GET <url>/captured?trigger_id=ID returns the deliveries it saw
-//   SDKC_GO_VECTORS      JSON file of signatures produced by Go's client.SignWebhook (SDK must accept/reject)
-//   SDKC_NODE_VECTORS    output JSON file of signatures produced here, for Go's client.VerifyWebhook
+//   SDKC_GO_VECTORS      JSON file of signatures produced by Go's webhooktest.SignWebhook (SDK must accept/reject)
+//   SDKC_NODE_VECTORS    output JSON file of signatures produced here, for Go's webhooktest.VerifyWebhook
 //
 // SDK options: {disableVersionCheck: true, allowTracking: false} plus env NODE_ENV=test and
 // TELEMETRY_DISABLED=true (set by the Go test) keep the SDK off registry.npmjs.org and
@@ -851,7 +851,7 @@ export function conformanceSuite(sdk, quirks) {
   // ---------------------------------------------------------------------------------------------
   // Webhook signatures across implementations (`sign` is defined at the top of this module).
   describe('webhook signatures (Go <-> SDK)', () => {
-    test('SDK accepts what Go client.SignWebhook produced and rejects tampering', { skip: !GO_VECTORS }, async () => {
+    test('SDK accepts what Go webhooktest.SignWebhook produced and rejects tampering', { skip: !GO_VECTORS }, async () => {
       const v = JSON.parse(fs.readFileSync(GO_VECTORS, 'utf8'));
       const base = { payload: v.valid.body, signature: v.valid.signature, id: v.valid.id, timestamp: v.valid.timestamp, secret: v.secret };
       const res = await verifyWebhook(base);
@@ -872,7 +872,7 @@ export function conformanceSuite(sdk, quirks) {
       });
     });
 
-    test('SDK-algorithm signatures for Go client.VerifyWebhook', { skip: !NODE_VECTORS }, async () => {
+    test('SDK-algorithm signatures for Go webhooktest.VerifyWebhook', { skip: !NODE_VECTORS }, async () => {
       const secret = `node-secret-${run}`;
       const now = Math.floor(Date.now() / 1000);
       const mk = (id, ts) => {

@@ -1,6 +1,8 @@
-// Package testutil holds helpers shared by the end-to-end tests under test/:
-// locating the repository, building the provider and the emulator, starting
-// the emulator on a free loopback port, and running the Terraform CLI offline.
+// Package testutil is for tests only: the helpers shared by the end-to-end
+// tests under test/ and the provider's and emulator's tests under internal/
+// (locating the repository, building the provider and the emulator, starting
+// the emulator on a free loopback port, running the Terraform CLI offline,
+// installing the npm packages of the SDK and contract tests).
 package testutil
 
 import (

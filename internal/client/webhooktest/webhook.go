@@ -1,4 +1,7 @@
-package client
+// Package webhooktest is for tests only: it signs, verifies and parses the
+// webhooks the emulator delivers as a receiver does (the official SDK's
+// verifyWebhook), so tests check the emulator's and the provider's deliveries.
+package webhooktest
 
 import (
 	"bytes"
@@ -11,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
 // DefaultWebhookTolerance is the default allowed clock skew of a webhook timestamp.
@@ -237,7 +242,7 @@ func parseV3(raw map[string]any) (IncomingTriggerPayload, bool) {
 			Payload: data, OriginalPayload: data,
 			Metadata: TriggerMetadata{
 				ID: tid, UUID: tid, TriggerSlug: slug, ToolkitSlug: tk, TriggerConfig: map[string]any{},
-				ConnectedAccount: TriggerConnectedAccount{ID: ca, UUID: ca, AuthConfigID: ac, AuthConfigUUID: ac, UserID: user, Status: StatusActive},
+				ConnectedAccount: TriggerConnectedAccount{ID: ca, UUID: ca, AuthConfigID: ac, AuthConfigUUID: ac, UserID: user, Status: client.StatusActive},
 			},
 		}, true
 	}
@@ -247,7 +252,7 @@ func parseV3(raw map[string]any) (IncomingTriggerPayload, bool) {
 		Payload: data, OriginalPayload: raw,
 		Metadata: TriggerMetadata{
 			ID: id, UUID: id, TriggerSlug: typ, ToolkitSlug: "COMPOSIO", TriggerConfig: map[string]any{},
-			ConnectedAccount: TriggerConnectedAccount{Status: StatusActive},
+			ConnectedAccount: TriggerConnectedAccount{Status: client.StatusActive},
 		},
 	}, true
 }
@@ -285,7 +290,7 @@ func parseV2(raw map[string]any) (IncomingTriggerPayload, bool) {
 		Payload: rest, OriginalPayload: rest,
 		Metadata: TriggerMetadata{
 			ID: trigNano, UUID: trigID, TriggerSlug: slug, ToolkitSlug: tk, TriggerConfig: map[string]any{},
-			ConnectedAccount: TriggerConnectedAccount{ID: connNano, UUID: connID, UserID: user, Status: StatusActive},
+			ConnectedAccount: TriggerConnectedAccount{ID: connNano, UUID: connID, UserID: user, Status: client.StatusActive},
 		},
 	}, true
 }
@@ -306,7 +311,7 @@ func parseV1(raw map[string]any) (IncomingTriggerPayload, bool) {
 		Payload: payload, OriginalPayload: payload,
 		Metadata: TriggerMetadata{
 			ID: tid, UUID: tid, TriggerSlug: name, ToolkitSlug: tk, TriggerConfig: map[string]any{},
-			ConnectedAccount: TriggerConnectedAccount{ID: conn, UUID: conn, Status: StatusActive},
+			ConnectedAccount: TriggerConnectedAccount{ID: conn, UUID: conn, Status: client.StatusActive},
 		},
 	}, true
 }
