@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
 )
 
 var (
@@ -174,7 +175,7 @@ func (d *triggerInstancesDataSource) Read(ctx context.Context, req datasource.Re
 	model.IDs = make([]string, 0, len(list))
 	model.TriggerInstances = make([]triggerInstanceItem, 0, len(list))
 	for _, ti := range list {
-		cfg, err := normalizedFromValue(ti.TriggerConfig)
+		cfg, err := jsonvalue.FromValue(ti.TriggerConfig)
 		if err != nil {
 			resp.Diagnostics.AddError("Unreadable trigger instance",
 				"The trigger_config of trigger instance "+ti.ID+" cannot be encoded as JSON: "+err.Error())

@@ -13,6 +13,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
 )
 
 // schemaViolation is one failure of a document against a JSON Schema. Field
@@ -63,7 +65,7 @@ func validateNode(schema map[string]any, v any, field string, out *[]schemaViola
 	if t, ok := schema["type"]; ok {
 		types := schemaTypes(t)
 		if len(types) > 0 && !matchesAnyType(v, types) {
-			add("must be %s, got %s", joinTypes(types), jsonTypeName(v))
+			add("must be %s, got %s", joinTypes(types), jsonvalue.TypeName(v))
 			return
 		}
 	}
@@ -77,11 +79,11 @@ func validateNode(schema map[string]any, v any, field string, out *[]schemaViola
 			}
 		}
 		if !found {
-			add("must be one of %s, got %s", jsonList(enum), jsonText(v))
+			add("must be one of %s, got %s", jsonList(enum), jsonvalue.Text(v))
 		}
 	}
 	if c, ok := schema["const"]; ok && !jsonEqual(c, v) {
-		add("must be %s, got %s", jsonText(c), jsonText(v))
+		add("must be %s, got %s", jsonvalue.Text(c), jsonvalue.Text(v))
 	}
 
 	switch val := v.(type) {
@@ -218,24 +220,13 @@ func matchesType(v any, t string) bool {
 		_, ok := v.([]any)
 		return ok
 	case "number":
-		_, ok := toFloat(v)
+		_, ok := jsonvalue.ToFloat(v)
 		return ok
 	case "integer":
-		f, ok := toFloat(v)
+		f, ok := jsonvalue.ToFloat(v)
 		return ok && f == math.Trunc(f) && !math.IsInf(f, 0)
 	}
 	return true // unknown type names are not enforced
-}
-
-func toFloat(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }
 
 func schemaNumber(v any) (float64, bool) {
@@ -255,27 +246,6 @@ func schemaNumber(v any) (float64, bool) {
 
 func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-func jsonTypeName(v any) string {
-	switch n := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
-	case float64, json.Number:
-		if f, _ := toFloat(n); f == math.Trunc(f) {
-			return "an integer"
-		}
-		return "a number"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
 func joinTypes(types []string) string {
 	named := make([]string, len(types))
 	for i, t := range types {
@@ -292,25 +262,17 @@ func joinTypes(types []string) string {
 }
 
 func jsonEqual(a, b any) bool {
-	if fa, ok := toFloat(a); ok {
-		fb, ok := toFloat(b)
+	if fa, ok := jsonvalue.ToFloat(a); ok {
+		fb, ok := jsonvalue.ToFloat(b)
 		return ok && fa == fb
 	}
-	return jsonText(a) == jsonText(b)
-}
-
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("%v", v)
-	}
-	return string(b)
+	return jsonvalue.Text(a) == jsonvalue.Text(b)
 }
 
 func jsonList(vs []any) string {
 	parts := make([]string, len(vs))
 	for i, v := range vs {
-		parts[i] = jsonText(v)
+		parts[i] = jsonvalue.Text(v)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -322,7 +284,7 @@ func jsonList(vs []any) string {
 // appear in the detail so the user sees which schema applied.
 func checkTriggerConfig(schema map[string]any, configJSON string, triggerSlug, version string, attr path.Path) diag.Diagnostics {
 	var diags diag.Diagnostics
-	doc, err := decodeJSONObject(configJSON)
+	doc, err := jsonvalue.DecodeObject(configJSON)
 	if err != nil {
 		diags.AddAttributeError(attr, "Invalid trigger_config",
 			fmt.Sprintf("Attribute %s: %s.", attr, err))

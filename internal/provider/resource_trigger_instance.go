@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
 )
 
 const triggerInstanceType = "service_trigger_instance"
@@ -275,7 +276,7 @@ func (r *triggerInstanceResource) claimTriggerCreate(plan triggerInstanceModel, 
 	if plan.UserID.IsUnknown() || configuredAccount.IsUnknown() || plan.TriggerConfig.IsUnknown() {
 		return
 	}
-	cfg, d := jsonObjectFromNormalized(plan.TriggerConfig, path.Root("trigger_config"))
+	cfg, d := jsonvalue.ObjectFromNormalized(plan.TriggerConfig, path.Root("trigger_config"))
 	canonical, err := json.Marshal(cfg) // sorted keys, one spelling per number
 	if d.HasError() || err != nil {
 		return
@@ -364,7 +365,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		toolkit = toolkitPrefix(slug)
 	}
 
-	cfg, d := jsonObjectFromNormalized(plan.TriggerConfig, path.Root("trigger_config"))
+	cfg, d := jsonvalue.ObjectFromNormalized(plan.TriggerConfig, path.Root("trigger_config"))
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -592,13 +593,13 @@ func applyTriggerInstance(m *triggerInstanceModel, ti *client.TriggerInstance) d
 	m.UserID = types.StringValue(ti.UserID)
 	m.Slug = types.StringValue(ti.TriggerName)
 	m.ConnectedAccountID = types.StringValue(ti.ConnectedAccountID)
-	cfg, err := normalizedFromValue(ti.TriggerConfig)
+	cfg, err := jsonvalue.FromValue(ti.TriggerConfig)
 	if err != nil {
 		diags.AddAttributeError(path.Root("trigger_config"), "Unreadable trigger_config",
 			fmt.Sprintf("The service returned a trigger_config that cannot be encoded as JSON: %s.", err))
 		return diags
 	}
-	m.TriggerConfig = keepConfiguredJSON(m.TriggerConfig, cfg)
+	m.TriggerConfig = jsonvalue.KeepConfigured(m.TriggerConfig, cfg)
 	m.Enabled = types.BoolValue(!ti.IsDisabled())
 	if ti.IsDisabled() {
 		m.DisabledAt = types.StringValue(*ti.DisabledAt)
