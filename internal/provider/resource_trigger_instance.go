@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/jsonschema"
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
 )
 
@@ -250,7 +251,7 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	if version == "" {
 		version = r.data.VersionFor(toolkit)
 	}
-	resp.Diagnostics.Append(checkTriggerConfig(tt.Config, plan.TriggerConfig.ValueString(), slug, version, path.Root("trigger_config"))...)
+	resp.Diagnostics.Append(jsonschema.CheckTriggerConfig(tt.Config, plan.TriggerConfig.ValueString(), slug, version, path.Root("trigger_config"))...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

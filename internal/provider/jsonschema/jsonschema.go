@@ -1,4 +1,6 @@
-package provider
+// Package jsonschema checks a JSON document against the small JSON Schema
+// subset the service's trigger types use, naming the offending field.
+package jsonschema
 
 import (
 	"encoding/json"
@@ -17,41 +19,41 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
 )
 
-// schemaViolation is one failure of a document against a JSON Schema. Field
+// Violation is one failure of a document against a JSON Schema. Field
 // is the dotted path of the offending value ("branch", "filters[0].name"; ""
 // for the document itself).
-type schemaViolation struct {
+type Violation struct {
 	Field   string
 	Message string
 }
 
-func (v schemaViolation) Error() string {
+func (v Violation) Error() string {
 	if v.Field == "" {
 		return v.Message
 	}
 	return fmt.Sprintf("field %q: %s", v.Field, v.Message)
 }
 
-// validateJSONSchema checks doc (decoded with encoding/json into any) against
+// Validate checks doc (decoded with encoding/json into any) against
 // a small JSON-Schema subset: type (string or list), properties, required,
 // additionalProperties (false or a schema), enum, const, minimum, maximum,
 // exclusiveMinimum, exclusiveMaximum, minLength, maxLength, pattern, items,
 // minItems, maxItems, and allOf. Keywords outside the subset (anyOf, oneOf,
 // $ref, format, ...) are ignored, so the check never refuses what the service
 // might accept for those. Violations are sorted by field.
-func validateJSONSchema(schema map[string]any, doc any) []schemaViolation {
-	var out []schemaViolation
+func Validate(schema map[string]any, doc any) []Violation {
+	var out []Violation
 	validateNode(schema, doc, "", &out)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Field < out[j].Field })
 	return out
 }
 
-func validateNode(schema map[string]any, v any, field string, out *[]schemaViolation) {
+func validateNode(schema map[string]any, v any, field string, out *[]Violation) {
 	if schema == nil {
 		return
 	}
 	add := func(format string, args ...any) {
-		*out = append(*out, schemaViolation{Field: field, Message: fmt.Sprintf(format, args...)})
+		*out = append(*out, Violation{Field: field, Message: fmt.Sprintf(format, args...)})
 	}
 
 	if sub, ok := schema["allOf"].([]any); ok {
@@ -127,7 +129,7 @@ func validateNode(schema map[string]any, v any, field string, out *[]schemaViola
 					continue
 				}
 				if _, present := val[name]; !present {
-					*out = append(*out, schemaViolation{Field: joinField(field, name), Message: "is required"})
+					*out = append(*out, Violation{Field: joinField(field, name), Message: "is required"})
 				}
 			}
 		}
@@ -143,7 +145,7 @@ func validateNode(schema map[string]any, v any, field string, out *[]schemaViola
 			case bool:
 				if !ap {
 					allowed := slices.Sorted(maps.Keys(props))
-					*out = append(*out, schemaViolation{Field: joinField(field, k),
+					*out = append(*out, Violation{Field: joinField(field, k),
 						Message: "is not an allowed property (allowed: " + joinOrNone(allowed) + ")"})
 				}
 			case map[string]any:
@@ -277,12 +279,12 @@ func jsonList(vs []any) string {
 	return strings.Join(parts, ", ")
 }
 
-// checkTriggerConfig validates a trigger_config JSON document against a
+// CheckTriggerConfig validates a trigger_config JSON document against a
 // trigger type's config schema and returns attribute errors at attr, one per
 // violation, each naming the offending field. An empty document ("") is
 // treated as {}. A nil schema accepts anything. triggerSlug and version
 // appear in the detail so the user sees which schema applied.
-func checkTriggerConfig(schema map[string]any, configJSON string, triggerSlug, version string, attr path.Path) diag.Diagnostics {
+func CheckTriggerConfig(schema map[string]any, configJSON string, triggerSlug, version string, attr path.Path) diag.Diagnostics {
 	var diags diag.Diagnostics
 	doc, err := jsonvalue.DecodeObject(configJSON)
 	if err != nil {
@@ -293,7 +295,7 @@ func checkTriggerConfig(schema map[string]any, configJSON string, triggerSlug, v
 	if schema == nil {
 		return diags
 	}
-	for _, v := range validateJSONSchema(schema, doc) {
+	for _, v := range Validate(schema, doc) {
 		where := "the document"
 		if v.Field != "" {
 			where = fmt.Sprintf("field %q", v.Field)
@@ -303,4 +305,11 @@ func checkTriggerConfig(schema map[string]any, configJSON string, triggerSlug, v
 				attr, where, v.Message, triggerSlug, version))
 	}
 	return diags
+}
+
+func joinOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "(none)"
+	}
+	return strings.Join(xs, ", ")
 }
