@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 var (
@@ -174,14 +175,14 @@ func (d *toolkitDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "Slug of the toolkit, e.g. `github`. The `service_toolkits` data source lists the slugs.",
 				Required:            true,
-				Validators:          []validator.String{toolkitSlugValidator()},
+				Validators:          []validator.String{validators.ToolkitSlug()},
 			},
 			"version": schema.StringAttribute{
 				MarkdownDescription: "Toolkit version to read: `YYYYMMDD_NN` or `latest`. Defaults to the version the provider " +
 					"is configured with for this toolkit (`latest` when none is pinned).",
 				Optional:   true,
 				Computed:   true,
-				Validators: []validator.String{toolkitVersionValidator()},
+				Validators: []validator.String{validators.ToolkitVersion()},
 			},
 			"resolved_version": schema.StringAttribute{
 				MarkdownDescription: "The concrete version the service returned, e.g. `20251015_00` when `version` is `latest`.",

@@ -12,6 +12,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 var (
@@ -86,12 +87,12 @@ func (d *triggerInstancesDataSource) Schema(_ context.Context, _ datasource.Sche
 			"true. Follows all pages.",
 		Attributes: map[string]schema.Attribute{
 			"auth_config_ids": stringListFilter("Only instances whose connected account uses one of these auth configs.",
-				objectIDValidator("ac_")),
-			"connected_account_ids": stringListFilter("Only instances on these connected accounts.", objectIDValidator("ca_")),
-			"trigger_ids":           stringListFilter("Only these trigger instances (ids `ti_...`).", objectIDValidator("ti_")),
+				validators.ObjectID("ac_")),
+			"connected_account_ids": stringListFilter("Only instances on these connected accounts.", validators.ObjectID("ca_")),
+			"trigger_ids":           stringListFilter("Only these trigger instances (ids `ti_...`).", validators.ObjectID("ti_")),
 			"trigger_names": stringListFilter("Only instances of these trigger types (slugs such as `GITHUB_COMMIT_EVENT`).",
 				stringvalidator.RegexMatches(triggerSlugRe, "must be a trigger type slug in upper snake case, e.g. GITHUB_COMMIT_EVENT")),
-			"user_ids": stringListFilter("Only instances of these users (external user ids).", userIDValidator()),
+			"user_ids": stringListFilter("Only instances of these users (external user ids).", validators.UserID()),
 			"show_disabled": schema.BoolAttribute{
 				MarkdownDescription: "Also list disabled instances. Defaults to `false`.",
 				Optional:            true,

@@ -4,23 +4,9 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
 )
-
-// jsonObjectValidator requires a string attribute (typically
-// jsontypes.Normalized) to hold a JSON object, at validate time.
-func jsonObjectValidator() validator.String {
-	return stringCheck{
-		description: "value must be a JSON object, e.g. jsonencode({ key = \"value\" })",
-		summary:     "Invalid JSON object",
-		check: func(v string) error {
-			_, err := jsonvalue.DecodeObject(v)
-			return err
-		},
-	}
-}
 
 // normalizedJSONUseStatePlanModifier plans the prior state value of a JSON
 // attribute when the configured value means the same (only key order or

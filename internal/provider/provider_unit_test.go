@@ -11,7 +11,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -37,6 +39,30 @@ func diagsContain(diags diag.Diagnostics, substr string) bool {
 		}
 	}
 	return false
+}
+
+// checkStringValidator runs v on each input of cases (input: substring its
+// error detail must hold, "" for valid); the detail must name attr and never
+// contain secret. The validators package's tests have their own copy.
+func checkStringValidator(t *testing.T, v validator.String, attr, secret string, cases map[string]string) {
+	t.Helper()
+	for in, want := range cases {
+		var resp validator.StringResponse
+		v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root(attr), ConfigValue: types.StringValue(in)}, &resp)
+		got := ""
+		if resp.Diagnostics.HasError() {
+			got = resp.Diagnostics[0].Detail()
+			if !strings.HasPrefix(got, "Attribute "+attr+": ") {
+				t.Errorf("%q: detail does not name the attribute: %s", in, got)
+			}
+		}
+		if strings.Contains(got, secret) {
+			t.Errorf("%q: the secret is in the message: %s", in, got)
+		}
+		if (want == "") != (got == "") || !strings.Contains(got, want) {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
 }
 
 func TestResolveSettingsEnvFallbacks(t *testing.T) {
@@ -255,49 +281,6 @@ func TestResolveSettingsUnknownDefers(t *testing.T) {
 	}
 	if !s.unknown {
 		t.Fatal("want unknown = true")
-	}
-}
-
-func TestNormalizeBaseURL(t *testing.T) {
-	t.Parallel()
-	ok := map[string]string{
-		"https://backend.composio.dev":        "https://backend.composio.dev",
-		"https://backend.composio.dev/":       "https://backend.composio.dev",
-		"https://proxy.example.com/svc/":      "https://proxy.example.com/svc",
-		"http://localhost:8080":               "http://localhost:8080",
-		"http://[::1]:9000":                   "http://[::1]:9000",
-		" https://backend.composio.dev ":      "https://backend.composio.dev",
-		"HTTPS://Backend.Composio.Dev/prefix": "https://Backend.Composio.Dev/prefix",
-	}
-	for in, want := range ok {
-		got, err := normalizeBaseURL(in)
-		if err != nil || got != want {
-			t.Errorf("normalizeBaseURL(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	bad := []string{
-		"", "backend.composio.dev", "ftp://x.example.com", "https://", "https://u:p@x.example.com",
-		"https://x.example.com/?a=b", "https://x.example.com/#frag", "https://x.example.com/api/v3.1",
-		"https://x.example.com:99999", "/relative",
-	}
-	for _, in := range bad {
-		if got, err := normalizeBaseURL(in); err == nil {
-			t.Errorf("normalizeBaseURL(%q) = %q, want an error", in, got)
-		}
-	}
-}
-
-func TestIsLoopbackHost(t *testing.T) {
-	t.Parallel()
-	for _, h := range []string{"localhost", "LOCALHOST", "api.localhost", "127.0.0.1", "127.8.9.10", "::1", "[::1]"} {
-		if !isLoopbackHost(h) {
-			t.Errorf("%q should be loopback", h)
-		}
-	}
-	for _, h := range []string{"example.com", "localhost.example.com", "10.0.0.1", "128.0.0.1", "::2", "mylocalhost"} {
-		if isLoopbackHost(h) {
-			t.Errorf("%q should not be loopback", h)
-		}
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -31,6 +30,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const authConfigResourceType = "service_auth_config"
@@ -44,9 +44,6 @@ const (
 // authSchemes are the auth schemes accepted by `auth_scheme`.
 var authSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BILLCOM_AUTH", "BEARER_TOKEN", "GOOGLE_SERVICE_ACCOUNT",
 	"NO_AUTH", "BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "S2S_OAUTH2"}
-
-// authConfigIDRe matches auth config ids (nanoids prefixed with ac_).
-var authConfigIDRe = regexp.MustCompile(`^ac_[A-Za-z0-9_-]+$`)
 
 var acObjectAsOptions = basetypes.ObjectAsOptions{}
 
@@ -130,7 +127,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"toolkit": schema.StringAttribute{
 				MarkdownDescription: "Slug of the toolkit the auth config belongs to, e.g. `github`. Changing it replaces the auth config.",
 				Required:            true,
-				Validators:          []validator.String{canonicalToolkitSlug()},
+				Validators:          []validator.String{validators.CanonicalToolkitSlug()},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"type": schema.StringAttribute{
@@ -148,7 +145,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 					"(e.g. `GitHub Auth Config`). Updated in place.",
 				Optional:      true,
 				Computed:      true,
-				Validators:    []validator.String{stringvalidator.UTF8LengthBetween(1, 255), displayNameValidator()},
+				Validators:    []validator.String{stringvalidator.UTF8LengthBetween(1, 255), validators.DisplayName()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"auth_scheme": schema.StringAttribute{
@@ -174,7 +171,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				ElementType: types.StringType,
 				Validators: append([]validator.Map{
 					mapvalidator.ConflictsWith(path.MatchRoot("credentials")),
-				}, credentialFields()...),
+				}, validators.CredentialFields()...),
 			},
 			"credentials_wo_version": schema.Int64Attribute{
 				MarkdownDescription: "Version of `credentials_wo`. Terraform cannot see changes to a write-only value, so " +
@@ -194,7 +191,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				ElementType: types.StringType,
 				Validators: append([]validator.Map{
 					mapvalidator.ConflictsWith(path.MatchRoot("credentials_wo")),
-				}, credentialFields()...),
+				}, validators.CredentialFields()...),
 			},
 			"scopes": schema.ListAttribute{
 				MarkdownDescription: "OAuth scopes to request. For service-managed auth they are set through the service's " +
@@ -206,7 +203,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				ElementType: types.StringType,
 				Validators: []validator.List{
 					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
-					uniqueStrings(),
+					validators.UniqueStrings(),
 				},
 				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 			},
@@ -235,7 +232,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 						PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 						Validators: []validator.List{
 							listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
-							uniqueStrings(),
+							validators.UniqueStrings(),
 						},
 					},
 					"tools_available_for_execution": schema.SetAttribute{

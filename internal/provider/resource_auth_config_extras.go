@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 type proxyConfigModel struct {
@@ -49,7 +50,7 @@ func acExtraAttributes() map[string]schema.Attribute {
 				"proxy_url": schema.StringAttribute{
 					MarkdownDescription: "URL of the proxy.",
 					Required:            true,
-					Validators:          []validator.String{httpURLValidator()},
+					Validators:          []validator.String{validators.HTTPURL()},
 				},
 				"proxy_auth_key_wo": schema.StringAttribute{
 					MarkdownDescription: "Key the service sends to the proxy, write-only (never stored). Sent on " +
@@ -71,7 +72,7 @@ func acExtraAttributes() map[string]schema.Attribute {
 			Optional:    true,
 			WriteOnly:   true,
 			ElementType: types.StringType,
-			Validators:  credentialFields(),
+			Validators:  validators.CredentialFields(),
 		},
 		"shared_credentials_wo_version": schema.Int64Attribute{
 			MarkdownDescription: "Version of `shared_credentials_wo`: change it (e.g. increment it) to send the " +
@@ -85,7 +86,7 @@ func acExtraAttributes() map[string]schema.Attribute {
 			Optional:      true,
 			Computed:      true,
 			ElementType:   types.StringType,
-			Validators:    []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)), uniqueStrings()},
+			Validators:    []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)), validators.UniqueStrings()},
 			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 		},
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const connectedAccountType = "service_connected_account"
@@ -120,7 +121,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				MarkdownDescription: "Your application's identifier of the end user who owns the account. " +
 					"Changing it creates a new account.",
 				Required:      true,
-				Validators:    []validator.String{userIDValidator()},
+				Validators:    []validator.String{validators.UserID()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"auth_config_id": schema.StringAttribute{
@@ -128,7 +129,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 					"`service_auth_config.example.id`). It decides the toolkit and the auth scheme. Changing it " +
 					"creates a new account.",
 				Required:      true,
-				Validators:    []validator.String{objectIDValidator("ac_")},
+				Validators:    []validator.String{validators.ObjectID("ac_")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"callback_url": schema.StringAttribute{
@@ -136,7 +137,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 					"(`http://` only to `localhost`, `127.0.0.0/8` or `[::1]`, for a local application; the service " +
 					"refuses any other URL). Changing it creates a new account.",
 				Optional:      true,
-				Validators:    []validator.String{callbackURLValidator()},
+				Validators:    []validator.String{validators.CallbackURL()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"credentials_wo": schema.MapAttribute{
@@ -153,7 +154,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				Validators: append([]validator.Map{
 					mapvalidator.ConflictsWith(path.MatchRoot("credentials")),
 					mapvalidator.SizeAtLeast(1),
-				}, credentialFields()...),
+				}, validators.CredentialFields()...),
 			},
 			"credentials_wo_version": schema.Int64Attribute{
 				MarkdownDescription: "Version of `credentials_wo`. Changing it sends the current `credentials_wo` to " +
@@ -172,7 +173,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				ElementType: types.StringType,
 				Validators: append([]validator.Map{
 					mapvalidator.SizeAtLeast(1),
-				}, credentialFields()...),
+				}, validators.CredentialFields()...),
 			},
 			"alias": schema.StringAttribute{
 				MarkdownDescription: "A name for the account that your application uses to pick one of a user's " +
@@ -184,7 +185,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 					"account is on the same auth config, the plan only warns (it may be the tainted account this " +
 					"plan replaces) and the apply refuses it before the write if it is still there.",
 				Optional:   true,
-				Validators: []validator.String{freeTextValidator()},
+				Validators: []validator.String{validators.FreeText()},
 			},
 			"revoke_on_delete": schema.BoolAttribute{
 				MarkdownDescription: "Whether deleting the account also revokes its tokens at the upstream provider " +
@@ -236,7 +237,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				MarkdownDescription: "Free-text reason sent to the service when the account is disabled " +
 					"(`enabled = false`). Changing it while the account is disabled sends the new reason.",
 				Optional:   true,
-				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, 1024), freeTextValidator()},
+				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, 1024), validators.FreeText()},
 			},
 			"status": schema.StringAttribute{
 				MarkdownDescription: "Connection status: `INITIALIZING`, `INITIATED` (waiting for the user), `ACTIVE`, " +
@@ -298,7 +299,7 @@ func connectedAccountTimeouts(ctx context.Context) schema.Attribute {
 		// Our duration check names the attribute (timeouts.create) in its
 		// error, unlike the library's.
 		if c, ok := a.Attributes["create"].(schema.StringAttribute); ok {
-			c.Validators = []validator.String{durationValidator()}
+			c.Validators = []validator.String{validators.Duration()}
 			a.Attributes["create"] = c
 		}
 		return a

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const projectType = "service_project"
@@ -87,10 +88,10 @@ func checkProjectName(name string) error {
 }
 
 func projectNameValidator() validator.String {
-	return stringCheck{
-		description: "value must be 1 to 64 letters, digits, spaces, hyphens and underscores, starting with a letter or digit",
-		summary:     "Invalid project name",
-		check:       checkProjectName,
+	return validators.StringCheck{
+		Desc:    "value must be 1 to 64 letters, digits, spaces, hyphens and underscores, starting with a letter or digit",
+		Summary: "Invalid project name",
+		Check:   checkProjectName,
 	}
 }
 
@@ -635,7 +636,7 @@ func (r *projectResource) ImportState(ctx context.Context, req resource.ImportSt
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !serviceObjectIDRe.MatchString(id) {
+	if !validators.ObjectIDRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid import id",
 			fmt.Sprintf("Expected a project id such as pr_AbC123xyz (the service_projects data source lists them), got %q.", id))
 		return

@@ -24,6 +24,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonschema"
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const triggerInstanceType = "service_trigger_instance"
@@ -39,10 +40,6 @@ var (
 // triggerSlugRe matches trigger type slugs: upper snake case, prefixed by the
 // toolkit (e.g. GITHUB_COMMIT_EVENT).
 var triggerSlugRe = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
-
-// serviceObjectIDRe matches service object ids such as ca_AbC123 (nanoid
-// style) or UUIDs.
-var serviceObjectIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
 // uuidRe matches a UUID, which the service also accepts as a trigger
 // instance id.
@@ -105,7 +102,7 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 				MarkdownDescription: "External id of the user whose connected account the trigger watches. Changing it " +
 					"creates a new trigger instance.",
 				Required:      true,
-				Validators:    []validator.String{userIDValidator()},
+				Validators:    []validator.String{validators.UserID()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"slug": schema.StringAttribute{
@@ -126,7 +123,7 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 					"creates a new trigger instance; removing it from the configuration keeps the current account.",
 				Optional:   true,
 				Computed:   true,
-				Validators: []validator.String{objectIDValidator("ca_")},
+				Validators: []validator.String{validators.ObjectID("ca_")},
 				PlanModifiers: []planmodifier.String{
 					stringplanmodifier.UseStateForUnknown(),
 					stringplanmodifier.RequiresReplaceIfConfigured(),
@@ -142,7 +139,7 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 				Computed:   true,
 				CustomType: jsontypes.NormalizedType{},
 				Default:    stringdefault.StaticString("{}"),
-				Validators: []validator.String{jsonObjectValidator()},
+				Validators: []validator.String{validators.JSONObject()},
 				PlanModifiers: []planmodifier.String{
 					normalizedJSONUseStatePlanModifier{},
 					stringplanmodifier.RequiresReplace(),

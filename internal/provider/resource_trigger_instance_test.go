@@ -17,9 +17,7 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -672,18 +670,6 @@ func TestNormalizedJSONUseStatePlanModifier(t *testing.T) {
 				t.Errorf("got %s, want %s", got, tc.want)
 			}
 		})
-	}
-}
-
-func TestJSONObjectValidator(t *testing.T) {
-	t.Parallel()
-	for in, ok := range map[string]bool{`{}`: true, `{"a":1}`: true, ``: true, `[1]`: false, `"x"`: false, `{"a":1} {}`: false} {
-		resp := &validator.StringResponse{}
-		jsonObjectValidator().ValidateString(context.Background(),
-			validator.StringRequest{Path: path.Root("trigger_config"), ConfigValue: types.StringValue(in)}, resp)
-		if resp.Diagnostics.HasError() == ok {
-			t.Errorf("%q: errors %v", in, resp.Diagnostics)
-		}
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const webhookSubscriptionType = "service_webhook_subscription"
@@ -130,11 +131,11 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 
 // webhookURLValidator accepts absolute https URLs and http URLs to loopback hosts.
 func webhookURLValidator() validator.String {
-	return stringCheck{
-		description: "value must be an https URL (http only to a loopback host)",
-		summary:     "Invalid webhook URL",
-		check: func(raw string) error {
-			u, err := checkURL(raw)
+	return validators.StringCheck{
+		Desc:    "value must be an https URL (http only to a loopback host)",
+		Summary: "Invalid webhook URL",
+		Check: func(raw string) error {
+			u, err := validators.CheckURL(raw)
 			if err != nil {
 				return err
 			}
@@ -144,7 +145,7 @@ func webhookURLValidator() validator.String {
 			if u.Fragment != "" || strings.HasSuffix(raw, "#") {
 				return fmt.Errorf("%q has a fragment (#...), which is never sent with a delivery; remove it", raw)
 			}
-			if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
+			if u.Scheme == "http" && !validators.IsLoopbackHost(u.Hostname()) {
 				return fmt.Errorf("uses plain http to the non-loopback host %q; the service delivers to https URLs "+
 					"(plain http is accepted only for localhost, 127.0.0.1 or [::1])", u.Hostname())
 			}
@@ -377,7 +378,7 @@ func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resou
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !serviceObjectIDRe.MatchString(id) {
+	if !validators.ObjectIDRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid import id",
 			fmt.Sprintf("Expected a webhook subscription id such as whs_AbC123 (GET /api/v3.1/webhook_subscriptions lists it), got %q.", id))
 		return
