@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/planmodifiers"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -246,9 +247,9 @@ func (r *projectResource) Configure(_ context.Context, req resource.ConfigureReq
 // projectKeyPlanModifier keeps api_key from state (null after an import)
 // unless api_key_rotation asks for a rotation (then it is unknown). As with a
 // webhook subscription's secret_rotation, the first value given after an
-// import is the baseline (privateKeyImported), not a rotation: adopting a
+// import is the baseline (planmodifiers.PrivateKeyImported), not a rotation: adopting a
 // project must not break the keys in use.
-var projectKeyPlanModifier = rotatedPlanModifier{rotation: "api_key_rotation", what: "the API key"}
+var projectKeyPlanModifier = planmodifiers.Rotated{Rotation: "api_key_rotation", What: "the API key"}
 
 // projectListing is the organization's projects as one plan walk lists
 // them (once per ProviderData: Configure makes one per walk), for the
@@ -589,15 +590,15 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	if req.Private != nil {
-		imported := baselineAfterImport(ctx, req.Private, state.APIKeyRotation)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, nil)...)
+		imported := planmodifiers.BaselineAfterImport(ctx, req.Private, state.APIKeyRotation)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, planmodifiers.PrivateKeyImported, nil)...)
 		if imported {
 			state.APIKeyRotation = plan.APIKeyRotation // the baseline: nothing to rotate
 		}
 	}
 	id := state.ID.ValueString()
 	plan.ID, plan.OrgID, plan.CreatedAt, plan.APIKey = state.ID, state.OrgID, state.CreatedAt, state.APIKey
-	if rotates(state.APIKeyRotation, plan.APIKeyRotation) {
+	if planmodifiers.Rotates(state.APIKeyRotation, plan.APIKeyRotation) {
 		key, err := r.data.Client.RegenerateProjectAPIKey(ctx, id)
 		if err != nil {
 			// Keep the rest of the update; the rotation is retried on the next apply.
@@ -643,5 +644,5 @@ func (r *projectResource) ImportState(ctx context.Context, req resource.ImportSt
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, []byte("true"))...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, planmodifiers.PrivateKeyImported, []byte("true"))...)
 }

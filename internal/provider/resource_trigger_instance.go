@@ -24,6 +24,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonschema"
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
+	"github.com/integration-service/terraform-provider-service/internal/provider/planmodifiers"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -141,7 +142,7 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 				Default:    stringdefault.StaticString("{}"),
 				Validators: []validator.String{validators.JSONObject()},
 				PlanModifiers: []planmodifier.String{
-					normalizedJSONUseStatePlanModifier{},
+					planmodifiers.NormalizedJSONUseState{},
 					stringplanmodifier.RequiresReplace(),
 				},
 			},

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/planmodifiers"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -113,7 +114,7 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 				Computed:  true,
 				Sensitive: true,
 				PlanModifiers: []planmodifier.String{
-					rotatedPlanModifier{rotation: "secret_rotation", what: "the secret", nullStaysUnknown: true},
+					planmodifiers.Rotated{Rotation: "secret_rotation", What: "the secret", NullStaysUnknown: true},
 				},
 			},
 			"created_at": schema.StringAttribute{
@@ -319,13 +320,13 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 		current = w
 	}
 	if req.Private != nil {
-		imported := baselineAfterImport(ctx, req.Private, state.SecretRotation)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, nil)...)
+		imported := planmodifiers.BaselineAfterImport(ctx, req.Private, state.SecretRotation)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, planmodifiers.PrivateKeyImported, nil)...)
 		if imported {
 			state.SecretRotation = plan.SecretRotation // the baseline: nothing to rotate
 		}
 	}
-	if rotates(state.SecretRotation, plan.SecretRotation) {
+	if planmodifiers.Rotates(state.SecretRotation, plan.SecretRotation) {
 		secret, err := c.RotateWebhookSecret(ctx, id)
 		if err != nil {
 			// Keep what the update applied; the rotation is retried on the next apply.
@@ -385,7 +386,7 @@ func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resou
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, []byte("true"))...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, planmodifiers.PrivateKeyImported, []byte("true"))...)
 }
 
 // applyWebhookSubscription copies the service's view into m (secret_rotation

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/types"
-
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
@@ -40,24 +38,4 @@ func TestWebhookURLValidator(t *testing.T) {
 		"http://127.0.0.1.example.com": "plain http",
 	}
 	checkStringValidator(t, webhookURLValidator(), "webhook_url", "SECRET", cases)
-}
-
-func TestRotates(t *testing.T) {
-	s := types.StringValue
-	cases := []struct {
-		prior, planned types.String
-		want           bool
-	}{
-		{types.StringNull(), types.StringNull(), false},
-		{types.StringNull(), s("a"), true},
-		{s("a"), s("a"), false},
-		{s("a"), s("b"), true},
-		{s("a"), types.StringNull(), false},
-		{s("a"), types.StringUnknown(), true},
-	}
-	for _, c := range cases {
-		if got := rotates(c.prior, c.planned); got != c.want {
-			t.Errorf("rotates(%v, %v) = %v, want %v", c.prior, c.planned, got, c.want)
-		}
-	}
 }

@@ -1,4 +1,4 @@
-package provider
+package planmodifiers
 
 import (
 	"context"
@@ -8,25 +8,25 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
 )
 
-// normalizedJSONUseStatePlanModifier plans the prior state value of a JSON
+// NormalizedJSONUseState plans the prior state value of a JSON
 // attribute when the configured value means the same (only key order or
 // whitespace differ). The framework applies semantic equality to values read
 // back from the service but not to plans, so without it a reformatted
 // configuration shows a diff (and a replacement with RequiresReplace, which
 // must come after it in the list).
-type normalizedJSONUseStatePlanModifier struct{}
+type NormalizedJSONUseState struct{}
 
-var _ planmodifier.String = normalizedJSONUseStatePlanModifier{}
+var _ planmodifier.String = NormalizedJSONUseState{}
 
-func (normalizedJSONUseStatePlanModifier) Description(_ context.Context) string {
+func (NormalizedJSONUseState) Description(_ context.Context) string {
 	return "JSON that differs from the state only in key order or whitespace keeps the state value."
 }
 
-func (m normalizedJSONUseStatePlanModifier) MarkdownDescription(ctx context.Context) string {
+func (m NormalizedJSONUseState) MarkdownDescription(ctx context.Context) string {
 	return m.Description(ctx)
 }
 
-func (normalizedJSONUseStatePlanModifier) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+func (NormalizedJSONUseState) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
 	if req.StateValue.IsNull() || req.StateValue.IsUnknown() || req.PlanValue.IsNull() || req.PlanValue.IsUnknown() {
 		return
 	}
