@@ -322,7 +322,7 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 		}
 		return
 	}
-	checkRequiredWriteOnlyVersion(cfg.CredentialsWO, cfg.CredentialsWOVersion, "credentials_wo", "credentials_wo_version",
+	validators.CheckRequiredWriteOnlyVersion(cfg.CredentialsWO, cfg.CredentialsWOVersion, "credentials_wo", "credentials_wo_version",
 		"the credentials", &resp.Diagnostics)
 	if cfg.AuthScheme.IsNull() {
 		resp.Diagnostics.AddAttributeError(path.Root("auth_scheme"), "Missing auth_scheme",

@@ -103,7 +103,7 @@ func validateAuthConfigExtras(ctx context.Context, cfg authConfigResourceModel, 
 		}
 		var p proxyConfigModel
 		diags.Append(cfg.ProxyConfig.As(ctx, &p, acObjectAsOptions)...)
-		addWriteOnlyVersionWarning(p.ProxyAuthKeyWO, p.ProxyAuthKeyWOVersion, path.Root("proxy_config").AtName("proxy_auth_key_wo"),
+		validators.AddWriteOnlyVersionWarning(p.ProxyAuthKeyWO, p.ProxyAuthKeyWOVersion, path.Root("proxy_config").AtName("proxy_auth_key_wo"),
 			path.Root("proxy_config").AtName("proxy_auth_key_wo_version"), diags)
 		if p.ProxyAuthKeyWO.IsNull() && !p.ProxyAuthKeyWOVersion.IsNull() {
 			diags.AddAttributeError(path.Root("proxy_config").AtName("proxy_auth_key_wo_version"), "Version without a key",
@@ -111,7 +111,7 @@ func validateAuthConfigExtras(ctx context.Context, cfg authConfigResourceModel, 
 					"set. Set proxy_auth_key_wo, or remove the version.")
 		}
 	}
-	checkRequiredWriteOnlyVersion(cfg.SharedCredentialsWO, cfg.SharedCredentialsWOVersion, "shared_credentials_wo",
+	validators.CheckRequiredWriteOnlyVersion(cfg.SharedCredentialsWO, cfg.SharedCredentialsWOVersion, "shared_credentials_wo",
 		"shared_credentials_wo_version", "the values", diags)
 }
 

@@ -310,7 +310,7 @@ func connectedAccountTimeouts(ctx context.Context) schema.Attribute {
 func (r *connectedAccountResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
 	return []resource.ConfigValidator{
 		hostedLinkWithoutCredentials{},
-		writeOnlyWithoutVersion{writeOnly: path.Root("credentials_wo"), version: path.Root("credentials_wo_version")},
+		validators.WriteOnlyWithoutVersion{WriteOnly: path.Root("credentials_wo"), Version: path.Root("credentials_wo_version")},
 	}
 }
 

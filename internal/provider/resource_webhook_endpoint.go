@@ -219,7 +219,7 @@ func (r *webhookEndpointResource) ValidateConfig(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	checkRequiredWriteOnlyVersion(cfg.DataWO, cfg.DataWOVersion, "data_wo", "data_wo_version", "the setup fields", &resp.Diagnostics)
+	validators.CheckRequiredWriteOnlyVersion(cfg.DataWO, cfg.DataWOVersion, "data_wo", "data_wo_version", "the setup fields", &resp.Diagnostics)
 }
 
 // ModifyPlan checks, when the plan creates the endpoint (or replaces it) and
