@@ -267,6 +267,7 @@ func DisplayName() validator.String {
 // UniqueStrings refuses a list of strings that repeats a value: the
 // service may keep one copy, and the list read back would differ from the
 // configuration.
+// Kept on purpose beside listvalidator.UniqueValues: TestAccAuthConfig_planTimeErrors asserts its message.
 func UniqueStrings() validator.List { return uniqueStringsValidator{} }
 
 type uniqueStringsValidator struct{}
@@ -321,6 +322,7 @@ func CredentialFields() []validator.Map {
 
 // NonEmptySet refuses an empty set where the service reads an empty
 // list as something else than "none" (hint says what to write instead).
+// Kept on purpose over setvalidator.SizeAtLeast(1): TestAccMCPServer_planTimeErrors asserts its hint.
 func NonEmptySet(hint string) validator.Set { return nonEmptySetValidator{hint: hint} }
 
 type nonEmptySetValidator struct{ hint string }
