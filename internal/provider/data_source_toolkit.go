@@ -409,10 +409,10 @@ func toolkitModelFrom(tk *client.Toolkit) toolkitDataSourceModel {
 			ServiceManaged:                       types.BoolValue(tk.SupportsManagedAuth(ad.Mode)),
 			AuthConfigCreationFields:             creation,
 			ConnectedAccountInitiationFields:     initiation,
-			RequiredAuthConfigCreationFieldNames: fieldNames(ad.Fields.AuthConfigCreation.Required),
-			OptionalAuthConfigCreationFieldNames: fieldNames(ad.Fields.AuthConfigCreation.Optional),
-			RequiredConnectedAccountInitiationFieldNames: fieldNames(ad.Fields.ConnectedAccountInitiation.Required),
-			OptionalConnectedAccountInitiationFieldNames: fieldNames(ad.Fields.ConnectedAccountInitiation.Optional),
+			RequiredAuthConfigCreationFieldNames: validators.FieldNames(ad.Fields.AuthConfigCreation.Required),
+			OptionalAuthConfigCreationFieldNames: validators.FieldNames(ad.Fields.AuthConfigCreation.Optional),
+			RequiredConnectedAccountInitiationFieldNames: validators.FieldNames(ad.Fields.ConnectedAccountInitiation.Required),
+			OptionalConnectedAccountInitiationFieldNames: validators.FieldNames(ad.Fields.ConnectedAccountInitiation.Optional),
 			SecretFieldNames: secretFieldNames(ad.Fields),
 		}
 		m.AuthConfigDetails = append(m.AuthConfigDetails, det)

@@ -334,7 +334,7 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 			name string
 			v    types.Map
 		}{{"credentials_wo", cfg.CredentialsWO}, {"credentials", cfg.Credentials}} {
-			if keys, ok := mapKeys(m.v); ok && slices.Contains(keys, "scopes") {
+			if keys, ok := validators.MapKeys(m.v); ok && slices.Contains(keys, "scopes") {
 				resp.Diagnostics.AddAttributeError(path.Root(m.name).AtMapKey("scopes"), "Scopes given twice",
 					fmt.Sprintf("Attribute %s has a \"scopes\" field and the scopes attribute is set too. Give the "+
 						"scopes in one place only (preferably the scopes attribute).", m.name))
@@ -445,7 +445,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 			resp.Diagnostics.AddAttributeError(path.Root("type"), "Service-managed auth not available",
 				fmt.Sprintf("Attribute type: toolkit %q has no service-managed auth scheme, so type = %q cannot be used. "+
 					"Set type = %q with auth_scheme one of %s and your own credentials.", tk.Slug, authConfigTypeManaged,
-					authConfigTypeCustom, joinOrNone(toolkitSchemes(tk))))
+					authConfigTypeCustom, validators.JoinOrNone(validators.ToolkitSchemes(tk))))
 			return
 		}
 		managed := strings.ToUpper(tk.ComposioManagedAuthSchemes[0])
@@ -472,7 +472,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 	if !ok {
 		resp.Diagnostics.AddAttributeError(path.Root("auth_scheme"), "Auth scheme not offered by the toolkit",
 			fmt.Sprintf("Attribute auth_scheme: toolkit %q does not offer the %s scheme. Schemes it offers: %s.",
-				tk.Slug, scheme, joinOrNone(toolkitSchemes(tk))))
+				tk.Slug, scheme, validators.JoinOrNone(validators.ToolkitSchemes(tk))))
 		return
 	}
 
@@ -481,14 +481,14 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 		credAttr, creds = "credentials", cfg.Credentials
 	}
 	if creds.IsNull() {
-		if hasRequiredCredentialFields(tk, scheme, purposeAuthConfigCreation) {
+		if validators.HasRequiredCredentialFields(tk, scheme, validators.PurposeAuthConfigCreation) {
 			resp.Diagnostics.AddAttributeError(path.Root("credentials_wo"), "Missing credentials",
 				fmt.Sprintf("A custom %s auth config of toolkit %q needs credentials with the field(s) %s: set "+
 					"credentials_wo (with credentials_wo_version) or credentials.", strings.ToUpper(scheme), tk.Slug,
-					quoteList(fieldNames(detail.Fields.AuthConfigCreation.Required))))
+					validators.QuoteList(validators.FieldNames(detail.Fields.AuthConfigCreation.Required))))
 		}
-	} else if keys, known := mapKeys(creds); known {
-		resp.Diagnostics.Append(checkCredentialFields(tk, scheme, purposeAuthConfigCreation, keys, path.Root(credAttr))...)
+	} else if keys, known := validators.MapKeys(creds); known {
+		resp.Diagnostics.Append(validators.CheckCredentialFields(tk, scheme, validators.PurposeAuthConfigCreation, keys, path.Root(credAttr))...)
 	}
 
 	checkSharedCredentialKeys(tk, detail, cfg.SharedCredentialsWO, &resp.Diagnostics)
@@ -497,7 +497,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 		v    types.List
 	}{{"scopes", cfg.Scopes}, {"user_scopes", cfg.UserScopes}} {
 		g := detail.Fields.AuthConfigCreation
-		if !a.v.IsNull() && !slices.Contains(fieldNames(g.Required), a.name) && !slices.Contains(fieldNames(g.Optional), a.name) {
+		if !a.v.IsNull() && !slices.Contains(validators.FieldNames(g.Required), a.name) && !slices.Contains(validators.FieldNames(g.Optional), a.name) {
 			resp.Diagnostics.AddAttributeError(path.Root(a.name), "Scopes not supported by the scheme",
 				fmt.Sprintf("Attribute %s: the %s scheme of toolkit %q has no %s field. Remove %s.",
 					a.name, strings.ToUpper(scheme), tk.Slug, a.name, a.name))

@@ -232,12 +232,12 @@ func applyAuthConfigExtras(ctx context.Context, m *authConfigResourceModel, ac *
 // connected accounts, so their keys must be fields of the scheme's connected
 // account initiation.
 func checkSharedCredentialKeys(tk *client.Toolkit, detail *client.AuthConfigDetail, shared types.Map, diags *diag.Diagnostics) {
-	keys, known := mapKeys(shared)
+	keys, known := validators.MapKeys(shared)
 	if !known || detail == nil {
 		return
 	}
 	g := detail.Fields.ConnectedAccountInitiation
-	allowed := append(fieldNames(g.Required), fieldNames(g.Optional)...)
+	allowed := append(validators.FieldNames(g.Required), validators.FieldNames(g.Optional)...)
 	var unknown []string
 	for _, k := range keys {
 		if !slices.Contains(allowed, k) {
@@ -247,8 +247,8 @@ func checkSharedCredentialKeys(tk *client.Toolkit, detail *client.AuthConfigDeta
 	if len(unknown) > 0 {
 		diags.AddAttributeError(path.Root("shared_credentials_wo"), "Unknown shared credential fields",
 			fmt.Sprintf("Attribute shared_credentials_wo: %s: not connected account field(s) of the %s scheme of toolkit %q, "+
-				"which the auth config's accounts could inherit. Fields: %s.", quoteList(unknown),
-				strings.ToUpper(detail.Mode), tk.Slug, joinOrNone(allowed)))
+				"which the auth config's accounts could inherit. Fields: %s.", validators.QuoteList(unknown),
+				strings.ToUpper(detail.Mode), tk.Slug, validators.JoinOrNone(allowed)))
 	}
 }
 

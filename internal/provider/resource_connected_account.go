@@ -367,7 +367,7 @@ func givenCredentials(ctx context.Context, config, plan connectedAccountModel, d
 	if !config.CredentialsWO.IsNull() {
 		src, attr = config.CredentialsWO, path.Root("credentials_wo")
 	}
-	keys, known := mapKeys(src)
+	keys, known := validators.MapKeys(src)
 	if !known || src.IsNull() {
 		return nil, keys, attr, known
 	}
@@ -409,17 +409,17 @@ func (r *connectedAccountResource) checkAccountCredentials(ctx context.Context, 
 		return
 	}
 	if !given {
-		if missing := missingRequiredFields(tk, scheme, purposeConnectedAccountInitiation, inherited...); len(missing) > 0 {
+		if missing := validators.MissingRequiredFields(tk, scheme, validators.PurposeConnectedAccountInitiation, inherited...); len(missing) > 0 {
 			diags.AddAttributeError(path.Root("credentials_wo"), "Missing credentials",
 				fmt.Sprintf("The auth config uses the %s scheme of toolkit %q, whose accounts need the field(s) %s. Set "+
 					"credentials_wo (write-only, with credentials_wo_version) or credentials, for example "+
 					"credentials_wo = { %s = var.secret }, set them in the auth config's shared_credentials_wo, "+
 					"or set hosted_link = true to let the user enter them.",
-					strings.ToUpper(scheme), tk.Slug, quoteList(missing), missing[0]))
+					strings.ToUpper(scheme), tk.Slug, validators.QuoteList(missing), missing[0]))
 		}
 		return
 	}
-	diags.Append(checkCredentialFields(tk, scheme, purposeConnectedAccountInitiation, keys, attr, inherited...)...)
+	diags.Append(validators.CheckCredentialFields(tk, scheme, validators.PurposeConnectedAccountInitiation, keys, attr, inherited...)...)
 }
 
 // privateKeyReplacing marks, in the private plan data, a plan that replaces an
@@ -516,7 +516,7 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 		addAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_id"), "reading auth config", connectedAccountType, acID, err)
 		return
 	}
-	r.checkAccountCredentials(ctx, ac.Toolkit.Slug, ac.AuthScheme, keys, attr, hostedLink, true, &resp.Diagnostics, sharedCredentialNames(ac)...)
+	r.checkAccountCredentials(ctx, ac.Toolkit.Slug, ac.AuthScheme, keys, attr, hostedLink, true, &resp.Diagnostics, validators.SharedCredentialNames(ac)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
