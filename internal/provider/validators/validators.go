@@ -1,5 +1,5 @@
-// Package validators holds the attribute and configuration validators the
-// provider's schemas share: URLs, ids, slugs, names, headers, JSON objects.
+// Package validators holds the checks the provider's schemas and ValidateConfig
+// share: URLs, ids, slugs, names, headers, JSON objects, credential fields, write-only versions.
 package validators
 
 import (
