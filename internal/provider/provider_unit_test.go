@@ -11,9 +11,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -39,30 +37,6 @@ func diagsContain(diags diag.Diagnostics, substr string) bool {
 		}
 	}
 	return false
-}
-
-// checkStringValidator runs v on each input of cases (input: substring its
-// error detail must hold, "" for valid); the detail must name attr and never
-// contain secret. The validators package's tests have their own copy.
-func checkStringValidator(t *testing.T, v validator.String, attr, secret string, cases map[string]string) {
-	t.Helper()
-	for in, want := range cases {
-		var resp validator.StringResponse
-		v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root(attr), ConfigValue: types.StringValue(in)}, &resp)
-		got := ""
-		if resp.Diagnostics.HasError() {
-			got = resp.Diagnostics[0].Detail()
-			if !strings.HasPrefix(got, "Attribute "+attr+": ") {
-				t.Errorf("%q: detail does not name the attribute: %s", in, got)
-			}
-		}
-		if strings.Contains(got, secret) {
-			t.Errorf("%q: the secret is in the message: %s", in, got)
-		}
-		if (want == "") != (got == "") || !strings.Contains(got, want) {
-			t.Errorf("%q: got %q, want %q", in, got, want)
-		}
-	}
 }
 
 func TestResolveSettingsEnvFallbacks(t *testing.T) {

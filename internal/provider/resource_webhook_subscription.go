@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -81,7 +80,7 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 					"only for loopback hosts (`localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`), for local receivers. " +
 					"Unlike the provider's `base_url`, no setting allows plain `http://` to other hosts.",
 				Required:   true,
-				Validators: []validator.String{webhookURLValidator()},
+				Validators: []validator.String{validators.WebhookURL()},
 			},
 			"enabled_events": schema.SetAttribute{
 				MarkdownDescription: "Event types delivered to `webhook_url`, e.g. `composio.trigger.message` (the " +
@@ -126,31 +125,6 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 				MarkdownDescription: "When the subscription was last changed (ISO 8601).",
 				Computed:            true,
 			},
-		},
-	}
-}
-
-// webhookURLValidator accepts absolute https URLs and http URLs to loopback hosts.
-func webhookURLValidator() validator.String {
-	return validators.StringCheck{
-		Desc:    "value must be an https URL (http only to a loopback host)",
-		Summary: "Invalid webhook URL",
-		Check: func(raw string) error {
-			u, err := validators.CheckURL(raw)
-			if err != nil {
-				return err
-			}
-			if u.Scheme != "https" && u.Scheme != "http" {
-				return fmt.Errorf("must be an absolute https URL such as https://example.com/webhooks, got %q", raw)
-			}
-			if u.Fragment != "" || strings.HasSuffix(raw, "#") {
-				return fmt.Errorf("%q has a fragment (#...), which is never sent with a delivery; remove it", raw)
-			}
-			if u.Scheme == "http" && !validators.IsLoopbackHost(u.Hostname()) {
-				return fmt.Errorf("uses plain http to the non-loopback host %q; the service delivers to https URLs "+
-					"(plain http is accepted only for localhost, 127.0.0.1 or [::1])", u.Hostname())
-			}
-			return nil
 		},
 	}
 }

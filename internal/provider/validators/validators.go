@@ -140,8 +140,8 @@ func NormalizeBaseURL(raw string) (string, error) {
 	return u.String(), nil
 }
 
-// IsLoopbackHost reports localhost, *.localhost, 127.0.0.0/8 and ::1.
-func IsLoopbackHost(host string) bool {
+// isLoopbackHost reports localhost, *.localhost, 127.0.0.0/8 and ::1.
+func isLoopbackHost(host string) bool {
 	h := strings.ToLower(strings.TrimSuffix(host, "."))
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
@@ -156,7 +156,7 @@ func CheckTransportSecurity(normalizedURL string) error {
 	if err != nil {
 		return err
 	}
-	if u.Scheme == "http" && !IsLoopbackHost(u.Hostname()) {
+	if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
 		return fmt.Errorf("uses plain http to the non-loopback host %q, which would send the API key unencrypted; "+
 			"use https, or set allow_insecure_http = true to accept the risk", u.Hostname())
 	}
@@ -351,7 +351,7 @@ func HTTPURL() validator.String {
 		Desc:    "value must be an absolute URL starting with https:// or http://, without a user name or password",
 		Summary: "Invalid URL",
 		Check: func(raw string) error {
-			u, err := CheckURL(raw)
+			u, err := checkURL(raw)
 			if err != nil {
 				return err
 			}
@@ -378,12 +378,12 @@ func CallbackURL() validator.String {
 				return fmt.Errorf("must start with https:// (or http:// to a loopback host), not %s: the service sends the "+
 					"user's browser there after the approval and refuses any other scheme", u.Scheme)
 			}
-			u, err := CheckURL(raw)
+			u, err := checkURL(raw)
 			if err != nil {
 				return err
 			}
 			h := strings.ToLower(u.Hostname())
-			if strings.EqualFold(u.Scheme, "http") && (!IsLoopbackHost(h) || strings.HasSuffix(strings.TrimSuffix(h, "."), ".localhost")) {
+			if strings.EqualFold(u.Scheme, "http") && (!isLoopbackHost(h) || strings.HasSuffix(strings.TrimSuffix(h, "."), ".localhost")) {
 				return fmt.Errorf("uses plain http to the host %q; the service takes https callback URLs (plain http "+
 					"only to localhost, 127.0.0.1 or [::1])", u.Hostname())
 			}
@@ -392,10 +392,35 @@ func CallbackURL() validator.String {
 	}
 }
 
-// CheckURL parses an absolute URL with a host and no user information or
+// WebhookURL accepts absolute https URLs and http URLs to loopback hosts.
+func WebhookURL() validator.String {
+	return StringCheck{
+		Desc:    "value must be an https URL (http only to a loopback host)",
+		Summary: "Invalid webhook URL",
+		Check: func(raw string) error {
+			u, err := checkURL(raw)
+			if err != nil {
+				return err
+			}
+			if u.Scheme != "https" && u.Scheme != "http" {
+				return fmt.Errorf("must be an absolute https URL such as https://example.com/webhooks, got %q", raw)
+			}
+			if u.Fragment != "" || strings.HasSuffix(raw, "#") {
+				return fmt.Errorf("%q has a fragment (#...), which is never sent with a delivery; remove it", raw)
+			}
+			if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
+				return fmt.Errorf("uses plain http to the non-loopback host %q; the service delivers to https URLs "+
+					"(plain http is accepted only for localhost, 127.0.0.1 or [::1])", u.Hostname())
+			}
+			return nil
+		},
+	}
+}
+
+// checkURL parses an absolute URL with a host and no user information or
 // white space; its errors name the URL only when it carries no user
 // information.
-func CheckURL(raw string) (*url.URL, error) {
+func checkURL(raw string) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	switch {
 	case err != nil && strings.Contains(raw, "@"):

@@ -56,6 +56,23 @@ func TestCallbackURLValidator(t *testing.T) {
 	checkStringValidator(t, CallbackURL(), "callback_url", "hunter2", cases)
 }
 
+func TestWebhookURLValidator(t *testing.T) {
+	cases := map[string]string{
+		"https://hooks.example.com/x":  "",
+		"http://localhost:8080/hook":   "",
+		"http://127.0.0.1/hook":        "",
+		"http://[::1]:9000/":           "",
+		"http://hooks.example.com/x":   "plain http",
+		"ftp://hooks.example.com/x":    "absolute https URL",
+		"hooks.example.com/x":          "not an absolute URL",
+		"https://":                     "not an absolute URL",
+		"https://u:SECRET@example.com": "must not contain a user name or password",
+		"https://example.com/h#frag":   "has a fragment",
+		"http://127.0.0.1.example.com": "plain http",
+	}
+	checkStringValidator(t, WebhookURL(), "webhook_url", "SECRET", cases)
+}
+
 // checkStringValidator runs v on each input of cases (input: substring its
 // error detail must hold, "" for valid); the detail must name attr and never
 // contain secret.
@@ -112,12 +129,12 @@ func TestNormalizeBaseURL(t *testing.T) {
 func TestIsLoopbackHost(t *testing.T) {
 	t.Parallel()
 	for _, h := range []string{"localhost", "LOCALHOST", "api.localhost", "127.0.0.1", "127.8.9.10", "::1", "[::1]"} {
-		if !IsLoopbackHost(h) {
+		if !isLoopbackHost(h) {
 			t.Errorf("%q should be loopback", h)
 		}
 	}
 	for _, h := range []string{"example.com", "localhost.example.com", "10.0.0.1", "128.0.0.1", "::2", "mylocalhost"} {
-		if IsLoopbackHost(h) {
+		if isLoopbackHost(h) {
 			t.Errorf("%q should not be loopback", h)
 		}
 	}
