@@ -16,6 +16,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 var (
@@ -60,7 +61,7 @@ func (a *connectedAccountRevokeAction) Schema(_ context.Context, _ action.Schema
 				MarkdownDescription: "Identifier of the connected account to revoke (`ca_...`), for example " +
 					"`service_connected_account.example.id`.",
 				Required:   true,
-				Validators: []validator.String{objectIDValidator("ca_")},
+				Validators: []validator.String{validators.ObjectID("ca_")},
 			},
 		},
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const authConfigDataSourceType = "service_auth_config"
@@ -194,13 +195,13 @@ func authConfigDataAttributes(lookup bool) map[string]schema.Attribute {
 			MarkdownDescription: "Identifier of the auth config to read (`ac_...`). Exactly one of `id` or `name` (with `toolkit`) must be set.",
 			Optional:            true,
 			Computed:            true,
-			Validators:          []validator.String{authConfigIDValidator()},
+			Validators:          []validator.String{validators.AuthConfigID()},
 		}
 		attrs["toolkit"] = schema.StringAttribute{
 			MarkdownDescription: "Slug of the toolkit. Required together with `name` to look an auth config up by name.",
 			Optional:            true,
 			Computed:            true,
-			Validators:          []validator.String{toolkitSlugValidator()},
+			Validators:          []validator.String{validators.ToolkitSlug()},
 		}
 		attrs["name"] = schema.StringAttribute{
 			MarkdownDescription: "Exact name of the auth config to read within `toolkit` (disabled ones included). " +

@@ -11,6 +11,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 var (
@@ -73,7 +74,7 @@ func (d *authConfigsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"toolkit": schema.StringAttribute{
 				MarkdownDescription: "Only auth configs of this toolkit slug.",
 				Optional:            true,
-				Validators:          []validator.String{toolkitSlugValidator()},
+				Validators:          []validator.String{validators.ToolkitSlug()},
 			},
 			"is_service_managed": schema.BoolAttribute{
 				MarkdownDescription: "Only service-managed (`true`) or only custom (`false`) auth configs. Unset: both.",

@@ -12,6 +12,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 var (
@@ -93,9 +94,9 @@ func (d *connectedAccountsDataSource) Schema(_ context.Context, _ datasource.Sch
 		MarkdownDescription: "Lists connected accounts, optionally filtered by users, toolkits, auth configs and " +
 			"statuses. All pages are read. Credentials are never exposed.",
 		Attributes: map[string]schema.Attribute{
-			"user_ids":        filter("Only accounts of these users (your application's user ids).", userIDValidator()),
-			"toolkit_slugs":   filter("Only accounts of these toolkits (slugs such as `github`).", toolkitSlugValidator()),
-			"auth_config_ids": filter("Only accounts made through these auth configs.", objectIDValidator("ac_")),
+			"user_ids":        filter("Only accounts of these users (your application's user ids).", validators.UserID()),
+			"toolkit_slugs":   filter("Only accounts of these toolkits (slugs such as `github`).", validators.ToolkitSlug()),
+			"auth_config_ids": filter("Only accounts made through these auth configs.", validators.ObjectID("ac_")),
 			"statuses": filter("Only accounts in these statuses: `INITIALIZING`, `INITIATED`, `ACTIVE`, `FAILED`, "+
 				"`EXPIRED`, `INACTIVE` or `REVOKED`.", stringvalidator.OneOf(connectedAccountStatuses...)),
 			"accounts": schema.ListNestedAttribute{

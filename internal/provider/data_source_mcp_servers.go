@@ -10,6 +10,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 var (
@@ -69,9 +70,9 @@ func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				MarkdownDescription: "Only servers whose name contains this text (case-insensitive).",
 				Optional:            true,
 			},
-			"toolkits": stringListFilter("Only servers serving at least one of these toolkit slugs.", toolkitSlugValidator()),
+			"toolkits": stringListFilter("Only servers serving at least one of these toolkit slugs.", validators.ToolkitSlug()),
 			"auth_config_ids": stringListFilter("Only servers using at least one of these auth configs (`ac_...`).",
-				authConfigIDValidator()),
+				validators.AuthConfigID()),
 			"ids": computedStringList("Ids of the servers found, in the order of `servers`."),
 			"servers": schema.ListNestedAttribute{
 				MarkdownDescription: "The servers found.",

@@ -15,6 +15,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const projectDataSourceType = "service_project"
@@ -85,11 +86,11 @@ func projectDataAttributes(lookup bool) map[string]schema.Attribute {
 			MarkdownDescription: "The project id. Set either `id` or `name`.",
 			Optional:            true,
 			Computed:            true,
-			Validators: []validator.String{stringCheck{
-				description: "value must be a project id",
-				summary:     "Invalid project id",
-				check: func(v string) error {
-					if !serviceObjectIDRe.MatchString(v) {
+			Validators: []validator.String{validators.StringCheck{
+				Desc:    "value must be a project id",
+				Summary: "Invalid project id",
+				Check: func(v string) error {
+					if !validators.ObjectIDRe.MatchString(v) {
 						return fmt.Errorf("%q is not a project id such as pr_AbC123xyz", v)
 					}
 					return nil

@@ -13,6 +13,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 var (
@@ -175,14 +176,14 @@ func (d *toolkitDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "Slug of the toolkit, e.g. `github`. The `service_toolkits` data source lists the slugs.",
 				Required:            true,
-				Validators:          []validator.String{toolkitSlugValidator()},
+				Validators:          []validator.String{validators.ToolkitSlug()},
 			},
 			"version": schema.StringAttribute{
 				MarkdownDescription: "Toolkit version to read: `YYYYMMDD_NN` or `latest`. Defaults to the version the provider " +
 					"is configured with for this toolkit (`latest` when none is pinned).",
 				Optional:   true,
 				Computed:   true,
-				Validators: []validator.String{toolkitVersionValidator()},
+				Validators: []validator.String{validators.ToolkitVersion()},
 			},
 			"resolved_version": schema.StringAttribute{
 				MarkdownDescription: "The concrete version the service returned, e.g. `20251015_00` when `version` is `latest`.",
@@ -409,10 +410,10 @@ func toolkitModelFrom(tk *client.Toolkit) toolkitDataSourceModel {
 			ServiceManaged:                       types.BoolValue(tk.SupportsManagedAuth(ad.Mode)),
 			AuthConfigCreationFields:             creation,
 			ConnectedAccountInitiationFields:     initiation,
-			RequiredAuthConfigCreationFieldNames: fieldNames(ad.Fields.AuthConfigCreation.Required),
-			OptionalAuthConfigCreationFieldNames: fieldNames(ad.Fields.AuthConfigCreation.Optional),
-			RequiredConnectedAccountInitiationFieldNames: fieldNames(ad.Fields.ConnectedAccountInitiation.Required),
-			OptionalConnectedAccountInitiationFieldNames: fieldNames(ad.Fields.ConnectedAccountInitiation.Optional),
+			RequiredAuthConfigCreationFieldNames: validators.FieldNames(ad.Fields.AuthConfigCreation.Required),
+			OptionalAuthConfigCreationFieldNames: validators.FieldNames(ad.Fields.AuthConfigCreation.Optional),
+			RequiredConnectedAccountInitiationFieldNames: validators.FieldNames(ad.Fields.ConnectedAccountInitiation.Required),
+			OptionalConnectedAccountInitiationFieldNames: validators.FieldNames(ad.Fields.ConnectedAccountInitiation.Optional),
 			SecretFieldNames: secretFieldNames(ad.Fields),
 		}
 		m.AuthConfigDetails = append(m.AuthConfigDetails, det)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 var (
@@ -85,10 +86,10 @@ var categorySlugRe = regexp.MustCompile(`^\S+$`)
 // managedByValidator is a OneOf(service, all, project) whose error also
 // explains the wire name "composio" used by the service's own SDKs and docs.
 func managedByValidator() validator.String {
-	return stringCheck{
-		description: `value must be one of: "service", "all", "project"`,
-		summary:     "Invalid managed_by filter",
-		check: func(v string) error {
+	return validators.StringCheck{
+		Desc:    `value must be one of: "service", "all", "project"`,
+		Summary: "Invalid managed_by filter",
+		Check: func(v string) error {
 			if _, ok := managedByWire[v]; ok {
 				return nil
 			}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const toolsDataSourceType = "service_tools"
@@ -54,14 +55,14 @@ func (d *toolsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 			"toolkit": schema.StringAttribute{
 				MarkdownDescription: "Slug of the toolkit, e.g. `github` (or a custom toolkit's `CUSTOM_...` slug).",
 				Required:            true,
-				Validators:          []validator.String{toolkitSlugValidator()},
+				Validators:          []validator.String{validators.ToolkitSlug()},
 			},
 			"version": schema.StringAttribute{
 				MarkdownDescription: "Toolkit version: `YYYYMMDD_NN` or `latest`. Defaults to the version the provider " +
 					"is configured with for this toolkit (`latest` when none is pinned).",
 				Optional:   true,
 				Computed:   true,
-				Validators: []validator.String{toolkitVersionValidator()},
+				Validators: []validator.String{validators.ToolkitVersion()},
 			},
 			"slugs": schema.ListAttribute{
 				MarkdownDescription: "Slugs of the tools, in the service's order.",

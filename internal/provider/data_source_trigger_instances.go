@@ -12,6 +12,8 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 var (
@@ -86,12 +88,12 @@ func (d *triggerInstancesDataSource) Schema(_ context.Context, _ datasource.Sche
 			"true. Follows all pages.",
 		Attributes: map[string]schema.Attribute{
 			"auth_config_ids": stringListFilter("Only instances whose connected account uses one of these auth configs.",
-				objectIDValidator("ac_")),
-			"connected_account_ids": stringListFilter("Only instances on these connected accounts.", objectIDValidator("ca_")),
-			"trigger_ids":           stringListFilter("Only these trigger instances (ids `ti_...`).", objectIDValidator("ti_")),
+				validators.ObjectID("ac_")),
+			"connected_account_ids": stringListFilter("Only instances on these connected accounts.", validators.ObjectID("ca_")),
+			"trigger_ids":           stringListFilter("Only these trigger instances (ids `ti_...`).", validators.ObjectID("ti_")),
 			"trigger_names": stringListFilter("Only instances of these trigger types (slugs such as `GITHUB_COMMIT_EVENT`).",
 				stringvalidator.RegexMatches(triggerSlugRe, "must be a trigger type slug in upper snake case, e.g. GITHUB_COMMIT_EVENT")),
-			"user_ids": stringListFilter("Only instances of these users (external user ids).", userIDValidator()),
+			"user_ids": stringListFilter("Only instances of these users (external user ids).", validators.UserID()),
 			"show_disabled": schema.BoolAttribute{
 				MarkdownDescription: "Also list disabled instances. Defaults to `false`.",
 				Optional:            true,
@@ -175,7 +177,7 @@ func (d *triggerInstancesDataSource) Read(ctx context.Context, req datasource.Re
 	model.IDs = make([]string, 0, len(list))
 	model.TriggerInstances = make([]triggerInstanceItem, 0, len(list))
 	for _, ti := range list {
-		cfg, err := normalizedFromValue(ti.TriggerConfig)
+		cfg, err := jsonvalue.FromValue(ti.TriggerConfig)
 		if err != nil {
 			resp.Diagnostics.AddError("Unreadable trigger instance",
 				"The trigger_config of trigger instance "+ti.ID+" cannot be encoded as JSON: "+err.Error())

@@ -14,6 +14,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
 )
 
 var (
@@ -146,11 +147,11 @@ func (d *triggerTypeDataSource) Read(ctx context.Context, req datasource.ReadReq
 // triggerTypeToModel converts a trigger type read from the service.
 func triggerTypeToModel(tt *client.TriggerType) (triggerTypeModel, diag.Diagnostics) {
 	var diags diag.Diagnostics
-	input, err := normalizedFromValue(tt.Config)
+	input, err := jsonvalue.FromValue(tt.Config)
 	if err != nil {
 		diags.AddError("Unreadable trigger type", "The config schema of trigger type "+tt.Slug+" cannot be encoded as JSON: "+err.Error())
 	}
-	payload, err := normalizedFromValue(tt.Payload)
+	payload, err := jsonvalue.FromValue(tt.Payload)
 	if err != nil {
 		diags.AddError("Unreadable trigger type", "The payload schema of trigger type "+tt.Slug+" cannot be encoded as JSON: "+err.Error())
 	}

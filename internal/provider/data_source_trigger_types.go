@@ -11,6 +11,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 var (
@@ -48,7 +49,7 @@ func (d *triggerTypesDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"the provider is configured with. Follows all pages.",
 		Attributes: map[string]schema.Attribute{
 			"toolkits": stringListFilter("Only list trigger types of these toolkits (slugs such as `github`). All "+
-				"toolkits when omitted.", toolkitSlugValidator()),
+				"toolkits when omitted.", validators.ToolkitSlug()),
 			"slugs": computedStringList("Slugs of the trigger types found, in the order of `trigger_types`."),
 			"trigger_types": schema.ListNestedAttribute{
 				MarkdownDescription: "The trigger types found, in the order the service returns them.",

@@ -12,6 +12,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const webhookEndpointsDataSourceType = "service_webhook_endpoints"
@@ -76,7 +77,7 @@ func (d *webhookEndpointsDataSource) Schema(_ context.Context, _ datasource.Sche
 			"toolkit": schema.StringAttribute{
 				MarkdownDescription: "Only the endpoints of this toolkit slug, e.g. `slack` (matched without regard to case).",
 				Optional:            true,
-				Validators:          []validator.String{toolkitSlugValidator()},
+				Validators:          []validator.String{validators.ToolkitSlug()},
 			},
 			"ids": computedStringList("Ids of the endpoints found, in the order of `endpoints`."),
 			"endpoints": schema.ListNestedAttribute{

@@ -13,6 +13,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const connectedAccountCredentialsType = "service_connected_account_credentials"
@@ -56,7 +57,7 @@ func (e *connectedAccountCredentialsEphemeral) Schema(_ context.Context, _ ephem
 			"connected_account_id": schema.StringAttribute{
 				MarkdownDescription: "Connected account id (`ca_...`).",
 				Required:            true,
-				Validators:          []validator.String{objectIDValidator("ca_")},
+				Validators:          []validator.String{validators.ObjectID("ca_")},
 			},
 			"status": schema.StringAttribute{
 				MarkdownDescription: "Status of the account; always `ACTIVE` (other statuses are refused).",

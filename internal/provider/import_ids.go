@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 // idKind is one kind of service object id: a nanoid with a prefix (ac_...,
@@ -35,7 +37,7 @@ var (
 func importIDProblem(want idKind, id string) string {
 	expected := fmt.Sprintf("Expected %s id such as %s_AbC123 (the %s data source lists them)", want.noun, want.prefix, want.lister)
 	prefix, rest, hasPrefix := strings.Cut(id, "_")
-	wellFormed := hasPrefix && rest != "" && serviceObjectIDRe.MatchString(id)
+	wellFormed := hasPrefix && rest != "" && validators.ObjectIDRe.MatchString(id)
 	switch {
 	case wellFormed && prefix == want.prefix:
 		return ""

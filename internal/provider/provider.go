@@ -28,6 +28,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 // RegistryAddress is the provider's address in the Terraform Registry.
@@ -127,7 +128,7 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"A plain `http://` URL is only accepted for loopback hosts (`localhost`, `*.localhost`, `127.0.0.0/8`, " +
 					"`[::1]`) unless `allow_insecure_http` is true.",
 				Optional:   true,
-				Validators: []validator.String{baseURLValidator()},
+				Validators: []validator.String{validators.BaseURL()},
 			},
 			"toolkit_versions": schema.MapAttribute{
 				MarkdownDescription: "Toolkit versions by toolkit slug, e.g. `{ github = \"20251015_00\" }`. Each value is " +
@@ -138,8 +139,8 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 				Optional:    true,
 				ElementType: types.StringType,
 				Validators: []validator.Map{
-					mapvalidator.KeysAre(toolkitSlugValidator()),
-					mapvalidator.ValueStringsAre(toolkitVersionValidator()),
+					mapvalidator.KeysAre(validators.ToolkitSlug()),
+					mapvalidator.ValueStringsAre(validators.ToolkitVersion()),
 				},
 			},
 			"toolkit_version": schema.StringAttribute{
@@ -147,7 +148,7 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 					"version in `toolkit_versions` or a `" + EnvToolkitVersionPrefix + "<NAME>` environment variable. " +
 					"When unset, the service's latest versions are used.",
 				Optional:   true,
-				Validators: []validator.String{toolkitVersionValidator()},
+				Validators: []validator.String{validators.ToolkitVersion()},
 			},
 			"default_headers": schema.MapAttribute{
 				MarkdownDescription: "Extra HTTP headers sent with every request. `content-type` and the credential " +
@@ -157,14 +158,14 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 				ElementType: types.StringType,
 				Validators: []validator.Map{
 					mapvalidator.KeysAre(headerNameValidator()),
-					mapvalidator.ValueStringsAre(headerValueValidator()),
+					mapvalidator.ValueStringsAre(validators.HeaderValue()),
 				},
 			},
 			"request_timeout": schema.StringAttribute{
 				MarkdownDescription: "Time limit of each HTTP attempt, as a Go duration string such as `30s` or `2m`. " +
 					"Defaults to `" + defaultRequestTimeoutStr + "`.",
 				Optional:   true,
-				Validators: []validator.String{durationValidator()},
+				Validators: []validator.String{validators.Duration()},
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: "Number of retries after the first attempt for unavailable (502, 503, 504) and " +
@@ -204,7 +205,7 @@ func (p *ServiceProvider) Schema(_ context.Context, _ provider.SchemaRequest, re
 
 // ConfigValidators checks combinations of provider arguments at validate time.
 func (p *ServiceProvider) ConfigValidators(_ context.Context) []provider.ConfigValidator {
-	return []provider.ConfigValidator{insecureBaseURLConfigValidator{}}
+	return []provider.ConfigValidator{validators.InsecureBaseURL{}}
 }
 
 // Configure builds the API client and hands *ProviderData to every resource,
@@ -421,14 +422,14 @@ func resolveSettings(cfg providerModel, env envLookup, providerVersion, terrafor
 		}
 	}
 	if !cfg.BaseURL.IsUnknown() {
-		normalized, err := normalizeBaseURL(baseURL)
+		normalized, err := validators.NormalizeBaseURL(baseURL)
 		if err != nil {
 			diags.AddAttributeError(path.Root("base_url"), "Invalid base URL",
 				fmt.Sprintf("The %s value %q is not usable: %s.", baseURLSource, baseURL, err))
 		} else {
 			baseURL = normalized
 			if !cfg.AllowInsecureHTTP.IsUnknown() && !cfg.AllowInsecureHTTP.ValueBool() {
-				if err := checkTransportSecurity(baseURL); err != nil {
+				if err := validators.CheckTransportSecurity(baseURL); err != nil {
 					diags.AddAttributeError(path.Root("base_url"), "Insecure base URL",
 						fmt.Sprintf("The %s value %q %s.", baseURLSource, baseURL, err))
 				}
@@ -468,7 +469,7 @@ func resolveSettings(cfg providerModel, env envLookup, providerVersion, terrafor
 	// Timeout.
 	timeout := time.Duration(0)
 	if !cfg.RequestTimeout.IsNull() && !cfg.RequestTimeout.IsUnknown() {
-		d, err := parsePositiveDuration(cfg.RequestTimeout.ValueString())
+		d, err := validators.ParsePositiveDuration(cfg.RequestTimeout.ValueString())
 		if err != nil {
 			diags.AddAttributeError(path.Root("request_timeout"), "Invalid request timeout",
 				fmt.Sprintf("Attribute request_timeout: %q %s.", cfg.RequestTimeout.ValueString(), err))
@@ -573,4 +574,34 @@ func resolveKey(v types.String, attr, envVar string, env envLookup, diags *diag.
 		return "", false
 	}
 	return key, true
+}
+
+// reservedHeaders cannot be set through default_headers.
+var reservedHeaders = map[string]string{
+	"x-api-key":      "it is a credential header: set the project key with api_key or " + EnvAPIKey,
+	"x-org-api-key":  "it is a credential header: set the organization key with org_api_key or " + EnvOrgAPIKey,
+	"x-user-api-key": "it is a credential header, and the service refuses a request carrying two credentials",
+	"content-type":   "the provider always sends JSON",
+}
+
+// checkHeaderName refuses a default_headers key that is not an HTTP header
+// name or is reserved (kept here, beside the environment variables its
+// messages name).
+func checkHeaderName(name string) error {
+	if !validators.IsHeaderName(name) {
+		return fmt.Errorf("%q is not a valid HTTP header name", name)
+	}
+	if why, ok := reservedHeaders[strings.ToLower(name)]; ok {
+		return fmt.Errorf("header %q cannot be overridden (%s)", name, why)
+	}
+	return nil
+}
+
+// headerNameValidator validates default_headers keys.
+func headerNameValidator() validator.String {
+	return validators.StringCheck{
+		Desc:    "value must be a valid HTTP header name other than x-api-key, x-org-api-key, x-user-api-key and content-type",
+		Summary: "Invalid default header",
+		Check:   checkHeaderName,
+	}
 }

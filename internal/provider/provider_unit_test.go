@@ -258,49 +258,6 @@ func TestResolveSettingsUnknownDefers(t *testing.T) {
 	}
 }
 
-func TestNormalizeBaseURL(t *testing.T) {
-	t.Parallel()
-	ok := map[string]string{
-		"https://backend.composio.dev":        "https://backend.composio.dev",
-		"https://backend.composio.dev/":       "https://backend.composio.dev",
-		"https://proxy.example.com/svc/":      "https://proxy.example.com/svc",
-		"http://localhost:8080":               "http://localhost:8080",
-		"http://[::1]:9000":                   "http://[::1]:9000",
-		" https://backend.composio.dev ":      "https://backend.composio.dev",
-		"HTTPS://Backend.Composio.Dev/prefix": "https://Backend.Composio.Dev/prefix",
-	}
-	for in, want := range ok {
-		got, err := normalizeBaseURL(in)
-		if err != nil || got != want {
-			t.Errorf("normalizeBaseURL(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	bad := []string{
-		"", "backend.composio.dev", "ftp://x.example.com", "https://", "https://u:p@x.example.com",
-		"https://x.example.com/?a=b", "https://x.example.com/#frag", "https://x.example.com/api/v3.1",
-		"https://x.example.com:99999", "/relative",
-	}
-	for _, in := range bad {
-		if got, err := normalizeBaseURL(in); err == nil {
-			t.Errorf("normalizeBaseURL(%q) = %q, want an error", in, got)
-		}
-	}
-}
-
-func TestIsLoopbackHost(t *testing.T) {
-	t.Parallel()
-	for _, h := range []string{"localhost", "LOCALHOST", "api.localhost", "127.0.0.1", "127.8.9.10", "::1", "[::1]"} {
-		if !isLoopbackHost(h) {
-			t.Errorf("%q should be loopback", h)
-		}
-	}
-	for _, h := range []string{"example.com", "localhost.example.com", "10.0.0.1", "128.0.0.1", "::2", "mylocalhost"} {
-		if isLoopbackHost(h) {
-			t.Errorf("%q should not be loopback", h)
-		}
-	}
-}
-
 // configValue builds a provider configuration from attribute values; unset
 // attributes are null.
 func configValue(t *testing.T, attrs map[string]tftypes.Value) tfsdk.Config {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -32,6 +31,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const authConfigResourceType = "service_auth_config"
@@ -45,9 +45,6 @@ const (
 // authSchemes are the auth schemes accepted by `auth_scheme`.
 var authSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BILLCOM_AUTH", "BEARER_TOKEN", "GOOGLE_SERVICE_ACCOUNT",
 	"NO_AUTH", "BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "S2S_OAUTH2"}
-
-// authConfigIDRe matches auth config ids (nanoids prefixed with ac_).
-var authConfigIDRe = regexp.MustCompile(`^ac_[A-Za-z0-9_-]+$`)
 
 var acObjectAsOptions = basetypes.ObjectAsOptions{}
 
@@ -131,7 +128,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"toolkit": schema.StringAttribute{
 				MarkdownDescription: "Slug of the toolkit the auth config belongs to, e.g. `github`. Changing it replaces the auth config.",
 				Required:            true,
-				Validators:          []validator.String{canonicalToolkitSlug()},
+				Validators:          []validator.String{validators.CanonicalToolkitSlug()},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"type": schema.StringAttribute{
@@ -149,7 +146,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 					"(e.g. `GitHub Auth Config`). Updated in place.",
 				Optional:      true,
 				Computed:      true,
-				Validators:    []validator.String{stringvalidator.UTF8LengthBetween(1, 255), displayNameValidator()},
+				Validators:    []validator.String{stringvalidator.UTF8LengthBetween(1, 255), validators.DisplayName()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"auth_scheme": schema.StringAttribute{
@@ -175,7 +172,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				ElementType: types.StringType,
 				Validators: append([]validator.Map{
 					mapvalidator.ConflictsWith(path.MatchRoot("credentials")),
-				}, credentialFields()...),
+				}, validators.CredentialFields()...),
 			},
 			"credentials_wo_version": schema.Int64Attribute{
 				MarkdownDescription: "Version of `credentials_wo`. Terraform cannot see changes to a write-only value, so " +
@@ -195,7 +192,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				ElementType: types.StringType,
 				Validators: append([]validator.Map{
 					mapvalidator.ConflictsWith(path.MatchRoot("credentials_wo")),
-				}, credentialFields()...),
+				}, validators.CredentialFields()...),
 			},
 			"scopes": schema.ListAttribute{
 				MarkdownDescription: "OAuth scopes to request. For service-managed auth they are set through the service's " +
@@ -207,7 +204,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				ElementType: types.StringType,
 				Validators: []validator.List{
 					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
-					uniqueStrings(),
+					validators.UniqueStrings(),
 				},
 				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 			},
@@ -236,7 +233,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 						PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 						Validators: []validator.List{
 							listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
-							uniqueStrings(),
+							validators.UniqueStrings(),
 						},
 					},
 					"tools_available_for_execution": schema.SetAttribute{
@@ -326,7 +323,7 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 		}
 		return
 	}
-	checkRequiredWriteOnlyVersion(cfg.CredentialsWO, cfg.CredentialsWOVersion, "credentials_wo", "credentials_wo_version",
+	validators.CheckRequiredWriteOnlyVersion(cfg.CredentialsWO, cfg.CredentialsWOVersion, "credentials_wo", "credentials_wo_version",
 		"the credentials", &resp.Diagnostics)
 	if cfg.AuthScheme.IsNull() {
 		resp.Diagnostics.AddAttributeError(path.Root("auth_scheme"), "Missing auth_scheme",
@@ -338,7 +335,7 @@ func (r *authConfigResource) ValidateConfig(ctx context.Context, req resource.Va
 			name string
 			v    types.Map
 		}{{"credentials_wo", cfg.CredentialsWO}, {"credentials", cfg.Credentials}} {
-			if keys, ok := mapKeys(m.v); ok && slices.Contains(keys, "scopes") {
+			if keys, ok := validators.MapKeys(m.v); ok && slices.Contains(keys, "scopes") {
 				resp.Diagnostics.AddAttributeError(path.Root(m.name).AtMapKey("scopes"), "Scopes given twice",
 					fmt.Sprintf("Attribute %s has a \"scopes\" field and the scopes attribute is set too. Give the "+
 						"scopes in one place only (preferably the scopes attribute).", m.name))
@@ -449,7 +446,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 			resp.Diagnostics.AddAttributeError(path.Root("type"), "Service-managed auth not available",
 				fmt.Sprintf("Attribute type: toolkit %q has no service-managed auth scheme, so type = %q cannot be used. "+
 					"Set type = %q with auth_scheme one of %s and your own credentials.", tk.Slug, authConfigTypeManaged,
-					authConfigTypeCustom, joinOrNone(toolkitSchemes(tk))))
+					authConfigTypeCustom, validators.JoinOrNone(validators.ToolkitSchemes(tk))))
 			return
 		}
 		managed := strings.ToUpper(tk.ComposioManagedAuthSchemes[0])
@@ -476,7 +473,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 	if !ok {
 		resp.Diagnostics.AddAttributeError(path.Root("auth_scheme"), "Auth scheme not offered by the toolkit",
 			fmt.Sprintf("Attribute auth_scheme: toolkit %q does not offer the %s scheme. Schemes it offers: %s.",
-				tk.Slug, scheme, joinOrNone(toolkitSchemes(tk))))
+				tk.Slug, scheme, validators.JoinOrNone(validators.ToolkitSchemes(tk))))
 		return
 	}
 
@@ -485,14 +482,14 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 		credAttr, creds = "credentials", cfg.Credentials
 	}
 	if creds.IsNull() {
-		if hasRequiredCredentialFields(tk, scheme, purposeAuthConfigCreation) {
+		if validators.HasRequiredCredentialFields(tk, scheme, validators.PurposeAuthConfigCreation) {
 			resp.Diagnostics.AddAttributeError(path.Root("credentials_wo"), "Missing credentials",
 				fmt.Sprintf("A custom %s auth config of toolkit %q needs credentials with the field(s) %s: set "+
 					"credentials_wo (with credentials_wo_version) or credentials.", strings.ToUpper(scheme), tk.Slug,
-					quoteList(fieldNames(detail.Fields.AuthConfigCreation.Required))))
+					validators.QuoteList(validators.FieldNames(detail.Fields.AuthConfigCreation.Required))))
 		}
-	} else if keys, known := mapKeys(creds); known {
-		resp.Diagnostics.Append(checkCredentialFields(tk, scheme, purposeAuthConfigCreation, keys, path.Root(credAttr))...)
+	} else if keys, known := validators.MapKeys(creds); known {
+		resp.Diagnostics.Append(validators.CheckCredentialFields(tk, scheme, validators.PurposeAuthConfigCreation, keys, path.Root(credAttr))...)
 	}
 
 	checkSharedCredentialKeys(tk, detail, cfg.SharedCredentialsWO, &resp.Diagnostics)
@@ -501,7 +498,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 		v    types.List
 	}{{"scopes", cfg.Scopes}, {"user_scopes", cfg.UserScopes}} {
 		g := detail.Fields.AuthConfigCreation
-		if !a.v.IsNull() && !slices.Contains(fieldNames(g.Required), a.name) && !slices.Contains(fieldNames(g.Optional), a.name) {
+		if !a.v.IsNull() && !slices.Contains(validators.FieldNames(g.Required), a.name) && !slices.Contains(validators.FieldNames(g.Optional), a.name) {
 			resp.Diagnostics.AddAttributeError(path.Root(a.name), "Scopes not supported by the scheme",
 				fmt.Sprintf("Attribute %s: the %s scheme of toolkit %q has no %s field. Remove %s.",
 					a.name, strings.ToUpper(scheme), tk.Slug, a.name, a.name))

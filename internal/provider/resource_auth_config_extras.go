@@ -25,6 +25,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 type proxyConfigModel struct {
@@ -50,7 +51,7 @@ func acExtraAttributes() map[string]schema.Attribute {
 				"proxy_url": schema.StringAttribute{
 					MarkdownDescription: "URL of the proxy.",
 					Required:            true,
-					Validators:          []validator.String{httpURLValidator()},
+					Validators:          []validator.String{validators.HTTPURL()},
 				},
 				"proxy_auth_key_wo": schema.StringAttribute{
 					MarkdownDescription: "Key the service sends to the proxy, write-only (never stored). Sent on " +
@@ -72,7 +73,7 @@ func acExtraAttributes() map[string]schema.Attribute {
 			Optional:    true,
 			WriteOnly:   true,
 			ElementType: types.StringType,
-			Validators:  credentialFields(),
+			Validators:  validators.CredentialFields(),
 		},
 		"shared_credentials_wo_version": schema.Int64Attribute{
 			MarkdownDescription: "Version of `shared_credentials_wo`: change it (e.g. increment it) to send the " +
@@ -86,7 +87,7 @@ func acExtraAttributes() map[string]schema.Attribute {
 			Optional:      true,
 			Computed:      true,
 			ElementType:   types.StringType,
-			Validators:    []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)), uniqueStrings()},
+			Validators:    []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)), validators.UniqueStrings()},
 			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 		},
 	}
@@ -103,7 +104,7 @@ func validateAuthConfigExtras(ctx context.Context, cfg authConfigResourceModel, 
 		}
 		var p proxyConfigModel
 		diags.Append(cfg.ProxyConfig.As(ctx, &p, acObjectAsOptions)...)
-		addWriteOnlyVersionWarning(p.ProxyAuthKeyWO, p.ProxyAuthKeyWOVersion, path.Root("proxy_config").AtName("proxy_auth_key_wo"),
+		validators.AddWriteOnlyVersionWarning(p.ProxyAuthKeyWO, p.ProxyAuthKeyWOVersion, path.Root("proxy_config").AtName("proxy_auth_key_wo"),
 			path.Root("proxy_config").AtName("proxy_auth_key_wo_version"), diags)
 		if p.ProxyAuthKeyWO.IsNull() && !p.ProxyAuthKeyWOVersion.IsNull() {
 			diags.AddAttributeError(path.Root("proxy_config").AtName("proxy_auth_key_wo_version"), "Version without a key",
@@ -111,7 +112,7 @@ func validateAuthConfigExtras(ctx context.Context, cfg authConfigResourceModel, 
 					"set. Set proxy_auth_key_wo, or remove the version.")
 		}
 	}
-	checkRequiredWriteOnlyVersion(cfg.SharedCredentialsWO, cfg.SharedCredentialsWOVersion, "shared_credentials_wo",
+	validators.CheckRequiredWriteOnlyVersion(cfg.SharedCredentialsWO, cfg.SharedCredentialsWOVersion, "shared_credentials_wo",
 		"shared_credentials_wo_version", "the values", diags)
 }
 
@@ -218,12 +219,12 @@ func (m *authConfigResourceModel) fillExtras(ctx context.Context, ac *client.Aut
 // connected accounts, so their keys must be fields of the scheme's connected
 // account initiation.
 func checkSharedCredentialKeys(tk *client.Toolkit, detail *client.AuthConfigDetail, shared types.Map, diags *diag.Diagnostics) {
-	keys, known := mapKeys(shared)
+	keys, known := validators.MapKeys(shared)
 	if !known || detail == nil {
 		return
 	}
 	g := detail.Fields.ConnectedAccountInitiation
-	allowed := append(fieldNames(g.Required), fieldNames(g.Optional)...)
+	allowed := append(validators.FieldNames(g.Required), validators.FieldNames(g.Optional)...)
 	var unknown []string
 	for _, k := range keys {
 		if !slices.Contains(allowed, k) {
@@ -233,8 +234,8 @@ func checkSharedCredentialKeys(tk *client.Toolkit, detail *client.AuthConfigDeta
 	if len(unknown) > 0 {
 		diags.AddAttributeError(path.Root("shared_credentials_wo"), "Unknown shared credential fields",
 			fmt.Sprintf("Attribute shared_credentials_wo: %s: not connected account field(s) of the %s scheme of toolkit %q, "+
-				"which the auth config's accounts could inherit. Fields: %s.", quoteList(unknown),
-				strings.ToUpper(detail.Mode), tk.Slug, joinOrNone(allowed)))
+				"which the auth config's accounts could inherit. Fields: %s.", validators.QuoteList(unknown),
+				strings.ToUpper(detail.Mode), tk.Slug, validators.JoinOrNone(allowed)))
 	}
 }
 

@@ -28,6 +28,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const connectedAccountType = "service_connected_account"
@@ -123,7 +124,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				MarkdownDescription: "Your application's identifier of the end user who owns the account. " +
 					"Changing it creates a new account.",
 				Required:      true,
-				Validators:    []validator.String{userIDValidator()},
+				Validators:    []validator.String{validators.UserID()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"auth_config_id": schema.StringAttribute{
@@ -131,7 +132,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 					"`service_auth_config.example.id`). It decides the toolkit and the auth scheme. Changing it " +
 					"creates a new account.",
 				Required:      true,
-				Validators:    []validator.String{objectIDValidator("ac_")},
+				Validators:    []validator.String{validators.ObjectID("ac_")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"callback_url": schema.StringAttribute{
@@ -139,7 +140,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 					"(`http://` only to `localhost`, `127.0.0.0/8` or `[::1]`, for a local application; the service " +
 					"refuses any other URL). Changing it creates a new account.",
 				Optional:      true,
-				Validators:    []validator.String{callbackURLValidator()},
+				Validators:    []validator.String{validators.CallbackURL()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"credentials_wo": schema.MapAttribute{
@@ -156,7 +157,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				Validators: append([]validator.Map{
 					mapvalidator.ConflictsWith(path.MatchRoot("credentials")),
 					mapvalidator.SizeAtLeast(1),
-				}, credentialFields()...),
+				}, validators.CredentialFields()...),
 			},
 			"credentials_wo_version": schema.Int64Attribute{
 				MarkdownDescription: "Version of `credentials_wo`. Changing it sends the current `credentials_wo` to " +
@@ -175,7 +176,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				ElementType: types.StringType,
 				Validators: append([]validator.Map{
 					mapvalidator.SizeAtLeast(1),
-				}, credentialFields()...),
+				}, validators.CredentialFields()...),
 			},
 			"alias": schema.StringAttribute{
 				MarkdownDescription: "A name for the account that your application uses to pick one of a user's " +
@@ -187,7 +188,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 					"account is on the same auth config, the plan only warns (it may be the tainted account this " +
 					"plan replaces) and the apply refuses it before the write if it is still there.",
 				Optional:   true,
-				Validators: []validator.String{freeTextValidator()},
+				Validators: []validator.String{validators.FreeText()},
 			},
 			"revoke_on_delete": schema.BoolAttribute{
 				MarkdownDescription: "Whether deleting the account also revokes its tokens at the upstream provider " +
@@ -239,7 +240,7 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				MarkdownDescription: "Free-text reason sent to the service when the account is disabled " +
 					"(`enabled = false`). Changing it while the account is disabled sends the new reason.",
 				Optional:   true,
-				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, 1024), freeTextValidator()},
+				Validators: []validator.String{stringvalidator.UTF8LengthBetween(1, 1024), validators.FreeText()},
 			},
 			"status": schema.StringAttribute{
 				MarkdownDescription: "Connection status: `INITIALIZING`, `INITIATED` (waiting for the user), `ACTIVE`, " +
@@ -301,7 +302,7 @@ func connectedAccountTimeouts(ctx context.Context) schema.Attribute {
 		// Our duration check names the attribute (timeouts.create) in its
 		// error, unlike the library's.
 		if c, ok := a.Attributes["create"].(schema.StringAttribute); ok {
-			c.Validators = []validator.String{durationValidator()}
+			c.Validators = []validator.String{validators.Duration()}
 			a.Attributes["create"] = c
 		}
 		return a
@@ -312,7 +313,7 @@ func connectedAccountTimeouts(ctx context.Context) schema.Attribute {
 func (r *connectedAccountResource) ConfigValidators(_ context.Context) []resource.ConfigValidator {
 	return []resource.ConfigValidator{
 		hostedLinkWithoutCredentials{},
-		writeOnlyWithoutVersion{writeOnly: path.Root("credentials_wo"), version: path.Root("credentials_wo_version")},
+		validators.WriteOnlyWithoutVersion{WriteOnly: path.Root("credentials_wo"), Version: path.Root("credentials_wo_version")},
 	}
 }
 
@@ -370,7 +371,7 @@ func givenCredentials(ctx context.Context, config, plan connectedAccountModel, d
 	if !config.CredentialsWO.IsNull() {
 		src, attr = config.CredentialsWO, path.Root("credentials_wo")
 	}
-	keys, known := mapKeys(src)
+	keys, known := validators.MapKeys(src)
 	if !known || src.IsNull() {
 		return nil, keys, attr, known
 	}
@@ -412,17 +413,17 @@ func (r *connectedAccountResource) checkAccountCredentials(ctx context.Context, 
 		return
 	}
 	if !given {
-		if missing := missingRequiredFields(tk, scheme, purposeConnectedAccountInitiation, inherited...); len(missing) > 0 {
+		if missing := validators.MissingRequiredFields(tk, scheme, validators.PurposeConnectedAccountInitiation, inherited...); len(missing) > 0 {
 			diags.AddAttributeError(path.Root("credentials_wo"), "Missing credentials",
 				fmt.Sprintf("The auth config uses the %s scheme of toolkit %q, whose accounts need the field(s) %s. Set "+
 					"credentials_wo (write-only, with credentials_wo_version) or credentials, for example "+
 					"credentials_wo = { %s = var.secret }, set them in the auth config's shared_credentials_wo, "+
 					"or set hosted_link = true to let the user enter them.",
-					strings.ToUpper(scheme), tk.Slug, quoteList(missing), missing[0]))
+					strings.ToUpper(scheme), tk.Slug, validators.QuoteList(missing), missing[0]))
 		}
 		return
 	}
-	diags.Append(checkCredentialFields(tk, scheme, purposeConnectedAccountInitiation, keys, attr, inherited...)...)
+	diags.Append(validators.CheckCredentialFields(tk, scheme, validators.PurposeConnectedAccountInitiation, keys, attr, inherited...)...)
 }
 
 // privateKeyReplacing marks, in the private plan data, a plan that replaces an
@@ -519,7 +520,7 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 		addAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_id"), "reading auth config", connectedAccountType, acID, err)
 		return
 	}
-	r.checkAccountCredentials(ctx, ac.Toolkit.Slug, ac.AuthScheme, keys, attr, hostedLink, true, &resp.Diagnostics, sharedCredentialNames(ac)...)
+	r.checkAccountCredentials(ctx, ac.Toolkit.Slug, ac.AuthScheme, keys, attr, hostedLink, true, &resp.Diagnostics, validators.SharedCredentialNames(ac)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const customToolkitType = "service_custom_toolkit"
@@ -121,7 +122,7 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Display name (not blank, no surrounding white space). Updated in place.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, 255), displayNameValidator()},
+				Validators:          []validator.String{stringvalidator.UTF8LengthBetween(1, 255), validators.DisplayName()},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "Description shown for the toolkit, sent when it is registered. The service " +
@@ -147,7 +148,7 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 					"`meta.app_url` (how the service reports it since the change is not documented).",
 				Optional:      true,
 				Computed:      true,
-				Validators:    []validator.String{httpURLValidator()},
+				Validators:    []validator.String{validators.HTTPURL()},
 				PlanModifiers: []planmodifier.String{mcpURLPlan(), stringplanmodifier.RequiresReplace()},
 			},
 			"app_url": schema.StringAttribute{
@@ -161,7 +162,7 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 					"replaced); app_url will be removed in the next major version.",
 				Optional:      true,
 				Computed:      true,
-				Validators:    []validator.String{httpURLValidator()},
+				Validators:    []validator.String{validators.HTTPURL()},
 				PlanModifiers: []planmodifier.String{appURLPlan(), stringplanmodifier.RequiresReplace()},
 			},
 			"auth_scheme": schema.SingleNestedAttribute{
@@ -185,13 +186,13 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 							"account's key (e.g. `Authorization = \"Bearer " + client.CustomAPIKeyPlaceholder + "\"`).",
 						Optional:    true,
 						ElementType: types.StringType,
-						Validators:  []validator.Map{headerFields()},
+						Validators:  []validator.Map{validators.HeaderFields()},
 					},
 					"discovery_url": schema.StringAttribute{
 						MarkdownDescription: "For `DCR_OAUTH` (required): the OAuth authorization server metadata URL " +
 							"(e.g. `https://mcp.example.com/.well-known/oauth-authorization-server`).",
 						Optional:   true,
-						Validators: []validator.String{httpURLValidator()},
+						Validators: []validator.String{validators.HTTPURL()},
 					},
 				},
 			},

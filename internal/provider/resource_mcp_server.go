@@ -23,6 +23,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const mcpServerType = "service_mcp_server"
@@ -105,14 +106,14 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				Required: true,
 				// Not blank nor padded: only when naming a new server (the data
 				// source still finds one named so elsewhere).
-				Validators: append(mcpServerNameValidators(), displayNameValidator()),
+				Validators: append(mcpServerNameValidators(), validators.DisplayName()),
 			},
 			"auth_config_ids": schema.SetAttribute{
 				MarkdownDescription: "Auth configs (`ac_...`) whose toolkits the server serves, usually one per " +
 					"toolkit. May be empty only when `no_auth_toolkits` is set.",
 				Required:    true,
 				ElementType: types.StringType,
-				Validators:  []validator.Set{setvalidator.ValueStringsAre(authConfigIDValidator())},
+				Validators:  []validator.Set{setvalidator.ValueStringsAre(validators.AuthConfigID())},
 			},
 			"allowed_tools": schema.SetAttribute{
 				MarkdownDescription: "Tool slugs (upper snake case, e.g. `GITHUB_CREATE_AN_ISSUE`) the server exposes; each " +
@@ -126,14 +127,14 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 						"must be a tool slug in upper snake case prefixed by its toolkit, e.g. GITHUB_CREATE_AN_ISSUE")),
 					// The service takes an empty list for "every tool": `[]` would
 					// plan no tools and read back all of them.
-					setSizeAtLeastOne("list at least one tool, or leave allowed_tools out to expose every tool of the server's toolkits"),
+					validators.NonEmptySet("list at least one tool, or leave allowed_tools out to expose every tool of the server's toolkits"),
 				},
 			},
 			"no_auth_toolkits": schema.SetAttribute{
 				MarkdownDescription: "Slugs of toolkits that need no authentication (scheme `NO_AUTH`) to serve as well.",
 				Optional:            true,
 				ElementType:         types.StringType,
-				Validators:          []validator.Set{setvalidator.ValueStringsAre(canonicalToolkitSlug())},
+				Validators:          []validator.Set{setvalidator.ValueStringsAre(validators.CanonicalToolkitSlug())},
 			},
 			"managed_auth_via_service": schema.BoolAttribute{
 				MarkdownDescription: "Whether the service manages the users' authentication for this server. " +

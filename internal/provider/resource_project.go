@@ -24,6 +24,8 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/planmodifiers"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const projectType = "service_project"
@@ -88,10 +90,10 @@ func checkProjectName(name string) error {
 }
 
 func projectNameValidator() validator.String {
-	return stringCheck{
-		description: "value must be 1 to 64 letters, digits, spaces, hyphens and underscores, starting with a letter or digit",
-		summary:     "Invalid project name",
-		check:       checkProjectName,
+	return validators.StringCheck{
+		Desc:    "value must be 1 to 64 letters, digits, spaces, hyphens and underscores, starting with a letter or digit",
+		Summary: "Invalid project name",
+		Check:   checkProjectName,
 	}
 }
 
@@ -246,9 +248,9 @@ func (r *projectResource) Configure(_ context.Context, req resource.ConfigureReq
 // projectKeyPlanModifier keeps api_key from state (null after an import)
 // unless api_key_rotation asks for a rotation (then it is unknown). As with a
 // webhook subscription's secret_rotation, the first value given after an
-// import is the baseline (privateKeyImported), not a rotation: adopting a
+// import is the baseline (planmodifiers.PrivateKeyImported), not a rotation: adopting a
 // project must not break the keys in use.
-var projectKeyPlanModifier = rotatedPlanModifier{rotation: "api_key_rotation", what: "the API key"}
+var projectKeyPlanModifier = planmodifiers.Rotated{Rotation: "api_key_rotation", What: "the API key"}
 
 // projectListing is the organization's projects as one plan walk lists
 // them (once per ProviderData: Configure makes one per walk), for the
@@ -590,15 +592,15 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 		return
 	}
 	if req.Private != nil {
-		imported := baselineAfterImport(ctx, req.Private, state.APIKeyRotation)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, nil)...)
+		imported := planmodifiers.BaselineAfterImport(ctx, req.Private, state.APIKeyRotation)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, planmodifiers.PrivateKeyImported, nil)...)
 		if imported {
 			state.APIKeyRotation = plan.APIKeyRotation // the baseline: nothing to rotate
 		}
 	}
 	id := state.ID.ValueString()
 	plan.ID, plan.OrgID, plan.CreatedAt, plan.APIKey = state.ID, state.OrgID, state.CreatedAt, state.APIKey
-	if rotates(state.APIKeyRotation, plan.APIKeyRotation) {
+	if planmodifiers.Rotates(state.APIKeyRotation, plan.APIKeyRotation) {
 		key, err := r.data.Client.RegenerateProjectAPIKey(ctx, id)
 		if err != nil {
 			// Keep the rest of the update; the rotation is retried on the next apply.
@@ -637,12 +639,12 @@ func (r *projectResource) ImportState(ctx context.Context, req resource.ImportSt
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !serviceObjectIDRe.MatchString(id) {
+	if !validators.ObjectIDRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid import id",
 			fmt.Sprintf("Expected a project id such as pr_AbC123xyz (the service_projects data source lists them), got %q.", id))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, []byte("true"))...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, planmodifiers.PrivateKeyImported, []byte("true"))...)
 }

@@ -23,6 +23,10 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/jsonschema"
+	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
+	"github.com/integration-service/terraform-provider-service/internal/provider/planmodifiers"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const triggerInstanceType = "service_trigger_instance"
@@ -38,10 +42,6 @@ var (
 // triggerSlugRe matches trigger type slugs: upper snake case, prefixed by the
 // toolkit (e.g. GITHUB_COMMIT_EVENT).
 var triggerSlugRe = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
-
-// serviceObjectIDRe matches service object ids such as ca_AbC123 (nanoid
-// style) or UUIDs.
-var serviceObjectIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
 // uuidRe matches a UUID, which the service also accepts as a trigger
 // instance id.
@@ -104,7 +104,7 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 				MarkdownDescription: "External id of the user whose connected account the trigger watches. Changing it " +
 					"creates a new trigger instance.",
 				Required:      true,
-				Validators:    []validator.String{userIDValidator()},
+				Validators:    []validator.String{validators.UserID()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"slug": schema.StringAttribute{
@@ -125,7 +125,7 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 					"creates a new trigger instance; removing it from the configuration keeps the current account.",
 				Optional:   true,
 				Computed:   true,
-				Validators: []validator.String{objectIDValidator("ca_")},
+				Validators: []validator.String{validators.ObjectID("ca_")},
 				PlanModifiers: []planmodifier.String{
 					stringplanmodifier.UseStateForUnknown(),
 					stringplanmodifier.RequiresReplaceIfConfigured(),
@@ -141,9 +141,9 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 				Computed:   true,
 				CustomType: jsontypes.NormalizedType{},
 				Default:    stringdefault.StaticString("{}"),
-				Validators: []validator.String{jsonObjectValidator()},
+				Validators: []validator.String{validators.JSONObject()},
 				PlanModifiers: []planmodifier.String{
-					normalizedJSONUseStatePlanModifier{},
+					planmodifiers.NormalizedJSONUseState{},
 					stringplanmodifier.RequiresReplace(),
 				},
 			},
@@ -250,7 +250,7 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	if version == "" {
 		version = r.data.VersionFor(toolkit)
 	}
-	resp.Diagnostics.Append(checkTriggerConfig(tt.Config, plan.TriggerConfig.ValueString(), slug, version, path.Root("trigger_config"))...)
+	resp.Diagnostics.Append(jsonschema.CheckTriggerConfig(tt.Config, plan.TriggerConfig.ValueString(), slug, version, path.Root("trigger_config"))...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -276,7 +276,7 @@ func (r *triggerInstanceResource) claimTriggerCreate(plan triggerInstanceModel, 
 	if plan.UserID.IsUnknown() || configuredAccount.IsUnknown() || plan.TriggerConfig.IsUnknown() {
 		return
 	}
-	cfg, d := jsonObjectFromNormalized(plan.TriggerConfig, path.Root("trigger_config"))
+	cfg, d := jsonvalue.ObjectFromNormalized(plan.TriggerConfig, path.Root("trigger_config"))
 	canonical, err := json.Marshal(cfg) // sorted keys, one spelling per number
 	if d.HasError() || err != nil {
 		return
@@ -365,7 +365,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		toolkit = toolkitPrefix(slug)
 	}
 
-	cfg, d := jsonObjectFromNormalized(plan.TriggerConfig, path.Root("trigger_config"))
+	cfg, d := jsonvalue.ObjectFromNormalized(plan.TriggerConfig, path.Root("trigger_config"))
 	resp.Diagnostics.Append(d...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -596,13 +596,13 @@ func (m *triggerInstanceModel) fill(_ context.Context, ti *client.TriggerInstanc
 	m.UserID = types.StringValue(ti.UserID)
 	m.Slug = types.StringValue(ti.TriggerName)
 	m.ConnectedAccountID = types.StringValue(ti.ConnectedAccountID)
-	cfg, err := normalizedFromValue(ti.TriggerConfig)
+	cfg, err := jsonvalue.FromValue(ti.TriggerConfig)
 	if err != nil {
 		diags.AddAttributeError(path.Root("trigger_config"), "Unreadable trigger_config",
 			fmt.Sprintf("The service returned a trigger_config that cannot be encoded as JSON: %s.", err))
 		return diags
 	}
-	m.TriggerConfig = keepConfiguredJSON(m.TriggerConfig, cfg)
+	m.TriggerConfig = jsonvalue.KeepConfigured(m.TriggerConfig, cfg)
 	m.Enabled = types.BoolValue(!ti.IsDisabled())
 	if ti.IsDisabled() {
 		m.DisabledAt = types.StringValue(*ti.DisabledAt)

@@ -17,9 +17,6 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -652,39 +649,6 @@ resource "service_trigger_instance" "auto" {
 			testAccImportStep("service_trigger_instance.explicit"),
 		},
 	})
-}
-
-func TestNormalizedJSONUseStatePlanModifier(t *testing.T) {
-	t.Parallel()
-	cases := []struct {
-		name, state, plan, want string
-	}{
-		{"reordered keeps state", `{"a":1,"b":[1,2]}`, "{ \"b\": [1, 2],\n \"a\": 1 }", `{"a":1,"b":[1,2]}`},
-		{"changed keeps plan", `{"a":1}`, `{"a":2}`, `{"a":2}`},
-		{"array order matters", `{"a":[1,2]}`, `{"a":[2,1]}`, `{"a":[2,1]}`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			req := planmodifier.StringRequest{StateValue: types.StringValue(tc.state), PlanValue: types.StringValue(tc.plan)}
-			resp := &planmodifier.StringResponse{PlanValue: req.PlanValue}
-			normalizedJSONUseStatePlanModifier{}.PlanModifyString(context.Background(), req, resp)
-			if got := resp.PlanValue.ValueString(); got != tc.want {
-				t.Errorf("got %s, want %s", got, tc.want)
-			}
-		})
-	}
-}
-
-func TestJSONObjectValidator(t *testing.T) {
-	t.Parallel()
-	for in, ok := range map[string]bool{`{}`: true, `{"a":1}`: true, ``: true, `[1]`: false, `"x"`: false, `{"a":1} {}`: false} {
-		resp := &validator.StringResponse{}
-		jsonObjectValidator().ValidateString(context.Background(),
-			validator.StringRequest{Path: path.Root("trigger_config"), ConfigValue: types.StringValue(in)}, resp)
-		if resp.Diagnostics.HasError() == ok {
-			t.Errorf("%q: errors %v", in, resp.Diagnostics)
-		}
-	}
 }
 
 func TestApplyTriggerInstance(t *testing.T) {

@@ -24,6 +24,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const webhookEndpointType = "service_webhook_endpoint"
@@ -95,7 +96,7 @@ func (r *webhookEndpointResource) Schema(_ context.Context, _ resource.SchemaReq
 					"checked by the service when the endpoint is created. Changing it replaces the resource (the old " +
 					"endpoint stays on the service).",
 				Required:      true,
-				Validators:    []validator.String{toolkitSlugValidator()},
+				Validators:    []validator.String{validators.ToolkitSlug()},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"client_id": schema.StringAttribute{
@@ -157,10 +158,10 @@ func (r *webhookEndpointResource) Schema(_ context.Context, _ resource.SchemaReq
 // around it and no control characters (the service matches it exactly: a
 // stray space would make a second endpoint).
 func webhookClientIDValidator() validator.String {
-	return stringCheck{
-		description: "an OAuth app client id: not blank, without surrounding white space or control characters",
-		summary:     "Invalid client_id",
-		check: func(v string) error {
+	return validators.StringCheck{
+		Desc:    "an OAuth app client id: not blank, without surrounding white space or control characters",
+		Summary: "Invalid client_id",
+		Check: func(v string) error {
 			switch {
 			case strings.TrimSpace(v) == "":
 				return fmt.Errorf("%q is blank; give the client id of the toolkit's OAuth app", v)
@@ -178,10 +179,10 @@ var setupFieldNameRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
 // setupFieldNameValidator checks a key of data_wo.
 func setupFieldNameValidator() validator.String {
-	return stringCheck{
-		description: "a setup field name (letters, digits, underscore, dot, hyphen)",
-		summary:     "Invalid setup field name",
-		check: func(v string) error {
+	return validators.StringCheck{
+		Desc:    "a setup field name (letters, digits, underscore, dot, hyphen)",
+		Summary: "Invalid setup field name",
+		Check: func(v string) error {
 			if !setupFieldNameRe.MatchString(v) {
 				return fmt.Errorf("%q is not a setup field name (letters, digits, underscore, dot and hyphen, e.g. signing_secret)", v)
 			}
@@ -194,10 +195,10 @@ func setupFieldNameValidator() validator.String {
 // drops empty fields, so a blank required field would fail at apply and a
 // blank optional one would silently be cleared). The value is never quoted.
 func setupFieldValueValidator() validator.String {
-	return stringCheck{
-		description: "a setup field value: not blank",
-		summary:     "Blank setup field value",
-		check: func(v string) error {
+	return validators.StringCheck{
+		Desc:    "a setup field value: not blank",
+		Summary: "Blank setup field value",
+		Check: func(v string) error {
 			if strings.TrimSpace(v) == "" {
 				return fmt.Errorf("the value is blank; give the field's value or remove the field (the service " +
 					"treats a blank value as not set)")
@@ -219,7 +220,7 @@ func (r *webhookEndpointResource) ValidateConfig(ctx context.Context, req resour
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	checkRequiredWriteOnlyVersion(cfg.DataWO, cfg.DataWOVersion, "data_wo", "data_wo_version", "the setup fields", &resp.Diagnostics)
+	validators.CheckRequiredWriteOnlyVersion(cfg.DataWO, cfg.DataWOVersion, "data_wo", "data_wo_version", "the setup fields", &resp.Diagnostics)
 }
 
 // ModifyPlan checks, when the plan creates the endpoint (or replaces it) and
@@ -502,7 +503,7 @@ func (r *webhookEndpointResource) ImportState(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !serviceObjectIDRe.MatchString(id) {
+	if !validators.ObjectIDRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid import id",
 			fmt.Sprintf("Expected a webhook endpoint id such as we_AbC123 (the service_webhook_endpoints data source "+
 				"lists them), got %q.", id))

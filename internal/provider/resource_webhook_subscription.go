@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -20,6 +19,8 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/planmodifiers"
+	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
 const webhookSubscriptionType = "service_webhook_subscription"
@@ -80,7 +81,7 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 					"only for loopback hosts (`localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`), for local receivers. " +
 					"Unlike the provider's `base_url`, no setting allows plain `http://` to other hosts.",
 				Required:   true,
-				Validators: []validator.String{webhookURLValidator()},
+				Validators: []validator.String{validators.WebhookURL()},
 			},
 			"enabled_events": schema.SetAttribute{
 				MarkdownDescription: "Event types delivered to `webhook_url`, e.g. `composio.trigger.message` (the " +
@@ -113,7 +114,7 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 				Computed:  true,
 				Sensitive: true,
 				PlanModifiers: []planmodifier.String{
-					rotatedPlanModifier{rotation: "secret_rotation", what: "the secret", nullStaysUnknown: true},
+					planmodifiers.Rotated{Rotation: "secret_rotation", What: "the secret", NullStaysUnknown: true},
 				},
 			},
 			"created_at": schema.StringAttribute{
@@ -125,31 +126,6 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 				MarkdownDescription: "When the subscription was last changed (ISO 8601).",
 				Computed:            true,
 			},
-		},
-	}
-}
-
-// webhookURLValidator accepts absolute https URLs and http URLs to loopback hosts.
-func webhookURLValidator() validator.String {
-	return stringCheck{
-		description: "value must be an https URL (http only to a loopback host)",
-		summary:     "Invalid webhook URL",
-		check: func(raw string) error {
-			u, err := checkURL(raw)
-			if err != nil {
-				return err
-			}
-			if u.Scheme != "https" && u.Scheme != "http" {
-				return fmt.Errorf("must be an absolute https URL such as https://example.com/webhooks, got %q", raw)
-			}
-			if u.Fragment != "" || strings.HasSuffix(raw, "#") {
-				return fmt.Errorf("%q has a fragment (#...), which is never sent with a delivery; remove it", raw)
-			}
-			if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
-				return fmt.Errorf("uses plain http to the non-loopback host %q; the service delivers to https URLs "+
-					"(plain http is accepted only for localhost, 127.0.0.1 or [::1])", u.Hostname())
-			}
-			return nil
 		},
 	}
 }
@@ -319,13 +295,13 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 		current = w
 	}
 	if req.Private != nil {
-		imported := baselineAfterImport(ctx, req.Private, state.SecretRotation)
-		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, nil)...)
+		imported := planmodifiers.BaselineAfterImport(ctx, req.Private, state.SecretRotation)
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, planmodifiers.PrivateKeyImported, nil)...)
 		if imported {
 			state.SecretRotation = plan.SecretRotation // the baseline: nothing to rotate
 		}
 	}
-	if rotates(state.SecretRotation, plan.SecretRotation) {
+	if planmodifiers.Rotates(state.SecretRotation, plan.SecretRotation) {
 		secret, err := c.RotateWebhookSecret(ctx, id)
 		if err != nil {
 			// Keep what the update applied; the rotation is retried on the next apply.
@@ -378,14 +354,14 @@ func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resou
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !serviceObjectIDRe.MatchString(id) {
+	if !validators.ObjectIDRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid import id",
 			fmt.Sprintf("Expected a webhook subscription id such as whs_AbC123 (GET /api/v3.1/webhook_subscriptions lists it), got %q.", id))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
 	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, []byte("true"))...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, planmodifiers.PrivateKeyImported, []byte("true"))...)
 }
 
 // fill copies the service's view into m (secret_rotation

@@ -1,8 +1,11 @@
-package provider
+package validators
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -32,10 +35,10 @@ func TestCheckCredentialFields(t *testing.T) {
 	tk := testToolkit()
 	attr := path.Root("credentials_wo")
 
-	if d := checkCredentialFields(tk, "OAUTH2", purposeAuthConfigCreation, []string{"client_id", "client_secret"}, attr); d.HasError() {
+	if d := CheckCredentialFields(tk, "OAUTH2", PurposeAuthConfigCreation, []string{"client_id", "client_secret"}, attr); d.HasError() {
 		t.Fatalf("valid fields refused: %v", d)
 	}
-	d := checkCredentialFields(tk, "oauth2", purposeAuthConfigCreation, []string{"client_id", "token"}, attr)
+	d := CheckCredentialFields(tk, "oauth2", PurposeAuthConfigCreation, []string{"client_id", "token"}, attr)
 	if len(d.Errors()) != 2 {
 		t.Fatalf("want a missing and an unknown error, got %v", d)
 	}
@@ -44,32 +47,41 @@ func TestCheckCredentialFields(t *testing.T) {
 			t.Errorf("diagnostics do not mention %s: %v", want, d)
 		}
 	}
-	d = checkCredentialFields(tk, "API_KEY", purposeConnectedAccountInitiation, nil, attr)
+	d = CheckCredentialFields(tk, "API_KEY", PurposeConnectedAccountInitiation, nil, attr)
 	if !diagsContain(d, `"api_key"`) || !diagsContain(d, "connected account initiation") {
 		t.Fatalf("want missing api_key: %v", d)
 	}
-	d = checkCredentialFields(tk, "BASIC", purposeConnectedAccountInitiation, nil, attr)
+	d = CheckCredentialFields(tk, "BASIC", PurposeConnectedAccountInitiation, nil, attr)
 	if !diagsContain(d, "Unsupported auth scheme") || !diagsContain(d, "API_KEY, OAUTH2") {
 		t.Fatalf("want unsupported scheme: %v", d)
 	}
-	if d := checkCredentialFields(nil, "BASIC", purposeAuthConfigCreation, nil, attr); d.HasError() {
+	if d := CheckCredentialFields(nil, "BASIC", PurposeAuthConfigCreation, nil, attr); d.HasError() {
 		t.Fatalf("nil toolkit: %v", d)
 	}
-	if !hasRequiredCredentialFields(tk, "OAUTH2", purposeAuthConfigCreation) || hasRequiredCredentialFields(tk, "API_KEY", purposeAuthConfigCreation) {
-		t.Fatal("hasRequiredCredentialFields")
+	if !HasRequiredCredentialFields(tk, "OAUTH2", PurposeAuthConfigCreation) || HasRequiredCredentialFields(tk, "API_KEY", PurposeAuthConfigCreation) {
+		t.Fatal("HasRequiredCredentialFields")
 	}
 }
 
 func TestMapKeys(t *testing.T) {
 	t.Parallel()
-	keys, known := mapKeys(stringMap(t, map[string]string{"b": "1", "a": "2"}))
+	keys, known := MapKeys(types.MapValueMust(types.StringType, map[string]attr.Value{"b": types.StringValue("1"), "a": types.StringValue("2")}))
 	if !known || len(keys) != 2 || keys[0] != "a" || keys[1] != "b" {
 		t.Fatalf("got %v %v", keys, known)
 	}
-	if _, known := mapKeys(types.MapUnknown(types.StringType)); known {
+	if _, known := MapKeys(types.MapUnknown(types.StringType)); known {
 		t.Fatal("unknown map reported as known")
 	}
-	if keys, known := mapKeys(types.MapNull(types.StringType)); !known || len(keys) != 0 {
+	if keys, known := MapKeys(types.MapNull(types.StringType)); !known || len(keys) != 0 {
 		t.Fatal("null map")
 	}
+}
+
+func diagsContain(diags diag.Diagnostics, substr string) bool {
+	for _, d := range diags {
+		if strings.Contains(d.Summary(), substr) || strings.Contains(d.Detail(), substr) {
+			return true
+		}
+	}
+	return false
 }

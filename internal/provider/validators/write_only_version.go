@@ -1,4 +1,4 @@
-package provider
+package validators
 
 import (
 	"context"
@@ -10,37 +10,37 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
 
-// writeOnlyWithoutVersion warns about a write-only attribute set without the
-// attribute that versions it: Terraform never shows a change of a write-only
-// value, so without a version a new value is never sent after the create.
-// (Where the version is required, as for service_auth_config's
-// credentials_wo and shared_credentials_wo, ValidateConfig reports an error
-// instead.)
-type writeOnlyWithoutVersion struct {
-	writeOnly, version path.Path
+// WriteOnlyWithoutVersion, a resource.ConfigValidator, warns about a
+// write-only attribute set without the attribute that versions it: Terraform
+// never shows a change of a write-only value, so without a version a new
+// value is never sent after the create. (Where the version is required, as
+// for service_auth_config's credentials_wo and shared_credentials_wo,
+// ValidateConfig reports an error instead, with CheckRequiredWriteOnlyVersion.)
+type WriteOnlyWithoutVersion struct {
+	WriteOnly, Version path.Path
 }
 
-func (v writeOnlyWithoutVersion) Description(ctx context.Context) string {
+func (v WriteOnlyWithoutVersion) Description(ctx context.Context) string {
 	return v.MarkdownDescription(ctx)
 }
 
-func (v writeOnlyWithoutVersion) MarkdownDescription(context.Context) string {
-	return fmt.Sprintf("warns when `%s` is set without `%s`", v.writeOnly, v.version)
+func (v WriteOnlyWithoutVersion) MarkdownDescription(context.Context) string {
+	return fmt.Sprintf("warns when `%s` is set without `%s`", v.WriteOnly, v.Version)
 }
 
-func (v writeOnlyWithoutVersion) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+func (v WriteOnlyWithoutVersion) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var wo, version attr.Value
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, v.writeOnly, &wo)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, v.version, &version)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, v.WriteOnly, &wo)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, v.Version, &version)...)
 	if resp.Diagnostics.HasError() || wo == nil || version == nil {
 		return
 	}
-	addWriteOnlyVersionWarning(wo, version, v.writeOnly, v.version, &resp.Diagnostics)
+	AddWriteOnlyVersionWarning(wo, version, v.WriteOnly, v.Version, &resp.Diagnostics)
 }
 
-// addWriteOnlyVersionWarning adds the warning of writeOnlyWithoutVersion,
+// AddWriteOnlyVersionWarning adds the warning of WriteOnlyWithoutVersion,
 // on the write-only attribute's own path, when wo is set and version is null.
-func addWriteOnlyVersionWarning(wo, version attr.Value, woPath, versionPath path.Path, diags interface {
+func AddWriteOnlyVersionWarning(wo, version attr.Value, woPath, versionPath path.Path, diags interface {
 	AddAttributeWarning(path.Path, string, string)
 }) {
 	if wo.IsNull() || !version.IsNull() {
@@ -52,11 +52,11 @@ func addWriteOnlyVersionWarning(wo, version attr.Value, woPath, versionPath path
 			"changes.", woPath, versionPath, versionPath))
 }
 
-// checkRequiredWriteOnlyVersion pairs a write-only attribute (wo, at the root)
+// CheckRequiredWriteOnlyVersion pairs a write-only attribute (wo, at the root)
 // with the version it requires: an error on the version when wo is set
 // without it, and when it is set without wo. changes says what a new version
 // announces ("the credentials", "the setup fields").
-func checkRequiredWriteOnlyVersion(wo, version attr.Value, woName, versionName, changes string, diags *diag.Diagnostics) {
+func CheckRequiredWriteOnlyVersion(wo, version attr.Value, woName, versionName, changes string, diags *diag.Diagnostics) {
 	switch {
 	case !wo.IsNull() && version.IsNull():
 		diags.AddAttributeError(path.Root(versionName), "Missing "+versionName,

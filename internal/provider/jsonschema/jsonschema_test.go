@@ -1,10 +1,11 @@
-package provider
+package jsonschema
 
 import (
 	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 )
 
@@ -30,7 +31,7 @@ func mustSchema(t *testing.T, s string) map[string]any {
 	return m
 }
 
-func TestValidateJSONSchema(t *testing.T) {
+func TestValidate(t *testing.T) {
 	t.Parallel()
 	schema := mustSchema(t, commitEventSchema)
 	tests := []struct {
@@ -56,7 +57,7 @@ func TestValidateJSONSchema(t *testing.T) {
 		if err := json.Unmarshal([]byte(tc.doc), &doc); err != nil {
 			t.Fatal(err)
 		}
-		got := validateJSONSchema(schema, doc)
+		got := Validate(schema, doc)
 		if len(got) != len(tc.fields) {
 			t.Errorf("%s: got %v, want fields %v", tc.doc, got, tc.fields)
 			continue
@@ -72,19 +73,19 @@ func TestValidateJSONSchema(t *testing.T) {
 	}
 }
 
-func TestValidateJSONSchemaLenient(t *testing.T) {
+func TestValidateLenient(t *testing.T) {
 	t.Parallel()
 	// Unsupported keywords are ignored; type lists and nullable work.
 	schema := mustSchema(t, `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}]},"b":{"type":["string","null"]}}}`)
 	var doc any
 	_ = json.Unmarshal([]byte(`{"a":5,"b":null,"c":true}`), &doc)
-	if got := validateJSONSchema(schema, doc); len(got) != 0 {
+	if got := Validate(schema, doc); len(got) != 0 {
 		t.Fatalf("want no violations, got %v", got)
 	}
-	if got := validateJSONSchema(nil, doc); len(got) != 0 {
+	if got := Validate(nil, doc); len(got) != 0 {
 		t.Fatalf("nil schema: %v", got)
 	}
-	if got := validateJSONSchema(mustSchema(t, `{"type":"object"}`), []any{}); len(got) != 1 || got[0].Field != "" {
+	if got := Validate(mustSchema(t, `{"type":"object"}`), []any{}); len(got) != 1 || got[0].Field != "" {
 		t.Fatalf("root type: %v", got)
 	}
 }
@@ -93,23 +94,32 @@ func TestCheckTriggerConfig(t *testing.T) {
 	t.Parallel()
 	schema := mustSchema(t, commitEventSchema)
 	attr := path.Root("trigger_config")
-	if d := checkTriggerConfig(schema, `{"repo":"r","owner":"o"}`, "GITHUB_COMMIT_EVENT", "20250901_00", attr); d.HasError() {
+	if d := CheckTriggerConfig(schema, `{"repo":"r","owner":"o"}`, "GITHUB_COMMIT_EVENT", "20250901_00", attr); d.HasError() {
 		t.Fatalf("valid config refused: %v", d)
 	}
-	d := checkTriggerConfig(schema, `{"owner":"o","repo":"r","branch":"main"}`, "GITHUB_COMMIT_EVENT", "20250901_00", attr)
+	d := CheckTriggerConfig(schema, `{"owner":"o","repo":"r","branch":"main"}`, "GITHUB_COMMIT_EVENT", "20250901_00", attr)
 	if !d.HasError() || !diagsContain(d, `field "branch"`) || !diagsContain(d, "trigger_config") || !diagsContain(d, "20250901_00") {
 		t.Fatalf("want an error naming branch: %v", d)
 	}
-	if d := checkTriggerConfig(schema, `[1]`, "X", "latest", attr); !diagsContain(d, "must be a JSON object") {
+	if d := CheckTriggerConfig(schema, `[1]`, "X", "latest", attr); !diagsContain(d, "must be a JSON object") {
 		t.Fatalf("array: %v", d)
 	}
-	if d := checkTriggerConfig(schema, `{`, "X", "latest", attr); !diagsContain(d, "not valid JSON") {
+	if d := CheckTriggerConfig(schema, `{`, "X", "latest", attr); !diagsContain(d, "not valid JSON") {
 		t.Fatalf("broken JSON: %v", d)
 	}
-	if d := checkTriggerConfig(nil, ``, "X", "latest", attr); d.HasError() {
+	if d := CheckTriggerConfig(nil, ``, "X", "latest", attr); d.HasError() {
 		t.Fatalf("empty config with no schema: %v", d)
 	}
-	if d := checkTriggerConfig(schema, ``, "X", "latest", attr); !diagsContain(d, `field "owner"`) {
+	if d := CheckTriggerConfig(schema, ``, "X", "latest", attr); !diagsContain(d, `field "owner"`) {
 		t.Fatalf("empty config must miss owner: %v", d)
 	}
+}
+
+func diagsContain(diags diag.Diagnostics, substr string) bool {
+	for _, d := range diags {
+		if strings.Contains(d.Summary(), substr) || strings.Contains(d.Detail(), substr) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,4 +1,4 @@
-package provider
+package validators
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func TestHTTPURLValidator(t *testing.T) {
 		"https://me:hunter2@app.example.com": "must not contain a user name or password",
 		"https://me:hunter2@bad host/":       "the value is not a URL",
 	}
-	checkStringValidator(t, httpURLValidator(), "callback_url", "hunter2", cases)
+	checkStringValidator(t, HTTPURL(), "callback_url", "hunter2", cases)
 }
 
 // TestCallbackURLValidator: a connected account's callback_url is https, or
@@ -53,7 +53,24 @@ func TestCallbackURLValidator(t *testing.T) {
 		"https://me:hunter2@app.example.com/cb": "must not contain a user name or password",
 		"https://app.example.com/a b":           "contains white space",
 	}
-	checkStringValidator(t, callbackURLValidator(), "callback_url", "hunter2", cases)
+	checkStringValidator(t, CallbackURL(), "callback_url", "hunter2", cases)
+}
+
+func TestWebhookURLValidator(t *testing.T) {
+	cases := map[string]string{
+		"https://hooks.example.com/x":  "",
+		"http://localhost:8080/hook":   "",
+		"http://127.0.0.1/hook":        "",
+		"http://[::1]:9000/":           "",
+		"http://hooks.example.com/x":   "plain http",
+		"ftp://hooks.example.com/x":    "absolute https URL",
+		"hooks.example.com/x":          "not an absolute URL",
+		"https://":                     "not an absolute URL",
+		"https://u:SECRET@example.com": "must not contain a user name or password",
+		"https://example.com/h#frag":   "has a fragment",
+		"http://127.0.0.1.example.com": "plain http",
+	}
+	checkStringValidator(t, WebhookURL(), "webhook_url", "SECRET", cases)
 }
 
 // checkStringValidator runs v on each input of cases (input: substring its
@@ -76,6 +93,49 @@ func checkStringValidator(t *testing.T, v validator.String, attr, secret string,
 		}
 		if (want == "") != (got == "") || !strings.Contains(got, want) {
 			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNormalizeBaseURL(t *testing.T) {
+	t.Parallel()
+	ok := map[string]string{
+		"https://backend.composio.dev":        "https://backend.composio.dev",
+		"https://backend.composio.dev/":       "https://backend.composio.dev",
+		"https://proxy.example.com/svc/":      "https://proxy.example.com/svc",
+		"http://localhost:8080":               "http://localhost:8080",
+		"http://[::1]:9000":                   "http://[::1]:9000",
+		" https://backend.composio.dev ":      "https://backend.composio.dev",
+		"HTTPS://Backend.Composio.Dev/prefix": "https://Backend.Composio.Dev/prefix",
+	}
+	for in, want := range ok {
+		got, err := NormalizeBaseURL(in)
+		if err != nil || got != want {
+			t.Errorf("NormalizeBaseURL(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	bad := []string{
+		"", "backend.composio.dev", "ftp://x.example.com", "https://", "https://u:p@x.example.com",
+		"https://x.example.com/?a=b", "https://x.example.com/#frag", "https://x.example.com/api/v3.1",
+		"https://x.example.com:99999", "/relative",
+	}
+	for _, in := range bad {
+		if got, err := NormalizeBaseURL(in); err == nil {
+			t.Errorf("NormalizeBaseURL(%q) = %q, want an error", in, got)
+		}
+	}
+}
+
+func TestIsLoopbackHost(t *testing.T) {
+	t.Parallel()
+	for _, h := range []string{"localhost", "LOCALHOST", "api.localhost", "127.0.0.1", "127.8.9.10", "::1", "[::1]"} {
+		if !isLoopbackHost(h) {
+			t.Errorf("%q should be loopback", h)
+		}
+	}
+	for _, h := range []string{"example.com", "localhost.example.com", "10.0.0.1", "128.0.0.1", "::2", "mylocalhost"} {
+		if isLoopbackHost(h) {
+			t.Errorf("%q should not be loopback", h)
 		}
 	}
 }

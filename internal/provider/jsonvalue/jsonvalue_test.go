@@ -1,55 +1,66 @@
-package provider
+package jsonvalue
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 )
 
-func TestNormalizedFromValue(t *testing.T) {
+func TestFromValue(t *testing.T) {
 	t.Parallel()
-	v, err := normalizedFromValue(map[string]any{"repo": "r", "owner": "<o&>"})
+	v, err := FromValue(map[string]any{"repo": "r", "owner": "<o&>"})
 	if err != nil || v.ValueString() != `{"owner":"<o&>","repo":"r"}` {
 		t.Fatalf("got %q, %v", v.ValueString(), err)
 	}
 	for _, in := range []any{nil, map[string]any{}} {
-		if v, _ := normalizedFromValue(in); v.ValueString() != "{}" {
+		if v, _ := FromValue(in); v.ValueString() != "{}" {
 			t.Errorf("%v: got %q", in, v.ValueString())
 		}
 	}
 }
 
-func TestKeepConfiguredJSON(t *testing.T) {
+func TestKeepConfigured(t *testing.T) {
 	t.Parallel()
 	prior := jsontypes.NewNormalizedValue("{\n  \"repo\": \"r\",  \"owner\": \"o\"\n}")
 	same := jsontypes.NewNormalizedValue(`{"owner":"o","repo":"r"}`)
 	other := jsontypes.NewNormalizedValue(`{"owner":"x","repo":"r"}`)
-	if got := keepConfiguredJSON(prior, same); got != prior {
+	if got := KeepConfigured(prior, same); got != prior {
 		t.Errorf("equal documents must keep the configured text, got %q", got.ValueString())
 	}
-	if got := keepConfiguredJSON(prior, other); got != other {
+	if got := KeepConfigured(prior, other); got != other {
 		t.Errorf("changed documents must take the service value, got %q", got.ValueString())
 	}
-	if got := keepConfiguredJSON(jsontypes.NewNormalizedNull(), same); got != same {
+	if got := KeepConfigured(jsontypes.NewNormalizedNull(), same); got != same {
 		t.Errorf("null prior: got %q", got.ValueString())
 	}
-	if got := keepConfiguredJSON(jsontypes.NewNormalizedValue(""), jsontypes.NewNormalizedValue("{}")); got.ValueString() != "" {
+	if got := KeepConfigured(jsontypes.NewNormalizedValue(""), jsontypes.NewNormalizedValue("{}")); got.ValueString() != "" {
 		t.Errorf(`"" and {} are the same empty config, got %q`, got.ValueString())
 	}
 }
 
-func TestJSONObjectFromNormalized(t *testing.T) {
+func TestObjectFromNormalized(t *testing.T) {
 	t.Parallel()
 	attr := path.Root("trigger_config")
-	m, d := jsonObjectFromNormalized(jsontypes.NewNormalizedValue(`{"a":1}`), attr)
+	m, d := ObjectFromNormalized(jsontypes.NewNormalizedValue(`{"a":1}`), attr)
 	if d.HasError() || m["a"] != float64(1) {
 		t.Fatalf("got %v %v", m, d)
 	}
-	if _, d := jsonObjectFromNormalized(jsontypes.NewNormalizedValue(`"s"`), attr); !diagsContain(d, "trigger_config") {
+	if _, d := ObjectFromNormalized(jsontypes.NewNormalizedValue(`"s"`), attr); !diagsContain(d, "trigger_config") {
 		t.Fatalf("want an error naming the attribute: %v", d)
 	}
-	if m, d := jsonObjectFromNormalized(jsontypes.NewNormalizedNull(), attr); d.HasError() || len(m) != 0 {
+	if m, d := ObjectFromNormalized(jsontypes.NewNormalizedNull(), attr); d.HasError() || len(m) != 0 {
 		t.Fatalf("null: %v %v", m, d)
 	}
+}
+
+func diagsContain(diags diag.Diagnostics, substr string) bool {
+	for _, d := range diags {
+		if strings.Contains(d.Summary(), substr) || strings.Contains(d.Detail(), substr) {
+			return true
+		}
+	}
+	return false
 }

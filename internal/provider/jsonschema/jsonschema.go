@@ -1,4 +1,6 @@
-package provider
+// Package jsonschema checks a JSON document against the small JSON Schema
+// subset the service's trigger types use, naming the offending field.
+package jsonschema
 
 import (
 	"encoding/json"
@@ -13,43 +15,45 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
 )
 
-// schemaViolation is one failure of a document against a JSON Schema. Field
+// Violation is one failure of a document against a JSON Schema. Field
 // is the dotted path of the offending value ("branch", "filters[0].name"; ""
 // for the document itself).
-type schemaViolation struct {
+type Violation struct {
 	Field   string
 	Message string
 }
 
-func (v schemaViolation) Error() string {
+func (v Violation) Error() string {
 	if v.Field == "" {
 		return v.Message
 	}
 	return fmt.Sprintf("field %q: %s", v.Field, v.Message)
 }
 
-// validateJSONSchema checks doc (decoded with encoding/json into any) against
+// Validate checks doc (decoded with encoding/json into any) against
 // a small JSON-Schema subset: type (string or list), properties, required,
 // additionalProperties (false or a schema), enum, const, minimum, maximum,
 // exclusiveMinimum, exclusiveMaximum, minLength, maxLength, pattern, items,
 // minItems, maxItems, and allOf. Keywords outside the subset (anyOf, oneOf,
 // $ref, format, ...) are ignored, so the check never refuses what the service
 // might accept for those. Violations are sorted by field.
-func validateJSONSchema(schema map[string]any, doc any) []schemaViolation {
-	var out []schemaViolation
+func Validate(schema map[string]any, doc any) []Violation {
+	var out []Violation
 	validateNode(schema, doc, "", &out)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Field < out[j].Field })
 	return out
 }
 
-func validateNode(schema map[string]any, v any, field string, out *[]schemaViolation) {
+func validateNode(schema map[string]any, v any, field string, out *[]Violation) {
 	if schema == nil {
 		return
 	}
 	add := func(format string, args ...any) {
-		*out = append(*out, schemaViolation{Field: field, Message: fmt.Sprintf(format, args...)})
+		*out = append(*out, Violation{Field: field, Message: fmt.Sprintf(format, args...)})
 	}
 
 	if sub, ok := schema["allOf"].([]any); ok {
@@ -63,7 +67,7 @@ func validateNode(schema map[string]any, v any, field string, out *[]schemaViola
 	if t, ok := schema["type"]; ok {
 		types := schemaTypes(t)
 		if len(types) > 0 && !matchesAnyType(v, types) {
-			add("must be %s, got %s", joinTypes(types), jsonTypeName(v))
+			add("must be %s, got %s", joinTypes(types), jsonvalue.TypeName(v))
 			return
 		}
 	}
@@ -77,11 +81,11 @@ func validateNode(schema map[string]any, v any, field string, out *[]schemaViola
 			}
 		}
 		if !found {
-			add("must be one of %s, got %s", jsonList(enum), jsonText(v))
+			add("must be one of %s, got %s", jsonList(enum), jsonvalue.Text(v))
 		}
 	}
 	if c, ok := schema["const"]; ok && !jsonEqual(c, v) {
-		add("must be %s, got %s", jsonText(c), jsonText(v))
+		add("must be %s, got %s", jsonvalue.Text(c), jsonvalue.Text(v))
 	}
 
 	switch val := v.(type) {
@@ -125,7 +129,7 @@ func validateNode(schema map[string]any, v any, field string, out *[]schemaViola
 					continue
 				}
 				if _, present := val[name]; !present {
-					*out = append(*out, schemaViolation{Field: joinField(field, name), Message: "is required"})
+					*out = append(*out, Violation{Field: joinField(field, name), Message: "is required"})
 				}
 			}
 		}
@@ -141,7 +145,7 @@ func validateNode(schema map[string]any, v any, field string, out *[]schemaViola
 			case bool:
 				if !ap {
 					allowed := slices.Sorted(maps.Keys(props))
-					*out = append(*out, schemaViolation{Field: joinField(field, k),
+					*out = append(*out, Violation{Field: joinField(field, k),
 						Message: "is not an allowed property (allowed: " + joinOrNone(allowed) + ")"})
 				}
 			case map[string]any:
@@ -218,24 +222,13 @@ func matchesType(v any, t string) bool {
 		_, ok := v.([]any)
 		return ok
 	case "number":
-		_, ok := toFloat(v)
+		_, ok := jsonvalue.ToFloat(v)
 		return ok
 	case "integer":
-		f, ok := toFloat(v)
+		f, ok := jsonvalue.ToFloat(v)
 		return ok && f == math.Trunc(f) && !math.IsInf(f, 0)
 	}
 	return true // unknown type names are not enforced
-}
-
-func toFloat(v any) (float64, bool) {
-	switch n := v.(type) {
-	case float64:
-		return n, true
-	case json.Number:
-		f, err := n.Float64()
-		return f, err == nil
-	}
-	return 0, false
 }
 
 func schemaNumber(v any) (float64, bool) {
@@ -255,27 +248,6 @@ func schemaNumber(v any) (float64, bool) {
 
 func formatNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-func jsonTypeName(v any) string {
-	switch n := v.(type) {
-	case nil:
-		return "null"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "an array"
-	case float64, json.Number:
-		if f, _ := toFloat(n); f == math.Trunc(f) {
-			return "an integer"
-		}
-		return "a number"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
 func joinTypes(types []string) string {
 	named := make([]string, len(types))
 	for i, t := range types {
@@ -292,37 +264,29 @@ func joinTypes(types []string) string {
 }
 
 func jsonEqual(a, b any) bool {
-	if fa, ok := toFloat(a); ok {
-		fb, ok := toFloat(b)
+	if fa, ok := jsonvalue.ToFloat(a); ok {
+		fb, ok := jsonvalue.ToFloat(b)
 		return ok && fa == fb
 	}
-	return jsonText(a) == jsonText(b)
-}
-
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprintf("%v", v)
-	}
-	return string(b)
+	return jsonvalue.Text(a) == jsonvalue.Text(b)
 }
 
 func jsonList(vs []any) string {
 	parts := make([]string, len(vs))
 	for i, v := range vs {
-		parts[i] = jsonText(v)
+		parts[i] = jsonvalue.Text(v)
 	}
 	return strings.Join(parts, ", ")
 }
 
-// checkTriggerConfig validates a trigger_config JSON document against a
+// CheckTriggerConfig validates a trigger_config JSON document against a
 // trigger type's config schema and returns attribute errors at attr, one per
 // violation, each naming the offending field. An empty document ("") is
 // treated as {}. A nil schema accepts anything. triggerSlug and version
 // appear in the detail so the user sees which schema applied.
-func checkTriggerConfig(schema map[string]any, configJSON string, triggerSlug, version string, attr path.Path) diag.Diagnostics {
+func CheckTriggerConfig(schema map[string]any, configJSON string, triggerSlug, version string, attr path.Path) diag.Diagnostics {
 	var diags diag.Diagnostics
-	doc, err := decodeJSONObject(configJSON)
+	doc, err := jsonvalue.DecodeObject(configJSON)
 	if err != nil {
 		diags.AddAttributeError(attr, "Invalid trigger_config",
 			fmt.Sprintf("Attribute %s: %s.", attr, err))
@@ -331,7 +295,7 @@ func checkTriggerConfig(schema map[string]any, configJSON string, triggerSlug, v
 	if schema == nil {
 		return diags
 	}
-	for _, v := range validateJSONSchema(schema, doc) {
+	for _, v := range Validate(schema, doc) {
 		where := "the document"
 		if v.Field != "" {
 			where = fmt.Sprintf("field %q", v.Field)
@@ -341,4 +305,11 @@ func checkTriggerConfig(schema map[string]any, configJSON string, triggerSlug, v
 				attr, where, v.Message, triggerSlug, version))
 	}
 	return diags
+}
+
+func joinOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "(none)"
+	}
+	return strings.Join(xs, ", ")
 }

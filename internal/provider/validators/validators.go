@@ -1,4 +1,6 @@
-package provider
+// Package validators holds the checks the provider's schemas and ValidateConfig
+// share: URLs, ids, slugs, names, headers, JSON objects, credential fields, write-only versions.
+package validators
 
 import (
 	"context"
@@ -22,55 +24,58 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// stringCheck is a validator.String that skips null and unknown values and
-// reports a value check rejects as an attribute error: summary, and the
-// detail "Attribute <path>: <check's error>.".
-type stringCheck struct {
-	description string
-	summary     string
-	check       func(value string) error
+// StringCheck is a validator.String that skips null and unknown values and
+// reports a value Check rejects as an attribute error: Summary, and the
+// detail "Attribute <path>: <Check's error>.". Desc is its description.
+type StringCheck struct {
+	Desc    string
+	Summary string
+	Check   func(value string) error
 }
 
-var _ validator.String = stringCheck{}
+var _ validator.String = StringCheck{}
 
-func (v stringCheck) Description(_ context.Context) string { return v.description }
+func (v StringCheck) Description(_ context.Context) string { return v.Desc }
 
-func (v stringCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v StringCheck) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (v stringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (v StringCheck) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if err := v.check(req.ConfigValue.ValueString()); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, v.summary, fmt.Sprintf("Attribute %s: %s.", req.Path, err))
+	if err := v.Check(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, v.Summary, fmt.Sprintf("Attribute %s: %s.", req.Path, err))
 	}
 }
 
-// toolkitVersionValidator accepts `YYYYMMDD_NN` (with a real calendar date)
+// ToolkitVersion accepts `YYYYMMDD_NN` (with a real calendar date)
 // or `latest`. Reusable on any string attribute (use
-// mapvalidator.ValueStringsAre(toolkitVersionValidator()) on maps); the
+// mapvalidator.ValueStringsAre(ToolkitVersion()) on maps); the
 // diagnostic names the attribute path.
-func toolkitVersionValidator() validator.String {
-	return stringCheck{
-		description: "value must be a toolkit version YYYYMMDD_NN (a real date) or \"latest\"",
-		summary:     "Invalid toolkit version",
-		check:       client.ValidateVersion,
+func ToolkitVersion() validator.String {
+	return StringCheck{
+		Desc:    "value must be a toolkit version YYYYMMDD_NN (a real date) or \"latest\"",
+		Summary: "Invalid toolkit version",
+		Check:   client.ValidateVersion,
 	}
 }
 
-// authConfigIDValidator checks that a value looks like an auth config id.
-func authConfigIDValidator() validator.String {
+// authConfigIDRe matches auth config ids (nanoids prefixed with ac_).
+var authConfigIDRe = regexp.MustCompile(`^ac_[A-Za-z0-9_-]+$`)
+
+// AuthConfigID checks that a value looks like an auth config id.
+func AuthConfigID() validator.String {
 	return stringvalidator.RegexMatches(authConfigIDRe, "must be an auth config id such as ac_AbC123")
 }
 
 var toolkitSlugRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
 
-// toolkitSlugValidator checks that a value (or a map key) looks like a toolkit slug.
-func toolkitSlugValidator() validator.String {
-	return stringCheck{
-		description: "value must be a toolkit slug (letters, digits, underscore, hyphen)",
-		summary:     "Invalid toolkit slug",
-		check:       checkToolkitSlug,
+// ToolkitSlug checks that a value (or a map key) looks like a toolkit slug.
+func ToolkitSlug() validator.String {
+	return StringCheck{
+		Desc:    "value must be a toolkit slug (letters, digits, underscore, hyphen)",
+		Summary: "Invalid toolkit slug",
+		Check:   checkToolkitSlug,
 	}
 }
 
@@ -81,13 +86,13 @@ func checkToolkitSlug(v string) error {
 	return nil
 }
 
-// baseURLValidator checks the shape of base_url at validate time.
-func baseURLValidator() validator.String {
-	return stringCheck{
-		description: "value must be an absolute http(s) URL: origin plus optional path prefix, no query or fragment",
-		summary:     "Invalid base URL",
-		check: func(v string) error {
-			if _, err := normalizeBaseURL(v); err != nil {
+// BaseURL checks the shape of base_url at validate time.
+func BaseURL() validator.String {
+	return StringCheck{
+		Desc:    "value must be an absolute http(s) URL: origin plus optional path prefix, no query or fragment",
+		Summary: "Invalid base URL",
+		Check: func(v string) error {
+			if _, err := NormalizeBaseURL(v); err != nil {
 				return fmt.Errorf("%q is not usable: %w", v, err)
 			}
 			return nil
@@ -95,10 +100,10 @@ func baseURLValidator() validator.String {
 	}
 }
 
-// normalizeBaseURL validates a base URL and returns it without a trailing slash.
+// NormalizeBaseURL validates a base URL and returns it without a trailing slash.
 // Accepted: http or https, a host, an optional path prefix; no user info,
 // query or fragment, and not the API path itself (the client appends /api/v3.1).
-func normalizeBaseURL(raw string) (string, error) {
+func NormalizeBaseURL(raw string) (string, error) {
 	raw = strings.TrimSpace(raw)
 	if raw == "" {
 		return "", errors.New("it is empty")
@@ -145,8 +150,8 @@ func isLoopbackHost(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// checkTransportSecurity refuses plain http to non-loopback hosts.
-func checkTransportSecurity(normalizedURL string) error {
+// CheckTransportSecurity refuses plain http to non-loopback hosts.
+func CheckTransportSecurity(normalizedURL string) error {
 	u, err := url.Parse(normalizedURL)
 	if err != nil {
 		return err
@@ -158,21 +163,21 @@ func checkTransportSecurity(normalizedURL string) error {
 	return nil
 }
 
-// insecureBaseURLConfigValidator refuses an http base_url in the
+// InsecureBaseURL refuses an http base_url in the
 // configuration unless allow_insecure_http is true (validate time).
-type insecureBaseURLConfigValidator struct{}
+type InsecureBaseURL struct{}
 
-var _ provider.ConfigValidator = insecureBaseURLConfigValidator{}
+var _ provider.ConfigValidator = InsecureBaseURL{}
 
-func (insecureBaseURLConfigValidator) Description(_ context.Context) string {
+func (InsecureBaseURL) Description(_ context.Context) string {
 	return "a plain http base_url to a non-loopback host requires allow_insecure_http = true"
 }
 
-func (v insecureBaseURLConfigValidator) MarkdownDescription(ctx context.Context) string {
+func (v InsecureBaseURL) MarkdownDescription(ctx context.Context) string {
 	return v.Description(ctx)
 }
 
-func (insecureBaseURLConfigValidator) ValidateProvider(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
+func (InsecureBaseURL) ValidateProvider(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
 	var baseURL types.String
 	var allow types.Bool
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("base_url"), &baseURL)...)
@@ -180,51 +185,28 @@ func (insecureBaseURLConfigValidator) ValidateProvider(ctx context.Context, req 
 	if resp.Diagnostics.HasError() || baseURL.IsNull() || baseURL.IsUnknown() || allow.IsUnknown() || allow.ValueBool() {
 		return
 	}
-	normalized, err := normalizeBaseURL(baseURL.ValueString())
+	normalized, err := NormalizeBaseURL(baseURL.ValueString())
 	if err != nil {
 		return // reported by the attribute validator
 	}
-	if err := checkTransportSecurity(normalized); err != nil {
+	if err := CheckTransportSecurity(normalized); err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Insecure base URL",
 			fmt.Sprintf("Attribute base_url %q %s.", baseURL.ValueString(), err))
 	}
 }
 
-// reservedHeaders cannot be set through default_headers.
-var reservedHeaders = map[string]string{
-	"x-api-key":      "it is a credential header: set the project key with api_key or " + EnvAPIKey,
-	"x-org-api-key":  "it is a credential header: set the organization key with org_api_key or " + EnvOrgAPIKey,
-	"x-user-api-key": "it is a credential header, and the service refuses a request carrying two credentials",
-	"content-type":   "the provider always sends JSON",
-}
-
 var headerTokenRe = regexp.MustCompile("^[!#$%&'*+\\-.^_`|~0-9A-Za-z]+$")
 
-func checkHeaderName(name string) error {
-	if !headerTokenRe.MatchString(name) {
-		return fmt.Errorf("%q is not a valid HTTP header name", name)
-	}
-	if why, ok := reservedHeaders[strings.ToLower(name)]; ok {
-		return fmt.Errorf("header %q cannot be overridden (%s)", name, why)
-	}
-	return nil
-}
+// IsHeaderName reports whether name is a valid HTTP header name (a token:
+// letters, digits and !#$%&'*+.^_`|~-).
+func IsHeaderName(name string) bool { return headerTokenRe.MatchString(name) }
 
-// headerNameValidator validates default_headers keys.
-func headerNameValidator() validator.String {
-	return stringCheck{
-		description: "value must be a valid HTTP header name other than x-api-key, x-org-api-key, x-user-api-key and content-type",
-		summary:     "Invalid default header",
-		check:       checkHeaderName,
-	}
-}
-
-// headerValueValidator refuses control characters in header values.
-func headerValueValidator() validator.String {
-	return stringCheck{
-		description: "value must not contain control characters such as CR or LF",
-		summary:     "Invalid default header",
-		check: func(v string) error {
+// HeaderValue refuses control characters in header values.
+func HeaderValue() validator.String {
+	return StringCheck{
+		Desc:    "value must not contain control characters such as CR or LF",
+		Summary: "Invalid default header",
+		Check: func(v string) error {
 			if strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) {
 				return errors.New("header values must not contain control characters such as CR or LF")
 			}
@@ -233,13 +215,13 @@ func headerValueValidator() validator.String {
 	}
 }
 
-// durationValidator accepts positive Go duration strings ("30s", "2m").
-func durationValidator() validator.String {
-	return stringCheck{
-		description: "value must be a positive duration such as \"30s\" or \"2m\"",
-		summary:     "Invalid duration",
-		check: func(v string) error {
-			if _, err := parsePositiveDuration(v); err != nil {
+// Duration accepts positive Go duration strings ("30s", "2m").
+func Duration() validator.String {
+	return StringCheck{
+		Desc:    "value must be a positive duration such as \"30s\" or \"2m\"",
+		Summary: "Invalid duration",
+		Check: func(v string) error {
+			if _, err := ParsePositiveDuration(v); err != nil {
 				return fmt.Errorf("%q %w", v, err)
 			}
 			return nil
@@ -247,7 +229,8 @@ func durationValidator() validator.String {
 	}
 }
 
-func parsePositiveDuration(s string) (time.Duration, error) {
+// ParsePositiveDuration parses a Go duration string greater than zero.
+func ParsePositiveDuration(s string) (time.Duration, error) {
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	if err != nil {
 		return 0, errors.New("is not a duration; use a number with a unit such as \"30s\", \"1m30s\" or \"2m\"")
@@ -258,16 +241,16 @@ func parsePositiveDuration(s string) (time.Duration, error) {
 	return d, nil
 }
 
-// displayNameValidator is the rule for the names people give objects
+// DisplayName is the rule for the names people give objects
 // (auth config, custom toolkit, MCP server): not blank, no surrounding white
 // space, no control characters. The service treats a blank name as none (an
 // auth config then gets a generated name, a different value than planned) or
 // refuses it, and may trim one with surrounding spaces.
-func displayNameValidator() validator.String {
-	return stringCheck{
-		description: "a name: not blank, without surrounding white space or control characters",
-		summary:     "Invalid name",
-		check: func(v string) error {
+func DisplayName() validator.String {
+	return StringCheck{
+		Desc:    "a name: not blank, without surrounding white space or control characters",
+		Summary: "Invalid name",
+		Check: func(v string) error {
 			switch {
 			case strings.TrimSpace(v) == "":
 				return fmt.Errorf("%q is blank; give a name, or leave the attribute out where it is optional", v)
@@ -281,10 +264,11 @@ func displayNameValidator() validator.String {
 	}
 }
 
-// uniqueStrings refuses a list of strings that repeats a value: the
+// UniqueStrings refuses a list of strings that repeats a value: the
 // service may keep one copy, and the list read back would differ from the
 // configuration.
-func uniqueStrings() validator.List { return uniqueStringsValidator{} }
+// Kept on purpose beside listvalidator.UniqueValues: TestAccAuthConfig_planTimeErrors asserts its message.
+func UniqueStrings() validator.List { return uniqueStringsValidator{} }
 
 type uniqueStringsValidator struct{}
 
@@ -315,18 +299,18 @@ func (uniqueStringsValidator) ValidateList(_ context.Context, req validator.List
 	}
 }
 
-// credentialFields holds the validators of every map of credential fields:
+// CredentialFields holds the validators of every map of credential fields:
 // field names are not empty and no value is blank. The service takes a blank
 // value for a missing field, so a blank required field would otherwise fail
 // only at apply, and a blank optional one means nothing. The diagnostic names
 // the field, never a value.
-func credentialFields() []validator.Map {
+func CredentialFields() []validator.Map {
 	return []validator.Map{
 		mapvalidator.KeysAre(stringvalidator.LengthAtLeast(1)),
-		mapvalidator.ValueStringsAre(stringCheck{
-			description: "a value that is not blank",
-			summary:     "Blank credential value",
-			check: func(v string) error {
+		mapvalidator.ValueStringsAre(StringCheck{
+			Desc:    "a value that is not blank",
+			Summary: "Blank credential value",
+			Check: func(v string) error {
 				if strings.TrimSpace(v) == "" {
 					return errors.New("the value is blank; give one, or leave the field out")
 				}
@@ -336,9 +320,10 @@ func credentialFields() []validator.Map {
 	}
 }
 
-// setSizeAtLeastOne refuses an empty set where the service reads an empty
+// NonEmptySet refuses an empty set where the service reads an empty
 // list as something else than "none" (hint says what to write instead).
-func setSizeAtLeastOne(hint string) validator.Set { return nonEmptySetValidator{hint: hint} }
+// Kept on purpose over setvalidator.SizeAtLeast(1): TestAccMCPServer_planTimeErrors asserts its hint.
+func NonEmptySet(hint string) validator.Set { return nonEmptySetValidator{hint: hint} }
 
 type nonEmptySetValidator struct{ hint string }
 
@@ -358,14 +343,14 @@ func (v nonEmptySetValidator) ValidateSet(_ context.Context, req validator.SetRe
 		fmt.Sprintf("Attribute %s is empty: %s.", req.Path, v.hint))
 }
 
-// httpURLValidator accepts absolute http(s) URLs with a host and no user
+// HTTPURL accepts absolute http(s) URLs with a host and no user
 // name or password (a password in a URL would be stored and shown in plans
 // in clear). A URL that carries one is never repeated in the message.
-func httpURLValidator() validator.String {
-	return stringCheck{
-		description: "value must be an absolute URL starting with https:// or http://, without a user name or password",
-		summary:     "Invalid URL",
-		check: func(raw string) error {
+func HTTPURL() validator.String {
+	return StringCheck{
+		Desc:    "value must be an absolute URL starting with https:// or http://, without a user name or password",
+		Summary: "Invalid URL",
+		Check: func(raw string) error {
 			u, err := checkURL(raw)
 			if err != nil {
 				return err
@@ -378,17 +363,17 @@ func httpURLValidator() validator.String {
 	}
 }
 
-// callbackURLValidator is the service's rule for a callback URL (where the
+// CallbackURL is the service's rule for a callback URL (where the
 // user is sent back after approving a connection): an absolute https URL,
 // or http only to localhost, 127.0.0.0/8 or [::1] (a local application
 // during development). Any other scheme (javascript:, data:, ...) or plain
 // http elsewhere the service refuses with a 400; this refuses it at
-// validate, with the rest of httpURLValidator's checks.
-func callbackURLValidator() validator.String {
-	return stringCheck{
-		description: "value must be an absolute https URL (http only to localhost, 127.0.0.0/8 or [::1]), without a user name or password",
-		summary:     "Invalid callback URL",
-		check: func(raw string) error {
+// validate, with the rest of HTTPURL's checks.
+func CallbackURL() validator.String {
+	return StringCheck{
+		Desc:    "value must be an absolute https URL (http only to localhost, 127.0.0.0/8 or [::1]), without a user name or password",
+		Summary: "Invalid callback URL",
+		Check: func(raw string) error {
 			if u, err := url.Parse(raw); err == nil && u.Scheme != "" && !strings.EqualFold(u.Scheme, "https") && !strings.EqualFold(u.Scheme, "http") {
 				return fmt.Errorf("must start with https:// (or http:// to a loopback host), not %s: the service sends the "+
 					"user's browser there after the approval and refuses any other scheme", u.Scheme)
@@ -401,6 +386,31 @@ func callbackURLValidator() validator.String {
 			if strings.EqualFold(u.Scheme, "http") && (!isLoopbackHost(h) || strings.HasSuffix(strings.TrimSuffix(h, "."), ".localhost")) {
 				return fmt.Errorf("uses plain http to the host %q; the service takes https callback URLs (plain http "+
 					"only to localhost, 127.0.0.1 or [::1])", u.Hostname())
+			}
+			return nil
+		},
+	}
+}
+
+// WebhookURL accepts absolute https URLs and http URLs to loopback hosts.
+func WebhookURL() validator.String {
+	return StringCheck{
+		Desc:    "value must be an https URL (http only to a loopback host)",
+		Summary: "Invalid webhook URL",
+		Check: func(raw string) error {
+			u, err := checkURL(raw)
+			if err != nil {
+				return err
+			}
+			if u.Scheme != "https" && u.Scheme != "http" {
+				return fmt.Errorf("must be an absolute https URL such as https://example.com/webhooks, got %q", raw)
+			}
+			if u.Fragment != "" || strings.HasSuffix(raw, "#") {
+				return fmt.Errorf("%q has a fragment (#...), which is never sent with a delivery; remove it", raw)
+			}
+			if u.Scheme == "http" && !isLoopbackHost(u.Hostname()) {
+				return fmt.Errorf("uses plain http to the non-loopback host %q; the service delivers to https URLs "+
+					"(plain http is accepted only for localhost, 127.0.0.1 or [::1])", u.Hostname())
 			}
 			return nil
 		},
@@ -427,14 +437,14 @@ func checkURL(raw string) (*url.URL, error) {
 	return u, nil
 }
 
-// freeTextValidator is the rule for free text sent to the service (a reason,
+// FreeText is the rule for free text sent to the service (a reason,
 // a description): not blank, and no control characters but new lines and
 // tabs.
-func freeTextValidator() validator.String {
-	return stringCheck{
-		description: "text: not blank, without control characters other than new lines and tabs",
-		summary:     "Invalid text",
-		check: func(v string) error {
+func FreeText() validator.String {
+	return StringCheck{
+		Desc:    "text: not blank, without control characters other than new lines and tabs",
+		Summary: "Invalid text",
+		Check: func(v string) error {
 			if strings.TrimSpace(v) == "" {
 				return fmt.Errorf("%q is blank; give a text, or leave the attribute out", v)
 			}
@@ -446,11 +456,11 @@ func freeTextValidator() validator.String {
 	}
 }
 
-// headerFields checks a map of HTTP headers: names are header tokens and
+// HeaderFields checks a map of HTTP headers: names are header tokens and
 // values hold no line breaks or other control characters but tabs (a line
 // break would inject another header). Values are never repeated in the
 // message: they may hold secrets.
-func headerFields() validator.Map { return headerFieldsValidator{} }
+func HeaderFields() validator.Map { return headerFieldsValidator{} }
 
 type headerFieldsValidator struct{}
 
@@ -483,16 +493,16 @@ func (headerFieldsValidator) ValidateMap(_ context.Context, req validator.MapReq
 	}
 }
 
-// canonicalToolkitSlug is toolkitSlugValidator plus the service's spelling:
+// CanonicalToolkitSlug is ToolkitSlug plus the service's spelling:
 // toolkit slugs in lower case, custom toolkit slugs (CUSTOM_...) in upper
 // case. The service accepts either case but reports its own, so another
 // spelling would plan a replacement after an import (or fail a set that
 // must hold what was planned).
-func canonicalToolkitSlug() validator.String {
-	return stringCheck{
-		description: "a toolkit slug as the service spells it: lower case, or CUSTOM_... in upper case",
-		summary:     "Invalid toolkit slug",
-		check: func(v string) error {
+func CanonicalToolkitSlug() validator.String {
+	return StringCheck{
+		Desc:    "a toolkit slug as the service spells it: lower case, or CUSTOM_... in upper case",
+		Summary: "Invalid toolkit slug",
+		Check: func(v string) error {
 			if err := checkToolkitSlug(v); err != nil {
 				return err
 			}

@@ -1,4 +1,4 @@
-package provider
+package validators
 
 import (
 	"fmt"
@@ -14,18 +14,18 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// credentialsPurpose selects which field group of a toolkit's auth scheme applies.
-type credentialsPurpose int
+// CredentialsPurpose selects which field group of a toolkit's auth scheme applies.
+type CredentialsPurpose int
 
 const (
-	// purposeAuthConfigCreation checks fields.auth_config_creation (custom auth configs).
-	purposeAuthConfigCreation credentialsPurpose = iota
-	// purposeConnectedAccountInitiation checks fields.connected_account_initiation (pre-filled accounts).
-	purposeConnectedAccountInitiation
+	// PurposeAuthConfigCreation checks fields.auth_config_creation (custom auth configs).
+	PurposeAuthConfigCreation CredentialsPurpose = iota
+	// PurposeConnectedAccountInitiation checks fields.connected_account_initiation (pre-filled accounts).
+	PurposeConnectedAccountInitiation
 )
 
-func (p credentialsPurpose) String() string {
-	if p == purposeConnectedAccountInitiation {
+func (p CredentialsPurpose) String() string {
+	if p == PurposeConnectedAccountInitiation {
 		return "connected account initiation"
 	}
 	return "auth config creation"
@@ -33,13 +33,13 @@ func (p credentialsPurpose) String() string {
 
 // credentialFieldGroup returns the field group of a toolkit's scheme for a
 // purpose, and whether the toolkit supports the scheme at all.
-func credentialFieldGroup(tk *client.Toolkit, scheme string, purpose credentialsPurpose) (client.FieldGroup, bool) {
+func credentialFieldGroup(tk *client.Toolkit, scheme string, purpose CredentialsPurpose) (client.FieldGroup, bool) {
 	if tk == nil {
 		return client.FieldGroup{}, false
 	}
 	for _, d := range tk.AuthConfigDetails {
 		if strings.EqualFold(d.Mode, scheme) {
-			if purpose == purposeConnectedAccountInitiation {
+			if purpose == PurposeConnectedAccountInitiation {
 				return d.Fields.ConnectedAccountInitiation, true
 			}
 			return d.Fields.AuthConfigCreation, true
@@ -48,8 +48,8 @@ func credentialFieldGroup(tk *client.Toolkit, scheme string, purpose credentials
 	return client.FieldGroup{}, false
 }
 
-// toolkitSchemes lists the auth schemes a toolkit supports.
-func toolkitSchemes(tk *client.Toolkit) []string {
+// ToolkitSchemes lists the auth schemes a toolkit supports.
+func ToolkitSchemes(tk *client.Toolkit) []string {
 	out := make([]string, 0, len(tk.AuthConfigDetails))
 	for _, d := range tk.AuthConfigDetails {
 		out = append(out, d.Mode)
@@ -58,7 +58,7 @@ func toolkitSchemes(tk *client.Toolkit) []string {
 	return out
 }
 
-// checkCredentialFields compares the credential field names a user gave
+// CheckCredentialFields compares the credential field names a user gave
 // (provided) with the toolkit's fields for scheme and purpose. It returns
 // attribute errors at attr naming every missing required field and every
 // unknown field (listing the allowed ones), and an error when the toolkit does
@@ -67,7 +67,7 @@ func toolkitSchemes(tk *client.Toolkit) []string {
 // the account gets from its auth config's shared_credentials (inherited by
 // every connected account of the auth config, per the API contract): they
 // are never missing.
-func checkCredentialFields(tk *client.Toolkit, scheme string, purpose credentialsPurpose, provided []string, attr path.Path, inherited ...string) diag.Diagnostics {
+func CheckCredentialFields(tk *client.Toolkit, scheme string, purpose CredentialsPurpose, provided []string, attr path.Path, inherited ...string) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if tk == nil {
 		return diags
@@ -76,7 +76,7 @@ func checkCredentialFields(tk *client.Toolkit, scheme string, purpose credential
 	if !ok {
 		diags.AddAttributeError(attr, "Unsupported auth scheme",
 			fmt.Sprintf("Toolkit %q does not support the auth scheme %q. Supported schemes: %s.",
-				tk.Slug, scheme, joinOrNone(toolkitSchemes(tk))))
+				tk.Slug, scheme, JoinOrNone(ToolkitSchemes(tk))))
 		return diags
 	}
 
@@ -115,28 +115,28 @@ func checkCredentialFields(tk *client.Toolkit, scheme string, purpose credential
 	if len(missing) > 0 {
 		diags.AddAttributeError(attr, "Missing required credential fields",
 			fmt.Sprintf("Attribute %s is missing required field(s) %s (%s). Required: %s; optional: %s.",
-				attr, quoteList(missing), where, joinOrNone(fieldNames(group.Required)), joinOrNone(fieldNames(group.Optional))))
+				attr, QuoteList(missing), where, JoinOrNone(FieldNames(group.Required)), JoinOrNone(FieldNames(group.Optional))))
 	}
 	if len(unknown) > 0 {
 		diags.AddAttributeError(attr, "Unknown credential fields",
 			fmt.Sprintf("Attribute %s has field(s) %s that the service does not accept (%s). Allowed fields: %s.",
-				attr, quoteList(unknown), where, joinOrNone(allowedNames)))
+				attr, QuoteList(unknown), where, JoinOrNone(allowedNames)))
 	}
 	return diags
 }
 
-// hasRequiredCredentialFields reports whether the scheme's field group for
+// HasRequiredCredentialFields reports whether the scheme's field group for
 // purpose has required entries (e.g. OAUTH2 auth config creation: client_id,
 // client_secret), so that credentials must be given.
-func hasRequiredCredentialFields(tk *client.Toolkit, scheme string, purpose credentialsPurpose) bool {
-	return len(missingRequiredFields(tk, scheme, purpose)) > 0
+func HasRequiredCredentialFields(tk *client.Toolkit, scheme string, purpose CredentialsPurpose) bool {
+	return len(MissingRequiredFields(tk, scheme, purpose)) > 0
 }
 
-// missingRequiredFields returns the required fields of the scheme's field
+// MissingRequiredFields returns the required fields of the scheme's field
 // group for purpose that inherited (the auth config's shared_credentials,
 // which every connected account of the auth config inherits) does not
 // supply.
-func missingRequiredFields(tk *client.Toolkit, scheme string, purpose credentialsPurpose, inherited ...string) []string {
+func MissingRequiredFields(tk *client.Toolkit, scheme string, purpose CredentialsPurpose, inherited ...string) []string {
 	g, ok := credentialFieldGroup(tk, scheme, purpose)
 	if !ok {
 		return nil
@@ -150,19 +150,19 @@ func missingRequiredFields(tk *client.Toolkit, scheme string, purpose credential
 	return missing
 }
 
-// sharedCredentialNames returns the field names of an auth config's
+// SharedCredentialNames returns the field names of an auth config's
 // shared_credentials (the values come back masked; only the names matter).
-func sharedCredentialNames(ac *client.AuthConfig) []string {
+func SharedCredentialNames(ac *client.AuthConfig) []string {
 	if ac == nil {
 		return nil
 	}
 	return slices.Sorted(maps.Keys(ac.SharedCredentials))
 }
 
-// mapKeys returns the keys of a map value, sorted, and whether they are all
+// MapKeys returns the keys of a map value, sorted, and whether they are all
 // known (false when the map itself is unknown). Element values may be unknown:
 // only their keys matter for field checks.
-func mapKeys(m types.Map) ([]string, bool) {
+func MapKeys(m types.Map) ([]string, bool) {
 	if m.IsUnknown() {
 		return nil, false
 	}
@@ -172,7 +172,8 @@ func mapKeys(m types.Map) ([]string, bool) {
 	return slices.Sorted(maps.Keys(m.Elements())), true
 }
 
-func fieldNames(fs []client.Field) []string {
+// FieldNames lists the names of fields, in their order.
+func FieldNames(fs []client.Field) []string {
 	out := make([]string, 0, len(fs))
 	for _, f := range fs {
 		out = append(out, f.Name)
@@ -180,7 +181,8 @@ func fieldNames(fs []client.Field) []string {
 	return out
 }
 
-func quoteList(xs []string) string {
+// QuoteList quotes each string and joins them with commas, for messages.
+func QuoteList(xs []string) string {
 	q := make([]string, len(xs))
 	for i, x := range xs {
 		q[i] = fmt.Sprintf("%q", x)
@@ -188,7 +190,8 @@ func quoteList(xs []string) string {
 	return strings.Join(q, ", ")
 }
 
-func joinOrNone(xs []string) string {
+// JoinOrNone joins strings with commas, or says "(none)", for messages.
+func JoinOrNone(xs []string) string {
 	if len(xs) == 0 {
 		return "(none)"
 	}

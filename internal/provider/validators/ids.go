@@ -1,7 +1,8 @@
-package provider
+package validators
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,15 +13,15 @@ import (
 // maxUserIDLength is the longest user_id the provider accepts.
 const maxUserIDLength = 255
 
-// userIDValidator is the one rule for every user_id (resources, data source
+// UserID is the one rule for every user_id (resources, data source
 // filters): 1 to 255 characters, not only white space, no surrounding white
 // space and no control characters. A blank id would otherwise reach the
 // service as a real (and shared) user.
-func userIDValidator() validator.String {
-	return stringCheck{
-		description: fmt.Sprintf("a user id: 1 to %d characters, not blank, without surrounding white space or control characters", maxUserIDLength),
-		summary:     "Invalid user id",
-		check:       checkUserID,
+func UserID() validator.String {
+	return StringCheck{
+		Desc:    fmt.Sprintf("a user id: 1 to %d characters, not blank, without surrounding white space or control characters", maxUserIDLength),
+		Summary: "Invalid user id",
+		Check:   checkUserID,
 	}
 }
 
@@ -38,6 +39,10 @@ func checkUserID(v string) error {
 	return nil
 }
 
+// ObjectIDRe matches service object ids such as ca_AbC123 (nanoid
+// style) or UUIDs.
+var ObjectIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
+
 // idKinds maps the prefix of service object ids to what they identify.
 var idKinds = map[string]string{
 	"ac_": "an auth config",
@@ -45,17 +50,17 @@ var idKinds = map[string]string{
 	"ti_": "a trigger instance",
 }
 
-// objectIDValidator accepts an id of the service object kind whose id prefix
+// ObjectID accepts an id of the service object kind whose id prefix
 // is want (e.g. "ca_"): letters, digits, underscore and hyphen, not blank, and
 // not an id of another known kind (an auth config id given as a connected
 // account, say).
-func objectIDValidator(want string) validator.String {
+func ObjectID(want string) validator.String {
 	kind := idKinds[want]
-	return stringCheck{
-		description: fmt.Sprintf("the id of %s, such as %s1a2B3c", kind, want),
-		summary:     "Invalid id",
-		check: func(v string) error {
-			if !serviceObjectIDRe.MatchString(v) {
+	return StringCheck{
+		Desc:    fmt.Sprintf("the id of %s, such as %s1a2B3c", kind, want),
+		Summary: "Invalid id",
+		Check: func(v string) error {
+			if !ObjectIDRe.MatchString(v) {
 				return fmt.Errorf("%q is not an id: it must be the id of %s such as %s1a2B3c (letters, digits, underscore, hyphen)", v, kind, want)
 			}
 			for prefix, other := range idKinds {
