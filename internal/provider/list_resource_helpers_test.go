@@ -39,6 +39,26 @@ func listBlock(resourceType, name, config, extra string) string {
 	return fmt.Sprintf("list %q %q {\n  provider = service\n%s  config {\n%s  }\n}\n", resourceType, name, extra, config)
 }
 
+// listQuery is one list block of a filter test: its name, filter lines
+// (config), own arguments (extra, as listBlock's) and how many results it
+// lists (want).
+type listQuery struct {
+	name, config, extra string
+	want                int
+}
+
+// listQueries renders a list block of resourceType per query, and the check
+// of each one's number of results, in the same order.
+func listQueries(resourceType string, queries ...listQuery) (string, []querycheck.QueryResultCheck) {
+	var blocks strings.Builder
+	lengths := make([]querycheck.QueryResultCheck, 0, len(queries))
+	for _, q := range queries {
+		blocks.WriteString(listBlock(resourceType, q.name, q.config, q.extra))
+		lengths = append(lengths, querycheck.ExpectLength(resourceType+"."+q.name, q.want))
+	}
+	return blocks.String(), lengths
+}
+
 // listIDCheck is the identity check of the object id.
 func listIDCheck(id string) map[string]knownvalue.Check {
 	return map[string]knownvalue.Check{"id": knownvalue.StringExact(id)}
