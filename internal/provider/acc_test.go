@@ -502,7 +502,14 @@ func testAccOwnEmulator(t *testing.T, faults string) testAccEndpoint {
 // API-key connected accounts), deleted when the test ends.
 func testAccStripeAPIKeyAuthConfig(t testing.TB, c *client.Client, name string) *client.CreatedAuthConfig {
 	t.Helper()
-	ac, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: name, AuthScheme: "API_KEY"})
+	return testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: name, AuthScheme: "API_KEY"})
+}
+
+// testAccCreateAuthConfig creates, through the client c, the auth config req
+// describes, deleted when the test ends.
+func testAccCreateAuthConfig(t testing.TB, c *client.Client, req client.CreateAuthConfigRequest) *client.CreatedAuthConfig {
+	t.Helper()
+	ac, err := c.CreateAuthConfig(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}

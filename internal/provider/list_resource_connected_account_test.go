@@ -231,11 +231,7 @@ func TestAccConnectedAccountList_serviceError(t *testing.T) {
 	testAccRequireEmulator(t)
 	user := "tf-acc-calist-err"
 	c := testAccClient(t)
-	stripe, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), stripe.ID) })
+	stripe := testAccStripeAPIKeyAuthConfig(t, c, user)
 	id := caListFixtureAccount(t, c, stripe.ID, user)
 	testAccListServiceError(t, caListType, fmt.Sprintf("    auth_config_ids = [%q]\n", stripe.ID), id)
 }

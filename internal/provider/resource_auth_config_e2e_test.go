@@ -30,11 +30,7 @@ func TestAccE2E_authConfigGenerateConfig(t *testing.T) {
 	ctx := context.Background()
 	c := testAccClient(t)
 	// Created with the service's defaults (name included) outside Terraform.
-	created, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), created.ID) })
+	created := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged})
 	ac, err := c.GetAuthConfig(ctx, created.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -173,15 +169,11 @@ func TestAccE2E_authConfigGenerateConfigCustomOAuth2(t *testing.T) {
 	w := newE2EWorkspace(t)
 	ctx := context.Background()
 	c := testAccClient(t)
-	created, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{
+	created := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{
 		ToolkitSlug: "github", Type: client.AuthConfigTypeCustom, AuthScheme: "OAUTH2",
 		Name:        acctest.RandomWithPrefix("e2e-gen-oauth2"),
 		Credentials: map[string]any{"client_id": "old-id", "client_secret": "old-secret"},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), created.ID) })
 
 	w.WriteFile("import.tf", fmt.Sprintf(`
 import {

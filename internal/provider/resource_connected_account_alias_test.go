@@ -233,11 +233,7 @@ func TestAccConnectedAccount_aliasDuplicate(t *testing.T) {
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-dupalias")
 	newAC := func() string {
-		ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac.ID) })
+		ac := testAccStripeAPIKeyAuthConfig(t, c, user)
 		return ac.ID
 	}
 	first, second := newAC(), newAC()

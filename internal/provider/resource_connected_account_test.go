@@ -631,20 +631,11 @@ resource "service_connected_account" "second" {
 // emulator's write counter.
 func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 	testAccRequireEmulator(t)
-	ctx := context.Background()
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-bad")
 	stripe := testAccStripeAPIKeyAuthConfig(t, c, user)
-	github, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: user})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), github.ID) })
-	jira, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "jira", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "BASIC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), jira.ID) })
+	github := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: user})
+	jira := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "jira", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "BASIC"})
 
 	q := func(s string) string { return fmt.Sprintf("%q", s) }
 	before := testAccEmulatorWrites(t)
@@ -741,14 +732,9 @@ func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 // emulator's write counter.
 func TestAccConnectedAccount_callbackURL(t *testing.T) {
 	testAccRequireEmulator(t)
-	ctx := context.Background()
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-cb")
-	github, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: user})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), github.ID) })
+	github := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: user})
 	ac := fmt.Sprintf("%q", github.ID)
 	before := testAccEmulatorWrites(t)
 	tfresource.Test(t, tfresource.TestCase{
@@ -971,11 +957,7 @@ func TestAccE2E_ConnectedAccountCost(t *testing.T) {
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-cost")
 	existing := testAccStripeAPIKeyAuthConfig(t, c, user)
-	shared, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user + "-shared", AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), shared.ID) })
+	shared := testAccStripeAPIKeyAuthConfig(t, c, user+"-shared")
 	if _, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: shared.ID, UserID: user + "-other",
 		State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"status": "ACTIVE", "api_key": "k"}}}); err != nil {
 		t.Fatal(err)
