@@ -338,6 +338,33 @@ func testAccRevocationsOf(t testing.TB, id string) []testAccRevocation {
 	return out
 }
 
+// Emulator route keys: what the request counters of testAccEmulatorStats
+// (GET /_emulator/stats) count, by method and route pattern.
+const (
+	routeListAuthConfigs        = "GET /api/v3.1/auth_configs"
+	routeGetAuthConfig          = "GET /api/v3.1/auth_configs/{nanoid}"
+	routeCreateAuthCfg          = "POST /api/v3.1/auth_configs"
+	routeListAccounts           = "GET /api/v3.1/connected_accounts"
+	routeGetAccount             = "GET /api/v3.1/connected_accounts/{nanoid}"
+	routeInitiateAccount        = "POST /api/v3.1/connected_accounts"
+	routeListMCPServers         = "GET /api/v3.1/mcp/servers"
+	routeGetMCPServer           = "GET /api/v3.1/mcp/{id}"
+	routeCreateMCPServer        = "POST /api/v3.1/mcp/servers"
+	routeListToolkits           = "GET /api/v3.1/toolkits"
+	routeGetToolkit             = "GET /api/v3.1/toolkits/{slug}"
+	routeListTools              = "GET /api/v3.1/tools"
+	routeListTriggers           = "GET /api/v3.1/trigger_instances/active"
+	routeListTriggerTypes       = "GET /api/v3.1/triggers_types"
+	routeGetTriggerType         = "GET /api/v3.1/triggers_types/{slug}"
+	routeListWebhookEndpoints   = "GET /api/v3.1/webhook_endpoints"
+	routeGetWebhookEndpoint     = "GET /api/v3.1/webhook_endpoints/{nano_id}"
+	routeCreateWebhookEndpoint  = "POST /api/v3.1/webhook_endpoints"
+	routeReplaceWebhookEndpoint = "POST /api/v3.1/webhook_endpoints/{nano_id}"
+	routeUpdateWebhookEndpoint  = "PATCH /api/v3.1/webhook_endpoints/{nano_id}"
+	routeListWebhookSubs        = "GET /api/v3.1/webhook_subscriptions"
+	routeGetWebhookSub          = "GET /api/v3.1/webhook_subscriptions/{id}"
+)
+
 // testAccEmulatorStatsNow reads the emulator's request counters.
 func testAccEmulatorStatsNow(t testing.TB) testAccEmulatorStats {
 	t.Helper()

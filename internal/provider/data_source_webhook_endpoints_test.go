@@ -28,7 +28,6 @@ func TestAccWebhookEndpointsDataSource_basic(t *testing.T) {
 			"id": knownvalue.StringExact(we.ID), "toolkit": knownvalue.StringExact(toolkit), "client_id": knownvalue.StringExact(clientID),
 		})
 	}
-	const route = "GET /api/v3.1/webhook_endpoints"
 	var before int
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -39,7 +38,7 @@ func TestAccWebhookEndpointsDataSource_basic(t *testing.T) {
 				ExpectError: regexp.MustCompile(`(?s)Invalid toolkit slug.*Attribute toolkit: "not a slug"`),
 			},
 			{
-				PreConfig: func() { before = testAccProjectRequests(t, key, route) },
+				PreConfig: func() { before = testAccProjectRequests(t, key, routeListWebhookEndpoints) },
 				Config: listProvider(key) + `
 data "service_webhook_endpoints" "all" {}
 
@@ -65,7 +64,7 @@ data "service_webhook_endpoints" "notion" {
 				},
 				Check: func(*terraform.State) error {
 					// Three data sources, read at plan and at apply at most: one request each per read.
-					if got := testAccProjectRequests(t, key, route) - before; got > 6 || got < 3 {
+					if got := testAccProjectRequests(t, key, routeListWebhookEndpoints) - before; got > 6 || got < 3 {
 						t.Errorf("%d list requests for 3 data sources", got)
 					}
 					return nil
@@ -84,7 +83,7 @@ func TestAccWebhookEndpointList_query(t *testing.T) {
 	a := adoptedEndpoint(t, c, "slack", "list-a", map[string]string{"signing_secret": "s", "app_id": "A"})
 	b := adoptedEndpoint(t, c, "discord", "list-b", nil)
 	imported := importCapture{}
-	counter := &requestCounter{t: t, key: key, routes: []string{"GET /api/v3.1/webhook_endpoints", "GET /api/v3.1/webhook_endpoints/{nano_id}"}}
+	counter := &requestCounter{t: t, key: key, routes: []string{routeListWebhookEndpoints, routeGetWebhookEndpoint}}
 	steps := imported.steps(key, webhookEndpointType, "  toolkit = \"slack\"\n  client_id = \"list-a\"\n", a.ID)
 	steps = append(steps,
 		resource.TestStep{
@@ -108,8 +107,8 @@ func TestAccWebhookEndpointList_query(t *testing.T) {
 		},
 		resource.TestStep{
 			PreConfig: func() {
-				counter.expect("GET /api/v3.1/webhook_endpoints", 2, "list requests (one per list block)")
-				counter.expect("GET /api/v3.1/webhook_endpoints/{nano_id}", 1, "reads (one per include_resource result)")
+				counter.expect(routeListWebhookEndpoints, 2, "list requests (one per list block)")
+				counter.expect(routeGetWebhookEndpoint, 1, "reads (one per include_resource result)")
 			},
 			Config: listProvider(key) + `data "service_toolkit_categories" "any" {}`,
 		},

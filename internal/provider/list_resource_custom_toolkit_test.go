@@ -48,7 +48,7 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 	}
 	provider := testAccQRProvider(key, "")
 	list := func(name, args string) string { return testAccQRList(customToolkitType, name, args, "") }
-	reqs := newTestAccQRRequests(t, key, routeQRListToolkits, routeQRGetToolkit)
+	reqs := newTestAccQRRequests(t, key, routeListToolkits, routeGetToolkit)
 	byID := func(id string) queryfilter.QueryFilter {
 		return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(id)})
 	}
@@ -77,7 +77,7 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 				{Path: tfjsonpath.New("auth_scheme").AtMapKey("discovery_url"), KnownValue: knownvalue.Null()},
 			}))
 	}
-	lists := func(n int) map[string]int { return map[string]int{routeQRListToolkits: n} }
+	lists := func(n int) map[string]int { return map[string]int{routeListToolkits: n} }
 	testAccListTest(t, []resource.TestStep{
 		{
 			Config: provider + testAccQRConfigCatalog,
@@ -138,7 +138,7 @@ resource "service_custom_toolkit" "oauth" {
 }
 `
 	var open, keyed, oauth testAccQRImported
-	reqs := newTestAccQRRequests(t, key, routeQRListToolkits, routeQRGetToolkit)
+	reqs := newTestAccQRRequests(t, key, routeListToolkits, routeGetToolkit)
 	testAccListTest(t, []resource.TestStep{
 		{Config: cfg},
 		testAccQRImportStep("service_custom_toolkit.open", &open, false),
@@ -164,7 +164,7 @@ resource "service_custom_toolkit" "oauth" {
 			},
 		},
 		{
-			PreConfig: reqs.expect("include_resource", map[string]int{routeQRListToolkits: 1}),
+			PreConfig: reqs.expect("include_resource", map[string]int{routeListToolkits: 1}),
 			Config:    cfg,
 		},
 	})
@@ -174,7 +174,7 @@ resource "service_custom_toolkit" "oauth" {
 // injected HTTP 500, no retries) is the query's error diagnostic, after one
 // request. Not parallel: faults are global.
 func TestAccCustomToolkitList_serviceError(t *testing.T) {
-	testAccListServiceErrorNoRetry(t, customToolkitType, routeQRListToolkits)
+	testAccListServiceErrorNoRetry(t, customToolkitType, routeListToolkits)
 }
 
 // A toolkit list item gives the Read what its GET would, unless it lacks

@@ -23,15 +23,8 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// Routes whose requests the list resource tests count.
-const (
-	routeQRListMCPServers  = "GET /api/v3.1/mcp/servers"
-	routeQRGetMCPServer    = "GET /api/v3.1/mcp/{id}"
-	routeQRGetAuthConfig   = "GET /api/v3.1/auth_configs/{nanoid}"
-	routeQRListToolkits    = "GET /api/v3.1/toolkits"
-	routeQRGetToolkit      = "GET /api/v3.1/toolkits/{slug}"
-	testAccQRConfigCatalog = `data "service_toolkit_categories" "any" {}` + "\n"
-)
+// testAccQRConfigCatalog is a configuration step that reads the catalog.
+const testAccQRConfigCatalog = `data "service_toolkit_categories" "any" {}` + "\n"
 
 // testAccQRProvider is a provider block for the project of key, with extra
 // lines (e.g. max_retries). It goes in the configuration steps only: a query
@@ -241,7 +234,7 @@ func TestAccMCPServerList_filters(t *testing.T) {
 	a, b, cc, d := ids["Support bot"], ids["Support desk"], ids["Release notes"], ids["Mail room"]
 	provider := testAccQRProvider(key, "")
 	list := func(name, config string) string { return testAccQRList(mcpServerType, name, "", config) }
-	reqs := newTestAccQRRequests(t, key, routeQRListMCPServers, routeQRGetMCPServer, routeQRGetAuthConfig)
+	reqs := newTestAccQRRequests(t, key, routeListMCPServers, routeGetMCPServer, routeGetAuthConfig)
 
 	var checks []querycheck.QueryResultCheck
 	checks = append(checks, testAccQRExpectIDs("service_mcp_server.all", a, b, cc, d)...)
@@ -277,7 +270,7 @@ func TestAccMCPServerList_filters(t *testing.T) {
 		},
 		{
 			// The data source's validators.
-			PreConfig:   reqs.expect("eight list blocks", map[string]int{routeQRListMCPServers: 8}),
+			PreConfig:   reqs.expect("eight list blocks", map[string]int{routeListMCPServers: 8}),
 			Query:       true,
 			Config:      list("empty", `    toolkits = []`+"\n"),
 			ExpectError: testAccErrRe(`toolkits`, `at least 1`),
@@ -328,11 +321,11 @@ func TestAccMCPServerList_pages(t *testing.T) {
 	}
 	provider := testAccQRProvider(key, "")
 	list := func(name, args, config string) string { return testAccQRList(mcpServerType, name, args, config) }
-	reqs := newTestAccQRRequests(t, key, routeQRListMCPServers, routeQRGetMCPServer, routeQRGetAuthConfig)
+	reqs := newTestAccQRRequests(t, key, routeListMCPServers, routeGetMCPServer, routeGetAuthConfig)
 	query := func(preConfig func(), block string, checks ...querycheck.QueryResultCheck) resource.TestStep {
 		return resource.TestStep{PreConfig: preConfig, Query: true, Config: block, QueryResultChecks: checks}
 	}
-	lists := func(n int) map[string]int { return map[string]int{routeQRListMCPServers: n} }
+	lists := func(n int) map[string]int { return map[string]int{routeListMCPServers: n} }
 	testAccListTest(t, []resource.TestStep{
 		{
 			Config: provider + testAccQRConfigCatalog,
@@ -390,7 +383,7 @@ resource "service_mcp_server" "open" {
 `
 	var team, open testAccQRImported
 	var openID string
-	reqs := newTestAccQRRequests(t, key, routeQRListMCPServers, routeQRGetMCPServer, routeQRGetAuthConfig)
+	reqs := newTestAccQRRequests(t, key, routeListMCPServers, routeGetMCPServer, routeGetAuthConfig)
 	testAccListTest(t, []resource.TestStep{
 		{
 			Config: cfg,
@@ -417,7 +410,7 @@ resource "service_mcp_server" "open" {
 			},
 		},
 		{
-			PreConfig: reqs.expect("include_resource", map[string]int{routeQRListMCPServers: 1, routeQRGetAuthConfig: 2}),
+			PreConfig: reqs.expect("include_resource", map[string]int{routeListMCPServers: 1, routeGetAuthConfig: 2}),
 			Query:     true,
 			Config:    testAccQRList(mcpServerType, "one", "  include_resource = true\n  limit = 1\n", ""),
 			QueryResultChecks: []querycheck.QueryResultCheck{
@@ -427,7 +420,7 @@ resource "service_mcp_server" "open" {
 			},
 		},
 		{
-			PreConfig: reqs.expect("include_resource, limit 1", map[string]int{routeQRListMCPServers: 1, routeQRGetAuthConfig: 1}),
+			PreConfig: reqs.expect("include_resource, limit 1", map[string]int{routeListMCPServers: 1, routeGetAuthConfig: 1}),
 			Config:    cfg,
 		},
 	})
@@ -452,7 +445,7 @@ func (s testAccQRLazy) String() string { return *s.p }
 // HTTP 500, no retries) is the query's error diagnostic, after one request.
 // Not parallel: faults are global.
 func TestAccMCPServerList_serviceError(t *testing.T) {
-	testAccListServiceErrorNoRetry(t, mcpServerType, routeQRListMCPServers)
+	testAccListServiceErrorNoRetry(t, mcpServerType, routeListMCPServers)
 }
 
 // The list resource's filters are the data source's: same names,

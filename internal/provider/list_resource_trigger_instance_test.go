@@ -19,8 +19,6 @@ import (
 
 const (
 	tiListType           = "service_trigger_instance"
-	routeListTriggers    = "GET /api/v3.1/trigger_instances/active"
-	routeGetTriggerType  = "GET /api/v3.1/triggers_types/{slug}"
 	tiListCharge         = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
 	tiListPaymentFailure = "STRIPE_PAYMENT_FAILED_TRIGGER"
 )

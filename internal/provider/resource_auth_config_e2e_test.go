@@ -13,14 +13,6 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// Emulator route keys (GET /_emulator/stats) used by the cost tests.
-const (
-	routeGetToolkit      = "GET /api/v3.1/toolkits/{slug}"
-	routeGetAuthConfig   = "GET /api/v3.1/auth_configs/{nanoid}"
-	routeListAuthConfigs = "GET /api/v3.1/auth_configs"
-	routeCreateAuthCfg   = "POST /api/v3.1/auth_configs"
-)
-
 // TestAccE2E_authConfigGenerateConfig imports an existing service-managed
 // auth config with an import block and `terraform plan
 // -generate-config-out`, applies the import, and checks that the generated

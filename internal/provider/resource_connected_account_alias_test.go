@@ -261,7 +261,6 @@ resource "service_connected_account" %q {
 	// run runs steps and checks that nothing was written, and that no
 	// create was even sent (the provider refused before the write, rather
 	// than leaving it to the service).
-	const initiate = "POST /api/v3.1/connected_accounts"
 	run := func(name string, steps ...tfresource.TestStep) {
 		t.Helper()
 		before := testAccEmulatorStatsNow(t)
@@ -274,7 +273,7 @@ resource "service_connected_account" %q {
 		if after.Writes != before.Writes {
 			t.Errorf("%s: the emulator counted %d writes, want none", name, after.Writes-before.Writes)
 		}
-		if n := after.Requests[initiate] - before.Requests[initiate]; n != 0 {
+		if n := after.Requests[routeInitiateAccount] - before.Requests[routeInitiateAccount]; n != 0 {
 			t.Errorf("%s: %d connected account creates were sent, want none", name, n)
 		}
 	}

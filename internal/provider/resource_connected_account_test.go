@@ -928,13 +928,6 @@ func TestConnectedAccountRead_deletedStatus(t *testing.T) {
 	}
 }
 
-// Emulator route keys of connected accounts (GET /_emulator/stats).
-const (
-	routeListAccounts    = "GET /api/v3.1/connected_accounts"
-	routeGetAccount      = "GET /api/v3.1/connected_accounts/{nanoid}"
-	routeInitiateAccount = "POST /api/v3.1/connected_accounts"
-)
-
 // TestAccE2E_ConnectedAccountCost counts requests per terraform command (real
 // CLI, separate plan and apply runs) when creating one account:
 //

@@ -336,7 +336,6 @@ func TestAccTriggerInstance_planTimeChecks(t *testing.T) {
 	testAccRequireEmulator(t)
 	testAccPreCheck(t)
 	user := acctest.RandomWithPrefix("tf-acc-trig-plan")
-	typeRoute := "GET /api/v3.1/triggers_types/{slug}"
 	before := testAccEmulatorWrites(t)
 	var typeGets int
 
@@ -442,7 +441,7 @@ resource "service_trigger_instance" "b" {
 			// Three resources of one type: the type is fetched once per provider run.
 			{
 				PreConfig: func() {
-					typeGets = testAccEmulatorStatsNow(t).Requests[typeRoute]
+					typeGets = testAccEmulatorStatsNow(t).Requests[routeGetTriggerType]
 				},
 				Config:      three,
 				PlanOnly:    true,
@@ -450,7 +449,7 @@ resource "service_trigger_instance" "b" {
 			},
 		},
 	})
-	if got := testAccEmulatorStatsNow(t).Requests[typeRoute] - typeGets; got != 1 {
+	if got := testAccEmulatorStatsNow(t).Requests[routeGetTriggerType] - typeGets; got != 1 {
 		t.Errorf("want the trigger type fetched once for three resources in one plan, got %d GETs", got)
 	}
 	testAccAssertNoWritesSince(t, before)
@@ -463,7 +462,6 @@ func TestAccTriggerInstance_readCost(t *testing.T) {
 	testAccPreCheck(t)
 	user := acctest.RandomWithPrefix("tf-acc-trig-read")
 	_, accountID := testAccTriggerAccount(t, "linear", user)
-	route := "GET /api/v3.1/trigger_instances/active"
 	var reads int
 	config := fmt.Sprintf(`
 resource "service_trigger_instance" "test" {
@@ -480,10 +478,10 @@ resource "service_trigger_instance" "test" {
 		Steps: []resource.TestStep{
 			{Config: config},
 			{
-				PreConfig:    func() { reads = testAccEmulatorStatsNow(t).Requests[route] },
+				PreConfig:    func() { reads = testAccEmulatorStatsNow(t).Requests[routeListTriggers] },
 				RefreshState: true,
 				Check: func(*terraform.State) error {
-					if got := testAccEmulatorStatsNow(t).Requests[route] - reads; got != 1 {
+					if got := testAccEmulatorStatsNow(t).Requests[routeListTriggers] - reads; got != 1 {
 						return fmt.Errorf("want exactly one GET for a refresh, got %d", got)
 					}
 					return nil

@@ -25,10 +25,7 @@ import (
 // Webhook subscription tests never call t.Parallel: the service allows one
 // subscription per project and the acceptance project is shared.
 
-const (
-	webhookSubName     = "service_webhook_subscription.test"
-	routeGetWebhookSub = "GET /api/v3.1/webhook_subscriptions/{id}"
-)
+const webhookSubName = "service_webhook_subscription.test"
 
 func testAccWebhookSubConfig(url, version, rotation string, events ...string) string {
 	var b strings.Builder
