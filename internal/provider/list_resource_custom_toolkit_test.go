@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -46,22 +45,19 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 		}
 		slugs = append(slugs, slug)
 	}
-	provider := testAccQRProvider(key, "")
-	list := func(name, args string) string { return testAccQRList(customToolkitType, name, args, "") }
+	provider := listProvider(key)
+	list := func(name, args string) string { return listBlock(customToolkitType, name, "", args) }
 	reqs := newTestAccQRRequests(t, key, routeListToolkits, routeGetToolkit)
-	byID := func(id string) queryfilter.QueryFilter {
-		return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(id)})
-	}
 	checks := testAccQRExpectIDs("service_custom_toolkit.all", slugs...)
 	checks = append(checks,
-		querycheck.ExpectResourceDisplayName("service_custom_toolkit.all", byID("CUSTOM_QR_01"),
+		querycheck.ExpectResourceDisplayName("service_custom_toolkit.all", listByID("CUSTOM_QR_01"),
 			knownvalue.StringExact("Toolkit 01 · mcp01.example.com · API_KEY (CUSTOM_QR_01)")),
-		querycheck.ExpectResourceDisplayName("service_custom_toolkit.all", byID("CUSTOM_QR_21"),
+		querycheck.ExpectResourceDisplayName("service_custom_toolkit.all", listByID("CUSTOM_QR_21"),
 			knownvalue.StringExact("Toolkit 21 · mcp21.example.com · NO_AUTH (CUSTOM_QR_21)")),
 	)
 	for i := range 3 {
 		mode := testAccQRCustomSchemes[(20+i)%3].Mode
-		checks = append(checks, querycheck.ExpectResourceKnownValues("service_custom_toolkit.all", byID(slugs[20+i]),
+		checks = append(checks, querycheck.ExpectResourceKnownValues("service_custom_toolkit.all", listByID(slugs[20+i]),
 			[]querycheck.KnownValueCheck{
 				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(slugs[20+i])},
 				{Path: tfjsonpath.New("slug"), KnownValue: knownvalue.StringExact(fmt.Sprintf("QR_%02d", 20+i))},
@@ -114,7 +110,7 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 func TestAccCustomToolkitList_includeResource(t *testing.T) {
 	t.Parallel()
 	key, _ := testAccIsolatedProject(t)
-	provider := testAccQRProvider(key, "")
+	provider := listProvider(key)
 	cfg := provider + testAccQROpenToolkit + `
 resource "service_custom_toolkit" "key" {
   slug        = "qr_key"
@@ -147,14 +143,14 @@ resource "service_custom_toolkit" "oauth" {
 		{
 			PreConfig: reqs.mark,
 			Query:     true,
-			Config:    testAccQRList(customToolkitType, "all", "  include_resource = true\n", ""),
+			Config:    listBlock(customToolkitType, "all", "", "  include_resource = true\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("service_custom_toolkit.all", 3),
 				testAccQRExpectImported{addr: "service_custom_toolkit.all", imported: &open},
 				testAccQRExpectImported{addr: "service_custom_toolkit.all", imported: &keyed},
 				testAccQRExpectImported{addr: "service_custom_toolkit.all", imported: &oauth},
 				querycheck.ExpectResourceKnownValues("service_custom_toolkit.all",
-					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact("CUSTOM_QR_KEY")}),
+					listByID("CUSTOM_QR_KEY"),
 					[]querycheck.KnownValueCheck{
 						{Path: tfjsonpath.New("slug"), KnownValue: knownvalue.StringExact("QR_KEY")},
 						{Path: tfjsonpath.New("description"), KnownValue: knownvalue.StringExact("Tools behind an API key")},

@@ -27,9 +27,13 @@ import (
 // 1.14.
 var listVersionChecks = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)}
 
-// listProvider configures the provider with an isolated project's API key.
-func listProvider(key string) string {
-	return fmt.Sprintf("provider \"service\" {\n  api_key = %q\n}\n", key)
+// listProvider configures the provider with an isolated project's API key,
+// and extra lines (e.g. max_retries). In a test whose query steps follow
+// configuration steps it goes in the configuration steps only: a query
+// step's file sits beside the prior step's configuration, whose provider
+// block it uses (a second one would be a duplicate).
+func listProvider(key string, extra ...string) string {
+	return fmt.Sprintf("provider \"service\" {\n  api_key = %q\n%s}\n", key, strings.Join(extra, ""))
 }
 
 // listBlock renders a list block of resourceType named name: config holds
@@ -296,7 +300,7 @@ func testAccListServiceError(t *testing.T, listType, filters, id string) {
 func testAccListServiceErrorNoRetry(t *testing.T, listType, route string) {
 	t.Helper()
 	key, _ := testAccIsolatedProject(t)
-	provider := testAccQRProvider(key, "  max_retries = 0\n")
+	provider := listProvider(key, "  max_retries = 0\n")
 	var before int
 	testAccListTest(t, []resource.TestStep{
 		{Config: provider + testAccQRConfigCatalog},
@@ -306,7 +310,7 @@ func testAccListServiceErrorNoRetry(t *testing.T, listType, route string) {
 				testAccEmulatorSetFaults(t, "status=500:1")
 			},
 			Query:       true,
-			Config:      testAccQRList(listType, "all", "", ""),
+			Config:      listBlock(listType, "all", "", ""),
 			ExpectError: testAccErrRe(`Error listing `+listType, `HTTP status: 500`),
 		},
 		{

@@ -26,26 +26,12 @@ import (
 // testAccQRConfigCatalog is a configuration step that reads the catalog.
 const testAccQRConfigCatalog = `data "service_toolkit_categories" "any" {}` + "\n"
 
-// testAccQRProvider is a provider block for the project of key, with extra
-// lines (e.g. max_retries). It goes in the configuration steps only: a query
-// step's file sits beside the prior step's configuration, whose provider
-// block it uses (a second one would be a duplicate).
-func testAccQRProvider(key, extra string) string {
-	return fmt.Sprintf("provider \"service\" {\n  api_key = %q\n%s}\n", key, extra)
-}
-
-// testAccQRList is a list block of typ named name: args are its arguments
-// (limit, include_resource), config the body of its config block.
-func testAccQRList(typ, name, args, config string) string {
-	return fmt.Sprintf("list %q %q {\n  provider = service\n%s  config {\n%s  }\n}\n", typ, name, args, config)
-}
-
 // testAccQRExpectIDs checks that the list block addr found exactly the
 // objects ids (in any order).
 func testAccQRExpectIDs(addr string, ids ...string) []querycheck.QueryResultCheck {
 	checks := []querycheck.QueryResultCheck{querycheck.ExpectLength(addr, len(ids))}
 	for _, id := range ids {
-		checks = append(checks, querycheck.ExpectIdentity(addr, map[string]knownvalue.Check{"id": knownvalue.StringExact(id)}))
+		checks = append(checks, querycheck.ExpectIdentity(addr, listIDCheck(id)))
 	}
 	return checks
 }
@@ -232,8 +218,8 @@ func TestAccMCPServerList_filters(t *testing.T) {
 		{"Support bot", "github,slack"}, {"Support desk", "slack"}, {"Release notes", "github"}, {"Mail room", "gmail"},
 	})
 	a, b, cc, d := ids["Support bot"], ids["Support desk"], ids["Release notes"], ids["Mail room"]
-	provider := testAccQRProvider(key, "")
-	list := func(name, config string) string { return testAccQRList(mcpServerType, name, "", config) }
+	provider := listProvider(key)
+	list := func(name, config string) string { return listBlock(mcpServerType, name, config, "") }
 	reqs := newTestAccQRRequests(t, key, routeListMCPServers, routeGetMCPServer, routeGetAuthConfig)
 
 	var checks []querycheck.QueryResultCheck
@@ -246,9 +232,9 @@ func TestAccMCPServerList_filters(t *testing.T) {
 	checks = append(checks, testAccQRExpectIDs("service_mcp_server.combined", a)...)
 	checks = append(checks, testAccQRExpectIDs("service_mcp_server.none")...)
 	checks = append(checks,
-		querycheck.ExpectResourceDisplayName("service_mcp_server.all", queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(a)}),
+		querycheck.ExpectResourceDisplayName("service_mcp_server.all", listByID(a),
 			knownvalue.StringExact("Support bot · github, slack ("+a[:10]+"…)")),
-		querycheck.ExpectResourceDisplayName("service_mcp_server.all", queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(d)}),
+		querycheck.ExpectResourceDisplayName("service_mcp_server.all", listByID(d),
 			knownvalue.StringExact("Mail room · gmail ("+d[:10]+"…)")),
 	)
 	testAccListTest(t, []resource.TestStep{
@@ -319,8 +305,8 @@ func TestAccMCPServerList_pages(t *testing.T) {
 			newest = append(newest, id) // the listing is newest first
 		}
 	}
-	provider := testAccQRProvider(key, "")
-	list := func(name, args, config string) string { return testAccQRList(mcpServerType, name, args, config) }
+	provider := listProvider(key)
+	list := func(name, args, config string) string { return listBlock(mcpServerType, name, config, args) }
 	reqs := newTestAccQRRequests(t, key, routeListMCPServers, routeGetMCPServer, routeGetAuthConfig)
 	query := func(preConfig func(), block string, checks ...querycheck.QueryResultCheck) resource.TestStep {
 		return resource.TestStep{PreConfig: preConfig, Query: true, Config: block, QueryResultChecks: checks}
@@ -355,7 +341,7 @@ func TestAccMCPServerList_pages(t *testing.T) {
 func TestAccMCPServerList_includeResource(t *testing.T) {
 	t.Parallel()
 	key, _ := testAccIsolatedProject(t)
-	provider := testAccQRProvider(key, "")
+	provider := listProvider(key)
 	cfg := provider + testAccQROpenToolkit + `
 resource "service_auth_config" "github" {
   toolkit = "github"
@@ -394,7 +380,7 @@ resource "service_mcp_server" "open" {
 		{
 			PreConfig: reqs.mark,
 			Query:     true,
-			Config:    testAccQRList(mcpServerType, "all", "  include_resource = true\n", ""),
+			Config:    listBlock(mcpServerType, "all", "", "  include_resource = true\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("service_mcp_server.all", 2),
 				testAccQRExpectImported{addr: "service_mcp_server.all", imported: &team},
@@ -412,7 +398,7 @@ resource "service_mcp_server" "open" {
 		{
 			PreConfig: reqs.expect("include_resource", map[string]int{routeListMCPServers: 1, routeGetAuthConfig: 2}),
 			Query:     true,
-			Config:    testAccQRList(mcpServerType, "one", "  include_resource = true\n  limit = 1\n", ""),
+			Config:    listBlock(mcpServerType, "one", "", "  include_resource = true\n  limit = 1\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("service_mcp_server.one", 1),
 				// The newest server (depends_on: created after the other).
