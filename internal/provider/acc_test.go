@@ -263,6 +263,12 @@ func testAccErrRe(fragments ...string) *regexp.Regexp {
 	return regexp.MustCompile("(?s)" + strings.Join(fragments, ".*"))
 }
 
+// testAccPlanError is a step whose plan of cfg fails with an error that
+// testAccErrRe(fragments...) matches (a check at validate or plan time).
+func testAccPlanError(cfg string, fragments ...string) resource.TestStep {
+	return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: testAccErrRe(fragments...)}
+}
+
 // testAccTimestamp checks an ISO 8601 timestamp as the service writes them,
 // e.g. 2025-10-15T08:30:00.123Z (fractional seconds and an offset allowed).
 var testAccTimestamp = knownvalue.StringRegexp(regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$`))

@@ -239,11 +239,7 @@ func TestAccCustomToolkit_badInputs(t *testing.T) {
 	before := testAccEmulatorWrites(t)
 	slug := testAccCustomSlug()
 	step := func(slug, mcpURL, scheme string, want ...string) resource.TestStep {
-		return resource.TestStep{
-			Config:      testAccCustomToolkitConfig(slug, "Bad", mcpURL, scheme, ""),
-			PlanOnly:    true,
-			ExpectError: testAccErrRe(want...),
-		}
+		return testAccPlanError(testAccCustomToolkitConfig(slug, "Bad", mcpURL, scheme, ""), want...)
 	}
 	const url = "https://mcp.example.com/mcp"
 	resource.Test(t, resource.TestCase{
@@ -266,12 +262,8 @@ func TestAccCustomToolkit_badInputs(t *testing.T) {
 			// a new toolkit's slug: at most 30 characters (an existing one,
 			// up to 64, can be imported)
 			step(strings.Repeat("s", 31), url, `{ mode = "NO_AUTH" }`, "slug", "at most 30 characters", "got 31"),
-			{
-				// the URL under both names: refused at validate
-				Config:      testAccCustomToolkitConfig(slug, "Bad", url, `{ mode = "NO_AUTH" }`, `  app_url = "`+url+`"`),
-				PlanOnly:    true,
-				ExpectError: testAccErrRe("mcp_url and app_url both set", "app_url is the deprecated former name of mcp_url"),
-			},
+			// the URL under both names: refused at validate
+			testAccPlanError(testAccCustomToolkitConfig(slug, "Bad", url, `{ mode = "NO_AUTH" }`, `  app_url = "`+url+`"`), "mcp_url and app_url both set", "app_url is the deprecated former name of mcp_url"),
 			{
 				// and under neither
 				Config: fmt.Sprintf(`
@@ -297,11 +289,7 @@ resource "service_custom_toolkit" "test" {
 				PlanOnly:    true,
 				ExpectError: testAccErrRe("app_url", "https://"),
 			},
-			{
-				Config:      testAccCustomToolkitConfig(slug, "   ", url, `{ mode = "NO_AUTH" }`, ""),
-				PlanOnly:    true,
-				ExpectError: testAccErrRe("name", "is blank"),
-			},
+			testAccPlanError(testAccCustomToolkitConfig(slug, "   ", url, `{ mode = "NO_AUTH" }`, ""), "name", "is blank"),
 		},
 	})
 	testAccAssertNoWritesSince(t, before)

@@ -249,22 +249,19 @@ func TestAccWebhookSubscription_badInputs(t *testing.T) {
 	testAccPreCheck(t)
 	testAccNoWebhookSubscription(t)
 	before := testAccEmulatorWrites(t)
-	step := func(cfg string, re ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: testAccErrRe(re...)}
-	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			step(testAccWebhookSubConfig("https://h.example.com", "", "", "composio.nope"),
+			testAccPlanError(testAccWebhookSubConfig("https://h.example.com", "", "", "composio.nope"),
 				"Unsupported webhook event", "enabled_events", `unknown event type "composio.nope"`, "composio.trigger.message"),
-			step(testAccWebhookSubConfig("https://h.example.com", "V4", "", "composio.trigger.message"), "version", "V1", "V2", "V3"),
-			step(testAccWebhookSubConfig("http://h.example.com/x", "", "", "composio.trigger.message"),
+			testAccPlanError(testAccWebhookSubConfig("https://h.example.com", "V4", "", "composio.trigger.message"), "version", "V1", "V2", "V3"),
+			testAccPlanError(testAccWebhookSubConfig("http://h.example.com/x", "", "", "composio.trigger.message"),
 				"Invalid webhook URL", "webhook_url", "plain http", "h.example.com"),
-			step(testAccWebhookSubConfig("hooks.example.com", "", "", "composio.trigger.message"), "webhook_url", "not an absolute URL"),
-			step(testAccWebhookSubConfig("https://h.example.com", "V1", "", "composio.connected_account.expired"),
+			testAccPlanError(testAccWebhookSubConfig("hooks.example.com", "", "", "composio.trigger.message"), "webhook_url", "not an absolute URL"),
+			testAccPlanError(testAccWebhookSubConfig("https://h.example.com", "V1", "", "composio.connected_account.expired"),
 				"enabled_events", "not delivered in version V1"),
-			step(`resource "service_webhook_subscription" "test" {
+			testAccPlanError(`resource "service_webhook_subscription" "test" {
   webhook_url    = "https://h.example.com"
   enabled_events = []
 }`, "enabled_events", "at least 1"),
