@@ -34,10 +34,7 @@ func TestAccAuthConfigList_query(t *testing.T) {
 			first = ac.ID
 		}
 	}
-	custom, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: "Billing", AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	custom := testAccStripeAPIKeyAuthConfig(t, c, "Billing")
 	disabled, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "gmail", Type: client.AuthConfigTypeManaged, Name: "Old mail"})
 	if err != nil {
 		t.Fatal(err)
@@ -93,11 +90,7 @@ func TestAccAuthConfigList_query(t *testing.T) {
 func TestAccAuthConfigList_includeResource(t *testing.T) {
 	t.Parallel()
 	key, c := testAccIsolatedProject(t)
-	ac, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{
-		ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: "Billing", AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ac := testAccStripeAPIKeyAuthConfig(t, c, "Billing")
 	provider := listProvider(key)
 	imported := provider + fmt.Sprintf(`import {
   to = service_auth_config.billing

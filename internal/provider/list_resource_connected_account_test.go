@@ -37,15 +37,8 @@ func caListFixtureAccount(t *testing.T, c *client.Client, ac, user string) strin
 // service-managed github (OAuth) one.
 func caListAuthConfigs(t *testing.T, c *client.Client) (stripe, github string) {
 	t.Helper()
-	ctx := context.Background()
-	s, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: "Billing", AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: "GitHub"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testAccStripeAPIKeyAuthConfig(t, c, "Billing")
+	g := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: "GitHub"})
 	return s.ID, g.ID
 }
 

@@ -33,17 +33,6 @@ func tiListTrigger(t *testing.T, c *client.Client, slug, ca string, cfg map[stri
 	return id
 }
 
-// tiListStripeAuthConfig creates a custom stripe API_KEY auth config.
-func tiListStripeAuthConfig(t *testing.T, c *client.Client, name string) string {
-	t.Helper()
-	ac, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{
-		ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: name, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ac.ID
-}
-
 // The filters (each alone, combined, none, show_disabled), identities,
 // display names and limit, in a project of its own holding 24 trigger
 // instances (more than the service's page of 20), one of them disabled: one
@@ -51,8 +40,8 @@ func tiListStripeAuthConfig(t *testing.T, c *client.Client, name string) string 
 func TestAccTriggerInstanceList_query(t *testing.T) {
 	t.Parallel()
 	key, c := testAccIsolatedProject(t)
-	ac1 := tiListStripeAuthConfig(t, c, "Billing")
-	ac2 := tiListStripeAuthConfig(t, c, "Payments")
+	ac1 := testAccStripeAPIKeyAuthConfig(t, c, "Billing").ID
+	ac2 := testAccStripeAPIKeyAuthConfig(t, c, "Payments").ID
 	ca1 := caListFixtureAccount(t, c, ac1, "user-1")
 	ca2 := caListFixtureAccount(t, c, ac1, "user-2")
 	ca3 := caListFixtureAccount(t, c, ac2, "user-3")
@@ -124,7 +113,7 @@ func TestAccTriggerInstanceList_query(t *testing.T) {
 func TestAccTriggerInstanceList_includeResource(t *testing.T) {
 	t.Parallel()
 	key, c := testAccIsolatedProject(t)
-	ac := tiListStripeAuthConfig(t, c, "Billing")
+	ac := testAccStripeAPIKeyAuthConfig(t, c, "Billing").ID
 	ca := caListFixtureAccount(t, c, ac, "user-1")
 	enabled := tiListTrigger(t, c, tiListCharge, ca, map[string]any{"min_amount": 5})
 	disabled := tiListTrigger(t, c, tiListCharge, ca, map[string]any{"min_amount": 10})
@@ -196,7 +185,7 @@ func TestAccTriggerInstanceList_invalidFilters(t *testing.T) {
 func TestAccTriggerInstanceList_serviceError(t *testing.T) {
 	testAccRequireEmulator(t)
 	c := testAccClient(t)
-	ac := tiListStripeAuthConfig(t, c, "tf-acc-tilist-err")
+	ac := testAccStripeAPIKeyAuthConfig(t, c, "tf-acc-tilist-err").ID
 	t.Cleanup(func() { _ = c.DeleteAuthConfig(context.Background(), ac) })
 	ca := caListFixtureAccount(t, c, ac, "tf-acc-tilist-err")
 	id := tiListTrigger(t, c, tiListCharge, ca, nil)

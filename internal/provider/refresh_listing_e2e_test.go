@@ -28,10 +28,7 @@ func TestAccE2E_RefreshByListing(t *testing.T) {
 	env := []string{EnvAPIKey + "=" + key}
 	ctx := context.Background()
 	user := acctest.RandomWithPrefix("tf-listing")
-	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ac := testAccStripeAPIKeyAuthConfig(t, c, user)
 	w.WriteFile("main.tf", fmt.Sprintf(`
 resource "service_connected_account" "ca" {
   count                  = %d
