@@ -47,7 +47,7 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 	}
 	provider := listProvider(key)
 	list := func(name, args string) string { return listBlock(customToolkitType, name, "", args) }
-	reqs := newTestAccQRRequests(t, key, routeListToolkits, routeGetToolkit)
+	reqs := &requestCounter{t: t, key: key, routes: []string{routeListToolkits, routeGetToolkit}}
 	checks := testAccQRExpectIDs("service_custom_toolkit.all", slugs...)
 	checks = append(checks,
 		querycheck.ExpectResourceDisplayName("service_custom_toolkit.all", listByID("CUSTOM_QR_01"),
@@ -77,7 +77,7 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 	testAccListTest(t, []resource.TestStep{
 		{
 			Config: provider + testAccQRConfigCatalog,
-			Check:  func(*terraform.State) error { reqs.mark(); return nil },
+			Check:  func(*terraform.State) error { reqs.start(); return nil },
 		},
 		{
 			Query:             true,
@@ -85,19 +85,19 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 			QueryResultChecks: checks,
 		},
 		{
-			PreConfig:         reqs.expect("23 toolkits with include_resource", lists(2)),
+			PreConfig:         reqs.expectSteps("23 toolkits with include_resource", lists(2)),
 			Query:             true,
 			Config:            list("first3", "  limit = 3\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLength("service_custom_toolkit.first3", 3)},
 		},
 		{
-			PreConfig:         reqs.expect("limit 3", lists(1)),
+			PreConfig:         reqs.expectSteps("limit 3", lists(1)),
 			Query:             true,
 			Config:            list("first20", "  limit = 20\n  include_resource = true\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLength("service_custom_toolkit.first20", 20)},
 		},
 		{
-			PreConfig: reqs.expect("limit 20", lists(1)),
+			PreConfig: reqs.expectSteps("limit 20", lists(1)),
 			Config:    provider + testAccQRConfigCatalog,
 		},
 	})
@@ -134,14 +134,14 @@ resource "service_custom_toolkit" "oauth" {
 }
 `
 	var open, keyed, oauth testAccQRImported
-	reqs := newTestAccQRRequests(t, key, routeListToolkits, routeGetToolkit)
+	reqs := &requestCounter{t: t, key: key, routes: []string{routeListToolkits, routeGetToolkit}}
 	testAccListTest(t, []resource.TestStep{
 		{Config: cfg},
 		testAccQRImportStep("service_custom_toolkit.open", &open, false),
 		testAccQRImportStep("service_custom_toolkit.key", &keyed, false),
 		testAccQRImportStep("service_custom_toolkit.oauth", &oauth, false),
 		{
-			PreConfig: reqs.mark,
+			PreConfig: reqs.start,
 			Query:     true,
 			Config:    listBlock(customToolkitType, "all", "", "  include_resource = true\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{
@@ -160,7 +160,7 @@ resource "service_custom_toolkit" "oauth" {
 			},
 		},
 		{
-			PreConfig: reqs.expect("include_resource", map[string]int{routeListToolkits: 1}),
+			PreConfig: reqs.expectSteps("include_resource", map[string]int{routeListToolkits: 1}),
 			Config:    cfg,
 		},
 	})

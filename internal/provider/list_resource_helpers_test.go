@@ -215,7 +215,8 @@ func quoteOrAbsent(s string, ok bool) string {
 }
 
 // requestCounter counts an isolated project's requests per route between
-// two points of a test.
+// two points of a test: start starts a count; expect checks one route's
+// since, expectSteps (a PreConfig) every route's and starts the next.
 type requestCounter struct {
 	t      *testing.T
 	key    string
@@ -223,12 +224,15 @@ type requestCounter struct {
 	before map[string]int
 }
 
-func (r *requestCounter) start() {
-	r.before = map[string]int{}
+func (r *requestCounter) now() map[string]int {
+	out := map[string]int{}
 	for _, route := range r.routes {
-		r.before[route] = testAccProjectRequests(r.t, r.key, route)
+		out[route] = testAccProjectRequests(r.t, r.key, route)
 	}
+	return out
 }
+
+func (r *requestCounter) start() { r.before = r.now() }
 
 // since returns the requests to route since start.
 func (r *requestCounter) since(route string) int {
@@ -241,6 +245,23 @@ func (r *requestCounter) expect(route string, want int, what string) {
 	r.t.Helper()
 	if got := r.since(route); got != want {
 		r.t.Errorf("the query made %d %s, want %d", got, what, want)
+	}
+}
+
+// expectSteps returns a PreConfig that checks the requests to each route
+// since start (routes not in want: none) and starts again.
+func (r *requestCounter) expectSteps(what string, want map[string]int) func() {
+	return func() {
+		r.t.Helper()
+		now := r.now()
+		for _, route := range r.routes {
+			if got := now[route] - r.before[route]; got != want[route] {
+				r.t.Errorf("%s: %d requests to %s, want %d", what, got, route, want[route])
+			} else {
+				r.t.Logf("%s: %d requests to %s", what, got, route)
+			}
+		}
+		r.before = now
 	}
 }
 

@@ -36,47 +36,6 @@ func testAccQRExpectIDs(addr string, ids ...string) []querycheck.QueryResultChec
 	return checks
 }
 
-// testAccQRRequests counts the requests of an isolated project to routes
-// between the steps of a test: mark starts a count, expect (a PreConfig)
-// checks what was counted since and starts the next.
-type testAccQRRequests struct {
-	t      *testing.T
-	key    string
-	routes []string
-	last   map[string]int
-}
-
-func newTestAccQRRequests(t *testing.T, key string, routes ...string) *testAccQRRequests {
-	return &testAccQRRequests{t: t, key: key, routes: routes}
-}
-
-func (r *testAccQRRequests) now() map[string]int {
-	out := map[string]int{}
-	for _, route := range r.routes {
-		out[route] = testAccProjectRequests(r.t, r.key, route)
-	}
-	return out
-}
-
-func (r *testAccQRRequests) mark() { r.last = r.now() }
-
-// expect returns a PreConfig that checks the requests since the last mark
-// (routes not in want: none) and marks again.
-func (r *testAccQRRequests) expect(what string, want map[string]int) func() {
-	return func() {
-		r.t.Helper()
-		now := r.now()
-		for _, route := range r.routes {
-			if got := now[route] - r.last[route]; got != want[route] {
-				r.t.Errorf("%s: %d requests to %s, want %d", what, got, route, want[route])
-			} else {
-				r.t.Logf("%s: %d requests to %s", what, got, route)
-			}
-		}
-		r.last = now
-	}
-}
-
 // testAccQRFlatmap flattens an object of `terraform query -json` as
 // terraform-plugin-testing flattens state attributes (null values left
 // out, "#" and "%" counts), so that a listed resource compares with an
@@ -220,7 +179,7 @@ func TestAccMCPServerList_filters(t *testing.T) {
 	a, b, cc, d := ids["Support bot"], ids["Support desk"], ids["Release notes"], ids["Mail room"]
 	provider := listProvider(key)
 	list := func(name, config string) string { return listBlock(mcpServerType, name, config, "") }
-	reqs := newTestAccQRRequests(t, key, routeListMCPServers, routeGetMCPServer, routeGetAuthConfig)
+	reqs := &requestCounter{t: t, key: key, routes: []string{routeListMCPServers, routeGetMCPServer, routeGetAuthConfig}}
 
 	var checks []querycheck.QueryResultCheck
 	checks = append(checks, testAccQRExpectIDs("service_mcp_server.all", a, b, cc, d)...)
@@ -240,7 +199,7 @@ func TestAccMCPServerList_filters(t *testing.T) {
 	testAccListTest(t, []resource.TestStep{
 		{
 			Config: provider + testAccQRConfigCatalog,
-			Check:  func(*terraform.State) error { reqs.mark(); return nil },
+			Check:  func(*terraform.State) error { reqs.start(); return nil },
 		},
 		{
 			Query: true,
@@ -256,7 +215,7 @@ func TestAccMCPServerList_filters(t *testing.T) {
 		},
 		{
 			// The data source's validators.
-			PreConfig:   reqs.expect("eight list blocks", map[string]int{routeListMCPServers: 8}),
+			PreConfig:   reqs.expectSteps("eight list blocks", map[string]int{routeListMCPServers: 8}),
 			Query:       true,
 			Config:      list("empty", `    toolkits = []`+"\n"),
 			ExpectError: testAccErrRe(`toolkits`, `at least 1`),
@@ -272,7 +231,7 @@ func TestAccMCPServerList_filters(t *testing.T) {
 			ExpectError: testAccErrRe(`Invalid toolkit slug`),
 		},
 		{
-			PreConfig: reqs.expect("invalid filters", nil),
+			PreConfig: reqs.expectSteps("invalid filters", nil),
 			Config:    provider + testAccQRConfigCatalog,
 		},
 	})
@@ -307,7 +266,7 @@ func TestAccMCPServerList_pages(t *testing.T) {
 	}
 	provider := listProvider(key)
 	list := func(name, args, config string) string { return listBlock(mcpServerType, name, config, args) }
-	reqs := newTestAccQRRequests(t, key, routeListMCPServers, routeGetMCPServer, routeGetAuthConfig)
+	reqs := &requestCounter{t: t, key: key, routes: []string{routeListMCPServers, routeGetMCPServer, routeGetAuthConfig}}
 	query := func(preConfig func(), block string, checks ...querycheck.QueryResultCheck) resource.TestStep {
 		return resource.TestStep{PreConfig: preConfig, Query: true, Config: block, QueryResultChecks: checks}
 	}
@@ -315,19 +274,19 @@ func TestAccMCPServerList_pages(t *testing.T) {
 	testAccListTest(t, []resource.TestStep{
 		{
 			Config: provider + testAccQRConfigCatalog,
-			Check:  func(*terraform.State) error { reqs.mark(); return nil },
+			Check:  func(*terraform.State) error { reqs.start(); return nil },
 		},
 		query(nil, list("all", "", ""), testAccQRExpectIDs("service_mcp_server.all", all...)...),
-		query(reqs.expect("45 servers", lists(3)), list("slack", "", `    toolkits = ["slack"]`+"\n"),
+		query(reqs.expectSteps("45 servers", lists(3)), list("slack", "", `    toolkits = ["slack"]`+"\n"),
 			testAccQRExpectIDs("service_mcp_server.slack", slack...)...),
-		query(reqs.expect("22 slack servers", lists(2)), list("first5", "  limit = 5\n", ""),
+		query(reqs.expectSteps("22 slack servers", lists(2)), list("first5", "  limit = 5\n", ""),
 			testAccQRExpectIDs("service_mcp_server.first5", newest...)...),
-		query(reqs.expect("limit 5", lists(1)), list("first20", "  limit = 20\n", ""),
+		query(reqs.expectSteps("limit 5", lists(1)), list("first20", "  limit = 20\n", ""),
 			querycheck.ExpectLength("service_mcp_server.first20", 20)),
-		query(reqs.expect("limit 20", lists(1)), list("first21", "  limit = 21\n", ""),
+		query(reqs.expectSteps("limit 20", lists(1)), list("first21", "  limit = 21\n", ""),
 			querycheck.ExpectLength("service_mcp_server.first21", 21)),
 		{
-			PreConfig: reqs.expect("limit 21", lists(2)),
+			PreConfig: reqs.expectSteps("limit 21", lists(2)),
 			Config:    provider + testAccQRConfigCatalog,
 		},
 	})
@@ -369,7 +328,7 @@ resource "service_mcp_server" "open" {
 `
 	var team, open testAccQRImported
 	var openID string
-	reqs := newTestAccQRRequests(t, key, routeListMCPServers, routeGetMCPServer, routeGetAuthConfig)
+	reqs := &requestCounter{t: t, key: key, routes: []string{routeListMCPServers, routeGetMCPServer, routeGetAuthConfig}}
 	testAccListTest(t, []resource.TestStep{
 		{
 			Config: cfg,
@@ -378,7 +337,7 @@ resource "service_mcp_server" "open" {
 		testAccQRImportStep("service_mcp_server.team", &team, true),
 		testAccQRImportStep("service_mcp_server.open", &open, true),
 		{
-			PreConfig: reqs.mark,
+			PreConfig: reqs.start,
 			Query:     true,
 			Config:    listBlock(mcpServerType, "all", "", "  include_resource = true\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{
@@ -396,7 +355,7 @@ resource "service_mcp_server" "open" {
 			},
 		},
 		{
-			PreConfig: reqs.expect("include_resource", map[string]int{routeListMCPServers: 1, routeGetAuthConfig: 2}),
+			PreConfig: reqs.expectSteps("include_resource", map[string]int{routeListMCPServers: 1, routeGetAuthConfig: 2}),
 			Query:     true,
 			Config:    listBlock(mcpServerType, "one", "", "  include_resource = true\n  limit = 1\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{
@@ -406,7 +365,7 @@ resource "service_mcp_server" "open" {
 			},
 		},
 		{
-			PreConfig: reqs.expect("include_resource, limit 1", map[string]int{routeListMCPServers: 1, routeGetAuthConfig: 1}),
+			PreConfig: reqs.expectSteps("include_resource, limit 1", map[string]int{routeListMCPServers: 1, routeGetAuthConfig: 1}),
 			Config:    cfg,
 		},
 	})
