@@ -140,10 +140,7 @@ func (m importMatch) CheckQuery(_ context.Context, req querycheck.CheckQueryRequ
 			problems = append(problems, fmt.Sprintf("result %s: no resource object (include_resource)", id))
 			continue
 		}
-		got := map[string]string{}
-		for k, v := range res.ResourceObject {
-			flattenQueryValue(got, k, v)
-		}
+		got := flattenQueryObject(res.ResourceObject)
 		for _, k := range sortedUnion(got, want) {
 			if k == "%" { // the flatmap's count of the root's attributes
 				continue
@@ -161,6 +158,18 @@ func (m importMatch) CheckQuery(_ context.Context, req querycheck.CheckQueryRequ
 	if len(problems) > 0 {
 		resp.Error = fmt.Errorf("%s: include_resource differs from the imported state:\n%s", m.address, strings.Join(problems, "\n"))
 	}
+}
+
+// flattenQueryObject flattens a resource object of a query result (as JSON
+// decodes it) the way terraform.InstanceState.Attributes holds it, with
+// the count of its attributes at "%", so that a listed resource compares
+// with an imported one.
+func flattenQueryObject(obj map[string]any) map[string]string {
+	out := map[string]string{"%": strconv.Itoa(len(obj))}
+	for k, v := range obj {
+		flattenQueryValue(out, k, v)
+	}
+	return out
 }
 
 // flattenQueryValue writes v (a value of a query result's resource object,

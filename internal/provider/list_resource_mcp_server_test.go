@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -34,50 +33,6 @@ func testAccQRExpectIDs(addr string, ids ...string) []querycheck.QueryResultChec
 		checks = append(checks, querycheck.ExpectIdentity(addr, listIDCheck(id)))
 	}
 	return checks
-}
-
-// testAccQRFlatmap flattens an object of `terraform query -json` as
-// terraform-plugin-testing flattens state attributes (null values left
-// out, "#" and "%" counts), so that a listed resource compares with an
-// imported one.
-func testAccQRFlatmap(obj map[string]any) map[string]string {
-	out := map[string]string{}
-	var add func(key string, v any)
-	addMap := func(prefix string, m map[string]any) {
-		for k, v := range m {
-			if prefix != "" {
-				k = prefix + "." + k
-			}
-			add(k, v)
-		}
-		count := "%"
-		if prefix != "" {
-			count = prefix + ".%"
-		}
-		out[count] = strconv.Itoa(len(m))
-	}
-	add = func(key string, v any) {
-		switch v := v.(type) {
-		case nil:
-		case bool:
-			out[key] = strconv.FormatBool(v)
-		case float64:
-			out[key] = strconv.FormatFloat(v, 'f', -1, 64)
-		case string:
-			out[key] = v
-		case map[string]any:
-			addMap(key, v)
-		case []any:
-			for i, e := range v {
-				add(key+"."+strconv.Itoa(i), e)
-			}
-			out[key+".#"] = strconv.Itoa(len(v))
-		default:
-			out[key] = fmt.Sprint(v)
-		}
-	}
-	addMap("", obj)
-	return out
 }
 
 // testAccQRImported is the state an import step left for one resource
@@ -114,7 +69,7 @@ func (e testAccQRExpectImported) CheckQuery(_ context.Context, req querycheck.Ch
 			resp.Error = fmt.Errorf("%s: %s listed without its resource (include_resource)", e.addr, want["id"])
 			return
 		}
-		got := testAccQRFlatmap(res.ResourceObject)
+		got := flattenQueryObject(res.ResourceObject)
 		var diffs []string
 		for _, k := range slices.Sorted(maps.Keys(maps.Collect(func(yield func(string, bool) bool) {
 			for k := range got {
