@@ -219,22 +219,26 @@ func testAccClient(t testing.TB) *client.Client {
 // messages, e.g. "auth config".
 func testAccCheckDestroyed(t *testing.T, resourceType, what string,
 	get func(ctx context.Context, c *client.Client, id string) error) func(*terraform.State) error {
-	return func(s *terraform.State) error {
-		c := testAccClient(t)
-		for _, rs := range s.RootModule().Resources {
-			if rs.Type != resourceType {
-				continue
-			}
-			err := get(context.Background(), c, rs.Primary.ID)
-			if err == nil {
-				return fmt.Errorf("%s %s still exists", what, rs.Primary.ID)
-			}
-			if !client.IsNotFound(err) {
-				return fmt.Errorf("%s %s: want 404, got %w", what, rs.Primary.ID, err)
-			}
+	return func(s *terraform.State) error { return testAccCheckGone(s, testAccClient(t), resourceType, what, get) }
+}
+
+// testAccCheckGone is testAccCheckDestroyed's check of the state s through
+// the client c (of any project).
+func testAccCheckGone(s *terraform.State, c *client.Client, resourceType, what string,
+	get func(ctx context.Context, c *client.Client, id string) error) error {
+	for _, rs := range s.RootModule().Resources {
+		if rs.Type != resourceType {
+			continue
 		}
-		return nil
+		err := get(context.Background(), c, rs.Primary.ID)
+		if err == nil {
+			return fmt.Errorf("%s %s still exists", what, rs.Primary.ID)
+		}
+		if !client.IsNotFound(err) {
+			return fmt.Errorf("%s %s: want 404, got %w", what, rs.Primary.ID, err)
+		}
 	}
+	return nil
 }
 
 // testAccValue captures an attribute of a resource in state during one step,

@@ -77,10 +77,14 @@ resource "service_connected_account" "test" {
 // testAccCheckConnectedAccountDestroy verifies every connected account in
 // the state is gone (404 through the client).
 func testAccCheckConnectedAccountDestroy(t *testing.T) func(*terraform.State) error {
-	return testAccCheckDestroyed(t, connectedAccountType, "connected account", func(ctx context.Context, c *client.Client, id string) error {
-		_, err := c.GetConnectedAccount(ctx, id)
-		return err
-	})
+	return testAccCheckDestroyed(t, connectedAccountType, "connected account", testAccGetConnectedAccount)
+}
+
+// testAccGetConnectedAccount reads the account id (the get of
+// testAccCheckDestroyed and testAccCheckGone).
+func testAccGetConnectedAccount(ctx context.Context, c *client.Client, id string) error {
+	_, err := c.GetConnectedAccount(ctx, id)
+	return err
 }
 
 // testAccCAID returns the id of the account at addr in state s.
@@ -422,19 +426,7 @@ func testAccPolledAfter(ctx context.Context, ep testAccEndpoint, key string, a t
 // through the client of another project.
 func testAccCheckConnectedAccountDestroyIn(c *client.Client) func(*terraform.State) error {
 	return func(s *terraform.State) error {
-		for _, rs := range s.RootModule().Resources {
-			if rs.Type != connectedAccountType {
-				continue
-			}
-			_, err := c.GetConnectedAccount(context.Background(), rs.Primary.ID)
-			if err == nil {
-				return fmt.Errorf("connected account %s still exists", rs.Primary.ID)
-			}
-			if !client.IsNotFound(err) {
-				return fmt.Errorf("connected account %s: want 404, got %w", rs.Primary.ID, err)
-			}
-		}
-		return nil
+		return testAccCheckGone(s, c, connectedAccountType, "connected account", testAccGetConnectedAccount)
 	}
 }
 
