@@ -386,12 +386,8 @@ func testAccEmulatorStatsNow(t testing.TB) testAccEmulatorStats {
 // testAccEmulatorWrites returns the number of successful writes (POST, PATCH,
 // PUT, DELETE on API routes) the emulator has served so far. Counters are
 // process-wide: tests comparing them must not call t.Parallel (sequential
-// tests never overlap parallel ones). Pattern for "no writes at plan time":
-//
-//	testAccRequireEmulator(t)
-//	before := testAccEmulatorWrites(t)
-//	resource.Test(t, ...ExpectError plan steps...)
-//	testAccAssertNoWritesSince(t, before)
+// tests never overlap parallel ones). testAccNoWritesTest checks "no writes
+// at plan time".
 func testAccEmulatorWrites(t *testing.T) int {
 	t.Helper()
 	return testAccEmulatorStatsNow(t).Writes
@@ -403,6 +399,21 @@ func testAccAssertNoWritesSince(t *testing.T, before int) {
 	if after := testAccEmulatorWrites(t); after != before {
 		t.Errorf("expected no write requests, the emulator counted %d", after-before)
 	}
+}
+
+// testAccNoWritesTest runs steps (plans that must fail, such as
+// testAccPlanError's) and fails the test when the emulator served a write
+// meanwhile: "no writes at plan time". Call testAccRequireEmulator first;
+// not for parallel tests (the write counter is process-wide).
+func testAccNoWritesTest(t *testing.T, steps []resource.TestStep) {
+	t.Helper()
+	before := testAccEmulatorWrites(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+	testAccAssertNoWritesSince(t, before)
 }
 
 type rawBody string

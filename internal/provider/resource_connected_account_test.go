@@ -630,90 +630,84 @@ func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 	jira := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "jira", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "BASIC"})
 
 	q := func(s string) string { return fmt.Sprintf("%q", s) }
-	before := testAccEmulatorWrites(t)
-	tfresource.Test(t, tfresource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []tfresource.TestStep{
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID)),
-				ExpectError: testAccErrRe(`Missing credentials`, `"api_key"`, `credentials_wo`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k", region = "eu" }`),
-				ExpectError: testAccErrRe(`Unknown credential fields`, `credentials_wo`, `"region"`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials = { token = "k" }`),
-				ExpectError: testAccErrRe(`Missing required credential fields`, `Attribute credentials is\s+missing`, `"api_key"`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(jira.ID), `credentials_wo = { username = "me" }`),
-				ExpectError: testAccErrRe(`credentials_wo`, `"password"`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(github.ID), `credentials_wo = { api_key = "k" }`),
-				ExpectError: testAccErrRe(`Credentials not accepted for OAuth`, `credentials_wo`, `OAUTH2`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(github.ID), `credentials = { api_key = "k" }`),
-				ExpectError: testAccErrRe(`Credentials not accepted for OAuth`, `Attribute\s+credentials:`),
-			},
-			{
-				Config:      testAccCAAccount(user, q("ac_doesnotexist"+user[len(user)-6:])),
-				ExpectError: testAccErrRe(`Unknown auth config`, `auth_config_id`),
-			},
-			{
-				Config:      testAccCAAccount(user, q("not an id!")),
-				ExpectError: testAccErrRe(`auth_config_id`, `must be the id of an auth config`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(github.ID), `callback_url = "not a url"`),
-				ExpectError: testAccErrRe(`callback_url`, `not an absolute URL`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo_version = 1`, `credentials = { api_key = "k" }`),
-				ExpectError: testAccErrRe(`credentials_wo_version`, `credentials_wo`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k" }`, `credentials = { api_key = "k" }`),
-				ExpectError: testAccErrRe(`credentials_wo`, `credentials`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(github.ID), `hosted_link = true`, `credentials = { api_key = "k" }`),
-				ExpectError: testAccErrRe(`hosted_link`, `credentials`),
-			},
-			{
-				// hosted_link = false, as -generate-config-out writes it, goes
-				// with credentials.
-				Config:             testAccCAAccount(user, q(stripe.ID), `hosted_link = false`, `credentials_wo = { api_key = "k" }`, `credentials_wo_version = 1`),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				Config:      testAccCAAccount(user, q(github.ID), `timeouts = { create = "soon" }`),
-				ExpectError: testAccErrRe(`Invalid duration`, `Attribute timeouts.create`, `"soon" is not a duration`),
-			},
-			{
-				Config:      `data "service_connected_accounts" "x" { statuses = ["ACTIVE", "DONE"] }`,
-				ExpectError: testAccErrRe(`statuses`, `ACTIVE`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k" }`, `enabled = false`, `disabled_reason = "   "`),
-				ExpectError: testAccErrRe(`Invalid text`, `Attribute disabled_reason`, `is blank`),
-			},
-			{
-				// A blank value counts as a missing field on the service.
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = " " }`),
-				ExpectError: testAccErrRe(`Blank credential value`, `credentials_wo\["api_key"\]`, `the value is blank`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials = { api_key = "" }`),
-				ExpectError: testAccErrRe(`Blank credential value`, `credentials\["api_key"\]`, `the value is blank`),
-			},
+	testAccNoWritesTest(t, []tfresource.TestStep{
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID)),
+			ExpectError: testAccErrRe(`Missing credentials`, `"api_key"`, `credentials_wo`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k", region = "eu" }`),
+			ExpectError: testAccErrRe(`Unknown credential fields`, `credentials_wo`, `"region"`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials = { token = "k" }`),
+			ExpectError: testAccErrRe(`Missing required credential fields`, `Attribute credentials is\s+missing`, `"api_key"`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(jira.ID), `credentials_wo = { username = "me" }`),
+			ExpectError: testAccErrRe(`credentials_wo`, `"password"`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(github.ID), `credentials_wo = { api_key = "k" }`),
+			ExpectError: testAccErrRe(`Credentials not accepted for OAuth`, `credentials_wo`, `OAUTH2`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(github.ID), `credentials = { api_key = "k" }`),
+			ExpectError: testAccErrRe(`Credentials not accepted for OAuth`, `Attribute\s+credentials:`),
+		},
+		{
+			Config:      testAccCAAccount(user, q("ac_doesnotexist"+user[len(user)-6:])),
+			ExpectError: testAccErrRe(`Unknown auth config`, `auth_config_id`),
+		},
+		{
+			Config:      testAccCAAccount(user, q("not an id!")),
+			ExpectError: testAccErrRe(`auth_config_id`, `must be the id of an auth config`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(github.ID), `callback_url = "not a url"`),
+			ExpectError: testAccErrRe(`callback_url`, `not an absolute URL`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo_version = 1`, `credentials = { api_key = "k" }`),
+			ExpectError: testAccErrRe(`credentials_wo_version`, `credentials_wo`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k" }`, `credentials = { api_key = "k" }`),
+			ExpectError: testAccErrRe(`credentials_wo`, `credentials`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(github.ID), `hosted_link = true`, `credentials = { api_key = "k" }`),
+			ExpectError: testAccErrRe(`hosted_link`, `credentials`),
+		},
+		{
+			// hosted_link = false, as -generate-config-out writes it, goes
+			// with credentials.
+			Config:             testAccCAAccount(user, q(stripe.ID), `hosted_link = false`, `credentials_wo = { api_key = "k" }`, `credentials_wo_version = 1`),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		},
+		{
+			Config:      testAccCAAccount(user, q(github.ID), `timeouts = { create = "soon" }`),
+			ExpectError: testAccErrRe(`Invalid duration`, `Attribute timeouts.create`, `"soon" is not a duration`),
+		},
+		{
+			Config:      `data "service_connected_accounts" "x" { statuses = ["ACTIVE", "DONE"] }`,
+			ExpectError: testAccErrRe(`statuses`, `ACTIVE`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k" }`, `enabled = false`, `disabled_reason = "   "`),
+			ExpectError: testAccErrRe(`Invalid text`, `Attribute disabled_reason`, `is blank`),
+		},
+		{
+			// A blank value counts as a missing field on the service.
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = " " }`),
+			ExpectError: testAccErrRe(`Blank credential value`, `credentials_wo\["api_key"\]`, `the value is blank`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials = { api_key = "" }`),
+			ExpectError: testAccErrRe(`Blank credential value`, `credentials\["api_key"\]`, `the value is blank`),
 		},
 	})
-	testAccAssertNoWritesSince(t, before)
 }
 
 // TestAccConnectedAccount_callbackURL: callback_url follows the service's
@@ -728,35 +722,29 @@ func TestAccConnectedAccount_callbackURL(t *testing.T) {
 	user := acctest.RandomWithPrefix("tf-ca-cb")
 	github := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: user})
 	ac := fmt.Sprintf("%q", github.ID)
-	before := testAccEmulatorWrites(t)
-	tfresource.Test(t, tfresource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []tfresource.TestStep{
-			{
-				Config:      testAccCAAccount(user, ac, `callback_url = "javascript:alert(1)"`),
-				ExpectError: testAccErrRe(`Invalid callback URL`, `Attribute callback_url`, `not javascript:`),
-			},
-			{
-				Config:      testAccCAAccount(user, ac, `hosted_link = true`, `callback_url = "javascript:alert(document.cookie)"`),
-				ExpectError: testAccErrRe(`Attribute callback_url`, `not javascript:`),
-			},
-			{
-				Config:      testAccCAAccount(user, ac, `callback_url = "data:text/html,<script>alert(1)</script>"`),
-				ExpectError: testAccErrRe(`Attribute callback_url`, `not data:`),
-			},
-			{
-				Config:      testAccCAAccount(user, ac, `callback_url = "http://app.example.com/done"`),
-				ExpectError: testAccErrRe(`Attribute callback_url`, `plain http to the host "app.example.com"`),
-			},
-			{
-				Config:             testAccCAAccount(user, ac, `callback_url = "http://localhost:3000/done"`),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
+	testAccNoWritesTest(t, []tfresource.TestStep{
+		{
+			Config:      testAccCAAccount(user, ac, `callback_url = "javascript:alert(1)"`),
+			ExpectError: testAccErrRe(`Invalid callback URL`, `Attribute callback_url`, `not javascript:`),
+		},
+		{
+			Config:      testAccCAAccount(user, ac, `hosted_link = true`, `callback_url = "javascript:alert(document.cookie)"`),
+			ExpectError: testAccErrRe(`Attribute callback_url`, `not javascript:`),
+		},
+		{
+			Config:      testAccCAAccount(user, ac, `callback_url = "data:text/html,<script>alert(1)</script>"`),
+			ExpectError: testAccErrRe(`Attribute callback_url`, `not data:`),
+		},
+		{
+			Config:      testAccCAAccount(user, ac, `callback_url = "http://app.example.com/done"`),
+			ExpectError: testAccErrRe(`Attribute callback_url`, `plain http to the host "app.example.com"`),
+		},
+		{
+			Config:             testAccCAAccount(user, ac, `callback_url = "http://localhost:3000/done"`),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		},
 	})
-	testAccAssertNoWritesSince(t, before)
 }
 
 // TestConnectedAccountRead_oneGET calls Read directly and checks that it

@@ -858,20 +858,14 @@ resource "service_trigger_instance" "test" {
 }
 `, name, slug, config)
 	}
-	before := testAccEmulatorWrites(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg("GITHUB_COMMIT_EVENTS", `{ owner = "acme", repo = "app" }`),
-				ExpectError: testAccErrRe(`slug`, `GITHUB_COMMIT_EVENTS`, `GITHUB_COMMIT_EVENT"`),
-			},
-			{
-				Config:      cfg("GITHUB_COMMIT_EVENT", `{ owner = "acme" }`),
-				ExpectError: testAccErrRe(`trigger_config`, `repo`),
-			},
+	testAccNoWritesTest(t, []resource.TestStep{
+		{
+			Config:      cfg("GITHUB_COMMIT_EVENTS", `{ owner = "acme", repo = "app" }`),
+			ExpectError: testAccErrRe(`slug`, `GITHUB_COMMIT_EVENTS`, `GITHUB_COMMIT_EVENT"`),
+		},
+		{
+			Config:      cfg("GITHUB_COMMIT_EVENT", `{ owner = "acme" }`),
+			ExpectError: testAccErrRe(`trigger_config`, `repo`),
 		},
 	})
-	testAccAssertNoWritesSince(t, before)
 }
