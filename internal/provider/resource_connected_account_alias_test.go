@@ -347,11 +347,7 @@ func TestConnectedAccountUpdate_aliasRefusedByService(t *testing.T) {
 	}
 	holder, mine := newAccount("work"), newAccount("personal")
 
-	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
-	var sresp resource.SchemaResponse
-	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
-	sch := sresp.Schema
+	r, sch := testAccCAResource(ctx, c)
 	var state connectedAccountModel
 	state.fromAccount(mine, true)
 	state.UserID, state.AuthConfigID = types.StringValue(user), types.StringValue(ac.ID)

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -85,6 +86,27 @@ func testAccCheckConnectedAccountDestroy(t *testing.T) func(*terraform.State) er
 func testAccGetConnectedAccount(ctx context.Context, c *client.Client, id string) error {
 	_, err := c.GetConnectedAccount(ctx, id)
 	return err
+}
+
+// testAccCAResource is the connected account resource as the provider
+// configures it with the client c, and its schema (for tests that call
+// Read or Update directly).
+func testAccCAResource(ctx context.Context, c *client.Client) (*connectedAccountResource, schema.Schema) {
+	r := NewConnectedAccountResource().(*connectedAccountResource)
+	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
+	var resp resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &resp)
+	return r, resp.Schema
+}
+
+// testAccCAIDState is a state of the schema sch holding only the id.
+func testAccCAIDState(ctx context.Context, t *testing.T, sch schema.Schema, id string) tfsdk.State {
+	t.Helper()
+	state := tfsdk.State{Schema: sch, Raw: tftypes.NewValue(sch.Type().TerraformType(ctx), nil)}
+	if d := state.SetAttribute(ctx, path.Root("id"), id); d.HasError() {
+		t.Fatal(d)
+	}
+	return state
 }
 
 // testAccCAID returns the id of the account at addr in state s.
@@ -762,14 +784,8 @@ func TestConnectedAccountRead_oneGET(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
-	var sresp resource.SchemaResponse
-	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
-	state := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}
-	if d := state.SetAttribute(ctx, path.Root("id"), cr.ID); d.HasError() {
-		t.Fatal(d)
-	}
+	r, sch := testAccCAResource(ctx, c)
+	state := testAccCAIDState(ctx, t, sch, cr.ID)
 
 	total := func() (all, get int) {
 		for k, v := range testAccEmulatorStatsNow(t).Requests {
@@ -893,14 +909,8 @@ func TestConnectedAccountRead_deletedStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
-	var sresp resource.SchemaResponse
-	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
-	state := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}
-	if d := state.SetAttribute(ctx, path.Root("id"), "ca_gone"); d.HasError() {
-		t.Fatal(d)
-	}
+	r, sch := testAccCAResource(ctx, c)
+	state := testAccCAIDState(ctx, t, sch, "ca_gone")
 	resp := resource.ReadResponse{State: state}
 	r.Read(ctx, resource.ReadRequest{State: state}, &resp)
 	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 || !resp.State.Raw.IsNull() {
@@ -1065,11 +1075,7 @@ func TestConnectedAccountCreate_serviceRejectsCredentials(t *testing.T) {
 	user := acctest.RandomWithPrefix("tf-ca-svc")
 	ac := testAccStripeAPIKeyAuthConfig(t, c, user)
 
-	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
-	var sresp resource.SchemaResponse
-	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
-	sch := sresp.Schema
+	r, sch := testAccCAResource(ctx, c)
 
 	for _, tc := range []struct {
 		attr, scheme string
