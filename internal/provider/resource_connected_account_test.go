@@ -88,6 +88,22 @@ func testAccGetConnectedAccount(ctx context.Context, c *client.Client, id string
 	return err
 }
 
+// testAccCACompleteStep approves the OAuth connection of the account *id
+// (the emulator's control route) before planning cfg: the refresh finds it
+// ACTIVE and the plan is empty; checks are further state checks.
+func testAccCACompleteStep(t *testing.T, id *string, cfg string, checks ...statecheck.StateCheck) tfresource.TestStep {
+	return tfresource.TestStep{
+		PreConfig: func() { testAccEmulatorPost(t, "/_emulator/connected_accounts/"+*id+"/complete") },
+		Config:    cfg,
+		ConfigPlanChecks: tfresource.ConfigPlanChecks{
+			PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+		ConfigStateChecks: append([]statecheck.StateCheck{
+			statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+		}, checks...),
+	}
+}
+
 // testAccCAResource is the connected account resource as the provider
 // configures it with the client c, and its schema (for tests that call
 // Read or Update directly).
@@ -278,18 +294,9 @@ func TestAccConnectedAccount_oauthApproval(t *testing.T) {
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("toolkit"), knownvalue.StringExact("github")),
 				},
 			},
-			{
-				PreConfig: func() { testAccEmulatorPost(t, "/_emulator/connected_accounts/"+id+"/complete") },
-				Config:    cfg,
-				ConfigPlanChecks: tfresource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
-					// kept from creation
-					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("redirect_url"), knownvalue.NotNull()),
-				},
-			},
+			testAccCACompleteStep(t, &id, cfg,
+				// kept from creation
+				statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("redirect_url"), knownvalue.NotNull())),
 			testAccImportStep(caAddr, append([]string{"redirect_url"}, caImportIgnore...)...),
 			{
 				// Disabled outside Terraform: the plan shows the drift.
@@ -574,16 +581,7 @@ func TestAccConnectedAccount_hostedLink(t *testing.T) {
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("hosted_link"), knownvalue.Bool(true)),
 				},
 			},
-			{
-				PreConfig: func() { testAccEmulatorPost(t, "/_emulator/connected_accounts/"+id+"/complete") },
-				Config:    cfg,
-				ConfigPlanChecks: tfresource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
-				},
-			},
+			testAccCACompleteStep(t, &id, cfg),
 			{
 				// Creation-only options change in place without touching the account.
 				Config: testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
