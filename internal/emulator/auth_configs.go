@@ -140,11 +140,7 @@ func (s *Server) listAuthConfigs(c *call) (int, any, *apiError) {
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Seq > items[j].Seq })
 	counts := s.connectionCounts(c.project)
-	page, e := paginate(r, items, maxLimitAuthConfigs, func(ac *AuthConfig) any { return s.renderAuthConfig(ac, counts) })
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, page, nil
+	return answerPage(r, items, maxLimitAuthConfigs, func(ac *AuthConfig) any { return s.renderAuthConfig(ac, counts) })
 }
 
 type toolAccessBody struct {

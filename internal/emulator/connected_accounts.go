@@ -91,11 +91,7 @@ func (s *Server) listAccounts(c *call) (int, any, *apiError) {
 		return ki > kj
 	})
 	origin := s.origin(r)
-	page, e := paginate(r, items, maxLimit, func(a *ConnectedAccount) any { return s.renderAccount(a, origin, false) })
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, page, nil
+	return answerPage(r, items, maxLimit, func(a *ConnectedAccount) any { return s.renderAccount(a, origin, false) })
 }
 
 type connectionBody struct {

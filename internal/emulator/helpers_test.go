@@ -204,3 +204,29 @@ func (e *testEnv) oauthAccount(acID, user, callback string) (id, redirect string
 	})
 	return r.str("id"), r.str("redirect_url")
 }
+
+// reopenAfter opens a server on the data file path, runs write on its store
+// (holding the store's lock), closes it, and returns a server opened again
+// on the same file, closed when the test ends.
+func reopenAfter(t *testing.T, path string, write func(st *store) error) *Server {
+	t.Helper()
+	srv, err := New(Options{DataPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv.st.mu.Lock()
+	err = write(srv.st)
+	srv.st.mu.Unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := New(Options{DataPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = again.Close() })
+	return again
+}

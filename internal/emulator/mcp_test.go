@@ -236,25 +236,10 @@ func TestMCPInstancesAndGenerate(t *testing.T) {
 }
 
 func TestMCPServerPersists(t *testing.T) {
-	path := t.TempDir() + "/data.db"
-	srv, err := New(Options{DataPath: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.st.mu.Lock()
 	m := &MCPServer{ID: "11111111-1111-4111-8111-111111111111", Project: "default", Name: "kept", Instances: []*MCPInstance{{ID: "i", UserID: "u"}}}
-	if err := srv.st.commit(put(bucketMCPServers, m.ID, m)); err != nil {
-		t.Fatal(err)
-	}
-	srv.st.mu.Unlock()
-	if err := srv.Close(); err != nil {
-		t.Fatal(err)
-	}
-	again, err := New(Options{DataPath: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer again.Close()
+	again := reopenAfter(t, t.TempDir()+"/data.db", func(st *store) error {
+		return st.commit(put(bucketMCPServers, m.ID, m))
+	})
 	if got := again.st.mcpServers[m.ID]; got == nil || got.Name != "kept" || len(got.Instances) != 1 {
 		t.Fatalf("reloaded %+v", got)
 	}

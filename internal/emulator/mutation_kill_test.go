@@ -126,27 +126,12 @@ func TestMutantLockedDataFileIsRefused(t *testing.T) {
 // from the data file (the `v != nil` test), so objects created after a
 // restart sort after the earlier ones.
 func TestMutantSequenceSurvivesReopening(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "data.db")
-	srv, err := New(Options{DataPath: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv.st.mu.Lock()
-	srv.st.nextSeq()
-	seq := srv.st.nextSeq()
-	if err := srv.st.commit(); err != nil {
-		srv.st.mu.Unlock()
-		t.Fatal(err)
-	}
-	srv.st.mu.Unlock()
-	if err := srv.Close(); err != nil {
-		t.Fatal(err)
-	}
-	again, err := New(Options{DataPath: path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = again.Close() }()
+	var seq int64
+	again := reopenAfter(t, filepath.Join(t.TempDir(), "data.db"), func(st *store) error {
+		st.nextSeq()
+		seq = st.nextSeq()
+		return st.commit()
+	})
 	if again.st.seq < seq {
 		t.Fatalf("sequence after reopening = %d, want at least %d (restored from the data file)", again.st.seq, seq)
 	}

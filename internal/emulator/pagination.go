@@ -130,6 +130,16 @@ func paginate[T any](r *http.Request, items []T, maxPage int, render func(T) any
 	}, nil
 }
 
+// answerPage answers a list request with the page of items paginate
+// renders (200 and its envelope), or with paginate's error.
+func answerPage[T any](r *http.Request, items []T, maxPage int, render func(T) any) (int, any, *apiError) {
+	page, e := paginate(r, items, maxPage, render)
+	if e != nil {
+		return 0, nil, e
+	}
+	return 200, page, nil
+}
+
 // listParam returns the values of a list query parameter, accepting both
 // comma-joined (a,b) and repeated (k=a&k=b) forms, plus the k[] form. Extra
 // names are aliases (e.g. camelCase duplicates).

@@ -217,64 +217,38 @@ func (st *store) commit(changes ...change) error {
 	for _, c := range changes {
 		switch c.bucket {
 		case bucketAuthConfigs:
-			if c.val == nil {
-				delete(st.authConfigs, c.id)
-			} else {
-				st.authConfigs[c.id] = c.val.(*AuthConfig)
-			}
+			applyChange(st.authConfigs, c)
 		case bucketAccounts:
-			if c.val == nil {
-				delete(st.accounts, c.id)
-			} else {
-				st.accounts[c.id] = c.val.(*ConnectedAccount)
-			}
+			applyChange(st.accounts, c)
 		case bucketTriggers:
-			if c.val == nil {
-				delete(st.triggers, c.id)
-			} else {
-				st.triggers[c.id] = c.val.(*TriggerInstance)
-			}
+			applyChange(st.triggers, c)
 		case bucketSessions:
-			if c.val == nil {
-				delete(st.sessions, c.id)
-			} else {
-				st.sessions[c.id] = c.val.(*Session)
-			}
+			applyChange(st.sessions, c)
 		case bucketDeletedTriggers:
-			if c.val == nil {
-				delete(st.deletedTriggers, c.id)
-			} else {
-				st.deletedTriggers[c.id] = c.val.(*deletedTrigger)
-			}
+			applyChange(st.deletedTriggers, c)
 		case bucketWebhookSubs:
-			if c.val == nil {
-				delete(st.webhookSubs, c.id)
-			} else {
-				st.webhookSubs[c.id] = c.val.(*WebhookSubscription)
-			}
+			applyChange(st.webhookSubs, c)
 		case bucketCustomToolkits:
 			st.cmu.Lock()
-			if c.val == nil {
-				delete(st.customToolkits, c.id)
-			} else {
-				st.customToolkits[c.id] = c.val.(*CustomToolkit)
-			}
+			applyChange(st.customToolkits, c)
 			st.cmu.Unlock()
 		case bucketMCPServers:
-			if c.val == nil {
-				delete(st.mcpServers, c.id)
-			} else {
-				st.mcpServers[c.id] = c.val.(*MCPServer)
-			}
+			applyChange(st.mcpServers, c)
 		case bucketWebhookEndpoints:
-			if c.val == nil {
-				delete(st.webhookEndpoints, c.id)
-			} else {
-				st.webhookEndpoints[c.id] = c.val.(*WebhookEndpoint)
-			}
+			applyChange(st.webhookEndpoints, c)
 		}
 	}
 	return nil
+}
+
+// applyChange applies c to the in-memory map m of its bucket: stores c.val
+// (of m's type) under c.id, or deletes c.id when c.val is nil.
+func applyChange[T any](m map[string]T, c change) {
+	if c.val == nil {
+		delete(m, c.id)
+		return
+	}
+	m[c.id] = c.val.(T)
 }
 
 func cloneMap(m map[string]any) map[string]any {

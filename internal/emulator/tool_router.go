@@ -532,7 +532,7 @@ func (s *Server) sessionTools(c *call) (int, any, *apiError) {
 		items = append(items, t)
 	}
 	logo := "https://logos.composio.dev/api/composio"
-	page, e := paginate(c.r, items, maxLimit, func(it any) any {
+	return answerPage(c.r, items, maxLimit, func(it any) any {
 		if t, ok := it.(*toolDef); ok {
 			return renderTool(t, VersionLatest)
 		}
@@ -551,10 +551,6 @@ func (s *Server) sessionTools(c *call) (int, any, *apiError) {
 				"is_deprecated": false, "toolkit": map[string]any{"logo": logo}},
 		}
 	})
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, page, nil
 }
 
 // sessionAllows reports whether the session's toolkits config lets toolkit
@@ -702,7 +698,7 @@ func (s *Server) sessionToolkits(c *call) (int, any, *apiError) {
 		}
 		items = append(items, entry{tk, acct})
 	}
-	page, e := paginate(c.r, items, maxLimitSmall, func(it entry) any {
+	return answerPage(c.r, items, maxLimitSmall, func(it entry) any {
 		var ca any
 		if a := it.acct; a != nil {
 			ca = map[string]any{
@@ -717,10 +713,6 @@ func (s *Server) sessionToolkits(c *call) (int, any, *apiError) {
 			"connected_account": ca,
 		}
 	})
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, page, nil
 }
 
 // sessionAuthConfig picks the auth config a session links a toolkit with: the

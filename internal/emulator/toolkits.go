@@ -191,11 +191,7 @@ func (s *Server) listToolkits(c *call) (int, any, *apiError) {
 	default:
 		return 0, nil, errValidation("type", "type must be native, custom or all, got %q", q.Get("type"))
 	}
-	page, e := paginate(c.r, items, maxLimit, func(tk *toolkitDef) any { return s.renderToolkitSummary(tk) })
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, page, nil
+	return answerPage(c.r, items, maxLimit, func(tk *toolkitDef) any { return s.renderToolkitSummary(tk) })
 }
 
 func (s *Server) multiToolkits(c *call) (int, any, *apiError) {
@@ -222,21 +218,13 @@ func (s *Server) multiToolkits(c *call) (int, any, *apiError) {
 		q.Set("cursor", body.Cursor)
 	}
 	c.r.URL.RawQuery = q.Encode()
-	page, e := paginate(c.r, items, maxLimit, func(tk *toolkitDef) any { return s.renderToolkitSummary(tk) })
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, page, nil
+	return answerPage(c.r, items, maxLimit, func(tk *toolkitDef) any { return s.renderToolkitSummary(tk) })
 }
 
 func (s *Server) listCategories(c *call) (int, any, *apiError) {
-	page, e := paginate(c.r, s.cat.categories, maxLimit, func(cat categoryDef) any {
+	return answerPage(c.r, s.cat.categories, maxLimit, func(cat categoryDef) any {
 		return map[string]any{"id": cat.Slug, "slug": cat.Slug, "name": cat.Name}
 	})
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, page, nil
 }
 
 func (s *Server) getToolkit(c *call) (int, any, *apiError) {

@@ -109,11 +109,7 @@ func (s *Server) listTools(c *call) (int, any, *apiError) {
 		}
 	}
 	sort.SliceStable(items, func(i, j int) bool { return items[i].t.Slug < items[j].t.Slug })
-	page, e := paginate(c.r, items, 10000, func(v versionedTool) any { return renderTool(v.t, v.version) })
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, page, nil
+	return answerPage(c.r, items, 10000, func(v versionedTool) any { return renderTool(v.t, v.version) })
 }
 
 func (s *Server) toolEnum(c *call) (int, any, *apiError) {

@@ -73,11 +73,7 @@ func (s *Server) listTriggerInstances(c *call) (int, any, *apiError) {
 		items = append(items, t)
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Seq > items[j].Seq })
-	page, e := paginate(r, items, maxLimitSmall, renderTriggerInstanceAny)
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, page, nil
+	return answerPage(r, items, maxLimitSmall, renderTriggerInstanceAny)
 }
 
 func renderTriggerInstanceAny(t *TriggerInstance) any { return renderTriggerInstance(t) }

@@ -54,11 +54,7 @@ func (s *Server) listTriggerTypes(c *call) (int, any, *apiError) {
 			items = append(items, versionedTrigger{t, version})
 		}
 	}
-	page, e := paginate(c.r, items, maxLimit, func(v versionedTrigger) any { return renderTriggerType(v.t, v.version) })
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, page, nil
+	return answerPage(c.r, items, maxLimit, func(v versionedTrigger) any { return renderTriggerType(v.t, v.version) })
 }
 
 func (s *Server) triggerTypeEnum(c *call) (int, any, *apiError) {

@@ -234,11 +234,7 @@ func (s *Server) listWebhookSubs(c *call) (int, any, *apiError) {
 	}
 	s.st.mu.RUnlock()
 	sort.Slice(items, func(i, j int) bool { return items[i].Seq < items[j].Seq })
-	out, e := paginate(c.r, items, maxLimitSmall, func(w *WebhookSubscription) any { return renderWebhookSub(w) })
-	if e != nil {
-		return 0, nil, e
-	}
-	return 200, out, nil
+	return answerPage(c.r, items, maxLimitSmall, func(w *WebhookSubscription) any { return renderWebhookSub(w) })
 }
 
 func (s *Server) listWebhookEventTypes(c *call) (int, any, *apiError) {

@@ -41,11 +41,7 @@ func TestAccHarness(t *testing.T) {
 	}
 
 	// Control routes: complete an OAuth connection, fire a trigger.
-	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
+	ac := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged})
 	conn, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: "harness-user"})
 	if err != nil {
 		t.Fatal(err)

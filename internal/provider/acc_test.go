@@ -226,22 +226,26 @@ func testAccDeleteAuthConfig(ctx context.Context, c *client.Client, id string) e
 // messages, e.g. "auth config".
 func testAccCheckDestroyed(t *testing.T, resourceType, what string,
 	get func(ctx context.Context, c *client.Client, id string) error) func(*terraform.State) error {
-	return func(s *terraform.State) error {
-		c := testAccClient(t)
-		for _, rs := range s.RootModule().Resources {
-			if rs.Type != resourceType {
-				continue
-			}
-			err := get(context.Background(), c, rs.Primary.ID)
-			if err == nil {
-				return fmt.Errorf("%s %s still exists", what, rs.Primary.ID)
-			}
-			if !client.IsNotFound(err) {
-				return fmt.Errorf("%s %s: want 404, got %w", what, rs.Primary.ID, err)
-			}
+	return func(s *terraform.State) error { return testAccCheckGone(s, testAccClient(t), resourceType, what, get) }
+}
+
+// testAccCheckGone is testAccCheckDestroyed's check of the state s through
+// the client c (of any project).
+func testAccCheckGone(s *terraform.State, c *client.Client, resourceType, what string,
+	get func(ctx context.Context, c *client.Client, id string) error) error {
+	for _, rs := range s.RootModule().Resources {
+		if rs.Type != resourceType {
+			continue
 		}
-		return nil
+		err := get(context.Background(), c, rs.Primary.ID)
+		if err == nil {
+			return fmt.Errorf("%s %s still exists", what, rs.Primary.ID)
+		}
+		if !client.IsNotFound(err) {
+			return fmt.Errorf("%s %s: want 404, got %w", what, rs.Primary.ID, err)
+		}
 	}
+	return nil
 }
 
 // testAccValue captures an attribute of a resource in state during one step,
@@ -268,6 +272,12 @@ func testAccErrRe(fragments ...string) *regexp.Regexp {
 		fragments[i] = strings.ReplaceAll(f, " ", `\s+`)
 	}
 	return regexp.MustCompile("(?s)" + strings.Join(fragments, ".*"))
+}
+
+// testAccPlanError is a step whose plan of cfg fails with an error that
+// testAccErrRe(fragments...) matches (a check at validate or plan time).
+func testAccPlanError(cfg string, fragments ...string) resource.TestStep {
+	return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: testAccErrRe(fragments...)}
 }
 
 // testAccTimestamp checks an ISO 8601 timestamp as the service writes them,
@@ -345,6 +355,33 @@ func testAccRevocationsOf(t testing.TB, id string) []testAccRevocation {
 	return out
 }
 
+// Emulator route keys: what the request counters of testAccEmulatorStats
+// (GET /_emulator/stats) count, by method and route pattern.
+const (
+	routeListAuthConfigs        = "GET /api/v3.1/auth_configs"
+	routeGetAuthConfig          = "GET /api/v3.1/auth_configs/{nanoid}"
+	routeCreateAuthCfg          = "POST /api/v3.1/auth_configs"
+	routeListAccounts           = "GET /api/v3.1/connected_accounts"
+	routeGetAccount             = "GET /api/v3.1/connected_accounts/{nanoid}"
+	routeInitiateAccount        = "POST /api/v3.1/connected_accounts"
+	routeListMCPServers         = "GET /api/v3.1/mcp/servers"
+	routeGetMCPServer           = "GET /api/v3.1/mcp/{id}"
+	routeCreateMCPServer        = "POST /api/v3.1/mcp/servers"
+	routeListToolkits           = "GET /api/v3.1/toolkits"
+	routeGetToolkit             = "GET /api/v3.1/toolkits/{slug}"
+	routeListTools              = "GET /api/v3.1/tools"
+	routeListTriggers           = "GET /api/v3.1/trigger_instances/active"
+	routeListTriggerTypes       = "GET /api/v3.1/triggers_types"
+	routeGetTriggerType         = "GET /api/v3.1/triggers_types/{slug}"
+	routeListWebhookEndpoints   = "GET /api/v3.1/webhook_endpoints"
+	routeGetWebhookEndpoint     = "GET /api/v3.1/webhook_endpoints/{nano_id}"
+	routeCreateWebhookEndpoint  = "POST /api/v3.1/webhook_endpoints"
+	routeReplaceWebhookEndpoint = "POST /api/v3.1/webhook_endpoints/{nano_id}"
+	routeUpdateWebhookEndpoint  = "PATCH /api/v3.1/webhook_endpoints/{nano_id}"
+	routeListWebhookSubs        = "GET /api/v3.1/webhook_subscriptions"
+	routeGetWebhookSub          = "GET /api/v3.1/webhook_subscriptions/{id}"
+)
+
 // testAccEmulatorStatsNow reads the emulator's request counters.
 func testAccEmulatorStatsNow(t testing.TB) testAccEmulatorStats {
 	t.Helper()
@@ -356,12 +393,8 @@ func testAccEmulatorStatsNow(t testing.TB) testAccEmulatorStats {
 // testAccEmulatorWrites returns the number of successful writes (POST, PATCH,
 // PUT, DELETE on API routes) the emulator has served so far. Counters are
 // process-wide: tests comparing them must not call t.Parallel (sequential
-// tests never overlap parallel ones). Pattern for "no writes at plan time":
-//
-//	testAccRequireEmulator(t)
-//	before := testAccEmulatorWrites(t)
-//	resource.Test(t, ...ExpectError plan steps...)
-//	testAccAssertNoWritesSince(t, before)
+// tests never overlap parallel ones). testAccNoWritesTest checks "no writes
+// at plan time".
 func testAccEmulatorWrites(t *testing.T) int {
 	t.Helper()
 	return testAccEmulatorStatsNow(t).Writes
@@ -373,6 +406,21 @@ func testAccAssertNoWritesSince(t *testing.T, before int) {
 	if after := testAccEmulatorWrites(t); after != before {
 		t.Errorf("expected no write requests, the emulator counted %d", after-before)
 	}
+}
+
+// testAccNoWritesTest runs steps (plans that must fail, such as
+// testAccPlanError's) and fails the test when the emulator served a write
+// meanwhile: "no writes at plan time". Call testAccRequireEmulator first;
+// not for parallel tests (the write counter is process-wide).
+func testAccNoWritesTest(t *testing.T, steps []resource.TestStep) {
+	t.Helper()
+	before := testAccEmulatorWrites(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps:                    steps,
+	})
+	testAccAssertNoWritesSince(t, before)
 }
 
 type rawBody string
@@ -509,7 +557,14 @@ func testAccOwnEmulator(t *testing.T, faults string) testAccEndpoint {
 // API-key connected accounts), deleted when the test ends.
 func testAccStripeAPIKeyAuthConfig(t testing.TB, c *client.Client, name string) *client.CreatedAuthConfig {
 	t.Helper()
-	ac, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: name, AuthScheme: "API_KEY"})
+	return testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: name, AuthScheme: "API_KEY"})
+}
+
+// testAccCreateAuthConfig creates, through the client c, the auth config req
+// describes, deleted when the test ends.
+func testAccCreateAuthConfig(t testing.TB, c *client.Client, req client.CreateAuthConfigRequest) *client.CreatedAuthConfig {
+	t.Helper()
+	ac, err := c.CreateAuthConfig(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)
 	}

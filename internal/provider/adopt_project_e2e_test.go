@@ -62,12 +62,12 @@ func TestAccE2E_adoptProject(t *testing.T) {
 	}
 	w.WriteFile("adopt.tfquery.hcl", q.String())
 
-	before := testAccProjectRequests(t, key, "GET /api/v3.1/connected_accounts")
+	before := testAccProjectRequests(t, key, routeListAccounts)
 	res := w.Run(nil, "query", "-no-color", "-generate-config-out=generated.tf")
 	if res.ExitCode != 0 {
 		t.Fatalf("terraform query -generate-config-out failed:\n%s\n%s", res.Stdout, res.Stderr)
 	}
-	if got := testAccProjectRequests(t, key, "GET /api/v3.1/connected_accounts") - before; got != 2 {
+	if got := testAccProjectRequests(t, key, routeListAccounts) - before; got != 2 {
 		t.Errorf("listing %d connected accounts took %d requests, want 2 (one per page)", accounts, got)
 	}
 	generated := string(w.ReadFile("generated.tf"))

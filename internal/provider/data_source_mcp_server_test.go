@@ -51,26 +51,14 @@ func TestAccMCPServerDataSources(t *testing.T) {
 		PreCheck:                 func() { testAccPreCheck(t) },
 		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
 		Steps: []resource.TestStep{
-			{
-				Config:      `data "service_mcp_server" "x" { name = "no such server" }`,
-				PlanOnly:    true,
-				ExpectError: testAccErrRe(`Attribute name: the project has no MCP server named "no such server"`),
-			},
-			{
-				Config:      `data "service_mcp_server" "x" { id = "00000000-0000-4000-8000-000000000000" }`,
-				PlanOnly:    true,
-				ExpectError: testAccErrRe(`Attribute id: the project has no MCP server "00000000-0000-4000-8000-000000000000"`),
-			},
+			testAccPlanError(`data "service_mcp_server" "x" { name = "no such server" }`, `Attribute name: the project has no MCP server named "no such server"`),
+			testAccPlanError(`data "service_mcp_server" "x" { id = "00000000-0000-4000-8000-000000000000" }`, `Attribute id: the project has no MCP server "00000000-0000-4000-8000-000000000000"`),
 			{
 				Config:      `data "service_mcp_server" "x" {}`,
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`Exactly one of these attributes must be configured: \[id,name\]`),
 			},
-			{
-				Config:      `data "service_mcp_servers" "x" { auth_config_ids = ["nope"] }`,
-				PlanOnly:    true,
-				ExpectError: testAccErrRe(`auth_config_ids`, `must be an auth config id such as ac_AbC123`),
-			},
+			testAccPlanError(`data "service_mcp_servers" "x" { auth_config_ids = ["nope"] }`, `auth_config_ids`, `must be an auth config id such as ac_AbC123`),
 			{
 				Config: fmt.Sprintf(`
 data "service_mcp_server" "by_id" {

@@ -27,7 +27,6 @@ func TestAccWebhookEndpointsDataSource_basic(t *testing.T) {
 			"id": knownvalue.StringExact(we.ID), "toolkit": knownvalue.StringExact(toolkit), "client_id": knownvalue.StringExact(clientID),
 		})
 	}
-	const route = "GET /api/v3.1/webhook_endpoints"
 	var before int
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -38,7 +37,7 @@ func TestAccWebhookEndpointsDataSource_basic(t *testing.T) {
 				ExpectError: regexp.MustCompile(`(?s)Invalid toolkit slug.*Attribute toolkit: "not a slug"`),
 			},
 			{
-				PreConfig: func() { before = testAccProjectRequests(t, key, route) },
+				PreConfig: func() { before = testAccProjectRequests(t, key, routeListWebhookEndpoints) },
 				Config: listProvider(key) + `
 data "service_webhook_endpoints" "all" {}
 
@@ -64,7 +63,7 @@ data "service_webhook_endpoints" "notion" {
 				},
 				Check: func(*terraform.State) error {
 					// Three data sources, read at plan and at apply at most: one request each per read.
-					if got := testAccProjectRequests(t, key, route) - before; got > 6 || got < 3 {
+					if got := testAccProjectRequests(t, key, routeListWebhookEndpoints) - before; got > 6 || got < 3 {
 						t.Errorf("%d list requests for 3 data sources", got)
 					}
 					return nil

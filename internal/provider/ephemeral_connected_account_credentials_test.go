@@ -69,12 +69,8 @@ func testAccOAuthAccount(t *testing.T, token string) string {
 	t.Helper()
 	ctx := context.Background()
 	c := testAccClient(t)
-	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged,
+	ac := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged,
 		Name: acctest.RandomWithPrefix("tf-acc-creds")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
 	conn, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{
 		AuthConfigID: ac.ID, UserID: acctest.RandomWithPrefix("tf-acc-creds-user"),
 		State: &client.ConnectionState{AuthScheme: "OAUTH2", Val: map[string]any{"access_token": token, "token_type": "bearer", "expires_in": 3600}},

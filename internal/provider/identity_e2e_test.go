@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -27,11 +26,7 @@ func TestAccE2E_importByIdentity(t *testing.T) {
 	}
 	c := testAccClient(t)
 	name := acctest.RandomWithPrefix("tf-acc-e2e-ident")
-	ac, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
+	ac := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: name})
 
 	w.WriteFile("main.tf", fmt.Sprintf(`resource "service_auth_config" "imported" {
   toolkit = "github"

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -35,10 +34,7 @@ func TestAccAuthConfigList_query(t *testing.T) {
 			first = ac.ID
 		}
 	}
-	custom, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: "Billing", AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	custom := testAccStripeAPIKeyAuthConfig(t, c, "Billing")
 	disabled, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "gmail", Type: client.AuthConfigTypeManaged, Name: "Old mail"})
 	if err != nil {
 		t.Fatal(err)
@@ -47,9 +43,15 @@ func TestAccAuthConfigList_query(t *testing.T) {
 		t.Fatal(err)
 	}
 	provider := listProvider(key)
-	list := func(name, config, extra string) string {
-		return fmt.Sprintf("list \"service_auth_config\" %q {\n  provider = service\n%s  config {\n%s  }\n}\n", name, extra, config)
-	}
+	blocks, lengths := listQueries("service_auth_config",
+		// Enabled only by default: 23 + 1.
+		listQuery{"all", "", "", 24},
+		listQuery{"github", `    toolkit = "github"` + "\n", "", 23},
+		listQuery{"custom", `    is_service_managed = false` + "\n", "", 1},
+		listQuery{"with_disabled", `    toolkit = "gmail"` + "\n" + `    show_disabled = true` + "\n", "", 1},
+		listQuery{"without_disabled", `    toolkit = "gmail"` + "\n", "", 0},
+		listQuery{"limited", "", "  limit = 3\n", 3},
+	)
 	var pagesBefore int
 	testAccListTest(t, []resource.TestStep{
 		{
@@ -62,32 +64,17 @@ func TestAccAuthConfigList_query(t *testing.T) {
 			},
 		},
 		{
-			Query: true,
-			Config: provider +
-				list("all", "", "") +
-				list("github", `    toolkit = "github"`+"\n", "") +
-				list("custom", `    is_service_managed = false`+"\n", "") +
-				list("with_disabled", `    toolkit = "gmail"`+"\n"+`    show_disabled = true`+"\n", "") +
-				list("without_disabled", `    toolkit = "gmail"`+"\n", "") +
-				list("limited", "", "  limit = 3\n"),
-			QueryResultChecks: []querycheck.QueryResultCheck{
-				// Enabled only by default: 23 + 1.
-				querycheck.ExpectLength("service_auth_config.all", 24),
-				querycheck.ExpectLength("service_auth_config.github", 23),
-				querycheck.ExpectLength("service_auth_config.custom", 1),
-				querycheck.ExpectLength("service_auth_config.with_disabled", 1),
-				querycheck.ExpectLength("service_auth_config.without_disabled", 0),
-				querycheck.ExpectLength("service_auth_config.limited", 3),
-				querycheck.ExpectIdentity("service_auth_config.custom", map[string]knownvalue.Check{"id": knownvalue.StringExact(custom.ID)}),
-				querycheck.ExpectIdentity("service_auth_config.with_disabled", map[string]knownvalue.Check{"id": knownvalue.StringExact(disabled.ID)}),
-				querycheck.ExpectIdentity("service_auth_config.github", map[string]knownvalue.Check{"id": knownvalue.StringExact(first)}),
-				querycheck.ExpectResourceDisplayName("service_auth_config.custom",
-					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(custom.ID)}),
+			Query:  true,
+			Config: provider + blocks,
+			QueryResultChecks: append(lengths,
+				querycheck.ExpectIdentity("service_auth_config.custom", listIDCheck(custom.ID)),
+				querycheck.ExpectIdentity("service_auth_config.with_disabled", listIDCheck(disabled.ID)),
+				querycheck.ExpectIdentity("service_auth_config.github", listIDCheck(first)),
+				querycheck.ExpectResourceDisplayName("service_auth_config.custom", listByID(custom.ID),
 					knownvalue.StringRegexp(regexp.MustCompile(`^stripe · Billing \(ac_.{7}…\)$`))),
-				querycheck.ExpectResourceDisplayName("service_auth_config.all",
-					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(first)}),
+				querycheck.ExpectResourceDisplayName("service_auth_config.all", listByID(first),
 					knownvalue.StringRegexp(regexp.MustCompile(`^github · gh-00 \(ac_`))),
-			},
+			),
 		},
 	})
 	// Pages of 200: each of the six lists reads one page; nothing else
@@ -103,11 +90,7 @@ func TestAccAuthConfigList_query(t *testing.T) {
 func TestAccAuthConfigList_includeResource(t *testing.T) {
 	t.Parallel()
 	key, c := testAccIsolatedProject(t)
-	ac, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{
-		ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: "Billing", AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ac := testAccStripeAPIKeyAuthConfig(t, c, "Billing")
 	provider := listProvider(key)
 	imported := provider + fmt.Sprintf(`import {
   to = service_auth_config.billing
@@ -142,7 +125,7 @@ resource "service_auth_config" "billing" {
 			QueryResultChecks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("service_auth_config.billing", 1),
 				querycheck.ExpectResourceKnownValues("service_auth_config.billing",
-					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(ac.ID)}),
+					listByID(ac.ID),
 					[]querycheck.KnownValueCheck{
 						{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(ac.ID)},
 						{Path: tfjsonpath.New("toolkit"), KnownValue: knownvalue.StringExact("stripe")},

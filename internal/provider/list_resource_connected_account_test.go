@@ -37,15 +37,8 @@ func caListFixtureAccount(t *testing.T, c *client.Client, ac, user string) strin
 // service-managed github (OAuth) one.
 func caListAuthConfigs(t *testing.T, c *client.Client) (stripe, github string) {
 	t.Helper()
-	ctx := context.Background()
-	s, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: "Billing", AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: "GitHub"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := testAccStripeAPIKeyAuthConfig(t, c, "Billing")
+	g := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: "GitHub"})
 	return s.ID, g.ID
 }
 
@@ -66,7 +59,20 @@ func TestAccConnectedAccountList_query(t *testing.T) {
 	for i := range 22 {
 		bulk = append(bulk, caListFixtureAccount(t, c, stripe, fmt.Sprintf("bulk-%02d", i)))
 	}
-	list := func(name, config, extra string) string { return listBlock(caListType, name, config, extra) }
+	blocks, lengths := listQueries(caListType,
+		listQuery{"all", "", "", 25},
+		listQuery{"users", `    user_ids = ["user-1", "user-2"]` + "\n", "", 3},
+		listQuery{"user1", `    user_ids = ["user-1"]` + "\n", "", 2},
+		listQuery{"github", `    toolkit_slugs = ["github"]` + "\n", "", 1},
+		listQuery{"stripe", fmt.Sprintf("    auth_config_ids = [%q]\n", stripe), "", 24},
+		listQuery{"both_acs", fmt.Sprintf("    auth_config_ids = [%q, %q]\n    user_ids = [\"user-1\"]\n", stripe, github), "", 2},
+		listQuery{"active", `    statuses = ["ACTIVE"]` + "\n", "", 24},
+		listQuery{"initiated", `    statuses = ["INITIATED", "FAILED"]` + "\n", "", 1},
+		listQuery{"combined", "    user_ids = [\"user-1\"]\n    toolkit_slugs = [\"stripe\"]\n    statuses = [\"ACTIVE\"]\n", "", 1},
+		listQuery{"nobody", `    user_ids = ["nobody"]` + "\n", "", 0},
+		listQuery{"limited", "", "  limit = 5\n", 5},
+		listQuery{"limited_pages", "", "  limit = 21\n", 21},
+	)
 	addr := func(name string) string { return caListType + "." + name }
 	counter := &requestCounter{t: t, key: key, routes: []string{routeListAccounts, routeGetAccount}}
 	testAccListTest(t, []resource.TestStep{
@@ -78,33 +84,8 @@ func TestAccConnectedAccountList_query(t *testing.T) {
 		{
 			PreConfig: counter.start,
 			Query:     true,
-			Config: listProvider(key) +
-				list("all", "", "") +
-				list("users", `    user_ids = ["user-1", "user-2"]`+"\n", "") +
-				list("user1", `    user_ids = ["user-1"]`+"\n", "") +
-				list("github", `    toolkit_slugs = ["github"]`+"\n", "") +
-				list("stripe", fmt.Sprintf("    auth_config_ids = [%q]\n", stripe), "") +
-				list("both_acs", fmt.Sprintf("    auth_config_ids = [%q, %q]\n    user_ids = [\"user-1\"]\n", stripe, github), "") +
-				list("active", `    statuses = ["ACTIVE"]`+"\n", "") +
-				list("initiated", `    statuses = ["INITIATED", "FAILED"]`+"\n", "") +
-				list("combined", "    user_ids = [\"user-1\"]\n    toolkit_slugs = [\"stripe\"]\n    statuses = [\"ACTIVE\"]\n", "") +
-				list("nobody", `    user_ids = ["nobody"]`+"\n", "") +
-				list("limited", "", "  limit = 5\n") +
-				list("limited_pages", "", "  limit = 21\n"),
-			QueryResultChecks: []querycheck.QueryResultCheck{
-				querycheck.ExpectLength(addr("all"), 25),
-				querycheck.ExpectLength(addr("users"), 3),
-				querycheck.ExpectLength(addr("user1"), 2),
-				querycheck.ExpectLength(addr("github"), 1),
-				querycheck.ExpectLength(addr("stripe"), 24),
-				querycheck.ExpectLength(addr("both_acs"), 2),
-				querycheck.ExpectLength(addr("active"), 24),
-				querycheck.ExpectLength(addr("initiated"), 1),
-				querycheck.ExpectLength(addr("combined"), 1),
-				querycheck.ExpectLength(addr("nobody"), 0),
-				querycheck.ExpectLength(addr("limited"), 5),
-				querycheck.ExpectLength(addr("limited_pages"), 21),
-
+			Config:    listProvider(key) + blocks,
+			QueryResultChecks: append(lengths,
 				querycheck.ExpectIdentity(addr("users"), listIDCheck(a1)),
 				querycheck.ExpectIdentity(addr("users"), listIDCheck(a2)),
 				querycheck.ExpectIdentity(addr("users"), listIDCheck(g1.ID)),
@@ -126,7 +107,7 @@ func TestAccConnectedAccountList_query(t *testing.T) {
 					knownvalue.StringRegexp(regexp.MustCompile(`^stripe · user-1 · ACTIVE \(`+listShortID(a1)+`\)$`))),
 				querycheck.ExpectResourceDisplayName(addr("github"), queryfilter.ByResourceIdentity(listIDCheck(g1.ID)),
 					knownvalue.StringRegexp(regexp.MustCompile(`^github · user-1 · INITIATED \(`+listShortID(g1.ID)+`\)$`))),
-			},
+			),
 		},
 	})
 	// One list request per page: "all", "stripe", "active" and
@@ -243,11 +224,7 @@ func TestAccConnectedAccountList_serviceError(t *testing.T) {
 	testAccRequireEmulator(t)
 	user := "tf-acc-calist-err"
 	c := testAccClient(t)
-	stripe, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, stripe.ID) })
+	stripe := testAccStripeAPIKeyAuthConfig(t, c, user)
 	id := caListFixtureAccount(t, c, stripe.ID, user)
 	testAccListServiceError(t, caListType, fmt.Sprintf("    auth_config_ids = [%q]\n", stripe.ID), id)
 }

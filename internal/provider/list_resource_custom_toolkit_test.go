@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
-	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -46,22 +45,19 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 		}
 		slugs = append(slugs, slug)
 	}
-	provider := testAccQRProvider(key, "")
-	list := func(name, args string) string { return testAccQRList(customToolkitType, name, args, "") }
-	reqs := newTestAccQRRequests(t, key, routeQRListToolkits, routeQRGetToolkit)
-	byID := func(id string) queryfilter.QueryFilter {
-		return queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(id)})
-	}
+	provider := listProvider(key)
+	list := func(name, args string) string { return listBlock(customToolkitType, name, "", args) }
+	reqs := &requestCounter{t: t, key: key, routes: []string{routeListToolkits, routeGetToolkit}}
 	checks := testAccQRExpectIDs("service_custom_toolkit.all", slugs...)
 	checks = append(checks,
-		querycheck.ExpectResourceDisplayName("service_custom_toolkit.all", byID("CUSTOM_QR_01"),
+		querycheck.ExpectResourceDisplayName("service_custom_toolkit.all", listByID("CUSTOM_QR_01"),
 			knownvalue.StringExact("Toolkit 01 · mcp01.example.com · API_KEY (CUSTOM_QR_01)")),
-		querycheck.ExpectResourceDisplayName("service_custom_toolkit.all", byID("CUSTOM_QR_21"),
+		querycheck.ExpectResourceDisplayName("service_custom_toolkit.all", listByID("CUSTOM_QR_21"),
 			knownvalue.StringExact("Toolkit 21 · mcp21.example.com · NO_AUTH (CUSTOM_QR_21)")),
 	)
 	for i := range 3 {
 		mode := testAccQRCustomSchemes[(20+i)%3].Mode
-		checks = append(checks, querycheck.ExpectResourceKnownValues("service_custom_toolkit.all", byID(slugs[20+i]),
+		checks = append(checks, querycheck.ExpectResourceKnownValues("service_custom_toolkit.all", listByID(slugs[20+i]),
 			[]querycheck.KnownValueCheck{
 				{Path: tfjsonpath.New("id"), KnownValue: knownvalue.StringExact(slugs[20+i])},
 				{Path: tfjsonpath.New("slug"), KnownValue: knownvalue.StringExact(fmt.Sprintf("QR_%02d", 20+i))},
@@ -77,11 +73,11 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 				{Path: tfjsonpath.New("auth_scheme").AtMapKey("discovery_url"), KnownValue: knownvalue.Null()},
 			}))
 	}
-	lists := func(n int) map[string]int { return map[string]int{routeQRListToolkits: n} }
+	lists := func(n int) map[string]int { return map[string]int{routeListToolkits: n} }
 	testAccListTest(t, []resource.TestStep{
 		{
 			Config: provider + testAccQRConfigCatalog,
-			Check:  func(*terraform.State) error { reqs.mark(); return nil },
+			Check:  func(*terraform.State) error { reqs.start(); return nil },
 		},
 		{
 			Query:             true,
@@ -89,19 +85,19 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 			QueryResultChecks: checks,
 		},
 		{
-			PreConfig:         reqs.expect("23 toolkits with include_resource", lists(2)),
+			PreConfig:         reqs.expectSteps("23 toolkits with include_resource", lists(2)),
 			Query:             true,
 			Config:            list("first3", "  limit = 3\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLength("service_custom_toolkit.first3", 3)},
 		},
 		{
-			PreConfig:         reqs.expect("limit 3", lists(1)),
+			PreConfig:         reqs.expectSteps("limit 3", lists(1)),
 			Query:             true,
 			Config:            list("first20", "  limit = 20\n  include_resource = true\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{querycheck.ExpectLength("service_custom_toolkit.first20", 20)},
 		},
 		{
-			PreConfig: reqs.expect("limit 20", lists(1)),
+			PreConfig: reqs.expectSteps("limit 20", lists(1)),
 			Config:    provider + testAccQRConfigCatalog,
 		},
 	})
@@ -114,7 +110,7 @@ func TestAccCustomToolkitList_query(t *testing.T) {
 func TestAccCustomToolkitList_includeResource(t *testing.T) {
 	t.Parallel()
 	key, _ := testAccIsolatedProject(t)
-	provider := testAccQRProvider(key, "")
+	provider := listProvider(key)
 	cfg := provider + testAccQROpenToolkit + `
 resource "service_custom_toolkit" "key" {
   slug        = "qr_key"
@@ -138,23 +134,23 @@ resource "service_custom_toolkit" "oauth" {
 }
 `
 	var open, keyed, oauth testAccQRImported
-	reqs := newTestAccQRRequests(t, key, routeQRListToolkits, routeQRGetToolkit)
+	reqs := &requestCounter{t: t, key: key, routes: []string{routeListToolkits, routeGetToolkit}}
 	testAccListTest(t, []resource.TestStep{
 		{Config: cfg},
 		testAccQRImportStep("service_custom_toolkit.open", &open, false),
 		testAccQRImportStep("service_custom_toolkit.key", &keyed, false),
 		testAccQRImportStep("service_custom_toolkit.oauth", &oauth, false),
 		{
-			PreConfig: reqs.mark,
+			PreConfig: reqs.start,
 			Query:     true,
-			Config:    testAccQRList(customToolkitType, "all", "  include_resource = true\n", ""),
+			Config:    listBlock(customToolkitType, "all", "", "  include_resource = true\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("service_custom_toolkit.all", 3),
 				testAccQRExpectImported{addr: "service_custom_toolkit.all", imported: &open},
 				testAccQRExpectImported{addr: "service_custom_toolkit.all", imported: &keyed},
 				testAccQRExpectImported{addr: "service_custom_toolkit.all", imported: &oauth},
 				querycheck.ExpectResourceKnownValues("service_custom_toolkit.all",
-					queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact("CUSTOM_QR_KEY")}),
+					listByID("CUSTOM_QR_KEY"),
 					[]querycheck.KnownValueCheck{
 						{Path: tfjsonpath.New("slug"), KnownValue: knownvalue.StringExact("QR_KEY")},
 						{Path: tfjsonpath.New("description"), KnownValue: knownvalue.StringExact("Tools behind an API key")},
@@ -164,7 +160,7 @@ resource "service_custom_toolkit" "oauth" {
 			},
 		},
 		{
-			PreConfig: reqs.expect("include_resource", map[string]int{routeQRListToolkits: 1}),
+			PreConfig: reqs.expectSteps("include_resource", map[string]int{routeListToolkits: 1}),
 			Config:    cfg,
 		},
 	})
@@ -174,7 +170,7 @@ resource "service_custom_toolkit" "oauth" {
 // injected HTTP 500, no retries) is the query's error diagnostic, after one
 // request. Not parallel: faults are global.
 func TestAccCustomToolkitList_serviceError(t *testing.T) {
-	testAccListServiceErrorNoRetry(t, customToolkitType, routeQRListToolkits)
+	testAccListServiceErrorNoRetry(t, customToolkitType, routeListToolkits)
 }
 
 // A toolkit list item gives the Read what its GET would, unless it lacks

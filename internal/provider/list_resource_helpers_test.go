@@ -27,9 +27,13 @@ import (
 // 1.14.
 var listVersionChecks = []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_14_0)}
 
-// listProvider configures the provider with an isolated project's API key.
-func listProvider(key string) string {
-	return fmt.Sprintf("provider \"service\" {\n  api_key = %q\n}\n", key)
+// listProvider configures the provider with an isolated project's API key,
+// and extra lines (e.g. max_retries). In a test whose query steps follow
+// configuration steps it goes in the configuration steps only: a query
+// step's file sits beside the prior step's configuration, whose provider
+// block it uses (a second one would be a duplicate).
+func listProvider(key string, extra ...string) string {
+	return fmt.Sprintf("provider \"service\" {\n  api_key = %q\n%s}\n", key, strings.Join(extra, ""))
 }
 
 // listBlock renders a list block of resourceType named name: config holds
@@ -37,6 +41,26 @@ func listProvider(key string) string {
 // include_resource).
 func listBlock(resourceType, name, config, extra string) string {
 	return fmt.Sprintf("list %q %q {\n  provider = service\n%s  config {\n%s  }\n}\n", resourceType, name, extra, config)
+}
+
+// listQuery is one list block of a filter test: its name, filter lines
+// (config), own arguments (extra, as listBlock's) and how many results it
+// lists (want).
+type listQuery struct {
+	name, config, extra string
+	want                int
+}
+
+// listQueries renders a list block of resourceType per query, and the check
+// of each one's number of results, in the same order.
+func listQueries(resourceType string, queries ...listQuery) (string, []querycheck.QueryResultCheck) {
+	var blocks strings.Builder
+	lengths := make([]querycheck.QueryResultCheck, 0, len(queries))
+	for _, q := range queries {
+		blocks.WriteString(listBlock(resourceType, q.name, q.config, q.extra))
+		lengths = append(lengths, querycheck.ExpectLength(resourceType+"."+q.name, q.want))
+	}
+	return blocks.String(), lengths
 }
 
 // listIDCheck is the identity check of the object id.
@@ -116,10 +140,7 @@ func (m importMatch) CheckQuery(_ context.Context, req querycheck.CheckQueryRequ
 			problems = append(problems, fmt.Sprintf("result %s: no resource object (include_resource)", id))
 			continue
 		}
-		got := map[string]string{}
-		for k, v := range res.ResourceObject {
-			flattenQueryValue(got, k, v)
-		}
+		got := flattenQueryObject(res.ResourceObject)
 		for _, k := range sortedUnion(got, want) {
 			if k == "%" { // the flatmap's count of the root's attributes
 				continue
@@ -137,6 +158,18 @@ func (m importMatch) CheckQuery(_ context.Context, req querycheck.CheckQueryRequ
 	if len(problems) > 0 {
 		resp.Error = fmt.Errorf("%s: include_resource differs from the imported state:\n%s", m.address, strings.Join(problems, "\n"))
 	}
+}
+
+// flattenQueryObject flattens a resource object of a query result (as JSON
+// decodes it) the way terraform.InstanceState.Attributes holds it, with
+// the count of its attributes at "%", so that a listed resource compares
+// with an imported one.
+func flattenQueryObject(obj map[string]any) map[string]string {
+	out := map[string]string{"%": strconv.Itoa(len(obj))}
+	for k, v := range obj {
+		flattenQueryValue(out, k, v)
+	}
+	return out
 }
 
 // flattenQueryValue writes v (a value of a query result's resource object,
@@ -191,7 +224,8 @@ func quoteOrAbsent(s string, ok bool) string {
 }
 
 // requestCounter counts an isolated project's requests per route between
-// two points of a test.
+// two points of a test: start starts a count; expect checks one route's
+// since, expectSteps (a PreConfig) every route's and starts the next.
 type requestCounter struct {
 	t      *testing.T
 	key    string
@@ -199,12 +233,15 @@ type requestCounter struct {
 	before map[string]int
 }
 
-func (r *requestCounter) start() {
-	r.before = map[string]int{}
+func (r *requestCounter) now() map[string]int {
+	out := map[string]int{}
 	for _, route := range r.routes {
-		r.before[route] = testAccProjectRequests(r.t, r.key, route)
+		out[route] = testAccProjectRequests(r.t, r.key, route)
 	}
+	return out
 }
+
+func (r *requestCounter) start() { r.before = r.now() }
 
 // since returns the requests to route since start.
 func (r *requestCounter) since(route string) int {
@@ -217,6 +254,23 @@ func (r *requestCounter) expect(route string, want int, what string) {
 	r.t.Helper()
 	if got := r.since(route); got != want {
 		r.t.Errorf("the query made %d %s, want %d", got, what, want)
+	}
+}
+
+// expectSteps returns a PreConfig that checks the requests to each route
+// since start (routes not in want: none) and starts again.
+func (r *requestCounter) expectSteps(what string, want map[string]int) func() {
+	return func() {
+		r.t.Helper()
+		now := r.now()
+		for _, route := range r.routes {
+			if got := now[route] - r.before[route]; got != want[route] {
+				r.t.Errorf("%s: %d requests to %s, want %d", what, got, route, want[route])
+			} else {
+				r.t.Logf("%s: %d requests to %s", what, got, route)
+			}
+		}
+		r.before = now
 	}
 }
 
@@ -276,7 +330,7 @@ func testAccListServiceError(t *testing.T, listType, filters, id string) {
 func testAccListServiceErrorNoRetry(t *testing.T, listType, route string) {
 	t.Helper()
 	key, _ := testAccIsolatedProject(t)
-	provider := testAccQRProvider(key, "  max_retries = 0\n")
+	provider := listProvider(key, "  max_retries = 0\n")
 	var before int
 	testAccListTest(t, []resource.TestStep{
 		{Config: provider + testAccQRConfigCatalog},
@@ -286,7 +340,7 @@ func testAccListServiceErrorNoRetry(t *testing.T, listType, route string) {
 				testAccEmulatorSetFaults(t, "status=500:1")
 			},
 			Query:       true,
-			Config:      testAccQRList(listType, "all", "", ""),
+			Config:      listBlock(listType, "all", "", ""),
 			ExpectError: testAccErrRe(`Error listing `+listType, `HTTP status: 500`),
 		},
 		{

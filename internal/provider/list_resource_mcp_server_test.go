@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -23,123 +22,17 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// Routes whose requests the list resource tests count.
-const (
-	routeQRListMCPServers  = "GET /api/v3.1/mcp/servers"
-	routeQRGetMCPServer    = "GET /api/v3.1/mcp/{id}"
-	routeQRGetAuthConfig   = "GET /api/v3.1/auth_configs/{nanoid}"
-	routeQRListToolkits    = "GET /api/v3.1/toolkits"
-	routeQRGetToolkit      = "GET /api/v3.1/toolkits/{slug}"
-	testAccQRConfigCatalog = `data "service_toolkit_categories" "any" {}` + "\n"
-)
-
-// testAccQRProvider is a provider block for the project of key, with extra
-// lines (e.g. max_retries). It goes in the configuration steps only: a query
-// step's file sits beside the prior step's configuration, whose provider
-// block it uses (a second one would be a duplicate).
-func testAccQRProvider(key, extra string) string {
-	return fmt.Sprintf("provider \"service\" {\n  api_key = %q\n%s}\n", key, extra)
-}
-
-// testAccQRList is a list block of typ named name: args are its arguments
-// (limit, include_resource), config the body of its config block.
-func testAccQRList(typ, name, args, config string) string {
-	return fmt.Sprintf("list %q %q {\n  provider = service\n%s  config {\n%s  }\n}\n", typ, name, args, config)
-}
+// testAccQRConfigCatalog is a configuration step that reads the catalog.
+const testAccQRConfigCatalog = `data "service_toolkit_categories" "any" {}` + "\n"
 
 // testAccQRExpectIDs checks that the list block addr found exactly the
 // objects ids (in any order).
 func testAccQRExpectIDs(addr string, ids ...string) []querycheck.QueryResultCheck {
 	checks := []querycheck.QueryResultCheck{querycheck.ExpectLength(addr, len(ids))}
 	for _, id := range ids {
-		checks = append(checks, querycheck.ExpectIdentity(addr, map[string]knownvalue.Check{"id": knownvalue.StringExact(id)}))
+		checks = append(checks, querycheck.ExpectIdentity(addr, listIDCheck(id)))
 	}
 	return checks
-}
-
-// testAccQRRequests counts the requests of an isolated project to routes
-// between the steps of a test: mark starts a count, expect (a PreConfig)
-// checks what was counted since and starts the next.
-type testAccQRRequests struct {
-	t      *testing.T
-	key    string
-	routes []string
-	last   map[string]int
-}
-
-func newTestAccQRRequests(t *testing.T, key string, routes ...string) *testAccQRRequests {
-	return &testAccQRRequests{t: t, key: key, routes: routes}
-}
-
-func (r *testAccQRRequests) now() map[string]int {
-	out := map[string]int{}
-	for _, route := range r.routes {
-		out[route] = testAccProjectRequests(r.t, r.key, route)
-	}
-	return out
-}
-
-func (r *testAccQRRequests) mark() { r.last = r.now() }
-
-// expect returns a PreConfig that checks the requests since the last mark
-// (routes not in want: none) and marks again.
-func (r *testAccQRRequests) expect(what string, want map[string]int) func() {
-	return func() {
-		r.t.Helper()
-		now := r.now()
-		for _, route := range r.routes {
-			if got := now[route] - r.last[route]; got != want[route] {
-				r.t.Errorf("%s: %d requests to %s, want %d", what, got, route, want[route])
-			} else {
-				r.t.Logf("%s: %d requests to %s", what, got, route)
-			}
-		}
-		r.last = now
-	}
-}
-
-// testAccQRFlatmap flattens an object of `terraform query -json` as
-// terraform-plugin-testing flattens state attributes (null values left
-// out, "#" and "%" counts), so that a listed resource compares with an
-// imported one.
-func testAccQRFlatmap(obj map[string]any) map[string]string {
-	out := map[string]string{}
-	var add func(key string, v any)
-	addMap := func(prefix string, m map[string]any) {
-		for k, v := range m {
-			if prefix != "" {
-				k = prefix + "." + k
-			}
-			add(k, v)
-		}
-		count := "%"
-		if prefix != "" {
-			count = prefix + ".%"
-		}
-		out[count] = strconv.Itoa(len(m))
-	}
-	add = func(key string, v any) {
-		switch v := v.(type) {
-		case nil:
-		case bool:
-			out[key] = strconv.FormatBool(v)
-		case float64:
-			out[key] = strconv.FormatFloat(v, 'f', -1, 64)
-		case string:
-			out[key] = v
-		case map[string]any:
-			addMap(key, v)
-		case []any:
-			for i, e := range v {
-				add(key+"."+strconv.Itoa(i), e)
-			}
-			out[key+".#"] = strconv.Itoa(len(v))
-		default:
-			out[key] = fmt.Sprint(v)
-		}
-	}
-	addMap("", obj)
-	return out
 }
 
 // testAccQRImported is the state an import step left for one resource
@@ -176,7 +69,7 @@ func (e testAccQRExpectImported) CheckQuery(_ context.Context, req querycheck.Ch
 			resp.Error = fmt.Errorf("%s: %s listed without its resource (include_resource)", e.addr, want["id"])
 			return
 		}
-		got := testAccQRFlatmap(res.ResourceObject)
+		got := flattenQueryObject(res.ResourceObject)
 		var diffs []string
 		for _, k := range slices.Sorted(maps.Keys(maps.Collect(func(yield func(string, bool) bool) {
 			for k := range got {
@@ -239,9 +132,9 @@ func TestAccMCPServerList_filters(t *testing.T) {
 		{"Support bot", "github,slack"}, {"Support desk", "slack"}, {"Release notes", "github"}, {"Mail room", "gmail"},
 	})
 	a, b, cc, d := ids["Support bot"], ids["Support desk"], ids["Release notes"], ids["Mail room"]
-	provider := testAccQRProvider(key, "")
-	list := func(name, config string) string { return testAccQRList(mcpServerType, name, "", config) }
-	reqs := newTestAccQRRequests(t, key, routeQRListMCPServers, routeQRGetMCPServer, routeQRGetAuthConfig)
+	provider := listProvider(key)
+	list := func(name, config string) string { return listBlock(mcpServerType, name, config, "") }
+	reqs := &requestCounter{t: t, key: key, routes: []string{routeListMCPServers, routeGetMCPServer, routeGetAuthConfig}}
 
 	var checks []querycheck.QueryResultCheck
 	checks = append(checks, testAccQRExpectIDs("service_mcp_server.all", a, b, cc, d)...)
@@ -253,15 +146,15 @@ func TestAccMCPServerList_filters(t *testing.T) {
 	checks = append(checks, testAccQRExpectIDs("service_mcp_server.combined", a)...)
 	checks = append(checks, testAccQRExpectIDs("service_mcp_server.none")...)
 	checks = append(checks,
-		querycheck.ExpectResourceDisplayName("service_mcp_server.all", queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(a)}),
+		querycheck.ExpectResourceDisplayName("service_mcp_server.all", listByID(a),
 			knownvalue.StringExact("Support bot · github, slack ("+a[:10]+"…)")),
-		querycheck.ExpectResourceDisplayName("service_mcp_server.all", queryfilter.ByResourceIdentity(map[string]knownvalue.Check{"id": knownvalue.StringExact(d)}),
+		querycheck.ExpectResourceDisplayName("service_mcp_server.all", listByID(d),
 			knownvalue.StringExact("Mail room · gmail ("+d[:10]+"…)")),
 	)
 	testAccListTest(t, []resource.TestStep{
 		{
 			Config: provider + testAccQRConfigCatalog,
-			Check:  func(*terraform.State) error { reqs.mark(); return nil },
+			Check:  func(*terraform.State) error { reqs.start(); return nil },
 		},
 		{
 			Query: true,
@@ -277,7 +170,7 @@ func TestAccMCPServerList_filters(t *testing.T) {
 		},
 		{
 			// The data source's validators.
-			PreConfig:   reqs.expect("eight list blocks", map[string]int{routeQRListMCPServers: 8}),
+			PreConfig:   reqs.expectSteps("eight list blocks", map[string]int{routeListMCPServers: 8}),
 			Query:       true,
 			Config:      list("empty", `    toolkits = []`+"\n"),
 			ExpectError: testAccErrRe(`toolkits`, `at least 1`),
@@ -293,7 +186,7 @@ func TestAccMCPServerList_filters(t *testing.T) {
 			ExpectError: testAccErrRe(`Invalid toolkit slug`),
 		},
 		{
-			PreConfig: reqs.expect("invalid filters", nil),
+			PreConfig: reqs.expectSteps("invalid filters", nil),
 			Config:    provider + testAccQRConfigCatalog,
 		},
 	})
@@ -326,29 +219,29 @@ func TestAccMCPServerList_pages(t *testing.T) {
 			newest = append(newest, id) // the listing is newest first
 		}
 	}
-	provider := testAccQRProvider(key, "")
-	list := func(name, args, config string) string { return testAccQRList(mcpServerType, name, args, config) }
-	reqs := newTestAccQRRequests(t, key, routeQRListMCPServers, routeQRGetMCPServer, routeQRGetAuthConfig)
+	provider := listProvider(key)
+	list := func(name, args, config string) string { return listBlock(mcpServerType, name, config, args) }
+	reqs := &requestCounter{t: t, key: key, routes: []string{routeListMCPServers, routeGetMCPServer, routeGetAuthConfig}}
 	query := func(preConfig func(), block string, checks ...querycheck.QueryResultCheck) resource.TestStep {
 		return resource.TestStep{PreConfig: preConfig, Query: true, Config: block, QueryResultChecks: checks}
 	}
-	lists := func(n int) map[string]int { return map[string]int{routeQRListMCPServers: n} }
+	lists := func(n int) map[string]int { return map[string]int{routeListMCPServers: n} }
 	testAccListTest(t, []resource.TestStep{
 		{
 			Config: provider + testAccQRConfigCatalog,
-			Check:  func(*terraform.State) error { reqs.mark(); return nil },
+			Check:  func(*terraform.State) error { reqs.start(); return nil },
 		},
 		query(nil, list("all", "", ""), testAccQRExpectIDs("service_mcp_server.all", all...)...),
-		query(reqs.expect("45 servers", lists(3)), list("slack", "", `    toolkits = ["slack"]`+"\n"),
+		query(reqs.expectSteps("45 servers", lists(3)), list("slack", "", `    toolkits = ["slack"]`+"\n"),
 			testAccQRExpectIDs("service_mcp_server.slack", slack...)...),
-		query(reqs.expect("22 slack servers", lists(2)), list("first5", "  limit = 5\n", ""),
+		query(reqs.expectSteps("22 slack servers", lists(2)), list("first5", "  limit = 5\n", ""),
 			testAccQRExpectIDs("service_mcp_server.first5", newest...)...),
-		query(reqs.expect("limit 5", lists(1)), list("first20", "  limit = 20\n", ""),
+		query(reqs.expectSteps("limit 5", lists(1)), list("first20", "  limit = 20\n", ""),
 			querycheck.ExpectLength("service_mcp_server.first20", 20)),
-		query(reqs.expect("limit 20", lists(1)), list("first21", "  limit = 21\n", ""),
+		query(reqs.expectSteps("limit 20", lists(1)), list("first21", "  limit = 21\n", ""),
 			querycheck.ExpectLength("service_mcp_server.first21", 21)),
 		{
-			PreConfig: reqs.expect("limit 21", lists(2)),
+			PreConfig: reqs.expectSteps("limit 21", lists(2)),
 			Config:    provider + testAccQRConfigCatalog,
 		},
 	})
@@ -362,7 +255,7 @@ func TestAccMCPServerList_pages(t *testing.T) {
 func TestAccMCPServerList_includeResource(t *testing.T) {
 	t.Parallel()
 	key, _ := testAccIsolatedProject(t)
-	provider := testAccQRProvider(key, "")
+	provider := listProvider(key)
 	cfg := provider + testAccQROpenToolkit + `
 resource "service_auth_config" "github" {
   toolkit = "github"
@@ -390,7 +283,7 @@ resource "service_mcp_server" "open" {
 `
 	var team, open testAccQRImported
 	var openID string
-	reqs := newTestAccQRRequests(t, key, routeQRListMCPServers, routeQRGetMCPServer, routeQRGetAuthConfig)
+	reqs := &requestCounter{t: t, key: key, routes: []string{routeListMCPServers, routeGetMCPServer, routeGetAuthConfig}}
 	testAccListTest(t, []resource.TestStep{
 		{
 			Config: cfg,
@@ -399,9 +292,9 @@ resource "service_mcp_server" "open" {
 		testAccQRImportStep("service_mcp_server.team", &team, true),
 		testAccQRImportStep("service_mcp_server.open", &open, true),
 		{
-			PreConfig: reqs.mark,
+			PreConfig: reqs.start,
 			Query:     true,
-			Config:    testAccQRList(mcpServerType, "all", "  include_resource = true\n", ""),
+			Config:    listBlock(mcpServerType, "all", "", "  include_resource = true\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("service_mcp_server.all", 2),
 				testAccQRExpectImported{addr: "service_mcp_server.all", imported: &team},
@@ -417,9 +310,9 @@ resource "service_mcp_server" "open" {
 			},
 		},
 		{
-			PreConfig: reqs.expect("include_resource", map[string]int{routeQRListMCPServers: 1, routeQRGetAuthConfig: 2}),
+			PreConfig: reqs.expectSteps("include_resource", map[string]int{routeListMCPServers: 1, routeGetAuthConfig: 2}),
 			Query:     true,
-			Config:    testAccQRList(mcpServerType, "one", "  include_resource = true\n  limit = 1\n", ""),
+			Config:    listBlock(mcpServerType, "one", "", "  include_resource = true\n  limit = 1\n"),
 			QueryResultChecks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("service_mcp_server.one", 1),
 				// The newest server (depends_on: created after the other).
@@ -427,7 +320,7 @@ resource "service_mcp_server" "open" {
 			},
 		},
 		{
-			PreConfig: reqs.expect("include_resource, limit 1", map[string]int{routeQRListMCPServers: 1, routeQRGetAuthConfig: 1}),
+			PreConfig: reqs.expectSteps("include_resource, limit 1", map[string]int{routeListMCPServers: 1, routeGetAuthConfig: 1}),
 			Config:    cfg,
 		},
 	})
@@ -452,7 +345,7 @@ func (s testAccQRLazy) String() string { return *s.p }
 // HTTP 500, no retries) is the query's error diagnostic, after one request.
 // Not parallel: faults are global.
 func TestAccMCPServerList_serviceError(t *testing.T) {
-	testAccListServiceErrorNoRetry(t, mcpServerType, routeQRListMCPServers)
+	testAccListServiceErrorNoRetry(t, mcpServerType, routeListMCPServers)
 }
 
 // The list resource's filters are the data source's: same names,

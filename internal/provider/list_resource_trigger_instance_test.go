@@ -19,8 +19,6 @@ import (
 
 const (
 	tiListType           = "service_trigger_instance"
-	routeListTriggers    = "GET /api/v3.1/trigger_instances/active"
-	routeGetTriggerType  = "GET /api/v3.1/triggers_types/{slug}"
 	tiListCharge         = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
 	tiListPaymentFailure = "STRIPE_PAYMENT_FAILED_TRIGGER"
 )
@@ -35,17 +33,6 @@ func tiListTrigger(t *testing.T, c *client.Client, slug, ca string, cfg map[stri
 	return id
 }
 
-// tiListStripeAuthConfig creates a custom stripe API_KEY auth config.
-func tiListStripeAuthConfig(t *testing.T, c *client.Client, name string) string {
-	t.Helper()
-	ac, err := c.CreateAuthConfig(context.Background(), client.CreateAuthConfigRequest{
-		ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: name, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ac.ID
-}
-
 // The filters (each alone, combined, none, show_disabled), identities,
 // display names and limit, in a project of its own holding 24 trigger
 // instances (more than the service's page of 20), one of them disabled: one
@@ -53,8 +40,8 @@ func tiListStripeAuthConfig(t *testing.T, c *client.Client, name string) string 
 func TestAccTriggerInstanceList_query(t *testing.T) {
 	t.Parallel()
 	key, c := testAccIsolatedProject(t)
-	ac1 := tiListStripeAuthConfig(t, c, "Billing")
-	ac2 := tiListStripeAuthConfig(t, c, "Payments")
+	ac1 := testAccStripeAPIKeyAuthConfig(t, c, "Billing").ID
+	ac2 := testAccStripeAPIKeyAuthConfig(t, c, "Payments").ID
 	ca1 := caListFixtureAccount(t, c, ac1, "user-1")
 	ca2 := caListFixtureAccount(t, c, ac1, "user-2")
 	ca3 := caListFixtureAccount(t, c, ac2, "user-3")
@@ -68,7 +55,20 @@ func TestAccTriggerInstanceList_query(t *testing.T) {
 	if err := c.DisableTrigger(context.Background(), disabled); err != nil {
 		t.Fatal(err)
 	}
-	list := func(name, config, extra string) string { return listBlock(tiListType, name, config, extra) }
+	blocks, lengths := listQueries(tiListType,
+		listQuery{"all", "", "", 23},
+		listQuery{"with_disabled", "    show_disabled = true\n", "", 24},
+		listQuery{"user1", `    user_ids = ["user-1"]` + "\n", "", 21},
+		listQuery{"users", "    user_ids = [\"user-2\", \"user-3\"]\n    show_disabled = false\n", "", 2},
+		listQuery{"accounts", fmt.Sprintf("    connected_account_ids = [%q, %q]\n", ca2, ca3), "", 2},
+		listQuery{"auth_config", fmt.Sprintf("    auth_config_ids = [%q]\n", ac2), "", 1},
+		listQuery{"names", fmt.Sprintf("    trigger_names = [%q]\n", tiListPaymentFailure), "", 1},
+		listQuery{"ids", fmt.Sprintf("    trigger_ids = [%q, %q]\n", disabled, failed), "", 1},
+		listQuery{"ids_disabled", fmt.Sprintf("    trigger_ids = [%q, %q]\n    show_disabled = true\n", disabled, failed), "", 2},
+		listQuery{"combined", fmt.Sprintf("    user_ids = [\"user-1\", \"user-3\"]\n    auth_config_ids = [%q]\n    trigger_names = [%q]\n", ac1, tiListCharge), "", 21},
+		listQuery{"nobody", `    user_ids = ["nobody"]` + "\n", "", 0},
+		listQuery{"limited", "", "  limit = 3\n", 3},
+	)
 	addr := func(name string) string { return tiListType + "." + name }
 	counter := &requestCounter{t: t, key: key, routes: []string{routeListTriggers, routeGetTriggerType}}
 	testAccListTest(t, []resource.TestStep{
@@ -76,33 +76,8 @@ func TestAccTriggerInstanceList_query(t *testing.T) {
 		{
 			PreConfig: counter.start,
 			Query:     true,
-			Config: listProvider(key) +
-				list("all", "", "") +
-				list("with_disabled", "    show_disabled = true\n", "") +
-				list("user1", `    user_ids = ["user-1"]`+"\n", "") +
-				list("users", "    user_ids = [\"user-2\", \"user-3\"]\n    show_disabled = false\n", "") +
-				list("accounts", fmt.Sprintf("    connected_account_ids = [%q, %q]\n", ca2, ca3), "") +
-				list("auth_config", fmt.Sprintf("    auth_config_ids = [%q]\n", ac2), "") +
-				list("names", fmt.Sprintf("    trigger_names = [%q]\n", tiListPaymentFailure), "") +
-				list("ids", fmt.Sprintf("    trigger_ids = [%q, %q]\n", disabled, failed), "") +
-				list("ids_disabled", fmt.Sprintf("    trigger_ids = [%q, %q]\n    show_disabled = true\n", disabled, failed), "") +
-				list("combined", fmt.Sprintf("    user_ids = [\"user-1\", \"user-3\"]\n    auth_config_ids = [%q]\n    trigger_names = [%q]\n", ac1, tiListCharge), "") +
-				list("nobody", `    user_ids = ["nobody"]`+"\n", "") +
-				list("limited", "", "  limit = 3\n"),
-			QueryResultChecks: []querycheck.QueryResultCheck{
-				querycheck.ExpectLength(addr("all"), 23),
-				querycheck.ExpectLength(addr("with_disabled"), 24),
-				querycheck.ExpectLength(addr("user1"), 21),
-				querycheck.ExpectLength(addr("users"), 2),
-				querycheck.ExpectLength(addr("accounts"), 2),
-				querycheck.ExpectLength(addr("auth_config"), 1),
-				querycheck.ExpectLength(addr("names"), 1),
-				querycheck.ExpectLength(addr("ids"), 1),
-				querycheck.ExpectLength(addr("ids_disabled"), 2),
-				querycheck.ExpectLength(addr("combined"), 21),
-				querycheck.ExpectLength(addr("nobody"), 0),
-				querycheck.ExpectLength(addr("limited"), 3),
-
+			Config:    listProvider(key) + blocks,
+			QueryResultChecks: append(lengths,
 				querycheck.ExpectNoIdentity(addr("all"), listIDCheck(disabled)),
 				querycheck.ExpectIdentity(addr("with_disabled"), listIDCheck(disabled)),
 				querycheck.ExpectIdentity(addr("ids_disabled"), listIDCheck(disabled)),
@@ -122,7 +97,7 @@ func TestAccTriggerInstanceList_query(t *testing.T) {
 					knownvalue.StringRegexp(regexp.MustCompile(`^STRIPE_PAYMENT_FAILED_TRIGGER · user-2 \(`+listShortID(failed)+`\)$`))),
 				querycheck.ExpectResourceDisplayName(addr("with_disabled"), queryfilter.ByResourceIdentity(listIDCheck(disabled)),
 					knownvalue.StringRegexp(regexp.MustCompile(`^STRIPE_CHARGE_SUCCEEDED_TRIGGER · user-1 · disabled \(`+listShortID(disabled)+`\)$`))),
-			},
+			),
 		},
 	})
 	// One list request per page: "all", "with_disabled", "user1" and
@@ -138,7 +113,7 @@ func TestAccTriggerInstanceList_query(t *testing.T) {
 func TestAccTriggerInstanceList_includeResource(t *testing.T) {
 	t.Parallel()
 	key, c := testAccIsolatedProject(t)
-	ac := tiListStripeAuthConfig(t, c, "Billing")
+	ac := testAccStripeAPIKeyAuthConfig(t, c, "Billing").ID
 	ca := caListFixtureAccount(t, c, ac, "user-1")
 	enabled := tiListTrigger(t, c, tiListCharge, ca, map[string]any{"min_amount": 5})
 	disabled := tiListTrigger(t, c, tiListCharge, ca, map[string]any{"min_amount": 10})
@@ -210,7 +185,7 @@ func TestAccTriggerInstanceList_invalidFilters(t *testing.T) {
 func TestAccTriggerInstanceList_serviceError(t *testing.T) {
 	testAccRequireEmulator(t)
 	c := testAccClient(t)
-	ac := tiListStripeAuthConfig(t, c, "tf-acc-tilist-err")
+	ac := testAccStripeAPIKeyAuthConfig(t, c, "tf-acc-tilist-err").ID
 	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac) })
 	ca := caListFixtureAccount(t, c, ac, "tf-acc-tilist-err")
 	id := tiListTrigger(t, c, tiListCharge, ca, nil)

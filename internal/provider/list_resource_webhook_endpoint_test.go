@@ -18,7 +18,7 @@ func TestAccWebhookEndpointList_query(t *testing.T) {
 	a := adoptedEndpoint(t, c, "slack", "list-a", map[string]string{"signing_secret": "s", "app_id": "A"})
 	b := adoptedEndpoint(t, c, "discord", "list-b", nil)
 	imported := importCapture{}
-	counter := &requestCounter{t: t, key: key, routes: []string{"GET /api/v3.1/webhook_endpoints", "GET /api/v3.1/webhook_endpoints/{nano_id}"}}
+	counter := &requestCounter{t: t, key: key, routes: []string{routeListWebhookEndpoints, routeGetWebhookEndpoint}}
 	steps := imported.steps(key, webhookEndpointType, "  toolkit = \"slack\"\n  client_id = \"list-a\"\n", a.ID)
 	steps = append(steps,
 		resource.TestStep{
@@ -42,8 +42,8 @@ func TestAccWebhookEndpointList_query(t *testing.T) {
 		},
 		resource.TestStep{
 			PreConfig: func() {
-				counter.expect("GET /api/v3.1/webhook_endpoints", 2, "list requests (one per list block)")
-				counter.expect("GET /api/v3.1/webhook_endpoints/{nano_id}", 1, "reads (one per include_resource result)")
+				counter.expect(routeListWebhookEndpoints, 2, "list requests (one per list block)")
+				counter.expect(routeGetWebhookEndpoint, 1, "reads (one per include_resource result)")
 			},
 			Config: listProvider(key) + `data "service_toolkit_categories" "any" {}`,
 		},

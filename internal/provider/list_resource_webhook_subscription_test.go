@@ -24,7 +24,6 @@ func TestAccWebhookSubscriptionList_query(t *testing.T) {
 	t.Parallel()
 	key, c := testAccIsolatedProject(t)
 	provider := listProvider(key)
-	const route = "GET /api/v3.1/webhook_subscriptions"
 	list := `list "service_webhook_subscription" "current" {
   provider         = service
   include_resource = true
@@ -46,7 +45,7 @@ func TestAccWebhookSubscriptionList_query(t *testing.T) {
 				var err error
 				sub, err = c.CreateWebhookSubscription(context.Background(), client.CreateWebhookSubscriptionRequest{
 					WebhookURL: "https://hooks.example.com/list", EnabledEvents: []string{"composio.trigger.message"}, Version: "V2"})
-				before = testAccProjectRequests(t, key, route)
+				before = testAccProjectRequests(t, key, routeListWebhookSubs)
 				return err
 			},
 		},
@@ -74,7 +73,7 @@ func TestAccWebhookSubscriptionList_query(t *testing.T) {
 	if sub == nil {
 		t.Fatal("the subscription was not created")
 	}
-	if got := testAccProjectRequests(t, key, route) - before; got != 1 {
+	if got := testAccProjectRequests(t, key, routeListWebhookSubs) - before; got != 1 {
 		t.Errorf("the query made %d list requests, want 1", got)
 	}
 }

@@ -21,8 +21,6 @@ func TestAccE2E_RefreshByListing(t *testing.T) {
 	const (
 		n          = 300
 		maxAccount = 60 // requests to the account routes of a refresh plan of n accounts
-		listCA     = "GET /api/v3.1/connected_accounts"
-		getCA      = "GET /api/v3.1/connected_accounts/{nanoid}"
 	)
 	w := newE2EWorkspace(t)
 	key, c := testAccIsolatedProject(t)
@@ -30,10 +28,7 @@ func TestAccE2E_RefreshByListing(t *testing.T) {
 	env := []string{EnvAPIKey + "=" + key}
 	ctx := context.Background()
 	user := acctest.RandomWithPrefix("tf-listing")
-	ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ac := testAccStripeAPIKeyAuthConfig(t, c, user)
 	w.WriteFile("main.tf", fmt.Sprintf(`
 resource "service_connected_account" "ca" {
   count                  = %d
@@ -46,7 +41,7 @@ resource "service_connected_account" "ca" {
 	w.RunEnvOK(env, "apply", "-auto-approve", "-input=false", "-no-color")
 
 	projectRequests := func() map[string]int { return testAccEmulatorStatsNow(t).Projects[project] }
-	accountRoutes := func(d map[string]int) int { return d[listCA] + d[getCA] }
+	accountRoutes := func(d map[string]int) int { return d[routeListAccounts] + d[routeGetAccount] }
 
 	before := projectRequests()
 	res := w.Run(env, "plan", "-detailed-exitcode", "-input=false", "-no-color")
@@ -55,9 +50,9 @@ resource "service_connected_account" "ca" {
 	}
 	d := requestDelta(before, projectRequests())
 	t.Logf("refresh plan of %d accounts: %s", n, formatCounts(d))
-	if got := accountRoutes(d); got > maxAccount || d[listCA] == 0 {
+	if got := accountRoutes(d); got > maxAccount || d[routeListAccounts] == 0 {
 		t.Errorf("refresh plan of %d accounts: %d requests to the account routes (%d listings), want at most %d and a listing",
-			n, got, d[listCA], maxAccount)
+			n, got, d[routeListAccounts], maxAccount)
 	}
 
 	// Outside Terraform: one account disabled, another deleted.

@@ -13,14 +13,6 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// Emulator route keys (GET /_emulator/stats) used by the cost tests.
-const (
-	routeGetToolkit      = "GET /api/v3.1/toolkits/{slug}"
-	routeGetAuthConfig   = "GET /api/v3.1/auth_configs/{nanoid}"
-	routeListAuthConfigs = "GET /api/v3.1/auth_configs"
-	routeCreateAuthCfg   = "POST /api/v3.1/auth_configs"
-)
-
 // TestAccE2E_authConfigGenerateConfig imports an existing service-managed
 // auth config with an import block and `terraform plan
 // -generate-config-out`, applies the import, and checks that the generated
@@ -30,11 +22,7 @@ func TestAccE2E_authConfigGenerateConfig(t *testing.T) {
 	ctx := context.Background()
 	c := testAccClient(t)
 	// Created with the service's defaults (name included) outside Terraform.
-	created, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, created.ID) })
+	created := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged})
 	ac, err := c.GetAuthConfig(ctx, created.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -173,15 +161,11 @@ func TestAccE2E_authConfigGenerateConfigCustomOAuth2(t *testing.T) {
 	w := newE2EWorkspace(t)
 	ctx := context.Background()
 	c := testAccClient(t)
-	created, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{
+	created := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{
 		ToolkitSlug: "github", Type: client.AuthConfigTypeCustom, AuthScheme: "OAUTH2",
 		Name:        acctest.RandomWithPrefix("e2e-gen-oauth2"),
 		Credentials: map[string]any{"client_id": "old-id", "client_secret": "old-secret"},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, created.ID) })
 
 	w.WriteFile("import.tf", fmt.Sprintf(`
 import {

@@ -147,32 +147,25 @@ func TestAccAuthConfig_accessProxySharedUserScopes(t *testing.T) {
 // ours).
 func TestAccAuthConfig_extrasPlanErrors(t *testing.T) {
 	testAccRequireEmulator(t)
-	before := testAccEmulatorWrites(t)
-	step := func(cfg string, want ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: testAccErrRe(want...)}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			step(`
+	testAccNoWritesTest(t, []resource.TestStep{
+		testAccPlanError(`
 resource "service_auth_config" "bad" {
   toolkit = "github"
   proxy_config = { proxy_url = "https://proxy.example.com" }
 }`, "proxy_config", "only accepted with type"),
-			step(`
+		testAccPlanError(`
 resource "service_auth_config" "bad" {
   toolkit               = "github"
   shared_credentials_wo = { team = "x" }
 }`, "shared_credentials_wo_version", "required with shared_credentials_wo"),
-			step(`
+		testAccPlanError(`
 resource "service_auth_config" "bad" {
   toolkit     = "stripe"
   type        = "use_custom_auth"
   auth_scheme = "API_KEY"
   user_scopes = ["a"]
 }`, "user_scopes", "has no user_scopes field"),
-			step(`
+		testAccPlanError(`
 resource "service_auth_config" "bad" {
   toolkit                       = "stripe"
   type                          = "use_custom_auth"
@@ -180,29 +173,29 @@ resource "service_auth_config" "bad" {
   shared_credentials_wo         = { team = "x" }
   shared_credentials_wo_version = 1
 }`, "shared_credentials_wo", `"team"`, "api_key"),
-			step(`
+		testAccPlanError(`
 resource "service_auth_config" "bad" {
   toolkit     = "stripe"
   type        = "use_custom_auth"
   auth_scheme = "S2S_OAUTH2"
 }`, "auth_scheme", "does not offer the S2S_OAUTH2 scheme"),
-			step(`
+		testAccPlanError(`
 resource "service_auth_config" "bad" {
   toolkit     = "stripe"
   type        = "use_custom_auth"
   auth_scheme = "KERBEROS"
 }`, "auth_scheme", "S2S_OAUTH2"),
-			step(`
+		testAccPlanError(`
 resource "service_auth_config" "bad" {
   toolkit     = "stripe"
   type        = "use_custom_auth"
   auth_scheme = "API_KEY"
   proxy_config = { proxy_url = "proxy.example.com" }
 }`, "proxy_config.proxy_url", "absolute URL"),
-			// The framework's conversion error, rewritten (number_diags.go; for a
-			// nested attribute the framework names the enclosing one):
-			// this step fails if the framework changes its wording.
-			step(`
+		// The framework's conversion error, rewritten (number_diags.go; for a
+		// nested attribute the framework names the enclosing one):
+		// this step fails if the framework changes its wording.
+		testAccPlanError(`
 resource "service_auth_config" "bad" {
   toolkit                = "stripe"
   type                   = "use_custom_auth"
@@ -213,21 +206,19 @@ resource "service_auth_config" "bad" {
     proxy_auth_key_wo_version = 1.5
   }
 }`, "Invalid number", "Attribute proxy_config: 1.5 is not a whole number"),
-			step(`
+		testAccPlanError(`
 resource "service_auth_config" "bad" {
   toolkit = "github"
   tool_access_config = {
     tools_available_for_execution = ["GITHUB_CREATE_AN_ISSUE", "GITHUB_NO_SUCH_TOOL"]
   }
 }`, "tool_access_config.tools_available_for_execution", `toolkit "github" has no tool "GITHUB_NO_SUCH_TOOL"`),
-			step(`
+		testAccPlanError(`
 resource "service_auth_config" "bad" {
   toolkit = "github"
   tool_access_config = {
     tools_for_connected_account_creation = ["SLACK_SEND_MESSAGE"]
   }
 }`, "tool_access_config.tools_for_connected_account_creation", `toolkit "github" has no tool "SLACK_SEND_MESSAGE"`),
-		},
 	})
-	testAccAssertNoWritesSince(t, before)
 }

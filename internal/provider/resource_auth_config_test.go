@@ -514,7 +514,6 @@ resource "service_auth_config" "test" {
 // compares the emulator's process-wide write counter.
 func TestAccAuthConfig_planTimeErrors(t *testing.T) {
 	testAccRequireEmulator(t)
-	before := testAccEmulatorWrites(t)
 	custom := func(toolkit, scheme, creds string) string {
 		return fmt.Sprintf(`
 resource "service_auth_config" "bad" {
@@ -528,114 +527,111 @@ resource "service_auth_config" "bad" {
 	step := func(cfg, re string) resource.TestStep {
 		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: regexp.MustCompile(re)}
 	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			// Wrong scheme fields: client_secret missing.
-			step(custom("github", "OAUTH2", `
+	testAccNoWritesTest(t, []resource.TestStep{
+		// Wrong scheme fields: client_secret missing.
+		step(custom("github", "OAUTH2", `
   credentials_wo         = { client_id = "x" }
   credentials_wo_version = 1`), `(?s)Missing required credential fields.*credentials_wo.*"client_secret"`),
-			// Unknown field.
-			step(custom("github", "OAUTH2", `
+		// Unknown field.
+		step(custom("github", "OAUTH2", `
   credentials_wo         = { client_id = "x", client_secret = "y", tenant = "z" }
   credentials_wo_version = 1`), `(?s)Unknown credential fields.*credentials_wo.*"tenant"`),
-			// Unknown field in the sensitive map.
-			step(custom("github", "OAUTH2", `
+		// Unknown field in the sensitive map.
+		step(custom("github", "OAUTH2", `
   credentials = { client_id = "x", client_secret = "y", api_key = "z" }`), `(?s)Unknown credential fields.*credentials.*"api_key"`),
-			// OAUTH2 custom auth without credentials.
-			step(custom("github", "OAUTH2", ""), `(?s)Missing credentials.*client_id`),
-			// Bad toolkit.
-			step(`
+		// OAUTH2 custom auth without credentials.
+		step(custom("github", "OAUTH2", ""), `(?s)Missing credentials.*client_id`),
+		// Bad toolkit.
+		step(`
 resource "service_auth_config" "bad" {
   toolkit = "no-such-toolkit"
 }
 `, `(?s)Unknown toolkit.*toolkit.*no-such-toolkit`),
-			// Managed auth on a toolkit without a service-managed scheme.
-			step(`
+		// Managed auth on a toolkit without a service-managed scheme.
+		step(`
 resource "service_auth_config" "bad" {
   toolkit = "stripe"
 }
 `, `(?s)Service-managed auth not available.*Attribute type.*stripe`),
-			// Credentials with managed auth (a validate-time error).
-			step(`
+		// Credentials with managed auth (a validate-time error).
+		step(`
 resource "service_auth_config" "bad" {
   toolkit = "github"
   credentials = { client_id = "x", client_secret = "y" }
 }
 `, `(?s)Credentials not allowed for service-managed auth.*credentials`),
-			step(`
+		step(`
 resource "service_auth_config" "bad" {
   toolkit                = "github"
   credentials_wo         = { client_id = "x", client_secret = "y" }
   credentials_wo_version = 1
 }
 `, `(?s)Credentials not allowed for service-managed auth.*credentials_wo`),
-			// Scheme not offered by the toolkit.
-			step(custom("stripe", "OAUTH2", `
+		// Scheme not offered by the toolkit.
+		step(custom("stripe", "OAUTH2", `
   credentials_wo         = { client_id = "x", client_secret = "y" }
   credentials_wo_version = 1`), `(?s)Auth scheme not offered by the toolkit.*auth_scheme.*API_KEY`),
-			// Managed auth with a scheme the service does not manage.
-			step(`
+		// Managed auth with a scheme the service does not manage.
+		step(`
 resource "service_auth_config" "bad" {
   toolkit     = "linear"
   auth_scheme = "API_KEY"
 }
 `, `(?s)Auth scheme not service-managed.*auth_scheme`),
-			// Custom auth without auth_scheme.
-			step(`
+		// Custom auth without auth_scheme.
+		step(`
 resource "service_auth_config" "bad" {
   toolkit = "linear"
   type    = "use_custom_auth"
 }
 `, `(?s)Missing auth_scheme.*auth_scheme`),
-			// Scopes on a scheme without a scopes field.
-			step(custom("linear", "API_KEY", `  scopes = ["read"]`), `(?s)Scopes not supported by the scheme.*scopes`),
-			// Static validators.
-			step(custom("github", "OAUTH3", ""), `(?s)auth_scheme.*OAUTH2`),
-			step(`
+		// Scopes on a scheme without a scopes field.
+		step(custom("linear", "API_KEY", `  scopes = ["read"]`), `(?s)Scopes not supported by the scheme.*scopes`),
+		// Static validators.
+		step(custom("github", "OAUTH3", ""), `(?s)auth_scheme.*OAUTH2`),
+		step(`
 resource "service_auth_config" "bad" {
   toolkit = "github"
   type    = "managed"
 }
 `, `(?s)type.*use_service_managed_auth`),
-			step(custom("github", "OAUTH2", `
+		step(custom("github", "OAUTH2", `
   credentials_wo = { client_id = "x", client_secret = "y" }
   credentials    = { client_id = "x", client_secret = "y" }
   credentials_wo_version = 1`), `(?s)credentials`),
-			step(custom("github", "OAUTH2", `
+		step(custom("github", "OAUTH2", `
   credentials_wo = { client_id = "x", client_secret = "y" }`), `(?s)credentials_wo_version`),
-			// A toolkit spelled otherwise than the service reports it.
-			step(`
+		// A toolkit spelled otherwise than the service reports it.
+		step(`
 resource "service_auth_config" "bad" {
   toolkit = "GitHub"
 }
 `, `(?s)Invalid\s+toolkit\s+slug.*"GitHub":\s+toolkit\s+slugs\s+are\s+lower\s+case,\s+write\s+"github"`),
-			// A blank or padded name (the service would generate or trim one).
-			step(`
+		// A blank or padded name (the service would generate or trim one).
+		step(`
 resource "service_auth_config" "bad" {
   toolkit = "github"
   name    = "   "
 }
 `, `(?s)Invalid\s+name.*name.*is\s+blank`),
-			step(`
+		step(`
 resource "service_auth_config" "bad" {
   toolkit = "github"
   name    = " GitHub "
 }
 `, `(?s)Invalid\s+name.*name.*white\s+space\s+around\s+it`),
-			// A blank credential value (the service takes it for a missing field).
-			step(custom("github", "OAUTH2", `
+		// A blank credential value (the service takes it for a missing field).
+		step(custom("github", "OAUTH2", `
   credentials_wo         = { client_id = "x", client_secret = "" }
   credentials_wo_version = 1`), `(?s)Blank\s+credential\s+value.*credentials_wo\["client_secret"\].*the\s+value\s+is\s+blank`),
-			// A repeated scope or tool (the service may keep one).
-			step(`
+		// A repeated scope or tool (the service may keep one).
+		step(`
 resource "service_auth_config" "bad" {
   toolkit = "github"
   scopes  = ["repo", "repo"]
 }
 `, `(?s)Repeated\s+value.*Attribute\s+scopes:\s+"repo"\s+appears\s+more\s+than\s+once`),
-			step(`
+		step(`
 resource "service_auth_config" "bad" {
   toolkit = "github"
   tool_access_config = {
@@ -643,9 +639,7 @@ resource "service_auth_config" "bad" {
   }
 }
 `, `(?s)Repeated\s+value.*tool_access_config.tools_for_connected_account_creation:\s+"GITHUB_CREATE_AN_ISSUE"`),
-		},
 	})
-	testAccAssertNoWritesSince(t, before)
 }
 
 // testAccCheckAuthConfigLists checks the scopes and the connected-account

@@ -233,11 +233,7 @@ func TestAccConnectedAccount_aliasDuplicate(t *testing.T) {
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-dupalias")
 	newAC := func() string {
-		ac, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "API_KEY"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
+		ac := testAccStripeAPIKeyAuthConfig(t, c, user)
 		return ac.ID
 	}
 	first, second := newAC(), newAC()
@@ -265,7 +261,6 @@ resource "service_connected_account" %q {
 	// run runs steps and checks that nothing was written, and that no
 	// create was even sent (the provider refused before the write, rather
 	// than leaving it to the service).
-	const initiate = "POST /api/v3.1/connected_accounts"
 	run := func(name string, steps ...tfresource.TestStep) {
 		t.Helper()
 		before := testAccEmulatorStatsNow(t)
@@ -278,7 +273,7 @@ resource "service_connected_account" %q {
 		if after.Writes != before.Writes {
 			t.Errorf("%s: the emulator counted %d writes, want none", name, after.Writes-before.Writes)
 		}
-		if n := after.Requests[initiate] - before.Requests[initiate]; n != 0 {
+		if n := after.Requests[routeInitiateAccount] - before.Requests[routeInitiateAccount]; n != 0 {
 			t.Errorf("%s: %d connected account creates were sent, want none", name, n)
 		}
 	}
@@ -352,11 +347,7 @@ func TestConnectedAccountUpdate_aliasRefusedByService(t *testing.T) {
 	}
 	holder, mine := newAccount("work"), newAccount("personal")
 
-	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
-	var sresp resource.SchemaResponse
-	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
-	sch := sresp.Schema
+	r, sch := testAccCAResource(ctx, c)
 	var state connectedAccountModel
 	state.fill(ctx, mine) // no user_id yet: as after an import
 	state.UserID, state.AuthConfigID = types.StringValue(user), types.StringValue(ac.ID)

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -77,10 +78,51 @@ resource "service_connected_account" "test" {
 // testAccCheckConnectedAccountDestroy verifies every connected account in
 // the state is gone (404 through the client).
 func testAccCheckConnectedAccountDestroy(t *testing.T) func(*terraform.State) error {
-	return testAccCheckDestroyed(t, connectedAccountType, "connected account", func(ctx context.Context, c *client.Client, id string) error {
-		_, err := c.GetConnectedAccount(ctx, id)
-		return err
-	})
+	return testAccCheckDestroyed(t, connectedAccountType, "connected account", testAccGetConnectedAccount)
+}
+
+// testAccGetConnectedAccount reads the account id (the get of
+// testAccCheckDestroyed and testAccCheckGone).
+func testAccGetConnectedAccount(ctx context.Context, c *client.Client, id string) error {
+	_, err := c.GetConnectedAccount(ctx, id)
+	return err
+}
+
+// testAccCACompleteStep approves the OAuth connection of the account *id
+// (the emulator's control route) before planning cfg: the refresh finds it
+// ACTIVE and the plan is empty; checks are further state checks.
+func testAccCACompleteStep(t *testing.T, id *string, cfg string, checks ...statecheck.StateCheck) tfresource.TestStep {
+	return tfresource.TestStep{
+		PreConfig: func() { testAccEmulatorPost(t, "/_emulator/connected_accounts/"+*id+"/complete") },
+		Config:    cfg,
+		ConfigPlanChecks: tfresource.ConfigPlanChecks{
+			PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+		ConfigStateChecks: append([]statecheck.StateCheck{
+			statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
+		}, checks...),
+	}
+}
+
+// testAccCAResource is the connected account resource as the provider
+// configures it with the client c, and its schema (for tests that call
+// Read or Update directly).
+func testAccCAResource(ctx context.Context, c *client.Client) (*connectedAccountResource, schema.Schema) {
+	r := NewConnectedAccountResource().(*connectedAccountResource)
+	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
+	var resp resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &resp)
+	return r, resp.Schema
+}
+
+// testAccCAIDState is a state of the schema sch holding only the id.
+func testAccCAIDState(ctx context.Context, t *testing.T, sch schema.Schema, id string) tfsdk.State {
+	t.Helper()
+	state := tfsdk.State{Schema: sch, Raw: tftypes.NewValue(sch.Type().TerraformType(ctx), nil)}
+	if d := state.SetAttribute(ctx, path.Root("id"), id); d.HasError() {
+		t.Fatal(d)
+	}
+	return state
 }
 
 // testAccCAID returns the id of the account at addr in state s.
@@ -252,18 +294,9 @@ func TestAccConnectedAccount_oauthApproval(t *testing.T) {
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("toolkit"), knownvalue.StringExact("github")),
 				},
 			},
-			{
-				PreConfig: func() { testAccEmulatorPost(t, "/_emulator/connected_accounts/"+id+"/complete") },
-				Config:    cfg,
-				ConfigPlanChecks: tfresource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
-					// kept from creation
-					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("redirect_url"), knownvalue.NotNull()),
-				},
-			},
+			testAccCACompleteStep(t, &id, cfg,
+				// kept from creation
+				statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("redirect_url"), knownvalue.NotNull())),
 			testAccImportStep(caAddr, append([]string{"redirect_url"}, caImportIgnore...)...),
 			{
 				// Disabled outside Terraform: the plan shows the drift.
@@ -422,19 +455,7 @@ func testAccPolledAfter(ctx context.Context, ep testAccEndpoint, key string, a t
 // through the client of another project.
 func testAccCheckConnectedAccountDestroyIn(c *client.Client) func(*terraform.State) error {
 	return func(s *terraform.State) error {
-		for _, rs := range s.RootModule().Resources {
-			if rs.Type != connectedAccountType {
-				continue
-			}
-			_, err := c.GetConnectedAccount(context.Background(), rs.Primary.ID)
-			if err == nil {
-				return fmt.Errorf("connected account %s still exists", rs.Primary.ID)
-			}
-			if !client.IsNotFound(err) {
-				return fmt.Errorf("connected account %s: want 404, got %w", rs.Primary.ID, err)
-			}
-		}
-		return nil
+		return testAccCheckGone(s, c, connectedAccountType, "connected account", testAccGetConnectedAccount)
 	}
 }
 
@@ -560,16 +581,7 @@ func TestAccConnectedAccount_hostedLink(t *testing.T) {
 					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("hosted_link"), knownvalue.Bool(true)),
 				},
 			},
-			{
-				PreConfig: func() { testAccEmulatorPost(t, "/_emulator/connected_accounts/"+id+"/complete") },
-				Config:    cfg,
-				ConfigPlanChecks: tfresource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("ACTIVE")),
-				},
-			},
+			testAccCACompleteStep(t, &id, cfg),
 			{
 				// Creation-only options change in place without touching the account.
 				Config: testAccCAGitHubAuthConfig(user) + testAccCAAccount(user, "service_auth_config.github.id",
@@ -631,106 +643,91 @@ resource "service_connected_account" "second" {
 // emulator's write counter.
 func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 	testAccRequireEmulator(t)
-	ctx := context.Background()
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-bad")
 	stripe := testAccStripeAPIKeyAuthConfig(t, c, user)
-	github, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: user})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, github.ID) })
-	jira, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "jira", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "BASIC"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, jira.ID) })
+	github := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: user})
+	jira := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "jira", Type: client.AuthConfigTypeCustom, Name: user, AuthScheme: "BASIC"})
 
 	q := func(s string) string { return fmt.Sprintf("%q", s) }
-	before := testAccEmulatorWrites(t)
-	tfresource.Test(t, tfresource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []tfresource.TestStep{
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID)),
-				ExpectError: testAccErrRe(`Missing credentials`, `"api_key"`, `credentials_wo`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k", region = "eu" }`),
-				ExpectError: testAccErrRe(`Unknown credential fields`, `credentials_wo`, `"region"`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials = { token = "k" }`),
-				ExpectError: testAccErrRe(`Missing required credential fields`, `Attribute credentials is\s+missing`, `"api_key"`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(jira.ID), `credentials_wo = { username = "me" }`),
-				ExpectError: testAccErrRe(`credentials_wo`, `"password"`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(github.ID), `credentials_wo = { api_key = "k" }`),
-				ExpectError: testAccErrRe(`Credentials not accepted for OAuth`, `credentials_wo`, `OAUTH2`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(github.ID), `credentials = { api_key = "k" }`),
-				ExpectError: testAccErrRe(`Credentials not accepted for OAuth`, `Attribute\s+credentials:`),
-			},
-			{
-				Config:      testAccCAAccount(user, q("ac_doesnotexist"+user[len(user)-6:])),
-				ExpectError: testAccErrRe(`Unknown auth config`, `auth_config_id`),
-			},
-			{
-				Config:      testAccCAAccount(user, q("not an id!")),
-				ExpectError: testAccErrRe(`auth_config_id`, `must be the id of an auth config`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(github.ID), `callback_url = "not a url"`),
-				ExpectError: testAccErrRe(`callback_url`, `not an absolute URL`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo_version = 1`, `credentials = { api_key = "k" }`),
-				ExpectError: testAccErrRe(`credentials_wo_version`, `credentials_wo`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k" }`, `credentials = { api_key = "k" }`),
-				ExpectError: testAccErrRe(`credentials_wo`, `credentials`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(github.ID), `hosted_link = true`, `credentials = { api_key = "k" }`),
-				ExpectError: testAccErrRe(`hosted_link`, `credentials`),
-			},
-			{
-				// hosted_link = false, as -generate-config-out writes it, goes
-				// with credentials.
-				Config:             testAccCAAccount(user, q(stripe.ID), `hosted_link = false`, `credentials_wo = { api_key = "k" }`, `credentials_wo_version = 1`),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				Config:      testAccCAAccount(user, q(github.ID), `timeouts = { create = "soon" }`),
-				ExpectError: testAccErrRe(`Invalid duration`, `Attribute timeouts.create`, `"soon" is not a duration`),
-			},
-			{
-				Config:      `data "service_connected_accounts" "x" { statuses = ["ACTIVE", "DONE"] }`,
-				ExpectError: testAccErrRe(`statuses`, `ACTIVE`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k" }`, `enabled = false`, `disabled_reason = "   "`),
-				ExpectError: testAccErrRe(`Invalid text`, `Attribute disabled_reason`, `is blank`),
-			},
-			{
-				// A blank value counts as a missing field on the service.
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = " " }`),
-				ExpectError: testAccErrRe(`Blank credential value`, `credentials_wo\["api_key"\]`, `the value is blank`),
-			},
-			{
-				Config:      testAccCAAccount(user, q(stripe.ID), `credentials = { api_key = "" }`),
-				ExpectError: testAccErrRe(`Blank credential value`, `credentials\["api_key"\]`, `the value is blank`),
-			},
+	testAccNoWritesTest(t, []tfresource.TestStep{
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID)),
+			ExpectError: testAccErrRe(`Missing credentials`, `"api_key"`, `credentials_wo`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k", region = "eu" }`),
+			ExpectError: testAccErrRe(`Unknown credential fields`, `credentials_wo`, `"region"`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials = { token = "k" }`),
+			ExpectError: testAccErrRe(`Missing required credential fields`, `Attribute credentials is\s+missing`, `"api_key"`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(jira.ID), `credentials_wo = { username = "me" }`),
+			ExpectError: testAccErrRe(`credentials_wo`, `"password"`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(github.ID), `credentials_wo = { api_key = "k" }`),
+			ExpectError: testAccErrRe(`Credentials not accepted for OAuth`, `credentials_wo`, `OAUTH2`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(github.ID), `credentials = { api_key = "k" }`),
+			ExpectError: testAccErrRe(`Credentials not accepted for OAuth`, `Attribute\s+credentials:`),
+		},
+		{
+			Config:      testAccCAAccount(user, q("ac_doesnotexist"+user[len(user)-6:])),
+			ExpectError: testAccErrRe(`Unknown auth config`, `auth_config_id`),
+		},
+		{
+			Config:      testAccCAAccount(user, q("not an id!")),
+			ExpectError: testAccErrRe(`auth_config_id`, `must be the id of an auth config`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(github.ID), `callback_url = "not a url"`),
+			ExpectError: testAccErrRe(`callback_url`, `not an absolute URL`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo_version = 1`, `credentials = { api_key = "k" }`),
+			ExpectError: testAccErrRe(`credentials_wo_version`, `credentials_wo`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k" }`, `credentials = { api_key = "k" }`),
+			ExpectError: testAccErrRe(`credentials_wo`, `credentials`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(github.ID), `hosted_link = true`, `credentials = { api_key = "k" }`),
+			ExpectError: testAccErrRe(`hosted_link`, `credentials`),
+		},
+		{
+			// hosted_link = false, as -generate-config-out writes it, goes
+			// with credentials.
+			Config:             testAccCAAccount(user, q(stripe.ID), `hosted_link = false`, `credentials_wo = { api_key = "k" }`, `credentials_wo_version = 1`),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
+		},
+		{
+			Config:      testAccCAAccount(user, q(github.ID), `timeouts = { create = "soon" }`),
+			ExpectError: testAccErrRe(`Invalid duration`, `Attribute timeouts.create`, `"soon" is not a duration`),
+		},
+		{
+			Config:      `data "service_connected_accounts" "x" { statuses = ["ACTIVE", "DONE"] }`,
+			ExpectError: testAccErrRe(`statuses`, `ACTIVE`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = "k" }`, `enabled = false`, `disabled_reason = "   "`),
+			ExpectError: testAccErrRe(`Invalid text`, `Attribute disabled_reason`, `is blank`),
+		},
+		{
+			// A blank value counts as a missing field on the service.
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials_wo = { api_key = " " }`),
+			ExpectError: testAccErrRe(`Blank credential value`, `credentials_wo\["api_key"\]`, `the value is blank`),
+		},
+		{
+			Config:      testAccCAAccount(user, q(stripe.ID), `credentials = { api_key = "" }`),
+			ExpectError: testAccErrRe(`Blank credential value`, `credentials\["api_key"\]`, `the value is blank`),
 		},
 	})
-	testAccAssertNoWritesSince(t, before)
 }
 
 // TestAccConnectedAccount_callbackURL: callback_url follows the service's
@@ -741,44 +738,33 @@ func TestAccConnectedAccount_planTimeChecks(t *testing.T) {
 // emulator's write counter.
 func TestAccConnectedAccount_callbackURL(t *testing.T) {
 	testAccRequireEmulator(t)
-	ctx := context.Background()
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-cb")
-	github, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: user})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, github.ID) })
+	github := testAccCreateAuthConfig(t, c, client.CreateAuthConfigRequest{ToolkitSlug: "github", Type: client.AuthConfigTypeManaged, Name: user})
 	ac := fmt.Sprintf("%q", github.ID)
-	before := testAccEmulatorWrites(t)
-	tfresource.Test(t, tfresource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []tfresource.TestStep{
-			{
-				Config:      testAccCAAccount(user, ac, `callback_url = "javascript:alert(1)"`),
-				ExpectError: testAccErrRe(`Invalid callback URL`, `Attribute callback_url`, `not javascript:`),
-			},
-			{
-				Config:      testAccCAAccount(user, ac, `hosted_link = true`, `callback_url = "javascript:alert(document.cookie)"`),
-				ExpectError: testAccErrRe(`Attribute callback_url`, `not javascript:`),
-			},
-			{
-				Config:      testAccCAAccount(user, ac, `callback_url = "data:text/html,<script>alert(1)</script>"`),
-				ExpectError: testAccErrRe(`Attribute callback_url`, `not data:`),
-			},
-			{
-				Config:      testAccCAAccount(user, ac, `callback_url = "http://app.example.com/done"`),
-				ExpectError: testAccErrRe(`Attribute callback_url`, `plain http to the host "app.example.com"`),
-			},
-			{
-				Config:             testAccCAAccount(user, ac, `callback_url = "http://localhost:3000/done"`),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
+	testAccNoWritesTest(t, []tfresource.TestStep{
+		{
+			Config:      testAccCAAccount(user, ac, `callback_url = "javascript:alert(1)"`),
+			ExpectError: testAccErrRe(`Invalid callback URL`, `Attribute callback_url`, `not javascript:`),
+		},
+		{
+			Config:      testAccCAAccount(user, ac, `hosted_link = true`, `callback_url = "javascript:alert(document.cookie)"`),
+			ExpectError: testAccErrRe(`Attribute callback_url`, `not javascript:`),
+		},
+		{
+			Config:      testAccCAAccount(user, ac, `callback_url = "data:text/html,<script>alert(1)</script>"`),
+			ExpectError: testAccErrRe(`Attribute callback_url`, `not data:`),
+		},
+		{
+			Config:      testAccCAAccount(user, ac, `callback_url = "http://app.example.com/done"`),
+			ExpectError: testAccErrRe(`Attribute callback_url`, `plain http to the host "app.example.com"`),
+		},
+		{
+			Config:             testAccCAAccount(user, ac, `callback_url = "http://localhost:3000/done"`),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		},
 	})
-	testAccAssertNoWritesSince(t, before)
 }
 
 // TestConnectedAccountRead_oneGET calls Read directly and checks that it
@@ -796,14 +782,8 @@ func TestConnectedAccountRead_oneGET(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
-	var sresp resource.SchemaResponse
-	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
-	state := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}
-	if d := state.SetAttribute(ctx, path.Root("id"), cr.ID); d.HasError() {
-		t.Fatal(d)
-	}
+	r, sch := testAccCAResource(ctx, c)
+	state := testAccCAIDState(ctx, t, sch, cr.ID)
 
 	total := func() (all, get int) {
 		for k, v := range testAccEmulatorStatsNow(t).Requests {
@@ -927,27 +907,14 @@ func TestConnectedAccountRead_deletedStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
-	var sresp resource.SchemaResponse
-	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
-	state := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}
-	if d := state.SetAttribute(ctx, path.Root("id"), "ca_gone"); d.HasError() {
-		t.Fatal(d)
-	}
+	r, sch := testAccCAResource(ctx, c)
+	state := testAccCAIDState(ctx, t, sch, "ca_gone")
 	resp := resource.ReadResponse{State: state}
 	r.Read(ctx, resource.ReadRequest{State: state}, &resp)
 	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 || !resp.State.Raw.IsNull() {
 		t.Fatalf("diags %v, state removed %v", resp.Diagnostics, resp.State.Raw.IsNull())
 	}
 }
-
-// Emulator route keys of connected accounts (GET /_emulator/stats).
-const (
-	routeListAccounts    = "GET /api/v3.1/connected_accounts"
-	routeGetAccount      = "GET /api/v3.1/connected_accounts/{nanoid}"
-	routeInitiateAccount = "POST /api/v3.1/connected_accounts"
-)
 
 // TestAccE2E_ConnectedAccountCost counts requests per terraform command (real
 // CLI, separate plan and apply runs) when creating one account:
@@ -971,11 +938,7 @@ func TestAccE2E_ConnectedAccountCost(t *testing.T) {
 	c := testAccClient(t)
 	user := acctest.RandomWithPrefix("tf-ca-cost")
 	existing := testAccStripeAPIKeyAuthConfig(t, c, user)
-	shared, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{ToolkitSlug: "stripe", Type: client.AuthConfigTypeCustom, Name: user + "-shared", AuthScheme: "API_KEY"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, shared.ID) })
+	shared := testAccStripeAPIKeyAuthConfig(t, c, user+"-shared")
 	if _, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: shared.ID, UserID: user + "-other",
 		State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"status": "ACTIVE", "api_key": "k"}}}); err != nil {
 		t.Fatal(err)
@@ -1110,11 +1073,7 @@ func TestConnectedAccountCreate_serviceRejectsCredentials(t *testing.T) {
 	user := acctest.RandomWithPrefix("tf-ca-svc")
 	ac := testAccStripeAPIKeyAuthConfig(t, c, user)
 
-	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
-	var sresp resource.SchemaResponse
-	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
-	sch := sresp.Schema
+	r, sch := testAccCAResource(ctx, c)
 
 	for _, tc := range []struct {
 		attr, scheme string

@@ -236,57 +236,45 @@ resource "service_auth_config" "test" {
 // attribute, without a write (not parallel, so the write count is ours).
 func TestAccCustomToolkit_badInputs(t *testing.T) {
 	testAccRequireEmulator(t)
-	before := testAccEmulatorWrites(t)
 	slug := testAccCustomSlug()
 	step := func(slug, mcpURL, scheme string, want ...string) resource.TestStep {
-		return resource.TestStep{
-			Config:      testAccCustomToolkitConfig(slug, "Bad", mcpURL, scheme, ""),
-			PlanOnly:    true,
-			ExpectError: testAccErrRe(want...),
-		}
+		return testAccPlanError(testAccCustomToolkitConfig(slug, "Bad", mcpURL, scheme, ""), want...)
 	}
 	const url = "https://mcp.example.com/mcp"
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			step(slug, url, `{
+	testAccNoWritesTest(t, []resource.TestStep{
+		step(slug, url, `{
     mode    = "API_KEY"
     headers = { "X-Key" = "static" }
   }`, "auth_scheme.headers", `\{\{generic_api_key\}\}`),
-			step(slug, url, `{ mode = "API_KEY" }`, "auth_scheme.headers", "required with mode API_KEY"),
-			step(slug, url, `{ mode = "DCR_OAUTH" }`, "auth_scheme.discovery_url", "required with mode DCR_OAUTH"),
-			step(slug, url, `{ mode = "OAUTH2" }`, "auth_scheme.mode", "NO_AUTH"),
-			step(slug, url, `{
+		step(slug, url, `{ mode = "API_KEY" }`, "auth_scheme.headers", "required with mode API_KEY"),
+		step(slug, url, `{ mode = "DCR_OAUTH" }`, "auth_scheme.discovery_url", "required with mode DCR_OAUTH"),
+		step(slug, url, `{ mode = "OAUTH2" }`, "auth_scheme.mode", "NO_AUTH"),
+		step(slug, url, `{
     mode          = "NO_AUTH"
     discovery_url = "https://x.example/d"
   }`, "auth_scheme.discovery_url", "only used with mode"),
-			step(slug, "mcp.example.com", `{ mode = "NO_AUTH" }`, "mcp_url", "absolute"),
-			step("bad-slug!", url, `{ mode = "NO_AUTH" }`, "slug", "letters, digits"),
-			// a new toolkit's slug: at most 30 characters (an existing one,
-			// up to 64, can be imported)
-			step(strings.Repeat("s", 31), url, `{ mode = "NO_AUTH" }`, "slug", "at most 30 characters", "got 31"),
-			{
-				// the URL under both names: refused at validate
-				Config:      testAccCustomToolkitConfig(slug, "Bad", url, `{ mode = "NO_AUTH" }`, `  app_url = "`+url+`"`),
-				PlanOnly:    true,
-				ExpectError: testAccErrRe("mcp_url and app_url both set", "app_url is the deprecated former name of mcp_url"),
-			},
-			{
-				// and under neither
-				Config: fmt.Sprintf(`
+		step(slug, "mcp.example.com", `{ mode = "NO_AUTH" }`, "mcp_url", "absolute"),
+		step("bad-slug!", url, `{ mode = "NO_AUTH" }`, "slug", "letters, digits"),
+		// a new toolkit's slug: at most 30 characters (an existing one,
+		// up to 64, can be imported)
+		step(strings.Repeat("s", 31), url, `{ mode = "NO_AUTH" }`, "slug", "at most 30 characters", "got 31"),
+		// the URL under both names: refused at validate
+		testAccPlanError(testAccCustomToolkitConfig(slug, "Bad", url, `{ mode = "NO_AUTH" }`, `  app_url = "`+url+`"`), "mcp_url and app_url both set", "app_url is the deprecated former name of mcp_url"),
+		{
+			// and under neither
+			Config: fmt.Sprintf(`
 resource "service_custom_toolkit" "test" {
   slug        = %q
   name        = "Bad"
   auth_scheme = { mode = "NO_AUTH" }
 }
 `, slug),
-				PlanOnly:    true,
-				ExpectError: testAccErrRe("Missing mcp_url", "Attribute mcp_url is required"),
-			},
-			{
-				// the old name is checked as the new one
-				Config: fmt.Sprintf(`
+			PlanOnly:    true,
+			ExpectError: testAccErrRe("Missing mcp_url", "Attribute mcp_url is required"),
+		},
+		{
+			// the old name is checked as the new one
+			Config: fmt.Sprintf(`
 resource "service_custom_toolkit" "test" {
   slug        = %q
   name        = "Bad"
@@ -294,17 +282,11 @@ resource "service_custom_toolkit" "test" {
   auth_scheme = { mode = "NO_AUTH" }
 }
 `, slug),
-				PlanOnly:    true,
-				ExpectError: testAccErrRe("app_url", "https://"),
-			},
-			{
-				Config:      testAccCustomToolkitConfig(slug, "   ", url, `{ mode = "NO_AUTH" }`, ""),
-				PlanOnly:    true,
-				ExpectError: testAccErrRe("name", "is blank"),
-			},
+			PlanOnly:    true,
+			ExpectError: testAccErrRe("app_url", "https://"),
 		},
+		testAccPlanError(testAccCustomToolkitConfig(slug, "   ", url, `{ mode = "NO_AUTH" }`, ""), "name", "is blank"),
 	})
-	testAccAssertNoWritesSince(t, before)
 }
 
 // TestAccCustomToolkit_importAdoptsAuthDetails: the service never reports

@@ -5,14 +5,6 @@ import (
 	"testing"
 )
 
-// Emulator route patterns counted by the MCP server cost test.
-const (
-	routeCreateMCPServer = "POST /api/v3.1/mcp/servers"
-	routeGetMCPServer    = "GET /api/v3.1/mcp/{id}"
-	routeListMCPServers  = "GET /api/v3.1/mcp/servers"
-	routeListTools       = "GET /api/v3.1/tools"
-)
-
 // TestAccE2E_mcpServerCost counts requests per terraform command for two MCP
 // servers over the same two auth configs: plan reads each auth config and
 // each toolkit's tools once per provider run, lists the project's servers

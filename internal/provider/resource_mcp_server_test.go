@@ -292,41 +292,32 @@ func TestAccMCPServer_planTimeErrors(t *testing.T) {
 	gh, gm := testAccMCPExistingACs(t)
 	both := []string{gh, gm}
 	name := testAccMCPName()
-	before := testAccEmulatorWrites(t)
-	step := func(cfg string, re *regexp.Regexp) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: re}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			step(testAccMCPServerOver(name, both, `  allowed_tools = ["GITHUB_NOPE"]`),
-				testAccErrRe(`allowed_tools`, `toolkit "github" has no tool "GITHUB_NOPE"`)),
-			step(testAccMCPServerOver(name, both, `  allowed_tools = ["SLACK_SEND_MESSAGE"]`),
-				testAccErrRe(`allowed_tools`, `tool "SLACK_SEND_MESSAGE" belongs to toolkit "slack"`, `github, gmail`)),
-			step(testAccMCPServerOver(name, both, `  allowed_tools = ["NOSUCH_TOOL"]`),
-				testAccErrRe(`allowed_tools`, `has a tool "NOSUCH_TOOL"`)),
-			step(testAccMCPServerOver(name, both, `  allowed_tools = ["github_create_an_issue"]`),
-				testAccErrRe(`allowed_tools`, `upper snake case`)),
-			step(testAccMCPServerOver("", both, ""), testAccErrRe(`name`, `length must be between 4 and 30`)),
-			step(testAccMCPServerOver("bad_name!", both, ""), testAccErrRe(`name`, `letters, digits, spaces and hyphens`)),
-			step(testAccMCPServerOver(name, both, `  allowed_tools = []`),
-				testAccErrRe(`Attribute allowed_tools is empty`, `leave allowed_tools out to expose every tool`)),
-			step(testAccMCPServerOver("     ", both, ""), testAccErrRe(`name`, `is blank`)),
-			step(testAccMCPServerOver(" srv ", both, ""), testAccErrRe(`name`, `white space around it`)),
-			step(testAccMCPServerOver(name, []string{gh, "ac_doesnotexist1"}, ""),
-				testAccErrRe(`auth_config_ids`, `no auth config "ac_doesnotexist1"`)),
-			step(testAccMCPServerOver(name, []string{"not-an-id"}, ""), testAccErrRe(`auth_config_ids`, `must be an auth config id`)),
-			step(testAccMCPServerOver(name, nil, ""), testAccErrRe(`auth_config_ids`, `needs at least one auth config`)),
-			step(testAccMCPServerOver(name, both, `  no_auth_toolkits = ["slack"]`),
-				testAccErrRe(`no_auth_toolkits`, `toolkit "slack" needs authentication`)),
-			step(testAccMCPServerOver(name, both, `  no_auth_toolkits = ["custom_zed"]`),
-				testAccErrRe(`no_auth_toolkits`, `custom toolkit slugs are upper case, write "CUSTOM_ZED"`)),
-			step(testAccMCPServerOver(name, both, `  no_auth_toolkits = ["nosuchkit"]`),
-				testAccErrRe(`no_auth_toolkits`, `no toolkit "nosuchkit"`)),
-		},
+	testAccNoWritesTest(t, []resource.TestStep{
+		testAccPlanError(testAccMCPServerOver(name, both, `  allowed_tools = ["GITHUB_NOPE"]`),
+			`allowed_tools`, `toolkit "github" has no tool "GITHUB_NOPE"`),
+		testAccPlanError(testAccMCPServerOver(name, both, `  allowed_tools = ["SLACK_SEND_MESSAGE"]`),
+			`allowed_tools`, `tool "SLACK_SEND_MESSAGE" belongs to toolkit "slack"`, `github, gmail`),
+		testAccPlanError(testAccMCPServerOver(name, both, `  allowed_tools = ["NOSUCH_TOOL"]`),
+			`allowed_tools`, `has a tool "NOSUCH_TOOL"`),
+		testAccPlanError(testAccMCPServerOver(name, both, `  allowed_tools = ["github_create_an_issue"]`),
+			`allowed_tools`, `upper snake case`),
+		testAccPlanError(testAccMCPServerOver("", both, ""), `name`, `length must be between 4 and 30`),
+		testAccPlanError(testAccMCPServerOver("bad_name!", both, ""), `name`, `letters, digits, spaces and hyphens`),
+		testAccPlanError(testAccMCPServerOver(name, both, `  allowed_tools = []`),
+			`Attribute allowed_tools is empty`, `leave allowed_tools out to expose every tool`),
+		testAccPlanError(testAccMCPServerOver("     ", both, ""), `name`, `is blank`),
+		testAccPlanError(testAccMCPServerOver(" srv ", both, ""), `name`, `white space around it`),
+		testAccPlanError(testAccMCPServerOver(name, []string{gh, "ac_doesnotexist1"}, ""),
+			`auth_config_ids`, `no auth config "ac_doesnotexist1"`),
+		testAccPlanError(testAccMCPServerOver(name, []string{"not-an-id"}, ""), `auth_config_ids`, `must be an auth config id`),
+		testAccPlanError(testAccMCPServerOver(name, nil, ""), `auth_config_ids`, `needs at least one auth config`),
+		testAccPlanError(testAccMCPServerOver(name, both, `  no_auth_toolkits = ["slack"]`),
+			`no_auth_toolkits`, `toolkit "slack" needs authentication`),
+		testAccPlanError(testAccMCPServerOver(name, both, `  no_auth_toolkits = ["custom_zed"]`),
+			`no_auth_toolkits`, `custom toolkit slugs are upper case, write "CUSTOM_ZED"`),
+		testAccPlanError(testAccMCPServerOver(name, both, `  no_auth_toolkits = ["nosuchkit"]`),
+			`no_auth_toolkits`, `no toolkit "nosuchkit"`),
 	})
-	testAccAssertNoWritesSince(t, before)
 }
 
 // TestAccMCPServer_nameTaken: a second server with the same name fails at
@@ -454,29 +445,23 @@ resource "service_mcp_server" "test" {
 }
 `, prefix, testAccMCPName(), tools)
 	}
-	before := testAccEmulatorWrites(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				// Not PlanOnly: an apply whose plan fails writes nothing.
-				Config: cfg(`"GITHUB_CREATE_ISSUE"`),
-				ExpectError: testAccErrRe(`Unknown tool`, `allowed_tools`, `toolkit "github" has no tool`, `"GITHUB_CREATE_ISSUE"`,
-					`Did you mean "GITHUB_CREATE_AN_ISSUE"\?`),
-			},
-			{
-				Config:      cfg(`"GITHUB_CREATE_AN_ISSUE", "GITHUB_APP_NOPE"`),
-				ExpectError: testAccErrRe(`toolkit "github_app" has no tool`, `"GITHUB_APP_NOPE"`),
-			},
-			{
-				Config:             cfg(`"GITHUB_CREATE_AN_ISSUE", "GITHUB_APP_LIST_REPOSITORIES", "NOSUCHKIT_DO_IT", "CUSTOM_ACME_DO_IT"`),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
-			},
+	testAccNoWritesTest(t, []resource.TestStep{
+		{
+			// Not PlanOnly: an apply whose plan fails writes nothing.
+			Config: cfg(`"GITHUB_CREATE_ISSUE"`),
+			ExpectError: testAccErrRe(`Unknown tool`, `allowed_tools`, `toolkit "github" has no tool`, `"GITHUB_CREATE_ISSUE"`,
+				`Did you mean "GITHUB_CREATE_AN_ISSUE"\?`),
+		},
+		{
+			Config:      cfg(`"GITHUB_CREATE_AN_ISSUE", "GITHUB_APP_NOPE"`),
+			ExpectError: testAccErrRe(`toolkit "github_app" has no tool`, `"GITHUB_APP_NOPE"`),
+		},
+		{
+			Config:             cfg(`"GITHUB_CREATE_AN_ISSUE", "GITHUB_APP_LIST_REPOSITORIES", "NOSUCHKIT_DO_IT", "CUSTOM_ACME_DO_IT"`),
+			PlanOnly:           true,
+			ExpectNonEmptyPlan: true,
 		},
 	})
-	testAccAssertNoWritesSince(t, before)
 }
 
 // TestToolkitsPrefixing: the toolkits a tool slug names, longest first, on

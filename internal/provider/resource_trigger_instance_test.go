@@ -333,7 +333,6 @@ func TestAccTriggerInstance_planTimeChecks(t *testing.T) {
 	testAccRequireEmulator(t)
 	testAccPreCheck(t)
 	user := acctest.RandomWithPrefix("tf-acc-trig-plan")
-	typeRoute := "GET /api/v3.1/triggers_types/{slug}"
 	before := testAccEmulatorWrites(t)
 	var typeGets int
 
@@ -439,7 +438,7 @@ resource "service_trigger_instance" "b" {
 			// Three resources of one type: the type is fetched once per provider run.
 			{
 				PreConfig: func() {
-					typeGets = testAccEmulatorStatsNow(t).Requests[typeRoute]
+					typeGets = testAccEmulatorStatsNow(t).Requests[routeGetTriggerType]
 				},
 				Config:      three,
 				PlanOnly:    true,
@@ -447,7 +446,7 @@ resource "service_trigger_instance" "b" {
 			},
 		},
 	})
-	if got := testAccEmulatorStatsNow(t).Requests[typeRoute] - typeGets; got != 1 {
+	if got := testAccEmulatorStatsNow(t).Requests[routeGetTriggerType] - typeGets; got != 1 {
 		t.Errorf("want the trigger type fetched once for three resources in one plan, got %d GETs", got)
 	}
 	testAccAssertNoWritesSince(t, before)
@@ -460,7 +459,6 @@ func TestAccTriggerInstance_readCost(t *testing.T) {
 	testAccPreCheck(t)
 	user := acctest.RandomWithPrefix("tf-acc-trig-read")
 	_, accountID := testAccTriggerAccount(t, "linear", user)
-	route := "GET /api/v3.1/trigger_instances/active"
 	var reads int
 	config := fmt.Sprintf(`
 resource "service_trigger_instance" "test" {
@@ -477,10 +475,10 @@ resource "service_trigger_instance" "test" {
 		Steps: []resource.TestStep{
 			{Config: config},
 			{
-				PreConfig:    func() { reads = testAccEmulatorStatsNow(t).Requests[route] },
+				PreConfig:    func() { reads = testAccEmulatorStatsNow(t).Requests[routeListTriggers] },
 				RefreshState: true,
 				Check: func(*terraform.State) error {
-					if got := testAccEmulatorStatsNow(t).Requests[route] - reads; got != 1 {
+					if got := testAccEmulatorStatsNow(t).Requests[routeListTriggers] - reads; got != 1 {
 						return fmt.Errorf("want exactly one GET for a refresh, got %d", got)
 					}
 					return nil
@@ -824,22 +822,16 @@ resource "service_trigger_instance" "test" {
 }
 `, name, slug, config)
 	}
-	before := testAccEmulatorWrites(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			{
-				Config:      cfg("GITHUB_COMMIT_EVENTS", `{ owner = "acme", repo = "app" }`),
-				ExpectError: testAccErrRe(`slug`, `GITHUB_COMMIT_EVENTS`, `GITHUB_COMMIT_EVENT"`),
-			},
-			{
-				Config:      cfg("GITHUB_COMMIT_EVENT", `{ owner = "acme" }`),
-				ExpectError: testAccErrRe(`trigger_config`, `repo`),
-			},
+	testAccNoWritesTest(t, []resource.TestStep{
+		{
+			Config:      cfg("GITHUB_COMMIT_EVENTS", `{ owner = "acme", repo = "app" }`),
+			ExpectError: testAccErrRe(`slug`, `GITHUB_COMMIT_EVENTS`, `GITHUB_COMMIT_EVENT"`),
+		},
+		{
+			Config:      cfg("GITHUB_COMMIT_EVENT", `{ owner = "acme" }`),
+			ExpectError: testAccErrRe(`trigger_config`, `repo`),
 		},
 	})
-	testAccAssertNoWritesSince(t, before)
 }
 
 func TestAccIdentity_triggerInstance(t *testing.T) {

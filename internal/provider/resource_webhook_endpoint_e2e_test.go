@@ -73,16 +73,10 @@ output "slack_id" {
 `, key, slackClient, rnd))
 	env := []string{"TF_VAR_signing_secret=" + secret}
 
-	const (
-		create  = "POST /api/v3.1/webhook_endpoints"
-		replace = "POST /api/v3.1/webhook_endpoints/{nano_id}"
-		get     = "GET /api/v3.1/webhook_endpoints/{nano_id}"
-		// The plan-time toolkit check's catalog reads.
-		getToolkit   = "GET /api/v3.1/toolkits/{slug}"
-		listTriggers = "GET /api/v3.1/triggers_types"
-	)
-	routes := []string{create, replace, get, "GET /api/v3.1/webhook_endpoints", "PATCH /api/v3.1/webhook_endpoints/{nano_id}",
-		getToolkit, listTriggers}
+	// The routes of webhook endpoints, and the plan-time toolkit check's
+	// catalog reads.
+	routes := []string{routeCreateWebhookEndpoint, routeReplaceWebhookEndpoint, routeGetWebhookEndpoint,
+		routeListWebhookEndpoints, routeUpdateWebhookEndpoint, routeGetToolkit, routeListTriggerTypes}
 	counts := func() map[string]int {
 		out := map[string]int{}
 		for _, r := range routes {
@@ -107,9 +101,9 @@ output "slack_id" {
 	// plan and another for the apply of the saved plan, whose final plan
 	// checks again (the cache lives in the process, so each walk pays once
 	// per toolkit, not once per resource).
-	catalog := map[string]int{getToolkit: 2, listTriggers: 2}
+	catalog := map[string]int{routeGetToolkit: 2, routeListTriggerTypes: 2}
 	plan := run("plan", catalog, []string{"TF_LOG=trace", "TF_LOG_PATH=" + planLog}, "plan", "-out=tfplan", "-no-color")
-	apply := run("apply", map[string]int{getToolkit: 2, listTriggers: 2, create: 2, replace: 1},
+	apply := run("apply", map[string]int{routeGetToolkit: 2, routeListTriggerTypes: 2, routeCreateWebhookEndpoint: 2, routeReplaceWebhookEndpoint: 1},
 		[]string{"TF_LOG=trace", "TF_LOG_PATH=" + applyLog}, "apply", "-no-color", "tfplan")
 
 	// Adoption: the warning names the id; one endpoint of that client_id; its fields kept.
@@ -181,13 +175,13 @@ output "slack_id" {
 	}
 
 	// Refresh and plan with nothing to change: one GET per endpoint.
-	refresh := run("refresh plan", map[string]int{get: 2}, nil, "plan", "-detailed-exitcode", "-no-color")
+	refresh := run("refresh plan", map[string]int{routeGetWebhookEndpoint: 2}, nil, "plan", "-detailed-exitcode", "-no-color")
 	if !strings.Contains(refresh.Stdout, "No changes") {
 		t.Errorf("the plan after the apply is not empty:\n%s", refresh.Stdout)
 	}
 
 	// Destroy: the refresh, no write; a warning per endpoint; both still exist.
-	destroy := run("destroy", map[string]int{get: 2}, nil, "destroy", "-auto-approve", "-no-color")
+	destroy := run("destroy", map[string]int{routeGetWebhookEndpoint: 2}, nil, "destroy", "-auto-approve", "-no-color")
 	for _, id := range []string{slackID, pre.ID} {
 		for _, want := range []string{"Webhook endpoint " + id + " stays active on the service",
 			"The service has no API to delete webhook endpoints", "A later create with the same toolkit and client_id adopts this endpoint"} {
@@ -206,7 +200,7 @@ output "slack_id" {
 	// A create after the destroy adopts both again, with the same ids.
 	// Two provider processes (the plan, then the final plan and the apply),
 	// each reading the two toolkits and their trigger types once.
-	again := run("apply again", map[string]int{getToolkit: 4, listTriggers: 4, create: 2, replace: 1}, nil,
+	again := run("apply again", map[string]int{routeGetToolkit: 4, routeListTriggerTypes: 4, routeCreateWebhookEndpoint: 2, routeReplaceWebhookEndpoint: 1}, nil,
 		"apply", "-auto-approve", "-no-color")
 	for _, id := range []string{slackID, pre.ID} {
 		if !strings.Contains(again.Stdout, "Adopted the existing webhook endpoint "+id) {

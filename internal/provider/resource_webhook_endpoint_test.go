@@ -316,7 +316,6 @@ func TestAccWebhookEndpoint_invalidConfig(t *testing.T) {
 // emulator's process-wide counters.
 func TestAccWebhookEndpoint_refusedToolkit(t *testing.T) {
 	testAccRequireEmulator(t)
-	const createRoute = "POST /api/v3.1/webhook_endpoints"
 	before := testAccEmulatorStatsNow(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
@@ -353,8 +352,8 @@ func TestAccWebhookEndpoint_refusedToolkit(t *testing.T) {
 	if n := after.Writes - before.Writes; n != 0 {
 		t.Errorf("the refused plans made %d writes, want 0", n)
 	}
-	if n := after.Requests[createRoute] - before.Requests[createRoute]; n != 0 {
-		t.Errorf("the refused plans sent %d %s, want 0 (refused at plan)", n, createRoute)
+	if n := after.Requests[routeCreateWebhookEndpoint] - before.Requests[routeCreateWebhookEndpoint]; n != 0 {
+		t.Errorf("the refused plans sent %d %s, want 0 (refused at plan)", n, routeCreateWebhookEndpoint)
 	}
 }
 

@@ -26,10 +26,7 @@ import (
 // Webhook subscription tests never call t.Parallel: the service allows one
 // subscription per project and the acceptance project is shared.
 
-const (
-	webhookSubName     = "service_webhook_subscription.test"
-	routeGetWebhookSub = "GET /api/v3.1/webhook_subscriptions/{id}"
-)
+const webhookSubName = "service_webhook_subscription.test"
 
 func testAccWebhookSubConfig(url, version, rotation string, events ...string) string {
 	var b strings.Builder
@@ -252,29 +249,20 @@ func TestAccWebhookSubscription_badInputs(t *testing.T) {
 	testAccRequireEmulator(t)
 	testAccPreCheck(t)
 	testAccNoWebhookSubscription(t)
-	before := testAccEmulatorWrites(t)
-	step := func(cfg string, re ...string) resource.TestStep {
-		return resource.TestStep{Config: cfg, PlanOnly: true, ExpectError: testAccErrRe(re...)}
-	}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{
-			step(testAccWebhookSubConfig("https://h.example.com", "", "", "composio.nope"),
-				"Unsupported webhook event", "enabled_events", `unknown event type "composio.nope"`, "composio.trigger.message"),
-			step(testAccWebhookSubConfig("https://h.example.com", "V4", "", "composio.trigger.message"), "version", "V1", "V2", "V3"),
-			step(testAccWebhookSubConfig("http://h.example.com/x", "", "", "composio.trigger.message"),
-				"Invalid webhook URL", "webhook_url", "plain http", "h.example.com"),
-			step(testAccWebhookSubConfig("hooks.example.com", "", "", "composio.trigger.message"), "webhook_url", "not an absolute URL"),
-			step(testAccWebhookSubConfig("https://h.example.com", "V1", "", "composio.connected_account.expired"),
-				"enabled_events", "not delivered in version V1"),
-			step(`resource "service_webhook_subscription" "test" {
+	testAccNoWritesTest(t, []resource.TestStep{
+		testAccPlanError(testAccWebhookSubConfig("https://h.example.com", "", "", "composio.nope"),
+			"Unsupported webhook event", "enabled_events", `unknown event type "composio.nope"`, "composio.trigger.message"),
+		testAccPlanError(testAccWebhookSubConfig("https://h.example.com", "V4", "", "composio.trigger.message"), "version", "V1", "V2", "V3"),
+		testAccPlanError(testAccWebhookSubConfig("http://h.example.com/x", "", "", "composio.trigger.message"),
+			"Invalid webhook URL", "webhook_url", "plain http", "h.example.com"),
+		testAccPlanError(testAccWebhookSubConfig("hooks.example.com", "", "", "composio.trigger.message"), "webhook_url", "not an absolute URL"),
+		testAccPlanError(testAccWebhookSubConfig("https://h.example.com", "V1", "", "composio.connected_account.expired"),
+			"enabled_events", "not delivered in version V1"),
+		testAccPlanError(`resource "service_webhook_subscription" "test" {
   webhook_url    = "https://h.example.com"
   enabled_events = []
 }`, "enabled_events", "at least 1"),
-		},
 	})
-	testAccAssertNoWritesSince(t, before)
 }
 
 // A second subscription for the project fails at plan, naming the import command.
@@ -289,17 +277,10 @@ func TestAccWebhookSubscription_existing(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.DeleteWebhookSubscription(context.Background(), w.ID) })
-	before := testAccEmulatorWrites(t)
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
-		Steps: []resource.TestStep{{
-			Config:      testAccWebhookSubConfig("https://h.example.com", "", "", "composio.trigger.message"),
-			PlanOnly:    true,
-			ExpectError: testAccErrRe("already has a webhook subscription", "webhook_url", w.ID, "terraform import service_webhook_subscription.<name> "+w.ID),
-		}},
+	testAccNoWritesTest(t, []resource.TestStep{
+		testAccPlanError(testAccWebhookSubConfig("https://h.example.com", "", "", "composio.trigger.message"),
+			"already has a webhook subscription", "webhook_url", w.ID, "terraform import service_webhook_subscription.<name> "+w.ID),
 	})
-	testAccAssertNoWritesSince(t, before)
 }
 
 // TestAccWebhookSubscription_importKeepsSecret: adopting an existing

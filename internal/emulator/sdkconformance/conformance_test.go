@@ -48,20 +48,7 @@ func TestSDKConformanceCore021(t *testing.T) { runConformance(t, "core-0.21", "0
 // runConformance runs the conformance script in dir (relative to this folder) with the SDK
 // version pinned there.
 func runConformance(t *testing.T, sdkDir, sdkVersion string) {
-	nodeBin, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node/npm not found: " + err.Error())
-	}
-	npmBin, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("node/npm not found: " + err.Error())
-	}
-
-	dir, err := filepath.Abs(sdkDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ensureNodeModules(t, npmBin, dir, sdkVersion)
+	nodeBin, dir := nodeSDK(t, sdkDir, sdkVersion)
 
 	secret := "whsec-conformance-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	recv := newReceiver(secret)
@@ -126,6 +113,27 @@ func runConformance(t *testing.T, sdkDir, sdkVersion string) {
 
 // ---------------------------------------------------------------------------------------------
 // node_modules
+
+// nodeSDK returns the node binary and the absolute path of sdkDir (relative
+// to this folder), whose node_modules hold the SDK at sdkVersion
+// (ensureNodeModules). It skips the test without node and npm.
+func nodeSDK(t *testing.T, sdkDir, sdkVersion string) (nodeBin, dir string) {
+	t.Helper()
+	nodeBin, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node/npm not found: " + err.Error())
+	}
+	npmBin, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("node/npm not found: " + err.Error())
+	}
+	dir, err = filepath.Abs(sdkDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ensureNodeModules(t, npmBin, dir, sdkVersion)
+	return nodeBin, dir
+}
 
 func ensureNodeModules(t *testing.T, npmBin, dir, sdkVersion string) {
 	t.Helper()

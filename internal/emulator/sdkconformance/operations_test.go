@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -46,19 +45,7 @@ type clientOperation struct {
 // operation answers is walked by the emulator's TestEveryOperationAnswers
 // (the table) and test/contract's TestEveryOperationAnswers (the package).
 func TestOperationTableMatchesClient(t *testing.T) {
-	nodeBin, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node/npm not found: " + err.Error())
-	}
-	npmBin, err := exec.LookPath("npm")
-	if err != nil {
-		t.Skip("node/npm not found: " + err.Error())
-	}
-	dir, err := filepath.Abs("core-0.21")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ensureNodeModules(t, npmBin, dir, "0.21.0")
+	nodeBin, dir := nodeSDK(t, "core-0.21", "0.21.0")
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, nodeBin, "--input-type=module", "-e", listClientOperations)
