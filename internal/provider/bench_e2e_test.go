@@ -57,6 +57,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/logging"
 	"github.com/integration-service/terraform-provider-service/test/testutil"
 )
 
@@ -76,7 +77,7 @@ func benchProviderMain() {
 		os.Exit(benchWrap(exe, os.Getenv(benchEnvWrapOut)))
 	}
 	if os.Getenv(benchEnvRole) == "floor" {
-		QuietLogsUnlessRequested() // as main does: the floor is the framework at its best
+		logging.QuietUnlessRequested() // as main does: the floor is the framework at its best
 		err := providerserver.Serve(context.Background(), newFloorProvider, providerserver.ServeOpts{Address: RegistryAddress})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
