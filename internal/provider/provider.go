@@ -61,7 +61,7 @@ const defaultMaxRetries = 10
 type ServiceProvider struct {
 	version string
 	// writes counts the writes of the provider server that serves it
-	// (writeTracking): a listing that predates a write serves no Read.
+	// (protocol.WriteTracking): a listing that predates a write serves no Read.
 	writes *writeClock
 }
 

@@ -79,7 +79,7 @@ const (
 
 // writeClock counts the writes of a provider server: it ticks when an
 // ApplyResourceChange or InvokeAction starts and when it ends (see
-// writeTracking in server.go). A listing that started at another tick than
+// protocol.WriteTracking). A listing that started at another tick than
 // the current one may predate a write, and serves nothing. A nil clock
 // never ticks.
 type writeClock struct{ n atomic.Uint64 }

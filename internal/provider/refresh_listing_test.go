@@ -20,11 +20,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/protocol"
 )
 
 // listedObject is the object type of the listing tests that need no
@@ -270,61 +270,19 @@ func TestListedReads_pageFailureFallsBack(t *testing.T) {
 	}
 }
 
-// TestWriteTracking: the provider server ticks the write clock around every
-// ApplyResourceChange and InvokeAction (after the action's events).
-func TestWriteTracking(t *testing.T) {
-	clock := &writeClock{}
-	var during uint64
-	s := writeTracking{servedServer: stubWrites{apply: func() { during = clock.now() }}, writes: clock}
-	if _, err := s.ApplyResourceChange(context.Background(), &tfprotov6.ApplyResourceChangeRequest{}); err != nil {
-		t.Fatal(err)
-	}
-	if during != 1 || clock.now() != 2 {
-		t.Fatalf("ApplyResourceChange: clock %d during, %d after; want 1 and 2", during, clock.now())
-	}
-	stream, err := s.InvokeAction(context.Background(), &tfprotov6.InvokeActionRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if clock.now() != 3 {
-		t.Fatalf("clock %d while the action's events are pending, want 3", clock.now())
-	}
-	for range stream.Events {
-	}
-	if clock.now() != 4 {
-		t.Fatalf("clock %d after the action's events, want 4", clock.now())
-	}
-}
-
 // TestNewServerTracksWrites: the server main.go serves counts writes.
 func TestNewServerTracksWrites(t *testing.T) {
 	s, err := NewServer("test")()
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, ok := s.(wholeNumbers)
+	w, ok := s.(protocol.WholeNumbers)
 	if !ok {
 		t.Fatalf("NewServer serves %T", s)
 	}
-	if wt, ok := w.servedServer.(writeTracking); !ok || wt.writes == nil {
-		t.Fatalf("NewServer's server does not track writes: %T", w.servedServer)
+	if wt, ok := w.Server.(protocol.WriteTracking); !ok || wt.Tick == nil {
+		t.Fatalf("NewServer's server does not track writes: %T", w.Server)
 	}
-}
-
-type stubWrites struct {
-	servedServer
-	apply func()
-}
-
-func (s stubWrites) ApplyResourceChange(context.Context, *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
-	s.apply()
-	return &tfprotov6.ApplyResourceChangeResponse{}, nil
-}
-
-func (s stubWrites) InvokeAction(context.Context, *tfprotov6.InvokeActionRequest) (*tfprotov6.InvokeActionServerStream, error) {
-	return &tfprotov6.InvokeActionServerStream{Events: func(push func(tfprotov6.InvokeActionEvent) bool) {
-		push(tfprotov6.InvokeActionEvent{})
-	}}, nil
 }
 
 // TestRefreshByListingSwitch: the internal switch turns refresh by listing

@@ -33,6 +33,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/protocol"
 )
 
 const caAddr = "service_connected_account.test"
@@ -1206,7 +1207,7 @@ func (r *testAccPlanDiagnostics) factories() map[string]func() (tfprotov6.Provid
 			if err != nil {
 				return nil, err
 			}
-			return planDiagnosticsServer{s.(wholeNumbers), r}, nil
+			return planDiagnosticsServer{s.(protocol.WholeNumbers), r}, nil
 		},
 	}
 }
@@ -1249,12 +1250,12 @@ func (c planWarningCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequ
 }
 
 type planDiagnosticsServer struct {
-	wholeNumbers
+	protocol.WholeNumbers
 	r *testAccPlanDiagnostics
 }
 
 func (s planDiagnosticsServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	resp, err := s.wholeNumbers.PlanResourceChange(ctx, req)
+	resp, err := s.WholeNumbers.PlanResourceChange(ctx, req)
 	if resp != nil && req.TypeName == s.r.typeName {
 		s.r.mu.Lock()
 		s.r.diags = append(s.r.diags, resp.Diagnostics...)
