@@ -7,6 +7,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
 // idKind is one kind of service object id: a nanoid with a prefix (ac_...,
@@ -56,7 +58,7 @@ func importIDProblem(want idKind, id string) string {
 // of kind want (surrounding spaces are ignored). A malformed id or one of
 // another kind fails here, without calling the API.
 func importStateByID(ctx context.Context, want idKind, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := importIDOf(ctx, req, &resp.Diagnostics)
+	id := identity.ImportID(ctx, req, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -65,5 +67,5 @@ func importStateByID(ctx context.Context, want idKind, req resource.ImportStateR
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
+	identity.Set(ctx, resp.Identity, id, &resp.Diagnostics)
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
 // Shared plumbing of the list resources (`terraform query`, Terraform
@@ -196,7 +198,7 @@ func streamList[T any](ctx context.Context, req list.ListRequest, typeName strin
 func listResult(ctx context.Context, req list.ListRequest, it listItem) list.ListResult {
 	res := req.NewListResult(ctx)
 	res.DisplayName = it.displayName
-	setIdentity(ctx, res.Identity, it.id, &res.Diagnostics)
+	identity.Set(ctx, res.Identity, it.id, &res.Diagnostics)
 	if !req.IncludeResource || it.state == nil {
 		return res
 	}

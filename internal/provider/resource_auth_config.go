@@ -31,6 +31,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
 const authConfigResourceType = "service_auth_config"
@@ -107,9 +108,9 @@ func (r *authConfigResource) Metadata(_ context.Context, req resource.MetadataRe
 	resp.TypeName = req.ProviderTypeName + "_auth_config"
 }
 
-// IdentitySchema: the auth config's identity is its id (see identity.go).
+// IdentitySchema: the auth config's identity is its id (see package identity).
 func (r *authConfigResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("auth config", "ac_AbC123")
+	resp.IdentitySchema = identity.Schema("auth config", "ac_AbC123")
 }
 
 func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -509,7 +510,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 }
 
 func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -608,7 +609,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 }
 
 func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state authConfigResourceModel
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -632,7 +633,7 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 }
 
 func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
 const connectedAccountType = "service_connected_account"
@@ -80,9 +81,9 @@ func (r *connectedAccountResource) Metadata(_ context.Context, req resource.Meta
 	resp.TypeName = req.ProviderTypeName + "_connected_account"
 }
 
-// IdentitySchema: the connected account's identity is its id (see identity.go).
+// IdentitySchema: the connected account's identity is its id (see package identity).
 func (r *connectedAccountResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("connected account", "ca_AbC123")
+	resp.IdentitySchema = identity.Schema("connected account", "ca_AbC123")
 }
 
 func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -604,7 +605,7 @@ func (r *connectedAccountResource) addAuthConfigNotFound(ctx context.Context, re
 }
 
 func (r *connectedAccountResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -873,7 +874,7 @@ func (m *connectedAccountModel) fromAccount(a *client.ConnectedAccount, imported
 }
 
 func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state connectedAccountModel
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
@@ -901,7 +902,7 @@ func readConnectedAccountInto(m *connectedAccountModel, a *client.ConnectedAccou
 }
 
 func (r *connectedAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
 const customToolkitType = "service_custom_toolkit"
@@ -78,9 +79,9 @@ func (r *customToolkitResource) Metadata(_ context.Context, req resource.Metadat
 	resp.TypeName = req.ProviderTypeName + "_custom_toolkit"
 }
 
-// IdentitySchema: the custom toolkit's identity is its id (see identity.go).
+// IdentitySchema: the custom toolkit's identity is its id (see package identity).
 func (r *customToolkitResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("custom toolkit (its slug)", "CUSTOM_ACME")
+	resp.IdentitySchema = identity.Schema("custom toolkit (its slug)", "CUSTOM_ACME")
 }
 
 // customToolkitSchemaVersion is the schema version: 1 since the MCP server
@@ -425,7 +426,7 @@ func customToolkitConfig(ctx context.Context, m customToolkitModel) (client.Cust
 }
 
 func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacingToolkit, nil)...) // a plan's note, not state
 	}
@@ -499,7 +500,7 @@ func applyCustomToolkit(m *customToolkitModel, tk *client.Toolkit) {
 }
 
 func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state customToolkitModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
@@ -534,7 +535,7 @@ func readCustomToolkit(state *customToolkitModel, tk *client.Toolkit) diag.Diagn
 }
 
 func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacingToolkit, nil)...) // a plan's note, not state
 	}
@@ -583,7 +584,7 @@ func (r *customToolkitResource) Delete(ctx context.Context, req resource.DeleteR
 // ImportState imports by the toolkit slug (CUSTOM_...); a slug without the
 // prefix is accepted and completed.
 func (r *customToolkitResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := importIDOf(ctx, req, &resp.Diagnostics)
+	id := identity.ImportID(ctx, req, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -595,7 +596,7 @@ func (r *customToolkitResource) ImportState(ctx context.Context, req resource.Im
 	}
 	slug := client.CustomToolkitSlug(id)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), slug)...)
-	setIdentity(ctx, resp.Identity, slug, &resp.Diagnostics)
+	identity.Set(ctx, resp.Identity, slug, &resp.Diagnostics)
 }
 
 // UpgradeState moves a state of schema version 0 (the releases before

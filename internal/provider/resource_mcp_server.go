@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
 const mcpServerType = "service_mcp_server"
@@ -74,9 +75,9 @@ func mcpServerNameValidators() []validator.String {
 	}
 }
 
-// IdentitySchema: the MCP server's identity is its id (see identity.go).
+// IdentitySchema: the MCP server's identity is its id (see package identity).
 func (r *mcpServerResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("MCP server", "6f1c2c9e-0000-4000-8000-000000000000")
+	resp.IdentitySchema = identity.Schema("MCP server", "6f1c2c9e-0000-4000-8000-000000000000")
 }
 
 func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -219,7 +220,7 @@ func stringSet(vals []string, keepNull bool) types.Set {
 }
 
 func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -266,7 +267,7 @@ func addMCPServerWriteError(diags *diag.Diagnostics, op, id, name string, err er
 }
 
 func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state mcpServerModel
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -351,7 +352,7 @@ func sortedCopy(s []string) []string {
 }
 
 func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -420,7 +421,7 @@ func (r *mcpServerResource) Delete(ctx context.Context, req resource.DeleteReque
 }
 
 func (r *mcpServerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := importIDOf(ctx, req, &resp.Diagnostics)
+	id := identity.ImportID(ctx, req, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -431,7 +432,7 @@ func (r *mcpServerResource) ImportState(ctx context.Context, req resource.Import
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
-	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
+	identity.Set(ctx, resp.Identity, id, &resp.Diagnostics)
 }
 
 // applyMCPServer copies what the service reports into m. acToolkits are the

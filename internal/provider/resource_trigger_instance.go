@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
 const triggerInstanceType = "service_trigger_instance"
@@ -72,9 +73,9 @@ func (r *triggerInstanceResource) Metadata(_ context.Context, req resource.Metad
 	resp.TypeName = req.ProviderTypeName + "_trigger_instance"
 }
 
-// IdentitySchema: the trigger instance's identity is its id (see identity.go).
+// IdentitySchema: the trigger instance's identity is its id (see package identity).
 func (r *triggerInstanceResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("trigger instance", "ti_AbC123")
+	resp.IdentitySchema = identity.Schema("trigger instance", "ti_AbC123")
 }
 
 func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -347,7 +348,7 @@ func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, us
 }
 
 func (r *triggerInstanceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -488,7 +489,7 @@ func (r *triggerInstanceResource) checkAccountFields(a *client.ConnectedAccount,
 }
 
 func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state triggerInstanceModel
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -526,7 +527,7 @@ func toolkitOf(ctx context.Context, data *ProviderData, slug string) string {
 }
 
 func (r *triggerInstanceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}

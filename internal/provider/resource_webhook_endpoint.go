@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
 const webhookEndpointType = "service_webhook_endpoint"
@@ -63,9 +64,9 @@ func (r *webhookEndpointResource) Metadata(_ context.Context, req resource.Metad
 	resp.TypeName = req.ProviderTypeName + "_webhook_endpoint"
 }
 
-// IdentitySchema: the webhook endpoint's identity is its id (see identity.go).
+// IdentitySchema: the webhook endpoint's identity is its id (see package identity).
 func (r *webhookEndpointResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("webhook endpoint", "we_AbC123")
+	resp.IdentitySchema = identity.Schema("webhook endpoint", "we_AbC123")
 }
 
 func (r *webhookEndpointResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -351,7 +352,7 @@ func configuredData(ctx context.Context, config attributeGetter, diags *diag.Dia
 }
 
 func (r *webhookEndpointResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -429,7 +430,7 @@ func addDataRefused(diags *diag.Diagnostics, id string, err error) {
 }
 
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state webhookEndpointModel
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
@@ -447,7 +448,7 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 // Update sends data_wo when data_wo_version changed to a new value; the
 // other attributes replace the resource, so nothing else changes in place.
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -497,7 +498,7 @@ func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.Delet
 }
 
 func (r *webhookEndpointResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := importIDOf(ctx, req, &resp.Diagnostics)
+	id := identity.ImportID(ctx, req, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -508,7 +509,7 @@ func (r *webhookEndpointResource) ImportState(ctx context.Context, req resource.
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
+	identity.Set(ctx, resp.Identity, id, &resp.Diagnostics)
 }
 
 // applyWebhookEndpoint copies the service's view into m. toolkit keeps the

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
 const webhookSubscriptionType = "service_webhook_subscription"
@@ -53,9 +54,9 @@ func (r *webhookSubscriptionResource) Metadata(_ context.Context, req resource.M
 	resp.TypeName = req.ProviderTypeName + "_webhook_subscription"
 }
 
-// IdentitySchema: the webhook subscription's identity is its id (see identity.go).
+// IdentitySchema: the webhook subscription's identity is its id (see package identity).
 func (r *webhookSubscriptionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("webhook subscription", "whs_AbC123")
+	resp.IdentitySchema = identity.Schema("webhook subscription", "whs_AbC123")
 }
 
 func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -226,7 +227,7 @@ func (r *webhookSubscriptionResource) modifyPlan(ctx context.Context, req resour
 }
 
 func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -265,7 +266,7 @@ func (r *webhookSubscriptionResource) conflictDetail(ctx context.Context) string
 }
 
 func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state webhookSubscriptionModel
 	resp.Diagnostics.Append(getModel(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
@@ -281,7 +282,7 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 }
 
 func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -373,7 +374,7 @@ func (r *webhookSubscriptionResource) Delete(ctx context.Context, req resource.D
 }
 
 func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := importIDOf(ctx, req, &resp.Diagnostics)
+	id := identity.ImportID(ctx, req, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -383,7 +384,7 @@ func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resou
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
+	identity.Set(ctx, resp.Identity, id, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyImported, []byte("true"))...)
 }
 
