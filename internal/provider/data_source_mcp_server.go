@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
 const mcpServerDataSourceType = "service_mcp_server"
@@ -99,7 +100,7 @@ func mcpServerDataAttributes(lookup bool) map[string]schema.Attribute {
 			MarkdownDescription: "The MCP server id (a UUID). Set either `id` or `name`.",
 			Optional:            true,
 			Computed:            true,
-			Validators: []validator.String{stringvalidator.RegexMatches(uuidRe,
+			Validators: []validator.String{stringvalidator.RegexMatches(importid.UUIDRe,
 				"must be an MCP server id, a UUID such as 6f1c2c9e-0000-4000-8000-000000000000")},
 		}
 		attrs["name"] = schema.StringAttribute{

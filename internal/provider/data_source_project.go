@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
 const projectDataSourceType = "service_project"
@@ -88,7 +89,7 @@ func projectDataAttributes(lookup bool) map[string]schema.Attribute {
 				description: "value must be a project id",
 				summary:     "Invalid project id",
 				check: func(v string) error {
-					if !serviceObjectIDRe.MatchString(v) {
+					if !importid.ObjectIDRe.MatchString(v) {
 						return fmt.Errorf("%q is not a project id such as pr_AbC123xyz", v)
 					}
 					return nil

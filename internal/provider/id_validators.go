@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
 // maxUserIDLength is the longest user_id the provider accepts.
@@ -55,7 +57,7 @@ func objectIDValidator(want string) validator.String {
 		description: fmt.Sprintf("the id of %s, such as %s1a2B3c", kind, want),
 		summary:     "Invalid id",
 		check: func(v string) error {
-			if !serviceObjectIDRe.MatchString(v) {
+			if !importid.ObjectIDRe.MatchString(v) {
 				return fmt.Errorf("%q is not an id: it must be the id of %s such as %s1a2B3c (letters, digits, underscore, hyphen)", v, kind, want)
 			}
 			for prefix, other := range idKinds {

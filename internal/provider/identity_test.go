@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 	"github.com/integration-service/terraform-provider-service/internal/provider/protocol"
 )
 
@@ -221,7 +222,7 @@ func TestAccIdentity_mcpServer(t *testing.T) {
 	prefix := acctest.RandomWithPrefix("tfacc-ident-mcp")
 	name := testAccMCPName()
 	testAccIdentity(t, identityCase{
-		addr: testAccMCPServerName, idRe: uuidRe,
+		addr: testAccMCPServerName, idRe: importid.UUIDRe,
 		create: testAccMCPServerTwoACs(prefix, name, `  allowed_tools = ["GITHUB_CREATE_AN_ISSUE", "GMAIL_SEND_EMAIL"]`),
 		update: testAccMCPServerTwoACs(prefix, name+"-b", `  allowed_tools = ["GITHUB_CREATE_AN_ISSUE", "GMAIL_SEND_EMAIL"]`),
 		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteMCPServer(ctx, id) },

@@ -32,6 +32,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
 const authConfigResourceType = "service_auth_config"
@@ -788,7 +789,7 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 
 func (r *authConfigResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	// ac_... only; a connected account or trigger id is named as such.
-	importStateByID(ctx, authConfigIDKind, req, resp)
+	importid.ImportState(ctx, importid.AuthConfig, req, resp)
 }
 
 // acCredentialsToSend returns the credentials of a custom auth config from

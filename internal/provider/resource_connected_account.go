@@ -26,6 +26,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
 const connectedAccountType = "service_connected_account"
@@ -1015,5 +1016,5 @@ func (r *connectedAccountResource) Delete(ctx context.Context, req resource.Dele
 func (r *connectedAccountResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	// Only ca_... ids: the API addresses accounts by nanoid, not by UUID. A
 	// malformed id, or an auth config or trigger id, fails without an API call.
-	importStateByID(ctx, connectedAccountIDKind, req, resp)
+	importid.ImportState(ctx, importid.ConnectedAccount, req, resp)
 }

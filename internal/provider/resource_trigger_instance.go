@@ -23,6 +23,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
 const triggerInstanceType = "service_trigger_instance"
@@ -38,14 +39,6 @@ var (
 // triggerSlugRe matches trigger type slugs: upper snake case, prefixed by the
 // toolkit (e.g. GITHUB_COMMIT_EVENT).
 var triggerSlugRe = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
-
-// serviceObjectIDRe matches service object ids such as ca_AbC123 (nanoid
-// style) or UUIDs.
-var serviceObjectIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
-
-// uuidRe matches a UUID, which the service also accepts as a trigger
-// instance id.
-var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // NewTriggerInstanceResource returns the service_trigger_instance resource.
 func NewTriggerInstanceResource() resource.Resource {
@@ -582,7 +575,7 @@ func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.Delet
 
 func (r *triggerInstanceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	// ti_... or the instance's UUID; an id of another kind is named as such.
-	importStateByID(ctx, triggerInstanceIDKind, req, resp)
+	importid.ImportState(ctx, importid.TriggerInstance, req, resp)
 }
 
 // applyTriggerInstance copies what the service reports into m, keeping the

@@ -24,6 +24,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
 const webhookEndpointType = "service_webhook_endpoint"
@@ -502,7 +503,7 @@ func (r *webhookEndpointResource) ImportState(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !serviceObjectIDRe.MatchString(id) {
+	if !importid.ObjectIDRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid import id",
 			fmt.Sprintf("Expected a webhook endpoint id such as we_AbC123 (the service_webhook_endpoints data source "+
 				"lists them), got %q.", id))
