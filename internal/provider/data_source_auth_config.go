@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 const authConfigDataSourceType = "service_auth_config"
@@ -246,7 +247,7 @@ func (d *authConfigDataSource) Read(ctx context.Context, req datasource.ReadRequ
 
 	var ac *client.AuthConfig
 	if id := cfg.ID.ValueString(); id != "" {
-		if ac = getForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetAuthConfig, authConfigDataSourceType, id,
+		if ac = diagnostics.GetForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetAuthConfig, authConfigDataSourceType, id,
 			"Auth config not found", "the service has no auth config"); ac == nil {
 			return
 		}
@@ -257,7 +258,7 @@ func (d *authConfigDataSource) Read(ctx context.Context, req datasource.ReadRequ
 			ToolkitSlug: toolkit, ShowDisabled: true, Search: name,
 		}) {
 			if err != nil {
-				addAPIError(&resp.Diagnostics, "listing", "service_auth_configs", "", err)
+				diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_auth_configs", "", err)
 				return
 			}
 			if item.Name == name && strings.EqualFold(item.Toolkit.Slug, toolkit) {

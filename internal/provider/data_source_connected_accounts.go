@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 var (
@@ -139,7 +140,7 @@ func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.R
 	}
 	accounts, err := d.data.Client.ListConnectedAccounts(ctx, p)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "listing", "service_connected_accounts", "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_connected_accounts", "", err)
 		return
 	}
 	m.Accounts = make([]connectedAccountsItemModel, 0, len(accounts))

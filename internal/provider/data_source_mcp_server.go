@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
@@ -143,7 +144,7 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	var found *client.MCPServer
 	if id := cfg.ID.ValueString(); id != "" {
-		if found = getForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetMCPServer, mcpServerDataSourceType, id,
+		if found = diagnostics.GetForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetMCPServer, mcpServerDataSourceType, id,
 			"MCP server not found", "the project has no MCP server"); found == nil {
 			return
 		}
@@ -151,7 +152,7 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 		name := cfg.Name.ValueString()
 		list, err := d.data.Client.ListMCPServers(ctx, client.MCPServerListParams{Name: name})
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "listing", "service_mcp_servers", "", err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_mcp_servers", "", err)
 			return
 		}
 		var nearMatches []string
@@ -164,7 +165,7 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 			}
 		}
 		if found == nil {
-			addNotFoundByName(&resp.Diagnostics, "MCP server not found", "the project has no MCP server", name, nearMatches)
+			diagnostics.AddNotFoundByName(&resp.Diagnostics, "MCP server not found", "the project has no MCP server", name, nearMatches)
 			return
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 var (
@@ -96,7 +97,7 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	}
 	list, err := d.data.Client.ListMCPServers(ctx, cfg.params(ctx, &resp.Diagnostics))
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "listing", "service_mcp_servers", "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_mcp_servers", "", err)
 		return
 	}
 	ids := make([]string, 0, len(list))

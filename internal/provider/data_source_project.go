@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
@@ -139,7 +140,7 @@ func (d *projectDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	var found *client.Project
 	if id := cfg.ID.ValueString(); id != "" {
-		if found = getForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetProject, projectDataSourceType, id,
+		if found = diagnostics.GetForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetProject, projectDataSourceType, id,
 			"Project not found", "the organization has no project"); found == nil {
 			return
 		}
@@ -148,7 +149,7 @@ func (d *projectDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		var nearMatches []string
 		for p, err := range d.data.Client.Projects(ctx) {
 			if err != nil {
-				addAPIError(&resp.Diagnostics, "listing", "service_projects", "", err)
+				diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_projects", "", err)
 				return
 			}
 			switch {
@@ -163,7 +164,7 @@ func (d *projectDataSource) Read(ctx context.Context, req datasource.ReadRequest
 			}
 		}
 		if found == nil {
-			addNotFoundByName(&resp.Diagnostics, "Project not found", "the organization has no project", name, nearMatches)
+			diagnostics.AddNotFoundByName(&resp.Diagnostics, "Project not found", "the organization has no project", name, nearMatches)
 			return
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 var (
@@ -107,7 +108,7 @@ func (d *projectsDataSource) Read(ctx context.Context, req datasource.ReadReques
 	projects := []projectDataModel{}
 	for p, err := range filteredProjects(ctx, d.data.Client, cfg.params(ctx, &resp.Diagnostics)) {
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "listing", "service_projects", "", err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_projects", "", err)
 			return
 		}
 		ids = append(ids, p.ID)

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 var (
@@ -243,9 +244,9 @@ func (d *toolkitsDataSource) Read(ctx context.Context, req datasource.ReadReques
 		if err != nil {
 			if params.Category != "" && client.IsStatus(err, http.StatusBadRequest) &&
 				strings.Contains(strings.ToLower(err.Error()), "category") {
-				addAPIErrorAt(&resp.Diagnostics, path.Root("category"), "reading", "service_toolkits", "", err)
+				diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("category"), "reading", "service_toolkits", "", err)
 			} else {
-				addAPIError(&resp.Diagnostics, "reading", "service_toolkits", "", err)
+				diagnostics.AddAPIError(&resp.Diagnostics, "reading", "service_toolkits", "", err)
 			}
 			return
 		}

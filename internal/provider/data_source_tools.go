@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 const toolsDataSourceType = "service_tools"
@@ -108,7 +109,7 @@ func (d *toolsDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	}
 	tools, err := d.data.Client.ListTools(ctx, client.ToolListParams{ToolkitSlug: slug, Versions: versions})
 	if err != nil {
-		addAPIErrorAt(&resp.Diagnostics, path.Root("toolkit"), "reading", toolsDataSourceType, slug, err)
+		diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("toolkit"), "reading", toolsDataSourceType, slug, err)
 		return
 	}
 	m.Version = types.StringValue(version)

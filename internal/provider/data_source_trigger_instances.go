@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 var (
@@ -168,7 +169,7 @@ func (d *triggerInstancesDataSource) Read(ctx context.Context, req datasource.Re
 	}
 	list, err := d.data.Client.ListActiveTriggers(ctx, params)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "reading", "service_trigger_instances", "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", "service_trigger_instances", "", err)
 		return
 	}
 	model.IDs = make([]string, 0, len(list))

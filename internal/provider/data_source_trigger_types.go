@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 var (
@@ -86,10 +87,10 @@ func (d *triggerTypesDataSource) Read(ctx context.Context, req datasource.ReadRe
 	list, err := d.data.Client.ListTriggerTypes(ctx, client.TriggerTypeListParams{ToolkitSlugs: toolkits, Versions: vp})
 	if err != nil {
 		if client.IsNotFound(err) && len(toolkits) > 0 {
-			addAPIErrorAt(&resp.Diagnostics, path.Root("toolkits"), "reading", "service_trigger_types", "", err)
+			diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("toolkits"), "reading", "service_trigger_types", "", err)
 			return
 		}
-		addAPIError(&resp.Diagnostics, "reading", "service_trigger_types", "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", "service_trigger_types", "", err)
 		return
 	}
 	model.Slugs = make([]string, 0, len(list))

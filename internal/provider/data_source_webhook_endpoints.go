@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 const webhookEndpointsDataSourceType = "service_webhook_endpoints"
@@ -115,7 +116,7 @@ func (d *webhookEndpointsDataSource) Read(ctx context.Context, req datasource.Re
 	}
 	list, err := d.data.Client.ListWebhookEndpoints(ctx, cfg.params(ctx, &resp.Diagnostics))
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "listing", webhookEndpointsDataSourceType, "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "listing", webhookEndpointsDataSourceType, "", err)
 		return
 	}
 	ids := make([]string, 0, len(list))

@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 var (
@@ -80,7 +82,7 @@ func (d *webhookEventTypesDataSource) Read(ctx context.Context, _ datasource.Rea
 	}
 	ets, err := webhookEventTypes(ctx, d.data.Client)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "reading", "service_webhook_event_types", "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", "service_webhook_event_types", "", err)
 		return
 	}
 	m := webhookEventTypesModel{EventTypes: make([]webhookEventTypeModel, 0, len(ets))}

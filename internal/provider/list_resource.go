@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
@@ -181,7 +182,7 @@ func streamList[T any](ctx context.Context, req list.ListRequest, typeName strin
 		for obj, err := range items {
 			if err != nil {
 				var diags diag.Diagnostics
-				addAPIError(&diags, "listing", typeName, "", err)
+				diagnostics.AddAPIError(&diags, "listing", typeName, "", err)
 				push(list.ListResult{Diagnostics: diags})
 				return
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 var (
@@ -69,7 +70,7 @@ func (r *webhookEndpointListResource) List(ctx context.Context, req list.ListReq
 				var diags diag.Diagnostics
 				we, err := c.GetWebhookEndpoint(ctx, e.ID)
 				if err != nil {
-					addAPIError(&diags, "reading", webhookEndpointType, e.ID, err)
+					diagnostics.AddAPIError(&diags, "reading", webhookEndpointType, e.ID, err)
 					return diags
 				}
 				applyWebhookEndpoint(ctx, m, we, &diags)

@@ -31,6 +31,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
@@ -579,7 +580,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	tflog.Debug(ctx, "creating auth config", map[string]any{"toolkit": in.ToolkitSlug, "type": in.Type, "auth_scheme": in.AuthScheme})
 	created, err := r.data.Client.CreateAuthConfig(ctx, in)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "creating", authConfigResourceType, "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "creating", authConfigResourceType, "", err)
 		return
 	}
 	id := created.ID
@@ -593,14 +594,14 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 
 	if acKnownBool(plan.Enabled) && !plan.Enabled.ValueBool() {
 		if err := r.data.Client.DisableAuthConfig(ctx, id); err != nil {
-			addAPIError(&resp.Diagnostics, "disabling", authConfigResourceType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "disabling", authConfigResourceType, id, err)
 			return
 		}
 	}
 
 	ac, err := r.data.Client.GetAuthConfig(ctx, id)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
 		return
 	}
 	plan.ID = types.StringValue(id)
@@ -621,7 +622,7 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 	}
 	id := state.ID.ValueString()
 	ac, err := r.data.readAuthConfig(ctx, id)
-	if readFailed(ctx, resp, authConfigResourceType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, authConfigResourceType, id, err) {
 		return
 	}
 	prior := state
@@ -656,7 +657,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 	if changed {
 		tflog.Debug(ctx, "updating auth config", map[string]any{"id": id, "type": in.Type, "credentials_sent": in.Credentials != nil})
 		if err := r.data.Client.UpdateAuthConfig(ctx, id, in); err != nil {
-			addAPIError(&resp.Diagnostics, "updating", authConfigResourceType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "updating", authConfigResourceType, id, err)
 			return
 		}
 	}
@@ -668,7 +669,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 
 	ac, err := r.data.Client.GetAuthConfig(ctx, id)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
 		return
 	}
 	if want := plan.Enabled.ValueBool(); acKnownBool(plan.Enabled) && acStatusEnabled(ac.Status) != want {
@@ -678,7 +679,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 			return
 		}
 		if ac, err = r.data.Client.GetAuthConfig(ctx, id); err != nil {
-			addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
 			return
 		}
 	}
@@ -694,7 +695,7 @@ func (r *authConfigResource) setAuthConfigEnabled(ctx context.Context, id string
 		op, status = "disabling", client.AuthConfigStatusDisabled
 	}
 	if err := r.data.Client.UpdateAuthConfigStatus(ctx, status, id); err != nil {
-		addAPIError(diags, op, authConfigResourceType, id, err)
+		diagnostics.AddAPIError(diags, op, authConfigResourceType, id, err)
 		return false
 	}
 	return true
@@ -783,8 +784,8 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 	}
 	id := state.ID.ValueString()
 	jobID, err := r.data.Client.DeleteAuthConfigWith(ctx, id, client.DeleteOptions{RevokeOnDelete: state.RevokeOnDelete.ValueBool()})
-	logRevokeJob(ctx, authConfigResourceType, id, jobID)
-	addDeleteError(&resp.Diagnostics, authConfigResourceType, id, err)
+	diagnostics.LogRevokeJob(ctx, authConfigResourceType, id, jobID)
+	diagnostics.AddDeleteError(&resp.Diagnostics, authConfigResourceType, id, err)
 }
 
 func (r *authConfigResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

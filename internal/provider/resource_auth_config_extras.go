@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 type proxyConfigModel struct {
@@ -287,7 +288,7 @@ func (r *authConfigResource) checkToolAccessTools(ctx context.Context, tk *clien
 		if tools == nil {
 			list, err := r.data.Cache.ToolkitTools(ctx, tk.Slug)
 			if err != nil {
-				addAPIErrorAt(diags, path.Root("tool_access_config").AtName(l.name), "listing the tools of toolkit "+tk.Slug+" for",
+				diagnostics.AddAPIErrorAt(diags, path.Root("tool_access_config").AtName(l.name), "listing the tools of toolkit "+tk.Slug+" for",
 					authConfigResourceType, "", err)
 				return
 			}

@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
@@ -405,7 +406,7 @@ func (r *connectedAccountResource) checkAccountCredentials(ctx context.Context, 
 	tk, err := r.data.Cache.Toolkit(ctx, toolkit)
 	if err != nil {
 		if !r.data.addVersionNotFound(ctx, diags, toolkit, err) {
-			addLookupError(diags, path.Root("auth_config_id"), "toolkit", toolkit, r.data.VersionFor(toolkit), err)
+			diagnostics.AddLookupError(diags, path.Root("auth_config_id"), "toolkit", toolkit, r.data.VersionFor(toolkit), err)
 		}
 		return
 	}
@@ -514,7 +515,7 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 			r.addAuthConfigNotFound(ctx, req, plan, acID, &resp.Diagnostics)
 			return
 		}
-		addAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_id"), "reading auth config", connectedAccountType, acID, err)
+		diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_id"), "reading auth config", connectedAccountType, acID, err)
 		return
 	}
 	r.checkAccountCredentials(ctx, ac.Toolkit.Slug, ac.AuthScheme, keys, attr, hostedLink, true, &resp.Diagnostics, sharedCredentialNames(ac)...)
@@ -661,7 +662,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 			Alias: plan.Alias.ValueString()})
 		if err != nil {
 			if !r.addAliasRefused(ctx, plan, err, &resp.Diagnostics) {
-				addAPIError(&resp.Diagnostics, "creating (hosted link)", connectedAccountType, "", err)
+				diagnostics.AddAPIError(&resp.Diagnostics, "creating (hosted link)", connectedAccountType, "", err)
 			}
 			return
 		}
@@ -697,7 +698,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	var errs diag.Diagnostics
 	if !plan.Enabled.ValueBool() {
 		if err := c.UpdateConnectedAccountStatus(ctx, id, false, plan.DisabledReason.ValueString()); err != nil {
-			addAPIError(&errs, "disabling", connectedAccountType, id, err)
+			diagnostics.AddAPIError(&errs, "disabling", connectedAccountType, id, err)
 		}
 	}
 
@@ -714,7 +715,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	if acct == nil {
 		a, err := c.GetConnectedAccount(ctx, id)
 		if err != nil {
-			addAPIError(&errs, "reading the new", connectedAccountType, id, err)
+			diagnostics.AddAPIError(&errs, "reading the new", connectedAccountType, id, err)
 		}
 		acct = a
 	}
@@ -765,15 +766,15 @@ var stateFieldRe = regexp.MustCompile(`connection\.state\.val\.([A-Za-z0-9_-]+)`
 func addCredentialsAPIError(diags *diag.Diagnostics, sentCredentials bool, attr path.Path, operation, id string, err error) {
 	var apiErr *client.APIError
 	if !sentCredentials || !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest {
-		addAPIError(diags, operation, connectedAccountType, id, err)
+		diagnostics.AddAPIError(diags, operation, connectedAccountType, id, err)
 		return
 	}
 	text := apiErr.Message + "\n" + strings.Join(apiErr.Errors, "\n")
 	if !strings.Contains(text, "connection.state") {
-		addAPIError(diags, operation, connectedAccountType, id, err)
+		diagnostics.AddAPIError(diags, operation, connectedAccountType, id, err)
 		return
 	}
-	summary, detail := apiErrorText(operation, connectedAccountType, id, err)
+	summary, detail := diagnostics.APIErrorText(operation, connectedAccountType, id, err)
 	lead := fmt.Sprintf("Attribute %s: the service refused the credentials.", attr)
 	if m := stateFieldRe.FindStringSubmatch(text); m != nil {
 		lead = fmt.Sprintf("Attribute %s: the service refused the credential field %q (connection.state.val.%s is "+
@@ -804,7 +805,7 @@ func addWaitError(diags *diag.Diagnostics, id, redirect, timeout string, err err
 		diags.AddError("Connected account "+id+" failed to connect",
 			fmt.Sprintf("The connection did not succeed: %s.%s", err, keep))
 	default:
-		summary, detail := apiErrorText("waiting for", connectedAccountType, id, err)
+		summary, detail := diagnostics.APIErrorText("waiting for", connectedAccountType, id, err)
 		diags.AddError(summary, detail+"\n"+keep)
 	}
 }
@@ -883,11 +884,11 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 	}
 	id := state.ID.ValueString()
 	a, err := r.data.readConnectedAccount(ctx, id)
-	if readFailed(ctx, resp, connectedAccountType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, connectedAccountType, id, err) {
 		return
 	}
 	if strings.EqualFold(a.Status, statusDeleted) {
-		removeFromState(ctx, resp, connectedAccountType, id)
+		diagnostics.RemoveFromState(ctx, resp, connectedAccountType, id)
 		return
 	}
 	readConnectedAccountInto(&state, a)
@@ -950,7 +951,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 			case upd.State != nil:
 				addCredentialsAPIError(&resp.Diagnostics, true, credAttr, "updating the credentials of", id, err)
 			default:
-				addAPIError(&resp.Diagnostics, "updating the alias of", connectedAccountType, id, err)
+				diagnostics.AddAPIError(&resp.Diagnostics, "updating the alias of", connectedAccountType, id, err)
 			}
 			return
 		}
@@ -968,7 +969,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 			if !enabled {
 				op = "disabling"
 			}
-			addAPIError(&resp.Diagnostics, op, connectedAccountType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, op, connectedAccountType, id, err)
 			return
 		}
 		called = true
@@ -977,7 +978,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 	if called {
 		a, err := c.GetConnectedAccount(ctx, id)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "reading", connectedAccountType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "reading", connectedAccountType, id, err)
 			return
 		}
 		planned := plan.Status
@@ -1009,8 +1010,8 @@ func (r *connectedAccountResource) Delete(ctx context.Context, req resource.Dele
 	}
 	id := state.ID.ValueString()
 	jobID, err := r.data.Client.DeleteConnectedAccountWith(ctx, id, client.DeleteOptions{RevokeOnDelete: state.RevokeOnDelete.ValueBool()})
-	logRevokeJob(ctx, connectedAccountType, id, jobID)
-	addDeleteError(&resp.Diagnostics, connectedAccountType, id, err)
+	diagnostics.LogRevokeJob(ctx, connectedAccountType, id, jobID)
+	diagnostics.AddDeleteError(&resp.Diagnostics, connectedAccountType, id, err)
 }
 
 func (r *connectedAccountResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
@@ -445,7 +446,7 @@ func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateR
 	}
 	slug, err := r.data.Client.CreateCustomToolkit(ctx, plan.Slug.ValueString(), cfg)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "creating", customToolkitType, client.CustomToolkitSlug(plan.Slug.ValueString()), err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "creating", customToolkitType, client.CustomToolkitSlug(plan.Slug.ValueString()), err)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(slug))...)
@@ -459,7 +460,7 @@ func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateR
 func (r *customToolkitResource) readInto(ctx context.Context, slug string, m *customToolkitModel, diags *diag.Diagnostics) bool {
 	tk, err := r.data.Client.GetToolkit(ctx, slug, "")
 	if err != nil {
-		addAPIError(diags, "reading", customToolkitType, slug, err)
+		diagnostics.AddAPIError(diags, "reading", customToolkitType, slug, err)
 		return false
 	}
 	applyCustomToolkit(m, tk)
@@ -508,7 +509,7 @@ func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadReque
 	}
 	id := state.ID.ValueString()
 	tk, err := r.data.Client.GetToolkit(ctx, id, "")
-	if readFailed(ctx, resp, customToolkitType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, customToolkitType, id, err) {
 		return
 	}
 	resp.Diagnostics.Append(readCustomToolkit(&state, tk)...)
@@ -558,7 +559,7 @@ func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateR
 	}
 	if in.Name != nil {
 		if err := r.data.Client.UpdateCustomToolkit(ctx, id, in); err != nil {
-			addAPIError(&resp.Diagnostics, "updating", customToolkitType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "updating", customToolkitType, id, err)
 			return
 		}
 	}
@@ -578,7 +579,7 @@ func (r *customToolkitResource) Delete(ctx context.Context, req resource.DeleteR
 		return
 	}
 	id := state.ID.ValueString()
-	addDeleteError(&resp.Diagnostics, customToolkitType, id, r.data.Client.DeleteCustomToolkit(ctx, id))
+	diagnostics.AddDeleteError(&resp.Diagnostics, customToolkitType, id, r.data.Client.DeleteCustomToolkit(ctx, id))
 }
 
 // ImportState imports by the toolkit slug (CUSTOM_...); a slug without the

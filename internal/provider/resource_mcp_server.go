@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
@@ -258,13 +259,13 @@ func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateReque
 // taken is attached to name.
 func addMCPServerWriteError(diags *diag.Diagnostics, op, id, name string, err error) {
 	if client.IsConflict(err) {
-		addAPIErrorAt(diags, path.Root("name"), op, mcpServerType, id, err)
+		diagnostics.AddAPIErrorAt(diags, path.Root("name"), op, mcpServerType, id, err)
 		diags.AddAttributeError(path.Root("name"), "MCP server name taken",
 			fmt.Sprintf("Attribute name: the project already has an MCP server named %q. Choose another name, or import "+
 				"the existing server (the service_mcp_server data source finds it by name).", name))
 		return
 	}
-	addAPIError(diags, op, mcpServerType, id, err)
+	diagnostics.AddAPIError(diags, op, mcpServerType, id, err)
 }
 
 func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -279,7 +280,7 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 	}
 	id := state.ID.ValueString()
 	m, err := r.data.Client.GetMCPServer(ctx, id)
-	if readFailed(ctx, resp, mcpServerType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, mcpServerType, id, err) {
 		return
 	}
 	resp.Diagnostics.Append(readMCPServer(ctx, r.data.Cache, &state, m)...)
@@ -306,7 +307,7 @@ func readMCPServer(ctx context.Context, cache *SchemaCache, state *mcpServerMode
 		for _, acID := range m.AuthConfigIDs {
 			slug, err := cache.AuthConfigToolkit(ctx, acID)
 			if err != nil && !client.IsNotFound(err) {
-				addAPIError(&diags, "reading the auth configs of", mcpServerType, m.ID, err)
+				diagnostics.AddAPIError(&diags, "reading the auth configs of", mcpServerType, m.ID, err)
 				return diags
 			}
 			acToolkits = append(acToolkits, slug)
@@ -380,7 +381,7 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 		for _, acID := range acIDs {
 			slug, err := r.data.Cache.AuthConfigToolkit(ctx, acID)
 			if err != nil {
-				addAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_ids"), "reading auth config "+acID+" for", mcpServerType, id, err)
+				diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_ids"), "reading auth config "+acID+" for", mcpServerType, id, err)
 				return
 			}
 			if !slices.Contains(toolkits, slug) {
@@ -418,7 +419,7 @@ func (r *mcpServerResource) Delete(ctx context.Context, req resource.DeleteReque
 		return
 	}
 	id := state.ID.ValueString()
-	addDeleteError(&resp.Diagnostics, mcpServerType, id, r.data.Client.DeleteMCPServer(ctx, id))
+	diagnostics.AddDeleteError(&resp.Diagnostics, mcpServerType, id, r.data.Client.DeleteMCPServer(ctx, id))
 }
 
 func (r *mcpServerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 // ModifyPlan checks, without writing anything: that the name is free (when
@@ -152,7 +153,7 @@ func (r *mcpServerResource) planToolkits(ctx context.Context, plan mcpServerMode
 					"source lists them).", id))
 			continue
 		case err != nil:
-			addAPIErrorAt(diags, attrIDs, "reading auth config "+id+" for", mcpServerType, "", err)
+			diagnostics.AddAPIErrorAt(diags, attrIDs, "reading auth config "+id+" for", mcpServerType, "", err)
 			continue
 		}
 		if !slices.Contains(toolkits, slug) {
@@ -163,7 +164,7 @@ func (r *mcpServerResource) planToolkits(ctx context.Context, plan mcpServerMode
 	for _, slug := range setStrings(plan.NoAuthToolkits) {
 		tk, err := r.data.Cache.Toolkit(ctx, slug)
 		if err != nil {
-			addLookupErrorSuggest(diags, attrNoAuth.AtSetValue(types.StringValue(slug)), "toolkit", slug, r.data.VersionFor(slug), err,
+			diagnostics.AddLookupErrorSuggest(diags, attrNoAuth.AtSetValue(types.StringValue(slug)), "toolkit", slug, r.data.VersionFor(slug), err,
 				func() string { return r.data.suggestToolkit(ctx, slug) })
 			continue
 		}
@@ -203,7 +204,7 @@ func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolki
 	for _, tk := range toolkits {
 		list, err := r.data.Cache.ToolkitTools(ctx, tk)
 		if err != nil {
-			addAPIErrorAt(diags, attr, "listing the tools of toolkit "+tk+" for", mcpServerType, "", err)
+			diagnostics.AddAPIErrorAt(diags, attr, "listing the tools of toolkit "+tk+" for", mcpServerType, "", err)
 			return
 		}
 		for _, t := range list {

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
@@ -443,14 +444,14 @@ func projectConfigChangeDetail(state projectModel) string {
 // organization's projects: a refused organization key names org_api_key.
 func addProjectListingError(diags *diag.Diagnostics, err error) {
 	if client.IsStatus(err, http.StatusUnauthorized) || client.IsStatus(err, http.StatusForbidden) {
-		summary, detail := apiErrorText("listing the organization's projects for", projectType, "", err)
+		summary, detail := diagnostics.APIErrorText("listing the organization's projects for", projectType, "", err)
 		diags.AddError("Invalid organization API key",
 			"The service refused the organization API key (org_api_key in the provider block, or the "+EnvOrgAPIKey+
 				" environment variable): check that it is an organization key, not a project key, and that it has "+
 				"not been revoked.\n\n"+summary+":\n"+detail)
 		return
 	}
-	addAPIErrorAt(diags, path.Root("name"), "listing the organization's projects for", projectType, "", err)
+	diagnostics.AddAPIErrorAt(diags, path.Root("name"), "listing the organization's projects for", projectType, "", err)
 }
 
 // projectConfigRequest converts `config` (known, possibly null) into the
@@ -493,7 +494,7 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 	c := r.data.Client
 	created, err := c.CreateProject(ctx, client.CreateProjectRequest{Name: plan.Name.ValueString(), Config: cfg})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "creating", projectType, "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "creating", projectType, "", err)
 		return
 	}
 	tflog.Debug(ctx, "created project", map[string]any{"id": created.ID, "adopted": created.Adopted})
@@ -511,7 +512,7 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 	// the next refresh fills them.
 	p, err := c.GetProject(ctx, created.ID)
 	if err != nil {
-		summary, detail := apiErrorText("reading back", projectType, created.ID, err)
+		summary, detail := diagnostics.APIErrorText("reading back", projectType, created.ID, err)
 		resp.Diagnostics.AddWarning(summary, "The project was created and saved in state (with its API key); "+
 			"org_id and created_at are filled by the next refresh.\n\n"+detail)
 	} else {
@@ -566,7 +567,7 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 	id := state.ID.ValueString()
 	p, err := r.data.Client.GetProject(ctx, id)
-	if readFailed(ctx, resp, projectType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, projectType, id, err) {
 		return
 	}
 	applyProject(&state, p)
@@ -604,7 +605,7 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 			// Keep the rest of the update; the rotation is retried on the next apply.
 			plan.APIKeyRotation = state.APIKeyRotation
 			resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
-			addAPIError(&resp.Diagnostics, "regenerating the API key of", projectType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "regenerating the API key of", projectType, id, err)
 			return
 		}
 		plan.APIKey = types.StringValue(key.APIKey.Key)
@@ -628,8 +629,8 @@ func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	id := state.ID.ValueString()
 	jobID, err := r.data.Client.DeleteProject(ctx, id, state.RevokeOnDelete.ValueBool())
-	logRevokeJob(ctx, projectType, id, jobID)
-	addDeleteError(&resp.Diagnostics, projectType, id, err)
+	diagnostics.LogRevokeJob(ctx, projectType, id, jobID)
+	diagnostics.AddDeleteError(&resp.Diagnostics, projectType, id, err)
 }
 
 func (r *projectResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
@@ -230,7 +231,7 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	tt, err := r.data.Cache.TriggerType(ctx, slug)
 	if err != nil {
 		if !r.data.addVersionNotFound(ctx, &resp.Diagnostics, toolkitPrefix(slug), err) {
-			addLookupErrorSuggest(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, r.data.VersionFor(toolkitPrefix(slug)), err,
+			diagnostics.AddLookupErrorSuggest(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, r.data.VersionFor(toolkitPrefix(slug)), err,
 				func() string { return r.data.suggestTriggerType(ctx, slug) })
 		}
 		return
@@ -392,7 +393,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		ToolkitVersions:    vp,
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "creating", triggerInstanceType, slug, err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "creating", triggerInstanceType, slug, err)
 		return
 	}
 	tflog.Debug(ctx, "created trigger instance", map[string]any{"id": id, "slug": slug, "connected_account_id": accountID})
@@ -402,7 +403,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 			// Save what exists so that Terraform manages (and can destroy) it.
 			plan.ID = types.StringValue(id)
 			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), plan.ID)...)
-			addAPIError(&resp.Diagnostics, "disabling", triggerInstanceType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "disabling", triggerInstanceType, id, err)
 			return
 		}
 	}
@@ -410,7 +411,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 	ti, err := c.GetTriggerInstance(ctx, id)
 	if err != nil {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
-		addAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
 		return
 	}
 	plan.Toolkit = types.StringValue(toolkit)
@@ -425,7 +426,7 @@ func (r *triggerInstanceResource) firstActiveAccount(ctx context.Context, userID
 		UserIDs: []string{userID}, ToolkitSlugs: []string{toolkit}, Statuses: []string{"ACTIVE"},
 	}) {
 		if err != nil {
-			addAPIErrorAt(diags, path.Root("connected_account_id"), "listing connected accounts for", triggerInstanceType, slug, err)
+			diagnostics.AddAPIErrorAt(diags, path.Root("connected_account_id"), "listing connected accounts for", triggerInstanceType, slug, err)
 			return ""
 		}
 		if strings.EqualFold(a.Status, "ACTIVE") && !a.IsDisabled && a.UserID == userID {
@@ -451,7 +452,7 @@ func (r *triggerInstanceResource) checkAccount(ctx context.Context, id, userID, 
 				fmt.Sprintf("Attribute connected_account_id: the service has no connected account %q.", id))
 			return
 		}
-		addAPIErrorAt(diags, attr, "reading connected account for", triggerInstanceType, slug, err)
+		diagnostics.AddAPIErrorAt(diags, attr, "reading connected account for", triggerInstanceType, slug, err)
 		return
 	}
 	r.checkAccountFields(a, id, userID, toolkit, slug, diags)
@@ -493,7 +494,7 @@ func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadReq
 	}
 	id := state.ID.ValueString()
 	ti, err := r.data.readTriggerInstance(ctx, id)
-	if readFailed(ctx, resp, triggerInstanceType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, triggerInstanceType, id, err) {
 		return
 	}
 	resp.Diagnostics.Append(readTriggerInstanceInto(ctx, r.data, &state, ti)...)
@@ -543,13 +544,13 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 		}
 		// 409: already in the wanted state.
 		if err != nil && !client.IsConflict(err) {
-			addAPIError(&resp.Diagnostics, op, triggerInstanceType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, op, triggerInstanceType, id, err)
 			return
 		}
 	}
 	ti, err := c.GetTriggerInstance(ctx, id)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
 		return
 	}
 	plan.ID = state.ID
@@ -570,7 +571,7 @@ func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.Delet
 		return
 	}
 	// 404 and 410 (client.IsNotFound): already gone; 409: already deleted.
-	addDeleteError(&resp.Diagnostics, triggerInstanceType, id, r.data.Client.DeleteTrigger(ctx, id), client.IsConflict)
+	diagnostics.AddDeleteError(&resp.Diagnostics, triggerInstanceType, id, r.data.Client.DeleteTrigger(ctx, id), client.IsConflict)
 }
 
 func (r *triggerInstanceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
@@ -315,7 +316,7 @@ func (r *webhookEndpointResource) checkToolkit(ctx context.Context, slug string,
 	triggers, err := d.Cache.ToolkitTriggerTypes(ctx, slug)
 	if err != nil {
 		if !d.addVersionNotFound(ctx, diags, slug, err) {
-			addAPIErrorAt(diags, path.Root("toolkit"), "reading the trigger types of toolkit", "", slug, err)
+			diagnostics.AddAPIErrorAt(diags, path.Root("toolkit"), "reading the trigger types of toolkit", "", slug, err)
 		}
 		return
 	}
@@ -407,10 +408,10 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 func addCreateEndpointError(diags *diag.Diagnostics, toolkit string, err error) {
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) || (apiErr.StatusCode != http.StatusBadRequest && apiErr.StatusCode != http.StatusNotFound) {
-		addAPIError(diags, "creating", webhookEndpointType, "", err)
+		diagnostics.AddAPIError(diags, "creating", webhookEndpointType, "", err)
 		return
 	}
-	summary, detail := apiErrorText("creating", webhookEndpointType, "", err)
+	summary, detail := diagnostics.APIErrorText("creating", webhookEndpointType, "", err)
 	diags.AddAttributeError(path.Root("toolkit"), summary, fmt.Sprintf("Attribute toolkit: the service refused a "+
 		"webhook endpoint for toolkit %q. Only toolkits whose trigger types have requires_webhook_endpoint_setup = "+
 		"true take one (the service_trigger_types data source shows it).\n\n%s", toolkit, detail))
@@ -419,7 +420,7 @@ func addCreateEndpointError(diags *diag.Diagnostics, toolkit string, err error) 
 // addDataRefused reports a refused data_wo (the replace of the endpoint's
 // setup fields), on data_wo.
 func addDataRefused(diags *diag.Diagnostics, id string, err error) {
-	addAPIErrorAt(diags, path.Root("data_wo"), "setting the setup fields (data_wo) of", webhookEndpointType, id, err)
+	diagnostics.AddAPIErrorAt(diags, path.Root("data_wo"), "setting the setup fields (data_wo) of", webhookEndpointType, id, err)
 	if client.IsNotFound(err) {
 		return
 	}
@@ -439,7 +440,7 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 	}
 	id := state.ID.ValueString()
 	we, err := r.data.Client.GetWebhookEndpoint(ctx, id)
-	if readFailed(ctx, resp, webhookEndpointType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, webhookEndpointType, id, err) {
 		return
 	}
 	applyWebhookEndpoint(ctx, &state, we, &resp.Diagnostics)

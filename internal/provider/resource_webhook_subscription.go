@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
@@ -200,7 +201,7 @@ func (r *webhookSubscriptionResource) modifyPlan(ctx context.Context, req resour
 		}
 		catalog, err := webhookEventTypes(ctx, r.data.Client)
 		if err != nil {
-			addAPIErrorAt(&resp.Diagnostics, path.Root("enabled_events"), "reading webhook event types", "", "", err)
+			diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("enabled_events"), "reading webhook event types", "", "", err)
 			return
 		}
 		for _, p := range eventProblems(catalog, events, plan.Version.ValueString()) {
@@ -246,7 +247,7 @@ func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.C
 		WebhookURL: plan.WebhookURL.ValueString(), EnabledEvents: events, Version: plan.Version.ValueString(),
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "creating", webhookSubscriptionType, "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "creating", webhookSubscriptionType, "", err)
 		if client.IsConflict(err) {
 			resp.Diagnostics.AddError("The project already has a webhook subscription", r.conflictDetail(ctx))
 		}
@@ -275,7 +276,7 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 	}
 	id := state.ID.ValueString()
 	w, err := r.data.Client.GetWebhookSubscription(ctx, id)
-	if readFailed(ctx, resp, webhookSubscriptionType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, webhookSubscriptionType, id, err) {
 		return
 	}
 	resp.Diagnostics.Append(applyWebhookSubscription(ctx, &state, w)...)
@@ -314,7 +315,7 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 	if changed {
 		w, err := c.UpdateWebhookSubscription(ctx, id, body)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "updating", webhookSubscriptionType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "updating", webhookSubscriptionType, id, err)
 			return
 		}
 		current = w
@@ -333,7 +334,7 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 			plan.SecretRotation = state.SecretRotation
 			resp.Diagnostics.Append(applyWebhookSubscription(ctx, &plan, current)...)
 			resp.Diagnostics.Append(setModel(ctx, &resp.State, &plan)...)
-			addAPIError(&resp.Diagnostics, "rotating the secret of", webhookSubscriptionType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "rotating the secret of", webhookSubscriptionType, id, err)
 			return
 		}
 		current.Secret = secret
@@ -371,7 +372,7 @@ func (r *webhookSubscriptionResource) Delete(ctx context.Context, req resource.D
 		return
 	}
 	id := state.ID.ValueString()
-	addDeleteError(&resp.Diagnostics, webhookSubscriptionType, id, r.data.Client.DeleteWebhookSubscription(ctx, id))
+	diagnostics.AddDeleteError(&resp.Diagnostics, webhookSubscriptionType, id, r.data.Client.DeleteWebhookSubscription(ctx, id))
 }
 
 func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {

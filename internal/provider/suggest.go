@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 // Did-you-mean suggestions for slugs in plan-time errors. Each suggestion is
@@ -101,7 +102,7 @@ func (d *ProviderData) suggestToolkit(ctx context.Context, slug string) string {
 // attr, through Cache (at the provider's version of that toolkit), as every
 // plan-time check of a toolkit does. When the read fails it reports, on attr,
 // a pinned version that does not exist (addVersionNotFound) or an unknown
-// toolkit with the closest slug of the catalog (addLookupErrorSuggest, with
+// toolkit with the closest slug of the catalog (diagnostics.AddLookupErrorSuggest, with
 // suggestToolkit), and returns nil. With customMayFollow, a custom toolkit
 // (CUSTOM_...) the service does not have is returned as nil without an error:
 // a service_custom_toolkit may register it in the same apply.
@@ -114,7 +115,7 @@ func (d *ProviderData) lookupToolkit(ctx context.Context, diags *diag.Diagnostic
 		return nil
 	}
 	if !d.addVersionNotFound(ctx, diags, slug, err) {
-		addLookupErrorSuggest(diags, attr, "toolkit", slug, d.VersionFor(slug), err,
+		diagnostics.AddLookupErrorSuggest(diags, attr, "toolkit", slug, d.VersionFor(slug), err,
 			func() string { return d.suggestToolkit(ctx, slug) })
 	}
 	return nil
