@@ -14,6 +14,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/suggest"
 )
 
 // ModifyPlan checks, without writing anything: that the name is free (when
@@ -254,7 +255,7 @@ func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolki
 			diags.AddAttributeError(at, "Unknown tool",
 				fmt.Sprintf("Attribute allowed_tools: toolkit %q has no tool %q at version %s.%s (The tool's prefix "+
 					"names toolkit %q; the service_tools data source lists a toolkit's tools.)", cands[0], tool,
-					r.data.VersionFor(cands[0]), didYouMean(tool, candTools), cands[0]))
+					r.data.VersionFor(cands[0]), suggest.DidYouMean(tool, candTools), cands[0]))
 			continue
 		}
 		if owner != "" {
@@ -268,12 +269,12 @@ func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolki
 			ownTools := slices.DeleteFunc(slices.Clone(servedSlugs), func(s string) bool { return served[s] != own })
 			diags.AddAttributeError(at, "Unknown tool",
 				fmt.Sprintf("Attribute allowed_tools: toolkit %q has no tool %q at version %s.%s (The service_tools "+
-					"data source lists a toolkit's tools.)", own, tool, r.data.VersionFor(own), didYouMean(tool, ownTools)))
+					"data source lists a toolkit's tools.)", own, tool, r.data.VersionFor(own), suggest.DidYouMean(tool, ownTools)))
 			continue
 		}
 		diags.AddAttributeError(at, "Unknown tool",
 			fmt.Sprintf("Attribute allowed_tools: no toolkit of the server (%s) has a tool %q.%s", strings.Join(sortedCopy(toolkits), ", "),
-				tool, didYouMean(tool, servedSlugs)))
+				tool, suggest.DidYouMean(tool, servedSlugs)))
 	}
 }
 
