@@ -12,6 +12,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 )
 
 var (
@@ -54,10 +55,10 @@ func (f connectedAccountFilters) filteredToolkits() []filterValue {
 // params are the client's list params for the filters.
 func (f connectedAccountFilters) params(ctx context.Context, diags *diag.Diagnostics) client.ConnectedAccountListParams {
 	return client.ConnectedAccountListParams{
-		UserIDs:       stringsFromList(ctx, f.UserIDs, diags),
-		ToolkitSlugs:  stringsFromList(ctx, f.ToolkitSlugs, diags),
-		AuthConfigIDs: stringsFromList(ctx, f.AuthConfigIDs, diags),
-		Statuses:      stringsFromList(ctx, f.Statuses, diags),
+		UserIDs:       listfilter.Values(ctx, f.UserIDs, diags),
+		ToolkitSlugs:  listfilter.Values(ctx, f.ToolkitSlugs, diags),
+		AuthConfigIDs: listfilter.Values(ctx, f.AuthConfigIDs, diags),
+		Statuses:      listfilter.Values(ctx, f.Statuses, diags),
 	}
 }
 
@@ -87,7 +88,7 @@ func (d *connectedAccountsDataSource) Metadata(_ context.Context, req datasource
 func (d *connectedAccountsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	filter := func(desc string, elem ...validator.String) schema.ListAttribute {
 		// Each element validator refuses "" itself (one error per bad value).
-		return stringListFilter(desc+" Omit to not filter on it; several filters combine (all must match).", elem...)
+		return listfilter.StringList(desc+" Omit to not filter on it; several filters combine (all must match).", elem...)
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists connected accounts, optionally filtered by users, toolkits, auth configs and " +

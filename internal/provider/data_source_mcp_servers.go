@@ -10,6 +10,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 )
 
 var (
@@ -46,8 +47,8 @@ func (f mcpServerFilters) filteredToolkits() []filterValue {
 func (f mcpServerFilters) params(ctx context.Context, diags *diag.Diagnostics) client.MCPServerListParams {
 	return client.MCPServerListParams{
 		Name:          f.Name.ValueString(),
-		Toolkits:      stringsFromList(ctx, f.Toolkits, diags),
-		AuthConfigIDs: stringsFromList(ctx, f.AuthConfigIDs, diags),
+		Toolkits:      listfilter.Values(ctx, f.Toolkits, diags),
+		AuthConfigIDs: listfilter.Values(ctx, f.AuthConfigIDs, diags),
 	}
 }
 
@@ -69,10 +70,10 @@ func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				MarkdownDescription: "Only servers whose name contains this text (case-insensitive).",
 				Optional:            true,
 			},
-			"toolkits": stringListFilter("Only servers serving at least one of these toolkit slugs.", toolkitSlugValidator()),
-			"auth_config_ids": stringListFilter("Only servers using at least one of these auth configs (`ac_...`).",
+			"toolkits": listfilter.StringList("Only servers serving at least one of these toolkit slugs.", toolkitSlugValidator()),
+			"auth_config_ids": listfilter.StringList("Only servers using at least one of these auth configs (`ac_...`).",
 				authConfigIDValidator()),
-			"ids": computedStringList("Ids of the servers found, in the order of `servers`."),
+			"ids": listfilter.ComputedStringList("Ids of the servers found, in the order of `servers`."),
 			"servers": schema.ListNestedAttribute{
 				MarkdownDescription: "The servers found.",
 				Computed:            true,

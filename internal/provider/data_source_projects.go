@@ -11,6 +11,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 )
 
 var (
@@ -81,7 +82,7 @@ func (d *projectsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				MarkdownDescription: "Only projects whose name contains this text (case-insensitive).",
 				Optional:            true,
 			},
-			"ids": computedStringList("Ids of the projects found, in the order of `projects`."),
+			"ids": listfilter.ComputedStringList("Ids of the projects found, in the order of `projects`."),
 			"projects": schema.ListNestedAttribute{
 				MarkdownDescription: "The projects found.",
 				Computed:            true,

@@ -18,6 +18,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 )
 
 var (
@@ -144,7 +145,7 @@ func (d *toolkitsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
-			"slugs": computedStringList("Slugs of the toolkits found, in result order (handy for `for_each`)."),
+			"slugs": listfilter.ComputedStringList("Slugs of the toolkits found, in result order (handy for `for_each`)."),
 			"toolkits": schema.ListNestedAttribute{
 				MarkdownDescription: "The toolkits found, in result order.",
 				Computed:            true,

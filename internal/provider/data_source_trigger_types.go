@@ -11,6 +11,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 )
 
 var (
@@ -47,9 +48,9 @@ func (d *triggerTypesDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		MarkdownDescription: "Lists trigger types, optionally only those of some toolkits, read at the toolkit versions " +
 			"the provider is configured with. Follows all pages.",
 		Attributes: map[string]schema.Attribute{
-			"toolkits": stringListFilter("Only list trigger types of these toolkits (slugs such as `github`). All "+
+			"toolkits": listfilter.StringList("Only list trigger types of these toolkits (slugs such as `github`). All "+
 				"toolkits when omitted.", toolkitSlugValidator()),
-			"slugs": computedStringList("Slugs of the trigger types found, in the order of `trigger_types`."),
+			"slugs": listfilter.ComputedStringList("Slugs of the trigger types found, in the order of `trigger_types`."),
 			"trigger_types": schema.ListNestedAttribute{
 				MarkdownDescription: "The trigger types found, in the order the service returns them.",
 				Computed:            true,
@@ -72,7 +73,7 @@ func (d *triggerTypesDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	toolkits := stringsFromList(ctx, model.Toolkits, &resp.Diagnostics)
+	toolkits := listfilter.Values(ctx, model.Toolkits, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 )
 
 const webhookEndpointsDataSourceType = "service_webhook_endpoints"
@@ -78,7 +79,7 @@ func (d *webhookEndpointsDataSource) Schema(_ context.Context, _ datasource.Sche
 				Optional:            true,
 				Validators:          []validator.String{toolkitSlugValidator()},
 			},
-			"ids": computedStringList("Ids of the endpoints found, in the order of `endpoints`."),
+			"ids": listfilter.ComputedStringList("Ids of the endpoints found, in the order of `endpoints`."),
 			"endpoints": schema.ListNestedAttribute{
 				MarkdownDescription: "The endpoints found.",
 				Computed:            true,

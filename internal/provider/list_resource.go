@@ -18,6 +18,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 )
 
 // Shared plumbing of the list resources (`terraform query`, Terraform
@@ -133,7 +134,7 @@ func listParams[P any](ctx context.Context, data *ProviderData, req list.ListReq
 func listFilterSchema(ctx context.Context, ds datasource.DataSource, desc string, names []string, resp *list.ListResourceSchemaResponse) {
 	var dsResp datasource.SchemaResponse
 	ds.Schema(ctx, datasource.SchemaRequest{}, &dsResp)
-	attrs, err := listFilterAttributes(dsResp.Schema, names...)
+	attrs, err := listfilter.ForListResource(dsResp.Schema, names...)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid list resource schema", err.Error())
 		return
