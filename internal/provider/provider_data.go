@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/suggest"
 )
@@ -211,7 +212,7 @@ func readReady(ctx context.Context, d *ProviderData, typeName string, diags *dia
 	if !requireClient(d, diags) {
 		return false
 	}
-	gatedChecks(ctx, typeName, diags, func() { d.checkToolkitVersionKeys(ctx, diags) })
+	destroyrun.GatedChecks(ctx, typeName, diags, func() { d.checkToolkitVersionKeys(ctx, diags) })
 	return !diags.HasError()
 }
 
@@ -316,11 +317,11 @@ func configuredVersionKeys(cfg providerModel) []string {
 // checkToolkitVersionKeys reports, once per provider process, each key of
 // toolkit_versions in the provider block that names no toolkit of the
 // catalog, with the closest toolkit slug. It runs from the plan-time checks
-// of the resources that read the catalog (inside remotePlanChecks) and from
+// of the resources that read the catalog (inside destroyrun.RemotePlanChecks) and from
 // readReady (every data source's Read, the ephemeral resource's Open, every
 // list resource's List), so that whatever the configuration holds, the first
 // of them checks the keys; never while `terraform destroy` runs (both go
-// through gatedChecks). Each key is read through Cache at its pinned
+// through destroyrun.GatedChecks). Each key is read through Cache at its pinned
 // version, the read the resources and data sources of that toolkit make
 // anyway (a configuration that uses none of the pinned toolkits pays one
 // read per key and run); only a 404 costs one more read (at the default

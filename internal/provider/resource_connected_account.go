@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
@@ -435,10 +436,10 @@ const (
 )
 
 // A delete (no planned object) and a destroy run need no check (the gate,
-// remotePlanChecks): in particular they must not depend on the auth config
+// destroyrun.RemotePlanChecks): in particular they must not depend on the auth config
 // still existing.
 func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	remotePlanChecks(ctx, connectedAccountType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, connectedAccountType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
@@ -275,7 +276,7 @@ func (r *customToolkitResource) Configure(_ context.Context, req resource.Config
 // refuses the create (409) after the rest of the apply has run. Nothing is
 // written; one GET, only when a toolkit is created.
 func (r *customToolkitResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	remotePlanChecks(ctx, customToolkitType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, customToolkitType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 // privateKeyReplacingToolkit holds, in the private data of a replacement's plan,

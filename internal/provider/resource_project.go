@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
@@ -326,7 +327,7 @@ func (r *projectResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		}
 		return
 	}
-	remotePlanChecks(ctx, projectType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, projectType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 // addDeletionProtectionError is the error of a plan (or a Delete) that would
@@ -336,7 +337,7 @@ func (r *projectResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 // that destroys it because its resource block is gone (or a `removed` block
 // asks to) has no block to set it in, so the error names a `removed` block
 // that forgets the project, or putting the block back. When the provider
-// cannot tell a destroy command from a plan (destroyDetectionFor), it says
+// cannot tell a destroy command from a plan (destroyrun.Detect), it says
 // both.
 func addDeletionProtectionError(ctx context.Context, diags *diag.Diagnostics, state projectModel, what string) {
 	detail := fmt.Sprintf("This plan would %s the project %q (%s), and deleting a project deletes everything in it: "+
@@ -348,9 +349,9 @@ func addDeletionProtectionError(ctx context.Context, diags *diag.Diagnostics, st
 	switch {
 	case what == "replace":
 		detail += inBlock + " The project is replaced because its name changed: the service cannot rename a project."
-	case destroyDetectionFor(ctx) == destroying:
+	case destroyrun.Detect(ctx) == destroyrun.Destroying:
 		detail += inBlock
-	case destroyDetectionFor(ctx) == notDestroying:
+	case destroyrun.Detect(ctx) == destroyrun.NotDestroying:
 		detail += projectRemovedAdvice
 	default:
 		detail += "With terraform destroy: " + inBlock + "\n\nWhen the plan destroys it because its resource block " +

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
@@ -178,7 +179,7 @@ func (r *triggerInstanceResource) Configure(_ context.Context, req resource.Conf
 // schema (read at the provider's toolkit version, once per provider run) and
 // fills in the toolkit. Nothing is written.
 func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	remotePlanChecks(ctx, triggerInstanceType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, triggerInstanceType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -297,7 +298,7 @@ func (r *triggerInstanceResource) claimTriggerCreate(plan triggerInstanceModel, 
 // the check at create.
 // It runs only for a create or a replacement (ModifyPlan returns earlier for
 // an unchanged trigger in the state) and never during `terraform destroy`
-// (remotePlanChecks), so a deleted account does not block a destroy.
+// (destroyrun.RemotePlanChecks), so a deleted account does not block a destroy.
 //
 // needsEndpoint is the trigger type's requires_webhook_endpoint_setup: on an
 // account of the developer's own OAuth app (an auth config that is not

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
@@ -232,7 +233,7 @@ func (r *webhookEndpointResource) ValidateConfig(ctx context.Context, req resour
 // provider run). Nothing is written.
 func (r *webhookEndpointResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	planDataKeys(ctx, req, resp)
-	remotePlanChecks(ctx, webhookEndpointType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, webhookEndpointType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 // planDataKeys fills data_keys at plan (no request) when the apply's outcome

@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 )
 
 const testAccWebhookEndpointAddr = "service_webhook_endpoint.slack"
@@ -434,7 +435,7 @@ func adoptedEndpoint(t *testing.T, c *client.Client, toolkit, clientID string, d
 // an unconfigured provider.
 func TestWebhookEndpointModifyPlanReads(t *testing.T) {
 	t.Parallel()
-	ctx := withDestroyDetection(t.Context(), notDestroying)
+	ctx := destroyrun.WithDetection(t.Context(), destroyrun.NotDestroying)
 	r := &webhookEndpointResource{}
 	var sr fwresource.SchemaResponse
 	r.Schema(ctx, fwresource.SchemaRequest{}, &sr)

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
@@ -170,7 +171,7 @@ func importHint(id string) string {
 // the planned version and, for a create, that the project has no
 // subscription yet. Nothing is written.
 func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	remotePlanChecks(ctx, webhookSubscriptionType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, webhookSubscriptionType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 func (r *webhookSubscriptionResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
