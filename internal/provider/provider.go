@@ -27,6 +27,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
 )
 
 // RegistryAddress is the provider's address in the Terraform Registry.
@@ -275,7 +276,7 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 		Client:          c,
 		ToolkitVersions: settings.versions,
 		VersionSources:  settings.versionSources,
-		Cache:           NewSchemaCache(c, settings.versions),
+		Cache:           lookup.NewSchemaCache(c, settings.versions),
 		VersionKeys:     configuredVersionKeys(cfg),
 		NoProjectKey:    settings.clientConfig.APIKey == "",
 		NoOrgKey:        settings.clientConfig.OrgAPIKey == "",

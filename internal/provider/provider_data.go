@@ -17,6 +17,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
 	"github.com/integration-service/terraform-provider-service/internal/provider/suggest"
 )
 
@@ -62,7 +63,7 @@ type ProviderData struct {
 	VersionSources map[string]string
 	// Cache fetches referenced objects (toolkits, trigger types, auth
 	// configs, connected accounts) at most once per provider process.
-	Cache *SchemaCache
+	Cache *lookup.SchemaCache
 	// Refresh serves the Reads of connected accounts, auth configs and
 	// trigger instances, by listing when a run reads many of one type
 	// (refresh_listing.go); nil reads every object by GET.

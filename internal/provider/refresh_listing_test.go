@@ -24,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
 	"github.com/integration-service/terraform-provider-service/internal/provider/protocol"
 )
 
@@ -358,7 +359,7 @@ func TestRefreshByListing_sameState(t *testing.T) {
 	disabledTI := upsert(2)
 	must(c.DisableTrigger(ctx, disabledTI))
 
-	cache := NewSchemaCache(c, client.ToolkitVersions{})
+	cache := lookup.NewSchemaCache(c, client.ToolkitVersions{})
 	byGET := &ProviderData{Client: c, Cache: cache}
 	// A new run for every read, whose first read lists.
 	byListing := func() *ProviderData {

@@ -25,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
 )
 
 // testAccCAServiceAlias checks the alias the service holds for the account
@@ -353,7 +354,7 @@ func TestConnectedAccountUpdate_aliasRefusedByService(t *testing.T) {
 	holder, mine := newAccount("work"), newAccount("personal")
 
 	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
+	r.data = &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{})}
 	var sresp resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
 	sch := sresp.Schema

@@ -33,6 +33,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
 	"github.com/integration-service/terraform-provider-service/internal/provider/protocol"
 )
 
@@ -798,7 +799,7 @@ func TestConnectedAccountRead_oneGET(t *testing.T) {
 	}
 
 	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
+	r.data = &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{})}
 	var sresp resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
 	state := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}
@@ -929,7 +930,7 @@ func TestConnectedAccountRead_deletedStatus(t *testing.T) {
 	}
 	ctx := context.Background()
 	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
+	r.data = &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{})}
 	var sresp resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
 	state := tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(ctx), nil)}
@@ -1112,7 +1113,7 @@ func TestConnectedAccountCreate_serviceRejectsCredentials(t *testing.T) {
 	ac := testAccStripeAPIKeyAuthConfig(t, c, user)
 
 	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
+	r.data = &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{})}
 	var sresp resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sresp)
 	sch := sresp.Schema

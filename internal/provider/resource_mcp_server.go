@@ -25,6 +25,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
+	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
 )
 
 const mcpServerType = "service_mcp_server"
@@ -293,7 +294,7 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 // readMCPServer is the Read after its GET: it updates state (the prior
 // state; after an import only its id) from the service's server m. The
 // service_mcp_server list resource applies it to each listed server.
-func readMCPServer(ctx context.Context, cache *SchemaCache, state *mcpServerModel, m *client.MCPServer) diag.Diagnostics {
+func readMCPServer(ctx context.Context, cache *lookup.SchemaCache, state *mcpServerModel, m *client.MCPServer) diag.Diagnostics {
 	var diags diag.Diagnostics
 	// The toolkits of the auth configs are known from the prior state while
 	// the auth configs stay the same (one GET per refresh); after an import
