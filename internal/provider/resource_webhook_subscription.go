@@ -23,6 +23,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
+	"github.com/integration-service/terraform-provider-service/internal/provider/webhookevents"
 )
 
 const webhookSubscriptionType = "service_webhook_subscription"
@@ -100,8 +101,8 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 					"legacy shapes of the trigger message; other events are delivered in V3 only.",
 				Optional:   true,
 				Computed:   true,
-				Default:    stringdefault.StaticString(defaultWebhookVersion),
-				Validators: []validator.String{stringvalidator.OneOf(webhookVersions...)},
+				Default:    stringdefault.StaticString(webhookevents.DefaultVersion),
+				Validators: []validator.String{stringvalidator.OneOf(webhookevents.Versions...)},
 			},
 			"secret_rotation": schema.StringAttribute{
 				MarkdownDescription: "Any string; changing it rotates `secret` in place (for example a date, " +
@@ -200,12 +201,12 @@ func (r *webhookSubscriptionResource) modifyPlan(ctx context.Context, req resour
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		catalog, err := webhookEventTypes(ctx, r.data.Client)
+		catalog, err := webhookevents.Catalog(ctx, r.data.Client)
 		if err != nil {
 			diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("enabled_events"), "reading webhook event types", "", "", err)
 			return
 		}
-		for _, p := range eventProblems(catalog, events, plan.Version.ValueString()) {
+		for _, p := range webhookevents.Problems(catalog, events, plan.Version.ValueString()) {
 			resp.Diagnostics.AddAttributeError(path.Root("enabled_events"), "Unsupported webhook event",
 				fmt.Sprintf("Attribute enabled_events: %s. The service_webhook_event_types data source lists the event "+
 					"types and the versions that deliver each.", p))
