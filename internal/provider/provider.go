@@ -28,6 +28,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
+	"github.com/integration-service/terraform-provider-service/internal/provider/refreshlisting"
 )
 
 // RegistryAddress is the provider's address in the Terraform Registry.
@@ -63,7 +64,7 @@ type ServiceProvider struct {
 	version string
 	// writes counts the writes of the provider server that serves it
 	// (protocol.WriteTracking): a listing that predates a write serves no Read.
-	writes *writeClock
+	writes *refreshlisting.Clock
 }
 
 var (
@@ -76,7 +77,7 @@ var (
 
 // New returns a constructor for the provider at the given version.
 func New(version string) func() provider.Provider {
-	return func() provider.Provider { return &ServiceProvider{version: version, writes: &writeClock{}} }
+	return func() provider.Provider { return &ServiceProvider{version: version, writes: &refreshlisting.Clock{}} }
 }
 
 // providerModel maps the provider block.
@@ -281,8 +282,8 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 		NoProjectKey:    settings.clientConfig.APIKey == "",
 		NoOrgKey:        settings.clientConfig.OrgAPIKey == "",
 	}
-	if !refreshByListingOff(os.Getenv) {
-		data.Refresh = newRefreshListings(c, p.writes)
+	if !refreshlisting.Off(os.Getenv) {
+		data.Refresh = refreshlisting.New(c, p.writes)
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data

@@ -18,6 +18,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
+	"github.com/integration-service/terraform-provider-service/internal/provider/refreshlisting"
 	"github.com/integration-service/terraform-provider-service/internal/provider/suggest"
 )
 
@@ -35,7 +36,7 @@ import (
 //     run's first listingAfterReads-1 reads of the type are 1 GET each, the
 //     later ones are served by a listing of the type, one request per page,
 //     a listing costing at most 1 page per readsPerListingPage reads, plus a
-//     GET for each object its pages lack (refresh_listing.go).
+//     GET for each object its pages lack (package refreshlisting).
 //   - Create: 1 write and at most 1 read (the read-back), plus, for connected
 //     accounts without allow_multiple or with an alias, one listing of the
 //     user's accounts (the duplicate-account list the official SDK also
@@ -66,8 +67,8 @@ type ProviderData struct {
 	Cache *lookup.SchemaCache
 	// Refresh serves the Reads of connected accounts, auth configs and
 	// trigger instances, by listing when a run reads many of one type
-	// (refresh_listing.go); nil reads every object by GET.
-	Refresh *refreshListings
+	// (package refreshlisting); nil reads every object by GET.
+	Refresh *refreshlisting.Listings
 	// TriggerCreates are the trigger instances this plan creates (see
 	// claimTriggerCreate); Configure makes a new ProviderData for every
 	// graph walk, so it holds one walk's creates.
@@ -508,4 +509,29 @@ func resolveToolkitVersions(cfg providerModel, environ []string) (client.Toolkit
 // the per-toolkit pin, else the global version, else "latest".
 func toolkitVersionFor(v client.ToolkitVersions, slug string) string {
 	return v.Resolve(slug)
+}
+
+// readConnectedAccount returns the account id for Read: from this run's
+// listing of accounts when it holds it, else by GET.
+func (d *ProviderData) readConnectedAccount(ctx context.Context, id string) (*client.ConnectedAccount, error) {
+	if d.Refresh == nil {
+		return d.Client.GetConnectedAccount(ctx, id)
+	}
+	return d.Refresh.ConnectedAccount(ctx, id)
+}
+
+// readAuthConfig is readConnectedAccount for auth configs.
+func (d *ProviderData) readAuthConfig(ctx context.Context, id string) (*client.AuthConfig, error) {
+	if d.Refresh == nil {
+		return d.Client.GetAuthConfig(ctx, id)
+	}
+	return d.Refresh.AuthConfig(ctx, id)
+}
+
+// readTriggerInstance is readConnectedAccount for trigger instances.
+func (d *ProviderData) readTriggerInstance(ctx context.Context, id string) (*client.TriggerInstance, error) {
+	if d.Refresh == nil {
+		return d.Client.GetTriggerInstance(ctx, id)
+	}
+	return d.Refresh.TriggerInstance(ctx, id)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/integration-service/terraform-provider-service/internal/provider/protocol"
+	"github.com/integration-service/terraform-provider-service/internal/provider/refreshlisting"
 )
 
 // NewServer returns the provider's protocol 6 server constructor: main.go
@@ -17,12 +18,12 @@ import (
 // (WriteTracking).
 func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
 	return func() (tfprotov6.ProviderServer, error) {
-		p := &ServiceProvider{version: version, writes: &writeClock{}}
+		p := &ServiceProvider{version: version, writes: &refreshlisting.Clock{}}
 		next := providerserver.NewProtocol6(p)()
 		full, ok := next.(protocol.Server)
 		if !ok {
 			return nil, fmt.Errorf("the framework's server %T lacks an interface the provider serves", next)
 		}
-		return protocol.WholeNumbers{Server: protocol.WriteTracking{Server: protocol.ListConfigPaths{Server: full}, Tick: p.writes.tick}}, nil
+		return protocol.WholeNumbers{Server: protocol.WriteTracking{Server: protocol.ListConfigPaths{Server: full}, Tick: p.writes.Tick}}, nil
 	}
 }

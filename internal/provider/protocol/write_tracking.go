@@ -9,8 +9,7 @@ import (
 // WriteTracking ticks the provider's write clock (Tick) when a write starts
 // and when it ends: ApplyResourceChange (create, update, delete) and
 // InvokeAction, whatever the resource or action. A listing read before a
-// write of the same run then serves no Read (the provider's
-// refresh_listing.go).
+// write of the same run then serves no Read (package refreshlisting).
 type WriteTracking struct {
 	Server
 	Tick func()
