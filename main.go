@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/integration-service/terraform-provider-service/internal/provider"
+	"github.com/integration-service/terraform-provider-service/internal/provider/logging"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -21,7 +22,7 @@ func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
-	provider.QuietLogsUnlessRequested()
+	logging.QuietUnlessRequested()
 	// A provider process lives for one Terraform command and keeps a small
 	// heap (tens of MB): collecting less often cuts its CPU by a fifth
 	// (PERFORMANCE.md); a soft limit keeps a very large

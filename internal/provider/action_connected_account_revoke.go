@@ -16,6 +16,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -104,7 +105,7 @@ func (a *connectedAccountRevokeAction) Invoke(ctx context.Context, req action.In
 // 400 (the toolkit cannot revoke), 404 and 409 (neither ACTIVE nor REVOKED),
 // followed by the service's message and request id.
 func addRevokeError(diags *diag.Diagnostics, id string, err error) {
-	summary, detail := apiErrorText("revoking", "connected account", id, err)
+	summary, detail := diagnostics.APIErrorText("revoking", "connected account", id, err)
 	lead := ""
 	var apiErr *client.APIError
 	if errors.As(err, &apiErr) {

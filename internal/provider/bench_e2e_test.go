@@ -15,7 +15,7 @@ package provider
 //     request, for the same configuration (target: <= 1.10). A third variant
 //     runs ours with max_concurrent_requests = 10 (the default is 8), to show
 //     what the provider's own limit on requests in flight costs, and a fourth
-//     ours with refresh by listing off (envRefreshByListing=off: one GET per
+//     ours with refresh by listing off (refreshlisting.EnvSwitch=off: one GET per
 //     object refreshed), its requests and time beside ours.
 //   - throttled (the emulator limits each organization to N requests per
 //     minute, `ratelimit=N/min`, with or without `ratelimit-headers=off`):
@@ -57,6 +57,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/logging"
+	"github.com/integration-service/terraform-provider-service/internal/provider/refreshlisting"
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
@@ -76,7 +78,7 @@ func benchProviderMain() {
 		os.Exit(benchWrap(exe, os.Getenv(benchEnvWrapOut)))
 	}
 	if os.Getenv(benchEnvRole) == "floor" {
-		QuietLogsUnlessRequested() // as main does: the floor is the framework at its best
+		logging.QuietUnlessRequested() // as main does: the floor is the framework at its best
 		err := providerserver.Serve(context.Background(), newFloorProvider, providerserver.ServeOpts{Address: RegistryAddress})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -246,7 +248,7 @@ const (
 	benchFloor     = "floor"
 	benchOursMCR10 = "ours, max_concurrent_requests = 10" // latency scenarios only
 	// benchOursGET is ours with refresh by listing off (one GET per object
-	// refreshed), the internal switch envRefreshByListing: latency scenarios
+	// refreshed), the internal switch refreshlisting.EnvSwitch: latency scenarios
 	// only.
 	benchOursGET = "ours, one GET per object"
 )
@@ -324,7 +326,7 @@ func TestE2EBenchmark(t *testing.T) {
 				case benchFloor:
 					exe, extra = self, []string{benchEnvRole + "=floor"}
 				case benchOursGET:
-					extra = []string{envRefreshByListing + "=off"}
+					extra = []string{refreshlisting.EnvSwitch + "=off"}
 				}
 				dir := t.TempDir()
 				usageFile := filepath.Join(dir, "usage.jsonl")

@@ -47,6 +47,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/hashicorp/terraform-plugin-log/tfsdklog"
+	"github.com/integration-service/terraform-provider-service/internal/provider/logging"
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
@@ -174,7 +175,7 @@ var rpcBenchState = struct {
 func BenchmarkRPC(b *testing.B) {
 	testAccRequireEmulator(b)
 	testAccPreCheck(b)
-	for _, kv := range quietLogEnv(os.Environ()) { // as main does
+	for _, kv := range logging.QuietEnv(os.Environ()) { // as main does
 		k, v, _ := strings.Cut(kv, "=")
 		b.Setenv(k, v)
 	}

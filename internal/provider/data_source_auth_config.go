@@ -17,6 +17,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -248,7 +249,7 @@ func (d *authConfigDataSource) Read(ctx context.Context, req datasource.ReadRequ
 
 	var ac *client.AuthConfig
 	if id := cfg.ID.ValueString(); id != "" {
-		if ac = getForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetAuthConfig, authConfigDataSourceType, id,
+		if ac = diagnostics.GetForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetAuthConfig, authConfigDataSourceType, id,
 			"Auth config not found", "the service has no auth config"); ac == nil {
 			return
 		}
@@ -259,7 +260,7 @@ func (d *authConfigDataSource) Read(ctx context.Context, req datasource.ReadRequ
 			ToolkitSlug: toolkit, ShowDisabled: true, Search: name,
 		}) {
 			if err != nil {
-				addAPIError(&resp.Diagnostics, "listing", "service_auth_configs", "", err)
+				diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_auth_configs", "", err)
 				return
 			}
 			if item.Name == name && strings.EqualFold(item.Toolkit.Slug, toolkit) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -108,7 +109,7 @@ func (d *authConfigsDataSource) Read(ctx context.Context, req datasource.ReadReq
 	}
 	items, err := d.data.Client.ListAuthConfigs(ctx, cfg.params(ctx, &resp.Diagnostics))
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "listing", "service_auth_configs", "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_auth_configs", "", err)
 		return
 	}
 	models := make([]authConfigDataModel, 0, len(items))

@@ -12,6 +12,8 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -55,10 +57,10 @@ func (f connectedAccountFilters) filteredToolkits() []filterValue {
 // params are the client's list params for the filters.
 func (f connectedAccountFilters) params(ctx context.Context, diags *diag.Diagnostics) client.ConnectedAccountListParams {
 	return client.ConnectedAccountListParams{
-		UserIDs:       stringsFromList(ctx, f.UserIDs, diags),
-		ToolkitSlugs:  stringsFromList(ctx, f.ToolkitSlugs, diags),
-		AuthConfigIDs: stringsFromList(ctx, f.AuthConfigIDs, diags),
-		Statuses:      stringsFromList(ctx, f.Statuses, diags),
+		UserIDs:       listfilter.Values(ctx, f.UserIDs, diags),
+		ToolkitSlugs:  listfilter.Values(ctx, f.ToolkitSlugs, diags),
+		AuthConfigIDs: listfilter.Values(ctx, f.AuthConfigIDs, diags),
+		Statuses:      listfilter.Values(ctx, f.Statuses, diags),
 	}
 }
 
@@ -88,7 +90,7 @@ func (d *connectedAccountsDataSource) Metadata(_ context.Context, req datasource
 func (d *connectedAccountsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	filter := func(desc string, elem ...validator.String) schema.ListAttribute {
 		// Each element validator refuses "" itself (one error per bad value).
-		return stringListFilter(desc+" Omit to not filter on it; several filters combine (all must match).", elem...)
+		return listfilter.StringList(desc+" Omit to not filter on it; several filters combine (all must match).", elem...)
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists connected accounts, optionally filtered by users, toolkits, auth configs and " +
@@ -141,7 +143,7 @@ func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.R
 	}
 	accounts, err := d.data.Client.ListConnectedAccounts(ctx, p)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "listing", "service_connected_accounts", "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_connected_accounts", "", err)
 		return
 	}
 	m.Accounts = make([]connectedAccountsItemModel, 0, len(accounts))

@@ -15,6 +15,8 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
 const mcpServerDataSourceType = "service_mcp_server"
@@ -100,7 +102,7 @@ func mcpServerDataAttributes(lookup bool) map[string]schema.Attribute {
 			MarkdownDescription: "The MCP server id (a UUID). Set either `id` or `name`.",
 			Optional:            true,
 			Computed:            true,
-			Validators: []validator.String{stringvalidator.RegexMatches(uuidRe,
+			Validators: []validator.String{stringvalidator.RegexMatches(importid.UUIDRe,
 				"must be an MCP server id, a UUID such as 6f1c2c9e-0000-4000-8000-000000000000")},
 		}
 		attrs["name"] = schema.StringAttribute{
@@ -143,7 +145,7 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	var found *client.MCPServer
 	if id := cfg.ID.ValueString(); id != "" {
-		if found = getForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetMCPServer, mcpServerDataSourceType, id,
+		if found = diagnostics.GetForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetMCPServer, mcpServerDataSourceType, id,
 			"MCP server not found", "the project has no MCP server"); found == nil {
 			return
 		}
@@ -151,7 +153,7 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 		name := cfg.Name.ValueString()
 		list, err := d.data.Client.ListMCPServers(ctx, client.MCPServerListParams{Name: name})
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "listing", "service_mcp_servers", "", err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_mcp_servers", "", err)
 			return
 		}
 		var nearMatches []string
@@ -164,7 +166,7 @@ func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadReque
 			}
 		}
 		if found == nil {
-			addNotFoundByName(&resp.Diagnostics, "MCP server not found", "the project has no MCP server", name, nearMatches)
+			diagnostics.AddNotFoundByName(&resp.Diagnostics, "MCP server not found", "the project has no MCP server", name, nearMatches)
 			return
 		}
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -47,8 +49,8 @@ func (f mcpServerFilters) filteredToolkits() []filterValue {
 func (f mcpServerFilters) params(ctx context.Context, diags *diag.Diagnostics) client.MCPServerListParams {
 	return client.MCPServerListParams{
 		Name:          f.Name.ValueString(),
-		Toolkits:      stringsFromList(ctx, f.Toolkits, diags),
-		AuthConfigIDs: stringsFromList(ctx, f.AuthConfigIDs, diags),
+		Toolkits:      listfilter.Values(ctx, f.Toolkits, diags),
+		AuthConfigIDs: listfilter.Values(ctx, f.AuthConfigIDs, diags),
 	}
 }
 
@@ -70,10 +72,10 @@ func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				MarkdownDescription: "Only servers whose name contains this text (case-insensitive).",
 				Optional:            true,
 			},
-			"toolkits": stringListFilter("Only servers serving at least one of these toolkit slugs.", validators.ToolkitSlug()),
-			"auth_config_ids": stringListFilter("Only servers using at least one of these auth configs (`ac_...`).",
+			"toolkits": listfilter.StringList("Only servers serving at least one of these toolkit slugs.", validators.ToolkitSlug()),
+			"auth_config_ids": listfilter.StringList("Only servers using at least one of these auth configs (`ac_...`).",
 				validators.AuthConfigID()),
-			"ids": computedStringList("Ids of the servers found, in the order of `servers`."),
+			"ids": listfilter.ComputedStringList("Ids of the servers found, in the order of `servers`."),
 			"servers": schema.ListNestedAttribute{
 				MarkdownDescription: "The servers found.",
 				Computed:            true,
@@ -98,7 +100,7 @@ func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	}
 	list, err := d.data.Client.ListMCPServers(ctx, cfg.params(ctx, &resp.Diagnostics))
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "listing", "service_mcp_servers", "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_mcp_servers", "", err)
 		return
 	}
 	ids := make([]string, 0, len(list))

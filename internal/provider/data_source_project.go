@@ -15,6 +15,8 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -90,7 +92,7 @@ func projectDataAttributes(lookup bool) map[string]schema.Attribute {
 				Desc:    "value must be a project id",
 				Summary: "Invalid project id",
 				Check: func(v string) error {
-					if !validators.ObjectIDRe.MatchString(v) {
+					if !importid.ObjectIDRe.MatchString(v) {
 						return fmt.Errorf("%q is not a project id such as pr_AbC123xyz", v)
 					}
 					return nil
@@ -140,7 +142,7 @@ func (d *projectDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	var found *client.Project
 	if id := cfg.ID.ValueString(); id != "" {
-		if found = getForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetProject, projectDataSourceType, id,
+		if found = diagnostics.GetForDataSource(ctx, &resp.Diagnostics, d.data.Client.GetProject, projectDataSourceType, id,
 			"Project not found", "the organization has no project"); found == nil {
 			return
 		}
@@ -149,7 +151,7 @@ func (d *projectDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		var nearMatches []string
 		for p, err := range d.data.Client.Projects(ctx) {
 			if err != nil {
-				addAPIError(&resp.Diagnostics, "listing", "service_projects", "", err)
+				diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_projects", "", err)
 				return
 			}
 			switch {
@@ -164,7 +166,7 @@ func (d *projectDataSource) Read(ctx context.Context, req datasource.ReadRequest
 			}
 		}
 		if found == nil {
-			addNotFoundByName(&resp.Diagnostics, "Project not found", "the organization has no project", name, nearMatches)
+			diagnostics.AddNotFoundByName(&resp.Diagnostics, "Project not found", "the organization has no project", name, nearMatches)
 			return
 		}
 	}

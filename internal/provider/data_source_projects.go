@@ -11,6 +11,8 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 )
 
 var (
@@ -81,7 +83,7 @@ func (d *projectsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				MarkdownDescription: "Only projects whose name contains this text (case-insensitive).",
 				Optional:            true,
 			},
-			"ids": computedStringList("Ids of the projects found, in the order of `projects`."),
+			"ids": listfilter.ComputedStringList("Ids of the projects found, in the order of `projects`."),
 			"projects": schema.ListNestedAttribute{
 				MarkdownDescription: "The projects found.",
 				Computed:            true,
@@ -108,7 +110,7 @@ func (d *projectsDataSource) Read(ctx context.Context, req datasource.ReadReques
 	projects := []projectDataModel{}
 	for p, err := range filteredProjects(ctx, d.data.Client, cfg.params(ctx, &resp.Diagnostics)) {
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "listing", "service_projects", "", err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "listing", "service_projects", "", err)
 			return
 		}
 		ids = append(ids, p.ID)

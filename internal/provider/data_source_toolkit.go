@@ -13,6 +13,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -358,12 +359,12 @@ func (d *toolkitDataSource) Read(ctx context.Context, req datasource.ReadRequest
 			if shown == latestVersion {
 				shown = ""
 			}
-			addLookupError(&resp.Diagnostics, path.Root("slug"), "toolkit", cfg.Slug.ValueString(), shown, err)
+			diagnostics.AddLookupError(&resp.Diagnostics, path.Root("slug"), "toolkit", cfg.Slug.ValueString(), shown, err)
 		case explicit && client.IsStatus(err, http.StatusBadRequest):
 			// The toolkit exists (or the service would have said 404) but not at this version.
-			addAPIErrorAt(&resp.Diagnostics, path.Root("version"), "reading", "service_toolkit", slug+"@"+version, err)
+			diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("version"), "reading", "service_toolkit", slug+"@"+version, err)
 		default:
-			addAPIErrorAt(&resp.Diagnostics, path.Root("slug"), "reading", "service_toolkit", slug, err)
+			diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("slug"), "reading", "service_toolkit", slug, err)
 		}
 		return
 	}

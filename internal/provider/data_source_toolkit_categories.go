@@ -6,8 +6,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 var (
@@ -77,7 +77,7 @@ func (d *toolkitCategoriesDataSource) Read(ctx context.Context, _ datasource.Rea
 	}
 	cats, err := d.data.Client.ListToolkitCategories(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "reading", "service_toolkit_categories", "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", "service_toolkit_categories", "", err)
 		return
 	}
 	model := toolkitCategoriesModel{Categories: make([]toolkitCategoryModel, 0, len(cats))}

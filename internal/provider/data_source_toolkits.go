@@ -18,6 +18,8 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -145,7 +147,7 @@ func (d *toolkitsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.AtLeast(1)},
 			},
-			"slugs": computedStringList("Slugs of the toolkits found, in result order (handy for `for_each`)."),
+			"slugs": listfilter.ComputedStringList("Slugs of the toolkits found, in result order (handy for `for_each`)."),
 			"toolkits": schema.ListNestedAttribute{
 				MarkdownDescription: "The toolkits found, in result order.",
 				Computed:            true,
@@ -245,9 +247,9 @@ func (d *toolkitsDataSource) Read(ctx context.Context, req datasource.ReadReques
 		if err != nil {
 			if params.Category != "" && client.IsStatus(err, http.StatusBadRequest) &&
 				strings.Contains(strings.ToLower(err.Error()), "category") {
-				addAPIErrorAt(&resp.Diagnostics, path.Root("category"), "reading", "service_toolkits", "", err)
+				diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("category"), "reading", "service_toolkits", "", err)
 			} else {
-				addAPIError(&resp.Diagnostics, "reading", "service_toolkits", "", err)
+				diagnostics.AddAPIError(&resp.Diagnostics, "reading", "service_toolkits", "", err)
 			}
 			return
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -110,7 +111,7 @@ func (d *toolsDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	}
 	tools, err := d.data.Client.ListTools(ctx, client.ToolListParams{ToolkitSlug: slug, Versions: versions})
 	if err != nil {
-		addAPIErrorAt(&resp.Diagnostics, path.Root("toolkit"), "reading", toolsDataSourceType, slug, err)
+		diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("toolkit"), "reading", toolsDataSourceType, slug, err)
 		return
 	}
 	m.Version = types.StringValue(version)

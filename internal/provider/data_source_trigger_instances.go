@@ -12,7 +12,9 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -49,11 +51,11 @@ var triggerInstanceFilterNames = []string{
 // params are the client's list params for the filters.
 func (f triggerInstanceFilters) params(ctx context.Context, diags *diag.Diagnostics) client.TriggerInstanceListParams {
 	return client.TriggerInstanceListParams{
-		AuthConfigIDs:       stringsFromList(ctx, f.AuthConfigIDs, diags),
-		ConnectedAccountIDs: stringsFromList(ctx, f.ConnectedAccountIDs, diags),
-		TriggerIDs:          stringsFromList(ctx, f.TriggerIDs, diags),
-		TriggerNames:        stringsFromList(ctx, f.TriggerNames, diags),
-		UserIDs:             stringsFromList(ctx, f.UserIDs, diags),
+		AuthConfigIDs:       listfilter.Values(ctx, f.AuthConfigIDs, diags),
+		ConnectedAccountIDs: listfilter.Values(ctx, f.ConnectedAccountIDs, diags),
+		TriggerIDs:          listfilter.Values(ctx, f.TriggerIDs, diags),
+		TriggerNames:        listfilter.Values(ctx, f.TriggerNames, diags),
+		UserIDs:             listfilter.Values(ctx, f.UserIDs, diags),
 		ShowDisabled:        f.ShowDisabled.ValueBool(),
 	}
 }
@@ -87,18 +89,18 @@ func (d *triggerInstancesDataSource) Schema(_ context.Context, _ datasource.Sche
 			"with AND; values within one filter with OR. Disabled instances are left out unless `show_disabled` is " +
 			"true. Follows all pages.",
 		Attributes: map[string]schema.Attribute{
-			"auth_config_ids": stringListFilter("Only instances whose connected account uses one of these auth configs.",
+			"auth_config_ids": listfilter.StringList("Only instances whose connected account uses one of these auth configs.",
 				validators.ObjectID("ac_")),
-			"connected_account_ids": stringListFilter("Only instances on these connected accounts.", validators.ObjectID("ca_")),
-			"trigger_ids":           stringListFilter("Only these trigger instances (ids `ti_...`).", validators.ObjectID("ti_")),
-			"trigger_names": stringListFilter("Only instances of these trigger types (slugs such as `GITHUB_COMMIT_EVENT`).",
+			"connected_account_ids": listfilter.StringList("Only instances on these connected accounts.", validators.ObjectID("ca_")),
+			"trigger_ids":           listfilter.StringList("Only these trigger instances (ids `ti_...`).", validators.ObjectID("ti_")),
+			"trigger_names": listfilter.StringList("Only instances of these trigger types (slugs such as `GITHUB_COMMIT_EVENT`).",
 				stringvalidator.RegexMatches(triggerSlugRe, "must be a trigger type slug in upper snake case, e.g. GITHUB_COMMIT_EVENT")),
-			"user_ids": stringListFilter("Only instances of these users (external user ids).", validators.UserID()),
+			"user_ids": listfilter.StringList("Only instances of these users (external user ids).", validators.UserID()),
 			"show_disabled": schema.BoolAttribute{
 				MarkdownDescription: "Also list disabled instances. Defaults to `false`.",
 				Optional:            true,
 			},
-			"ids": computedStringList("Ids of the instances found, in the order of `trigger_instances`."),
+			"ids": listfilter.ComputedStringList("Ids of the instances found, in the order of `trigger_instances`."),
 			"trigger_instances": schema.ListNestedAttribute{
 				MarkdownDescription: "The trigger instances found, newest first (the service's order).",
 				Computed:            true,
@@ -171,7 +173,7 @@ func (d *triggerInstancesDataSource) Read(ctx context.Context, req datasource.Re
 	}
 	list, err := d.data.Client.ListActiveTriggers(ctx, params)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "reading", "service_trigger_instances", "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", "service_trigger_instances", "", err)
 		return
 	}
 	model.IDs = make([]string, 0, len(list))

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
 func TestAccTriggerInstancesDataSource_filters(t *testing.T) {
@@ -76,7 +77,7 @@ data "service_trigger_instances" "none" {
 				statecheck.ExpectKnownValue(active, tfjsonpath.New("ids"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(enabledID)})),
 				statecheck.ExpectKnownValue(active, tfjsonpath.New("trigger_instances").AtSliceIndex(0), knownvalue.ObjectExact(map[string]knownvalue.Check{
 					"id":                   knownvalue.StringExact(enabledID),
-					"uuid":                 knownvalue.StringRegexp(uuidRe),
+					"uuid":                 knownvalue.StringRegexp(importid.UUIDRe),
 					"slug":                 knownvalue.StringExact("STRIPE_CHARGE_SUCCEEDED_TRIGGER"),
 					"connected_account_id": knownvalue.StringExact(accountID),
 					"user_id":              knownvalue.StringExact(user),

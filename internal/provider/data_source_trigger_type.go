@@ -14,6 +14,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
 )
 
@@ -132,7 +133,7 @@ func (d *triggerTypeDataSource) Read(ctx context.Context, req datasource.ReadReq
 	tt, err := d.data.Cache.TriggerType(ctx, slug)
 	if err != nil {
 		if !d.data.addVersionNotFound(ctx, &resp.Diagnostics, toolkitPrefix(slug), err) {
-			addLookupError(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, d.data.VersionFor(toolkitPrefix(slug)), err)
+			diagnostics.AddLookupError(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, d.data.VersionFor(toolkitPrefix(slug)), err)
 		}
 		return
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -48,9 +50,9 @@ func (d *triggerTypesDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		MarkdownDescription: "Lists trigger types, optionally only those of some toolkits, read at the toolkit versions " +
 			"the provider is configured with. Follows all pages.",
 		Attributes: map[string]schema.Attribute{
-			"toolkits": stringListFilter("Only list trigger types of these toolkits (slugs such as `github`). All "+
+			"toolkits": listfilter.StringList("Only list trigger types of these toolkits (slugs such as `github`). All "+
 				"toolkits when omitted.", validators.ToolkitSlug()),
-			"slugs": computedStringList("Slugs of the trigger types found, in the order of `trigger_types`."),
+			"slugs": listfilter.ComputedStringList("Slugs of the trigger types found, in the order of `trigger_types`."),
 			"trigger_types": schema.ListNestedAttribute{
 				MarkdownDescription: "The trigger types found, in the order the service returns them.",
 				Computed:            true,
@@ -73,7 +75,7 @@ func (d *triggerTypesDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	toolkits := stringsFromList(ctx, model.Toolkits, &resp.Diagnostics)
+	toolkits := listfilter.Values(ctx, model.Toolkits, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -88,10 +90,10 @@ func (d *triggerTypesDataSource) Read(ctx context.Context, req datasource.ReadRe
 	list, err := d.data.Client.ListTriggerTypes(ctx, client.TriggerTypeListParams{ToolkitSlugs: toolkits, Versions: vp})
 	if err != nil {
 		if client.IsNotFound(err) && len(toolkits) > 0 {
-			addAPIErrorAt(&resp.Diagnostics, path.Root("toolkits"), "reading", "service_trigger_types", "", err)
+			diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("toolkits"), "reading", "service_trigger_types", "", err)
 			return
 		}
-		addAPIError(&resp.Diagnostics, "reading", "service_trigger_types", "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", "service_trigger_types", "", err)
 		return
 	}
 	model.Slugs = make([]string, 0, len(list))

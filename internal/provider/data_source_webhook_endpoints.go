@@ -12,6 +12,8 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -79,7 +81,7 @@ func (d *webhookEndpointsDataSource) Schema(_ context.Context, _ datasource.Sche
 				Optional:            true,
 				Validators:          []validator.String{validators.ToolkitSlug()},
 			},
-			"ids": computedStringList("Ids of the endpoints found, in the order of `endpoints`."),
+			"ids": listfilter.ComputedStringList("Ids of the endpoints found, in the order of `endpoints`."),
 			"endpoints": schema.ListNestedAttribute{
 				MarkdownDescription: "The endpoints found.",
 				Computed:            true,
@@ -117,7 +119,7 @@ func (d *webhookEndpointsDataSource) Read(ctx context.Context, req datasource.Re
 	}
 	list, err := d.data.Client.ListWebhookEndpoints(ctx, cfg.params(ctx, &resp.Diagnostics))
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "listing", webhookEndpointsDataSourceType, "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "listing", webhookEndpointsDataSourceType, "", err)
 		return
 	}
 	ids := make([]string, 0, len(list))

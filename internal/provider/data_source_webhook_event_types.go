@@ -6,8 +6,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/webhookevents"
 )
 
 var (
@@ -80,9 +81,9 @@ func (d *webhookEventTypesDataSource) Read(ctx context.Context, _ datasource.Rea
 	if !readReady(ctx, d.data, "service_webhook_event_types", &resp.Diagnostics) {
 		return
 	}
-	ets, err := webhookEventTypes(ctx, d.data.Client)
+	ets, err := webhookevents.Catalog(ctx, d.data.Client)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "reading", "service_webhook_event_types", "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", "service_webhook_event_types", "", err)
 		return
 	}
 	m := webhookEventTypesModel{EventTypes: make([]webhookEventTypeModel, 0, len(ets))}

@@ -10,38 +10,15 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
+	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
 )
-
-func TestIsDestroyCommand(t *testing.T) {
-	t.Parallel()
-	for argv, want := range map[string]bool{
-		"terraform destroy -auto-approve":                     true,
-		"/usr/local/bin/terraform -chdir=infra destroy":       true,
-		"terraform apply -destroy -auto-approve":              true,
-		"terraform plan -destroy -out=tfplan":                 true,
-		"tofu destroy":                                        true,
-		"terraform apply -auto-approve":                       false,
-		"terraform plan -refresh=false":                       false,
-		"terraform apply tfplan":                              false,
-		"terraform":                                           false,
-		"/tmp/go-build/provider.test -test.run destroy":       false,
-		"terraform-provider-service destroy":                  true,
-		"terraform apply -var=destroy=true -target=x":         false,
-		"terraform -chdir=destroy apply":                      false,
-		"C:\\bin\\terraform.exe apply -destroy -auto-approve": true,
-	} {
-		if got := isDestroyCommand(strings.Fields(argv)); got != want {
-			t.Errorf("isDestroyCommand(%q) = %v, want %v", argv, got, want)
-		}
-	}
-}
 
 // partialApplyCases: per resource type, a configuration whose apply creates
 // the first objects and then stops on that resource's plan-time check, which
@@ -199,8 +176,8 @@ resource "service_custom_toolkit" "second" {
 // destroy` and (after the same partial apply again) `terraform apply
 // -destroy`, both without -refresh=false, succeed and leave an empty state.
 // Terraform's destroy first plans the whole configuration, where the check
-// would fail again: the gate (remotePlanChecks) skips it. Through the CLI
-// that TF_CLI names (terraform or tofu, any version).
+// would fail again: the gate (destroyrun.RemotePlanChecks) skips it. Through
+// the CLI that TF_CLI names (terraform or tofu, any version).
 func TestAccDestroy_afterPartialApplyWithPlanError(t *testing.T) {
 	t.Parallel()
 	for _, tc := range partialApplyCases {
@@ -328,11 +305,11 @@ func (g *gateTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // TestModifyPlanGoesThroughTheGate: every resource's ModifyPlan makes its API
-// calls inside the one gate (remotePlanChecks). Each resource type with a
-// ModifyPlan plans the create of a fixture object: without a destroy the
-// checks read the service (so the fixture exercises them); during a destroy
-// not a single request is sent; when the provider cannot tell, every error
-// names `terraform destroy -refresh=false`.
+// calls inside the one gate (destroyrun.RemotePlanChecks). Each resource type
+// with a ModifyPlan plans the create of a fixture object: without a destroy
+// the checks read the service (so the fixture exercises them); during a
+// destroy not a single request is sent; when the provider cannot tell, every
+// error names `terraform destroy -refresh=false`.
 func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -352,7 +329,7 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 		fixture, ok := gateFixtures[md.TypeName]
 		if !ok {
 			t.Errorf("%s has a ModifyPlan but no entry in gateFixtures: add attribute values that make its plan-time "+
-				"checks read the service, and make the checks go through remotePlanChecks", md.TypeName)
+				"checks read the service, and make the checks go through destroyrun.RemotePlanChecks", md.TypeName)
 			continue
 		}
 		var sr resource.SchemaResponse
@@ -367,7 +344,7 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 			}
 		}
 		obj := tftypes.NewValue(typ, vals)
-		for _, mode := range []destroyDetection{notDestroying, destroying, destroyUnknown} {
+		for _, mode := range []destroyrun.Detection{destroyrun.NotDestroying, destroyrun.Destroying, destroyrun.Unknown} {
 			tr := &gateTransport{}
 			c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", OrgAPIKey: "o", MaxRetries: -1,
 				HTTPClient: &http.Client{Transport: tr}})
@@ -376,7 +353,7 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 			}
 			if cr, ok := r.(resource.ResourceWithConfigure); ok {
 				var cresp resource.ConfigureResponse
-				cr.Configure(ctx, resource.ConfigureRequest{ProviderData: &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}}, &cresp)
+				cr.Configure(ctx, resource.ConfigureRequest{ProviderData: &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{})}}, &cresp)
 				if cresp.Diagnostics.HasError() {
 					t.Fatal(cresp.Diagnostics)
 				}
@@ -387,21 +364,21 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 				State:  tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)},
 			}
 			resp := &resource.ModifyPlanResponse{Plan: req.Plan}
-			mp.ModifyPlan(withDestroyDetection(ctx, mode), req, resp)
+			mp.ModifyPlan(destroyrun.WithDetection(ctx, mode), req, resp)
 			switch mode {
-			case notDestroying:
+			case destroyrun.NotDestroying:
 				if len(tr.reqs) == 0 {
 					t.Errorf("%s: the fixture's plan sent no request (diagnostics %v): make gateFixtures[%q] reach the "+
 						"checks that read the service", md.TypeName, resp.Diagnostics, md.TypeName)
 				}
-			case destroying:
+			case destroyrun.Destroying:
 				if len(tr.reqs) > 0 {
-					t.Errorf("%s: ModifyPlan sent %v during a destroy: make its API calls inside remotePlanChecks", md.TypeName, tr.reqs)
+					t.Errorf("%s: ModifyPlan sent %v during a destroy: make its API calls inside destroyrun.RemotePlanChecks", md.TypeName, tr.reqs)
 				}
 				if resp.Diagnostics.HasError() {
 					t.Errorf("%s: ModifyPlan failed during a destroy: %v", md.TypeName, resp.Diagnostics)
 				}
-			case destroyUnknown:
+			case destroyrun.Unknown:
 				for _, d := range resp.Diagnostics.Errors() {
 					if !strings.Contains(d.Detail(), "terraform destroy -refresh=false") {
 						t.Errorf("%s: error %q does not name terraform destroy -refresh=false:\n%s", md.TypeName, d.Summary(), d.Detail())
@@ -417,49 +394,32 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 	}
 }
 
-func TestWithDestroyHint(t *testing.T) {
-	t.Parallel()
-	var diags diag.Diagnostics
-	diags.AddError("before", "not touched")
-	diags.AddAttributeError(path.Root("x").AtName("y"), "Bad", "Attribute x.y: bad.")
-	diags.AddWarning("W", "warning")
-	diags = withDestroyHint(diags, 1)
-	if strings.Contains(diags[0].Detail(), "refresh=false") || strings.Contains(diags[2].Detail(), "refresh=false") {
-		t.Errorf("hint added to a diagnostic it must not touch: %v", diags)
-	}
-	wp, ok := diags[1].(diag.DiagnosticWithPath)
-	if !ok || !wp.Path().Equal(path.Root("x").AtName("y")) || !strings.HasSuffix(diags[1].Detail(), destroyHint) ||
-		!strings.HasPrefix(diags[1].Detail(), "Attribute x.y: bad.") {
-		t.Errorf("hinted error lost its path or text: %#v", diags[1])
-	}
-}
-
 // readReady checks the toolkit_versions keys through the same gate as
 // ModifyPlan: not at all while `terraform destroy` runs (a data source read
 // in its refresh must not block it), as usual otherwise, and with
-// destroyHint on its error when the provider cannot tell.
+// the destroy hint on its error when the provider cannot tell.
 func TestReadReadyGoesThroughTheGate(t *testing.T) {
 	t.Parallel()
-	for _, mode := range []destroyDetection{notDestroying, destroying, destroyUnknown} {
+	for _, mode := range []destroyrun.Detection{destroyrun.NotDestroying, destroyrun.Destroying, destroyrun.Unknown} {
 		tr := &gateTransport{} // every toolkit is a 404: githb names no toolkit
 		c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", MaxRetries: -1,
 			HTTPClient: &http.Client{Transport: tr}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{}), VersionKeys: []string{"githb"}}
+		d := &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{}), VersionKeys: []string{"githb"}}
 		var diags diag.Diagnostics
-		ok := readReady(withDestroyDetection(t.Context(), mode), d, "service_toolkits", &diags)
+		ok := readReady(destroyrun.WithDetection(t.Context(), mode), d, "service_toolkits", &diags)
 		switch mode {
-		case destroying:
+		case destroyrun.Destroying:
 			if !ok || len(tr.reqs) > 0 || diags.HasError() {
 				t.Errorf("during a destroy: ok %v, requests %v, diagnostics %v; want no check", ok, tr.reqs, diags)
 			}
-		case notDestroying:
+		case destroyrun.NotDestroying:
 			if ok || len(diags.Errors()) != 1 || diags.Errors()[0].Summary() != "Unknown toolkit in toolkit_versions" {
 				t.Errorf("not a destroy: ok %v, diagnostics %v; want the unknown key named", ok, diags)
 			}
-		case destroyUnknown:
+		case destroyrun.Unknown:
 			if ok || len(diags.Errors()) != 1 || !strings.Contains(diags.Errors()[0].Detail(), "terraform destroy -refresh=false") {
 				t.Errorf("unknown command: ok %v, diagnostics %v; want the error with the destroy hint", ok, diags)
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -102,7 +103,7 @@ func (e *connectedAccountCredentialsEphemeral) Open(ctx context.Context, req eph
 	id := m.ConnectedAccountID.ValueString()
 	a, err := e.data.Client.GetConnectedAccount(ctx, id)
 	if err != nil {
-		addAPIErrorAt(&resp.Diagnostics, path.Root("connected_account_id"), "reading", connectedAccountCredentialsType, id, err)
+		diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("connected_account_id"), "reading", connectedAccountCredentialsType, id, err)
 		return
 	}
 	if a.Status != client.StatusActive || a.IsDisabled {

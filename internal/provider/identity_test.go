@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/protocol"
 )
 
 // identityCase is one resource type's identity test: a configuration that
@@ -134,18 +135,18 @@ var testAccNoIdentityFactories = map[string]func() (tfprotov6.ProviderServer, er
 		if err != nil {
 			return nil, err
 		}
-		return noIdentityServer{s.(wholeNumbers)}, nil
+		return noIdentityServer{s.(protocol.WholeNumbers)}, nil
 	},
 }
 
-type noIdentityServer struct{ wholeNumbers }
+type noIdentityServer struct{ protocol.WholeNumbers }
 
 func (s noIdentityServer) GetResourceIdentitySchemas(context.Context, *tfprotov6.GetResourceIdentitySchemasRequest) (*tfprotov6.GetResourceIdentitySchemasResponse, error) {
 	return &tfprotov6.GetResourceIdentitySchemasResponse{IdentitySchemas: map[string]*tfprotov6.ResourceIdentitySchema{}}, nil
 }
 
 func (s noIdentityServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
-	resp, err := s.wholeNumbers.ApplyResourceChange(ctx, req)
+	resp, err := s.WholeNumbers.ApplyResourceChange(ctx, req)
 	if resp != nil {
 		resp.NewIdentity = nil
 	}
@@ -153,7 +154,7 @@ func (s noIdentityServer) ApplyResourceChange(ctx context.Context, req *tfprotov
 }
 
 func (s noIdentityServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
-	resp, err := s.wholeNumbers.ReadResource(ctx, req)
+	resp, err := s.WholeNumbers.ReadResource(ctx, req)
 	if resp != nil {
 		resp.NewIdentity = nil
 	}
@@ -161,7 +162,7 @@ func (s noIdentityServer) ReadResource(ctx context.Context, req *tfprotov6.ReadR
 }
 
 func (s noIdentityServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	resp, err := s.wholeNumbers.PlanResourceChange(ctx, req)
+	resp, err := s.WholeNumbers.PlanResourceChange(ctx, req)
 	if resp != nil {
 		resp.PlannedIdentity = nil
 	}

@@ -15,8 +15,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 )
 
 // Shared plumbing of the list resources (`terraform query`, Terraform
@@ -132,7 +134,7 @@ func listParams[P any](ctx context.Context, data *ProviderData, req list.ListReq
 func listFilterSchema(ctx context.Context, ds datasource.DataSource, desc string, names []string, resp *list.ListResourceSchemaResponse) {
 	var dsResp datasource.SchemaResponse
 	ds.Schema(ctx, datasource.SchemaRequest{}, &dsResp)
-	attrs, err := listFilterAttributes(dsResp.Schema, names...)
+	attrs, err := listfilter.ForListResource(dsResp.Schema, names...)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid list resource schema", err.Error())
 		return
@@ -181,7 +183,7 @@ func streamList[T any](ctx context.Context, req list.ListRequest, typeName strin
 		for obj, err := range items {
 			if err != nil {
 				var diags diag.Diagnostics
-				addAPIError(&diags, "listing", typeName, "", err)
+				diagnostics.AddAPIError(&diags, "listing", typeName, "", err)
 				push(list.ListResult{Diagnostics: diags})
 				return
 			}
@@ -198,7 +200,7 @@ func streamList[T any](ctx context.Context, req list.ListRequest, typeName strin
 func listResult(ctx context.Context, req list.ListRequest, it listItem) list.ListResult {
 	res := req.NewListResult(ctx)
 	res.DisplayName = it.displayName
-	setIdentity(ctx, res.Identity, it.id, &res.Diagnostics)
+	identity.Set(ctx, res.Identity, it.id, &res.Diagnostics)
 	if !req.IncludeResource || it.state == nil {
 		return res
 	}

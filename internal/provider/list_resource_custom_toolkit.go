@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 var (
@@ -74,7 +75,7 @@ func (r *customToolkitListResource) List(ctx context.Context, req list.ListReque
 					got, err := c.GetToolkit(ctx, s.Slug, "")
 					if err != nil {
 						var diags diag.Diagnostics
-						addAPIError(&diags, "reading", customToolkitType, s.Slug, err)
+						diagnostics.AddAPIError(&diags, "reading", customToolkitType, s.Slug, err)
 						return diags
 					}
 					tk = got

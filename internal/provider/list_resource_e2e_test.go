@@ -11,7 +11,7 @@ import (
 // with exit 0; and every filter error, the catalog's and a validator's (an
 // enum value), points at the value written in the list block's `config`
 // block (the source line Terraform quotes), not at the block's first line
-// (listConfigPaths).
+// (protocol.ListConfigPaths).
 func TestAccE2E_listFilterErrors(t *testing.T) {
 	t.Parallel()
 	w := newE2EWorkspace(t)

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 var (
@@ -69,7 +70,7 @@ func (r *webhookEndpointListResource) List(ctx context.Context, req list.ListReq
 				we, err := c.GetWebhookEndpoint(ctx, e.ID)
 				if err != nil {
 					var diags diag.Diagnostics
-					addAPIError(&diags, "reading", webhookEndpointType, e.ID, err)
+					diagnostics.AddAPIError(&diags, "reading", webhookEndpointType, e.ID, err)
 					return diags
 				}
 				return m.fill(ctx, we)

@@ -28,6 +28,8 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
+	"github.com/integration-service/terraform-provider-service/internal/provider/refreshlisting"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -63,8 +65,8 @@ const defaultMaxRetries = 10
 type ServiceProvider struct {
 	version string
 	// writes counts the writes of the provider server that serves it
-	// (writeTracking): a listing that predates a write serves no Read.
-	writes *writeClock
+	// (protocol.WriteTracking): a listing that predates a write serves no Read.
+	writes *refreshlisting.Clock
 }
 
 var (
@@ -272,13 +274,13 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 		Client:          c,
 		ToolkitVersions: settings.versions,
 		VersionSources:  settings.versionSources,
-		Cache:           NewSchemaCache(c, settings.versions),
+		Cache:           lookup.NewSchemaCache(c, settings.versions),
 		VersionKeys:     configuredVersionKeys(cfg),
 		NoProjectKey:    settings.clientConfig.APIKey == "",
 		NoOrgKey:        settings.clientConfig.OrgAPIKey == "",
 	}
-	if !refreshByListingOff(os.Getenv) {
-		data.Refresh = newRefreshListings(c, p.writes)
+	if !refreshlisting.Off(os.Getenv) {
+		data.Refresh = refreshlisting.New(c, p.writes)
 	}
 	resp.ResourceData = data
 	resp.DataSourceData = data

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/integration-service/terraform-provider-service/internal/provider/refreshlisting"
 )
 
 func fakeEnv(vars map[string]string) envLookup {
@@ -463,5 +464,5 @@ func TestProviderDataFrom(t *testing.T) {
 // New returns a constructor for the provider at the given version, for the
 // tests that call the provider directly (NewServer serves it to Terraform).
 func New(version string) func() provider.Provider {
-	return func() provider.Provider { return &ServiceProvider{version: version, writes: &writeClock{}} }
+	return func() provider.Provider { return &ServiceProvider{version: version, writes: &refreshlisting.Clock{}} }
 }

@@ -13,7 +13,7 @@ import (
 
 // TestAccE2E_RefreshByListing: through the CLI, the refresh plan of 300
 // connected accounts finds nothing to change and costs at most 60 requests to
-// the account routes (refresh by listing, refresh_listing.go); with one
+// the account routes (refresh by listing, package refreshlisting); with one
 // account disabled and another deleted outside Terraform, the plan still
 // shows 1 to change and 1 to add. Its own emulator project, so the counts
 // are its own.

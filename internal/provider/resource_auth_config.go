@@ -31,6 +31,10 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -105,9 +109,9 @@ func (r *authConfigResource) Metadata(_ context.Context, req resource.MetadataRe
 	resp.TypeName = req.ProviderTypeName + "_auth_config"
 }
 
-// IdentitySchema: the auth config's identity is its id (see identity.go).
+// IdentitySchema: the auth config's identity is its id (see package identity).
 func (r *authConfigResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("auth config", "ac_AbC123")
+	resp.IdentitySchema = identity.Schema("auth config", "ac_AbC123")
 }
 
 func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -379,9 +383,9 @@ func acPlannedStatus(creating bool, plan, state authConfigResourceModel) (types.
 }
 
 // ModifyPlan checks the configuration against the toolkit (read once per
-// provider run through the SchemaCache) and fills values known at plan time.
+// provider run through the lookup.SchemaCache) and fills values known at plan time.
 func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	remotePlanChecks(ctx, authConfigResourceType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, authConfigResourceType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -507,7 +511,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 }
 
 func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -575,7 +579,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	tflog.Debug(ctx, "creating auth config", map[string]any{"toolkit": in.ToolkitSlug, "type": in.Type, "auth_scheme": in.AuthScheme})
 	created, err := r.data.Client.CreateAuthConfig(ctx, in)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "creating", authConfigResourceType, "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "creating", authConfigResourceType, "", err)
 		return
 	}
 	id := created.ID
@@ -589,14 +593,14 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 
 	if codec.Known(plan.Enabled) && !plan.Enabled.ValueBool() {
 		if err := r.data.Client.DisableAuthConfig(ctx, id); err != nil {
-			addAPIError(&resp.Diagnostics, "disabling", authConfigResourceType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "disabling", authConfigResourceType, id, err)
 			return
 		}
 	}
 
 	ac, err := r.data.Client.GetAuthConfig(ctx, id)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
 		return
 	}
 	plan.ID = types.StringValue(id)
@@ -606,7 +610,7 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 }
 
 func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state authConfigResourceModel
 	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -617,7 +621,7 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 	}
 	id := state.ID.ValueString()
 	ac, err := r.data.readAuthConfig(ctx, id)
-	if readFailed(ctx, resp, authConfigResourceType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, authConfigResourceType, id, err) {
 		return
 	}
 	prior := state
@@ -630,7 +634,7 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 }
 
 func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -652,7 +656,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 	if changed {
 		tflog.Debug(ctx, "updating auth config", map[string]any{"id": id, "type": in.Type, "credentials_sent": in.Credentials != nil})
 		if err := r.data.Client.UpdateAuthConfig(ctx, id, in); err != nil {
-			addAPIError(&resp.Diagnostics, "updating", authConfigResourceType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "updating", authConfigResourceType, id, err)
 			return
 		}
 	}
@@ -664,7 +668,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 
 	ac, err := r.data.Client.GetAuthConfig(ctx, id)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
 		return
 	}
 	if want := plan.Enabled.ValueBool(); codec.Known(plan.Enabled) && acStatusEnabled(ac.Status) != want {
@@ -674,7 +678,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 			return
 		}
 		if ac, err = r.data.Client.GetAuthConfig(ctx, id); err != nil {
-			addAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
 			return
 		}
 	}
@@ -690,7 +694,7 @@ func (r *authConfigResource) setAuthConfigEnabled(ctx context.Context, id string
 		op, status = "disabling", client.AuthConfigStatusDisabled
 	}
 	if err := r.data.Client.UpdateAuthConfigStatus(ctx, status, id); err != nil {
-		addAPIError(diags, op, authConfigResourceType, id, err)
+		diagnostics.AddAPIError(diags, op, authConfigResourceType, id, err)
 		return false
 	}
 	return true
@@ -779,13 +783,13 @@ func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequ
 	}
 	id := state.ID.ValueString()
 	jobID, err := r.data.Client.DeleteAuthConfigWith(ctx, id, client.DeleteOptions{RevokeOnDelete: state.RevokeOnDelete.ValueBool()})
-	logRevokeJob(ctx, authConfigResourceType, id, jobID)
-	addDeleteError(&resp.Diagnostics, authConfigResourceType, id, err)
+	diagnostics.LogRevokeJob(ctx, authConfigResourceType, id, jobID)
+	diagnostics.AddDeleteError(&resp.Diagnostics, authConfigResourceType, id, err)
 }
 
 func (r *authConfigResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	// ac_... only; a connected account or trigger id is named as such.
-	importStateByID(ctx, authConfigIDKind, req, resp)
+	importid.ImportState(ctx, importid.AuthConfig, req, resp)
 }
 
 // acCredentialsToSend returns the credentials of a custom auth config from

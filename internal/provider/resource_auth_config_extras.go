@@ -25,6 +25,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -275,7 +276,7 @@ func (r *authConfigResource) checkToolAccessTools(ctx context.Context, tk *clien
 		if tools == nil {
 			list, err := r.data.Cache.ToolkitTools(ctx, tk.Slug)
 			if err != nil {
-				addAPIErrorAt(diags, path.Root("tool_access_config").AtName(l.name), "listing the tools of toolkit "+tk.Slug+" for",
+				diagnostics.AddAPIErrorAt(diags, path.Root("tool_access_config").AtName(l.name), "listing the tools of toolkit "+tk.Slug+" for",
 					authConfigResourceType, "", err)
 				return
 			}

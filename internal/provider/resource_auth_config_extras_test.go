@@ -192,7 +192,7 @@ resource "service_auth_config" "bad" {
   auth_scheme = "API_KEY"
   proxy_config = { proxy_url = "proxy.example.com" }
 }`, "proxy_config.proxy_url", "absolute URL"),
-		// The framework's conversion error, rewritten (number_diags.go; for a
+		// The framework's conversion error, rewritten (protocol.WholeNumbers; for a
 		// nested attribute the framework names the enclosing one):
 		// this step fails if the framework changes its wording.
 		testAccPlanError(`

@@ -28,6 +28,10 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -84,9 +88,9 @@ func (r *connectedAccountResource) Metadata(_ context.Context, req resource.Meta
 	resp.TypeName = req.ProviderTypeName + "_connected_account"
 }
 
-// IdentitySchema: the connected account's identity is its id (see identity.go).
+// IdentitySchema: the connected account's identity is its id (see package identity).
 func (r *connectedAccountResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("connected account", "ca_AbC123")
+	resp.IdentitySchema = identity.Schema("connected account", "ca_AbC123")
 }
 
 func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -408,7 +412,7 @@ func (r *connectedAccountResource) checkAccountCredentials(ctx context.Context, 
 	tk, err := r.data.Cache.Toolkit(ctx, toolkit)
 	if err != nil {
 		if !r.data.addVersionNotFound(ctx, diags, toolkit, err) {
-			addLookupError(diags, path.Root("auth_config_id"), "toolkit", toolkit, r.data.VersionFor(toolkit), err)
+			diagnostics.AddLookupError(diags, path.Root("auth_config_id"), "toolkit", toolkit, r.data.VersionFor(toolkit), err)
 		}
 		return
 	}
@@ -437,10 +441,10 @@ const (
 )
 
 // A delete (no planned object) and a destroy run need no check (the gate,
-// remotePlanChecks): in particular they must not depend on the auth config
+// destroyrun.RemotePlanChecks): in particular they must not depend on the auth config
 // still existing.
 func (r *connectedAccountResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	remotePlanChecks(ctx, connectedAccountType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, connectedAccountType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -517,7 +521,7 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 			r.addAuthConfigNotFound(ctx, req, plan, acID, &resp.Diagnostics)
 			return
 		}
-		addAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_id"), "reading auth config", connectedAccountType, acID, err)
+		diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_id"), "reading auth config", connectedAccountType, acID, err)
 		return
 	}
 	r.checkAccountCredentials(ctx, ac.Toolkit.Slug, ac.AuthScheme, keys, attr, hostedLink, true, &resp.Diagnostics, validators.SharedCredentialNames(ac)...)
@@ -645,7 +649,7 @@ func (r *connectedAccountResource) addAuthConfigNotFound(ctx context.Context, re
 }
 
 func (r *connectedAccountResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -700,7 +704,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 			Alias: plan.Alias.ValueString()})
 		if err != nil {
 			if !r.addAliasRefused(ctx, plan, err, &resp.Diagnostics) {
-				addAPIError(&resp.Diagnostics, "creating (hosted link)", connectedAccountType, "", err)
+				diagnostics.AddAPIError(&resp.Diagnostics, "creating (hosted link)", connectedAccountType, "", err)
 			}
 			return
 		}
@@ -736,7 +740,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	var errs diag.Diagnostics
 	if !plan.Enabled.ValueBool() {
 		if err := c.UpdateConnectedAccountStatus(ctx, id, false, plan.DisabledReason.ValueString()); err != nil {
-			addAPIError(&errs, "disabling", connectedAccountType, id, err)
+			diagnostics.AddAPIError(&errs, "disabling", connectedAccountType, id, err)
 		}
 	}
 
@@ -753,7 +757,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	if acct == nil {
 		a, err := c.GetConnectedAccount(ctx, id)
 		if err != nil {
-			addAPIError(&errs, "reading the new", connectedAccountType, id, err)
+			diagnostics.AddAPIError(&errs, "reading the new", connectedAccountType, id, err)
 		}
 		acct = a
 	}
@@ -804,15 +808,15 @@ var stateFieldRe = regexp.MustCompile(`connection\.state\.val\.([A-Za-z0-9_-]+)`
 func addCredentialsAPIError(diags *diag.Diagnostics, sentCredentials bool, attr path.Path, operation, id string, err error) {
 	var apiErr *client.APIError
 	if !sentCredentials || !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest {
-		addAPIError(diags, operation, connectedAccountType, id, err)
+		diagnostics.AddAPIError(diags, operation, connectedAccountType, id, err)
 		return
 	}
 	text := apiErr.Message + "\n" + strings.Join(apiErr.Errors, "\n")
 	if !strings.Contains(text, "connection.state") {
-		addAPIError(diags, operation, connectedAccountType, id, err)
+		diagnostics.AddAPIError(diags, operation, connectedAccountType, id, err)
 		return
 	}
-	summary, detail := apiErrorText(operation, connectedAccountType, id, err)
+	summary, detail := diagnostics.APIErrorText(operation, connectedAccountType, id, err)
 	lead := fmt.Sprintf("Attribute %s: the service refused the credentials.", attr)
 	if m := stateFieldRe.FindStringSubmatch(text); m != nil {
 		lead = fmt.Sprintf("Attribute %s: the service refused the credential field %q (connection.state.val.%s is "+
@@ -843,7 +847,7 @@ func addWaitError(diags *diag.Diagnostics, id, redirect, timeout string, err err
 		diags.AddError("Connected account "+id+" failed to connect",
 			fmt.Sprintf("The connection did not succeed: %s.%s", err, keep))
 	default:
-		summary, detail := apiErrorText("waiting for", connectedAccountType, id, err)
+		summary, detail := diagnostics.APIErrorText("waiting for", connectedAccountType, id, err)
 		diags.AddError(summary, detail+"\n"+keep)
 	}
 }
@@ -910,7 +914,7 @@ func (m *connectedAccountModel) fill(_ context.Context, a *client.ConnectedAccou
 }
 
 func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state connectedAccountModel
 	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
@@ -918,11 +922,11 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 	}
 	id := state.ID.ValueString()
 	a, err := r.data.readConnectedAccount(ctx, id)
-	if readFailed(ctx, resp, connectedAccountType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, connectedAccountType, id, err) {
 		return
 	}
 	if strings.EqualFold(a.Status, statusDeleted) {
-		removeFromState(ctx, resp, connectedAccountType, id)
+		diagnostics.RemoveFromState(ctx, resp, connectedAccountType, id)
 		return
 	}
 	resp.Diagnostics.Append(state.fill(ctx, a)...)
@@ -930,7 +934,7 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 }
 
 func (r *connectedAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -977,7 +981,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 			case upd.State != nil:
 				addCredentialsAPIError(&resp.Diagnostics, true, credAttr, "updating the credentials of", id, err)
 			default:
-				addAPIError(&resp.Diagnostics, "updating the alias of", connectedAccountType, id, err)
+				diagnostics.AddAPIError(&resp.Diagnostics, "updating the alias of", connectedAccountType, id, err)
 			}
 			return
 		}
@@ -995,7 +999,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 			if !enabled {
 				op = "disabling"
 			}
-			addAPIError(&resp.Diagnostics, op, connectedAccountType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, op, connectedAccountType, id, err)
 			return
 		}
 		called = true
@@ -1004,7 +1008,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 	if called {
 		a, err := c.GetConnectedAccount(ctx, id)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "reading", connectedAccountType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "reading", connectedAccountType, id, err)
 			return
 		}
 		planned := plan.Status
@@ -1036,12 +1040,12 @@ func (r *connectedAccountResource) Delete(ctx context.Context, req resource.Dele
 	}
 	id := state.ID.ValueString()
 	jobID, err := r.data.Client.DeleteConnectedAccountWith(ctx, id, client.DeleteOptions{RevokeOnDelete: state.RevokeOnDelete.ValueBool()})
-	logRevokeJob(ctx, connectedAccountType, id, jobID)
-	addDeleteError(&resp.Diagnostics, connectedAccountType, id, err)
+	diagnostics.LogRevokeJob(ctx, connectedAccountType, id, jobID)
+	diagnostics.AddDeleteError(&resp.Diagnostics, connectedAccountType, id, err)
 }
 
 func (r *connectedAccountResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	// Only ca_... ids: the API addresses accounts by nanoid, not by UUID. A
 	// malformed id, or an auth config or trigger id, fails without an API call.
-	importStateByID(ctx, connectedAccountIDKind, req, resp)
+	importid.ImportState(ctx, importid.ConnectedAccount, req, resp)
 }

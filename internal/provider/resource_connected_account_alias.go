@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
 // aliasHolder returns the account of accounts, other than except, that has
@@ -75,7 +76,7 @@ func (r *connectedAccountResource) checkAliasAtPlan(ctx context.Context, req res
 	}
 	accounts, err := r.data.Cache.UserAccounts(ctx, userID)
 	if err != nil {
-		addAPIErrorAt(diags, path.Root("alias"), "listing the accounts of user "+userID+" to check the alias of", connectedAccountType, except, err)
+		diagnostics.AddAPIErrorAt(diags, path.Root("alias"), "listing the accounts of user "+userID+" to check the alias of", connectedAccountType, except, err)
 		return
 	}
 	holder := aliasHolder(accounts, userID, toolkit, alias, except)
@@ -115,7 +116,7 @@ func checkBeforeCreate(ctx context.Context, c *client.Client, plan connectedAcco
 	}
 	accounts, err := c.ListConnectedAccounts(ctx, p)
 	if err != nil {
-		addAPIError(diags, "checking for existing accounts before creating", connectedAccountType, "", err)
+		diagnostics.AddAPIError(diags, "checking for existing accounts before creating", connectedAccountType, "", err)
 		return false
 	}
 	ok := true
@@ -167,7 +168,7 @@ func addAliasConflictAtApply(ctx context.Context, c *client.Client, userID, tool
 	if id == "" {
 		op, outcome = "creating", "No connected account was created."
 	}
-	summary, detail := apiErrorText(op, connectedAccountType, id, err)
+	summary, detail := diagnostics.APIErrorText(op, connectedAccountType, id, err)
 	lead := fmt.Sprintf("Attribute alias: the service refused the alias %q: another connected account of user %q on "+
 		"toolkit %q has it (an alias is unique per user and toolkit). %s", alias, userID, toolkit, outcome)
 	p := client.ConnectedAccountListParams{UserIDs: []string{userID}}

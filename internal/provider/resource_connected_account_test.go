@@ -34,6 +34,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
+	"github.com/integration-service/terraform-provider-service/internal/provider/protocol"
 )
 
 const caAddr = "service_connected_account.test"
@@ -109,7 +111,7 @@ func testAccCACompleteStep(t *testing.T, id *string, cfg string, checks ...state
 // Read or Update directly).
 func testAccCAResource(ctx context.Context, c *client.Client) (*connectedAccountResource, schema.Schema) {
 	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: NewSchemaCache(c, client.ToolkitVersions{})}
+	r.data = &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{})}
 	var resp resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &resp)
 	return r, resp.Schema
@@ -1165,7 +1167,7 @@ func (r *testAccPlanDiagnostics) factories() map[string]func() (tfprotov6.Provid
 			if err != nil {
 				return nil, err
 			}
-			return planDiagnosticsServer{s.(wholeNumbers), r}, nil
+			return planDiagnosticsServer{s.(protocol.WholeNumbers), r}, nil
 		},
 	}
 }
@@ -1208,12 +1210,12 @@ func (c planWarningCheck) CheckPlan(_ context.Context, _ plancheck.CheckPlanRequ
 }
 
 type planDiagnosticsServer struct {
-	wholeNumbers
+	protocol.WholeNumbers
 	r *testAccPlanDiagnostics
 }
 
 func (s planDiagnosticsServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	resp, err := s.wholeNumbers.PlanResourceChange(ctx, req)
+	resp, err := s.WholeNumbers.PlanResourceChange(ctx, req)
 	if resp != nil && req.TypeName == s.r.typeName {
 		s.r.mu.Lock()
 		s.r.diags = append(s.r.diags, resp.Diagnostics...)

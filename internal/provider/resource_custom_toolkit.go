@@ -23,6 +23,9 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -80,9 +83,9 @@ func (r *customToolkitResource) Metadata(_ context.Context, req resource.Metadat
 	resp.TypeName = req.ProviderTypeName + "_custom_toolkit"
 }
 
-// IdentitySchema: the custom toolkit's identity is its id (see identity.go).
+// IdentitySchema: the custom toolkit's identity is its id (see package identity).
 func (r *customToolkitResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("custom toolkit (its slug)", "CUSTOM_ACME")
+	resp.IdentitySchema = identity.Schema("custom toolkit (its slug)", "CUSTOM_ACME")
 }
 
 // customToolkitSchemaVersion is the schema version: 1 since the MCP server
@@ -275,7 +278,7 @@ func (r *customToolkitResource) Configure(_ context.Context, req resource.Config
 // refuses the create (409) after the rest of the apply has run. Nothing is
 // written; one GET, only when a toolkit is created.
 func (r *customToolkitResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	remotePlanChecks(ctx, customToolkitType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, customToolkitType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 // privateKeyReplacingToolkit holds, in the private data of a replacement's plan,
@@ -428,7 +431,7 @@ func customToolkitConfig(ctx context.Context, m customToolkitModel) (client.Cust
 }
 
 func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacingToolkit, nil)...) // a plan's note, not state
 	}
@@ -447,7 +450,7 @@ func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateR
 	}
 	slug, err := r.data.Client.CreateCustomToolkit(ctx, plan.Slug.ValueString(), cfg)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "creating", customToolkitType, client.CustomToolkitSlug(plan.Slug.ValueString()), err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "creating", customToolkitType, client.CustomToolkitSlug(plan.Slug.ValueString()), err)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(slug))...)
@@ -461,7 +464,7 @@ func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateR
 func (r *customToolkitResource) readInto(ctx context.Context, slug string, m *customToolkitModel, diags *diag.Diagnostics) bool {
 	tk, err := r.data.Client.GetToolkit(ctx, slug, "")
 	if err != nil {
-		addAPIError(diags, "reading", customToolkitType, slug, err)
+		diagnostics.AddAPIError(diags, "reading", customToolkitType, slug, err)
 		return false
 	}
 	diags.Append(m.fill(ctx, tk)...)
@@ -503,7 +506,7 @@ func (m *customToolkitModel) fill(_ context.Context, tk *client.Toolkit) diag.Di
 }
 
 func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state customToolkitModel
 	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
@@ -511,7 +514,7 @@ func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadReque
 	}
 	id := state.ID.ValueString()
 	tk, err := r.data.Client.GetToolkit(ctx, id, "")
-	if readFailed(ctx, resp, customToolkitType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, customToolkitType, id, err) {
 		return
 	}
 	resp.Diagnostics.Append(state.fillRead(ctx, tk)...)
@@ -537,7 +540,7 @@ func (m *customToolkitModel) fillRead(ctx context.Context, tk *client.Toolkit) d
 }
 
 func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacingToolkit, nil)...) // a plan's note, not state
 	}
@@ -560,7 +563,7 @@ func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateR
 	}
 	if in.Name != nil {
 		if err := r.data.Client.UpdateCustomToolkit(ctx, id, in); err != nil {
-			addAPIError(&resp.Diagnostics, "updating", customToolkitType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "updating", customToolkitType, id, err)
 			return
 		}
 	}
@@ -580,13 +583,13 @@ func (r *customToolkitResource) Delete(ctx context.Context, req resource.DeleteR
 		return
 	}
 	id := state.ID.ValueString()
-	addDeleteError(&resp.Diagnostics, customToolkitType, id, r.data.Client.DeleteCustomToolkit(ctx, id))
+	diagnostics.AddDeleteError(&resp.Diagnostics, customToolkitType, id, r.data.Client.DeleteCustomToolkit(ctx, id))
 }
 
 // ImportState imports by the toolkit slug (CUSTOM_...); a slug without the
 // prefix is accepted and completed.
 func (r *customToolkitResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := importIDOf(ctx, req, &resp.Diagnostics)
+	id := identity.ImportID(ctx, req, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -598,7 +601,7 @@ func (r *customToolkitResource) ImportState(ctx context.Context, req resource.Im
 	}
 	slug := client.CustomToolkitSlug(id)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), slug)...)
-	setIdentity(ctx, resp.Identity, slug, &resp.Diagnostics)
+	identity.Set(ctx, resp.Identity, slug, &resp.Diagnostics)
 }
 
 // UpgradeState moves a state of schema version 0 (the releases before

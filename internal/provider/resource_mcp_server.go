@@ -23,6 +23,10 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
+	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -76,9 +80,9 @@ func mcpServerNameValidators() []validator.String {
 	}
 }
 
-// IdentitySchema: the MCP server's identity is its id (see identity.go).
+// IdentitySchema: the MCP server's identity is its id (see package identity).
 func (r *mcpServerResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("MCP server", "6f1c2c9e-0000-4000-8000-000000000000")
+	resp.IdentitySchema = identity.Schema("MCP server", "6f1c2c9e-0000-4000-8000-000000000000")
 }
 
 func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -221,7 +225,7 @@ func stringSet(vals []string, keepNull bool) types.Set {
 }
 
 func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -258,17 +262,17 @@ func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateReque
 // taken is attached to name.
 func addMCPServerWriteError(diags *diag.Diagnostics, op, id, name string, err error) {
 	if client.IsConflict(err) {
-		addAPIErrorAt(diags, path.Root("name"), op, mcpServerType, id, err)
+		diagnostics.AddAPIErrorAt(diags, path.Root("name"), op, mcpServerType, id, err)
 		diags.AddAttributeError(path.Root("name"), "MCP server name taken",
 			fmt.Sprintf("Attribute name: the project already has an MCP server named %q. Choose another name, or import "+
 				"the existing server (the service_mcp_server data source finds it by name).", name))
 		return
 	}
-	addAPIError(diags, op, mcpServerType, id, err)
+	diagnostics.AddAPIError(diags, op, mcpServerType, id, err)
 }
 
 func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state mcpServerModel
 	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -279,7 +283,7 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 	}
 	id := state.ID.ValueString()
 	m, err := r.data.Client.GetMCPServer(ctx, id)
-	if readFailed(ctx, resp, mcpServerType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, mcpServerType, id, err) {
 		return
 	}
 	resp.Diagnostics.Append(state.fillRead(ctx, r.data.Cache, m)...)
@@ -292,7 +296,7 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 // fillRead is the Read after its GET: it updates m (the prior state; after
 // an import only its id) from the service's server s. The
 // service_mcp_server list resource applies it to each listed server.
-func (m *mcpServerModel) fillRead(ctx context.Context, cache *SchemaCache, s *client.MCPServer) diag.Diagnostics {
+func (m *mcpServerModel) fillRead(ctx context.Context, cache *lookup.SchemaCache, s *client.MCPServer) diag.Diagnostics {
 	var diags diag.Diagnostics
 	// The toolkits of the auth configs are known from the prior state while
 	// the auth configs stay the same (one GET per refresh); after an import
@@ -306,7 +310,7 @@ func (m *mcpServerModel) fillRead(ctx context.Context, cache *SchemaCache, s *cl
 		for _, acID := range s.AuthConfigIDs {
 			slug, err := cache.AuthConfigToolkit(ctx, acID)
 			if err != nil && !client.IsNotFound(err) {
-				addAPIError(&diags, "reading the auth configs of", mcpServerType, s.ID, err)
+				diagnostics.AddAPIError(&diags, "reading the auth configs of", mcpServerType, s.ID, err)
 				return diags
 			}
 			acToolkits = append(acToolkits, slug)
@@ -353,7 +357,7 @@ func sortedCopy(s []string) []string {
 }
 
 func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -380,7 +384,7 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 		for _, acID := range acIDs {
 			slug, err := r.data.Cache.AuthConfigToolkit(ctx, acID)
 			if err != nil {
-				addAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_ids"), "reading auth config "+acID+" for", mcpServerType, id, err)
+				diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("auth_config_ids"), "reading auth config "+acID+" for", mcpServerType, id, err)
 				return
 			}
 			if !slices.Contains(toolkits, slug) {
@@ -418,22 +422,22 @@ func (r *mcpServerResource) Delete(ctx context.Context, req resource.DeleteReque
 		return
 	}
 	id := state.ID.ValueString()
-	addDeleteError(&resp.Diagnostics, mcpServerType, id, r.data.Client.DeleteMCPServer(ctx, id))
+	diagnostics.AddDeleteError(&resp.Diagnostics, mcpServerType, id, r.data.Client.DeleteMCPServer(ctx, id))
 }
 
 func (r *mcpServerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := importIDOf(ctx, req, &resp.Diagnostics)
+	id := identity.ImportID(ctx, req, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !uuidRe.MatchString(id) {
+	if !importid.UUIDRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid import id",
 			fmt.Sprintf("Expected an MCP server id, a UUID such as 6f1c2c9e-0000-4000-8000-000000000000 (the "+
 				"service_mcp_servers data source lists them), got %q.", id))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
-	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
+	identity.Set(ctx, resp.Identity, id, &resp.Diagnostics)
 }
 
 // fill copies what the service reports into m. acToolkits are the

@@ -16,6 +16,9 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/suggest"
 )
 
 // ModifyPlan checks, without writing anything: that the name is free (when
@@ -29,7 +32,7 @@ import (
 // keeps the service's allowed_tools when the configuration leaves them out
 // and the toolkits do not change.
 func (r *mcpServerResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	remotePlanChecks(ctx, mcpServerType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, mcpServerType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 func (r *mcpServerResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -156,7 +159,7 @@ func (r *mcpServerResource) planToolkits(ctx context.Context, plan mcpServerMode
 					"source lists them).", id))
 			continue
 		case err != nil:
-			addAPIErrorAt(diags, attrIDs, "reading auth config "+id+" for", mcpServerType, "", err)
+			diagnostics.AddAPIErrorAt(diags, attrIDs, "reading auth config "+id+" for", mcpServerType, "", err)
 			continue
 		}
 		if !slices.Contains(toolkits, slug) {
@@ -167,7 +170,7 @@ func (r *mcpServerResource) planToolkits(ctx context.Context, plan mcpServerMode
 	for _, slug := range setStrings(plan.NoAuthToolkits) {
 		tk, err := r.data.Cache.Toolkit(ctx, slug)
 		if err != nil {
-			addLookupErrorSuggest(diags, attrNoAuth.AtSetValue(types.StringValue(slug)), "toolkit", slug, r.data.VersionFor(slug), err,
+			diagnostics.AddLookupErrorSuggest(diags, attrNoAuth.AtSetValue(types.StringValue(slug)), "toolkit", slug, r.data.VersionFor(slug), err,
 				func() string { return r.data.suggestToolkit(ctx, slug) })
 			continue
 		}
@@ -207,7 +210,7 @@ func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolki
 	for _, tk := range toolkits {
 		list, err := r.data.Cache.ToolkitTools(ctx, tk)
 		if err != nil {
-			addAPIErrorAt(diags, attr, "listing the tools of toolkit "+tk+" for", mcpServerType, "", err)
+			diagnostics.AddAPIErrorAt(diags, attr, "listing the tools of toolkit "+tk+" for", mcpServerType, "", err)
 			return
 		}
 		for _, t := range list {
@@ -257,7 +260,7 @@ func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolki
 			diags.AddAttributeError(at, "Unknown tool",
 				fmt.Sprintf("Attribute allowed_tools: toolkit %q has no tool %q at version %s.%s (The tool's prefix "+
 					"names toolkit %q; the service_tools data source lists a toolkit's tools.)", cands[0], tool,
-					r.data.VersionFor(cands[0]), didYouMean(tool, candTools), cands[0]))
+					r.data.VersionFor(cands[0]), suggest.DidYouMean(tool, candTools), cands[0]))
 			continue
 		}
 		if owner != "" {
@@ -271,12 +274,12 @@ func (r *mcpServerResource) checkAllowedTools(ctx context.Context, tools, toolki
 			ownTools := slices.DeleteFunc(slices.Clone(servedSlugs), func(s string) bool { return served[s] != own })
 			diags.AddAttributeError(at, "Unknown tool",
 				fmt.Sprintf("Attribute allowed_tools: toolkit %q has no tool %q at version %s.%s (The service_tools "+
-					"data source lists a toolkit's tools.)", own, tool, r.data.VersionFor(own), didYouMean(tool, ownTools)))
+					"data source lists a toolkit's tools.)", own, tool, r.data.VersionFor(own), suggest.DidYouMean(tool, ownTools)))
 			continue
 		}
 		diags.AddAttributeError(at, "Unknown tool",
 			fmt.Sprintf("Attribute allowed_tools: no toolkit of the server (%s) has a tool %q.%s", strings.Join(sortedCopy(toolkits), ", "),
-				tool, didYouMean(tool, servedSlugs)))
+				tool, suggest.DidYouMean(tool, servedSlugs)))
 	}
 }
 

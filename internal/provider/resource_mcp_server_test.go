@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
 const testAccMCPServerName = "service_mcp_server.test"
@@ -93,7 +94,7 @@ func TestAccMCPServer_lifecycle(t *testing.T) {
 					plancheck.ExpectResourceAction(testAccMCPServerName, plancheck.ResourceActionCreate),
 				}},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(testAccMCPServerName, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidRe)),
+					statecheck.ExpectKnownValue(testAccMCPServerName, tfjsonpath.New("id"), knownvalue.StringRegexp(importid.UUIDRe)),
 					statecheck.ExpectKnownValue(testAccMCPServerName, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(testAccMCPServerName, tfjsonpath.New("allowed_tools"), testAccStrings("GITHUB_CREATE_AN_ISSUE", "GMAIL_SEND_EMAIL")),
 					statecheck.ExpectKnownValue(testAccMCPServerName, tfjsonpath.New("toolkits"), testAccStrings("github", "gmail")),
@@ -487,7 +488,7 @@ func TestAccIdentity_mcpServer(t *testing.T) {
 	prefix := acctest.RandomWithPrefix("tfacc-ident-mcp")
 	name := testAccMCPName()
 	testAccIdentity(t, identityCase{
-		addr: testAccMCPServerName, idRe: uuidRe,
+		addr: testAccMCPServerName, idRe: importid.UUIDRe,
 		create: testAccMCPServerTwoACs(prefix, name, `  allowed_tools = ["GITHUB_CREATE_AN_ISSUE", "GMAIL_SEND_EMAIL"]`),
 		update: testAccMCPServerTwoACs(prefix, name+"-b", `  allowed_tools = ["GITHUB_CREATE_AN_ISSUE", "GMAIL_SEND_EMAIL"]`),
 		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteMCPServer(ctx, id) },

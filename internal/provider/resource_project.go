@@ -24,6 +24,10 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 	"github.com/integration-service/terraform-provider-service/internal/provider/planmodifiers"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
@@ -101,9 +105,9 @@ func (r *projectResource) Metadata(_ context.Context, req resource.MetadataReque
 	resp.TypeName = req.ProviderTypeName + "_project"
 }
 
-// IdentitySchema: the project's identity is its id (see identity.go).
+// IdentitySchema: the project's identity is its id (see package identity).
 func (r *projectResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("project", "pr_AbC123xyz")
+	resp.IdentitySchema = identity.Schema("project", "pr_AbC123xyz")
 }
 
 // projectConfigAttributes are the attributes of `config`.
@@ -326,7 +330,7 @@ func (r *projectResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 		}
 		return
 	}
-	remotePlanChecks(ctx, projectType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, projectType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 // addDeletionProtectionError is the error of a plan (or a Delete) that would
@@ -336,7 +340,7 @@ func (r *projectResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 // that destroys it because its resource block is gone (or a `removed` block
 // asks to) has no block to set it in, so the error names a `removed` block
 // that forgets the project, or putting the block back. When the provider
-// cannot tell a destroy command from a plan (destroyDetectionFor), it says
+// cannot tell a destroy command from a plan (destroyrun.Detect), it says
 // both.
 func addDeletionProtectionError(ctx context.Context, diags *diag.Diagnostics, state projectModel, what string) {
 	detail := fmt.Sprintf("This plan would %s the project %q (%s), and deleting a project deletes everything in it: "+
@@ -348,9 +352,9 @@ func addDeletionProtectionError(ctx context.Context, diags *diag.Diagnostics, st
 	switch {
 	case what == "replace":
 		detail += inBlock + " The project is replaced because its name changed: the service cannot rename a project."
-	case destroyDetectionFor(ctx) == destroying:
+	case destroyrun.Detect(ctx) == destroyrun.Destroying:
 		detail += inBlock
-	case destroyDetectionFor(ctx) == notDestroying:
+	case destroyrun.Detect(ctx) == destroyrun.NotDestroying:
 		detail += projectRemovedAdvice
 	default:
 		detail += "With terraform destroy: " + inBlock + "\n\nWhen the plan destroys it because its resource block " +
@@ -444,14 +448,14 @@ func projectConfigChangeDetail(state projectModel) string {
 // organization's projects: a refused organization key names org_api_key.
 func addProjectListingError(diags *diag.Diagnostics, err error) {
 	if client.IsStatus(err, http.StatusUnauthorized) || client.IsStatus(err, http.StatusForbidden) {
-		summary, detail := apiErrorText("listing the organization's projects for", projectType, "", err)
+		summary, detail := diagnostics.APIErrorText("listing the organization's projects for", projectType, "", err)
 		diags.AddError("Invalid organization API key",
 			"The service refused the organization API key (org_api_key in the provider block, or the "+EnvOrgAPIKey+
 				" environment variable): check that it is an organization key, not a project key, and that it has "+
 				"not been revoked.\n\n"+summary+":\n"+detail)
 		return
 	}
-	addAPIErrorAt(diags, path.Root("name"), "listing the organization's projects for", projectType, "", err)
+	diagnostics.AddAPIErrorAt(diags, path.Root("name"), "listing the organization's projects for", projectType, "", err)
 }
 
 // projectConfigRequest converts `config` (known, possibly null) into the
@@ -478,7 +482,7 @@ func projectConfigRequest(ctx context.Context, o types.Object, diags *diag.Diagn
 }
 
 func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -494,7 +498,7 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 	c := r.data.Client
 	created, err := c.CreateProject(ctx, client.CreateProjectRequest{Name: plan.Name.ValueString(), Config: cfg})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "creating", projectType, "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "creating", projectType, "", err)
 		return
 	}
 	tflog.Debug(ctx, "created project", map[string]any{"id": created.ID, "adopted": created.Adopted})
@@ -512,7 +516,7 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 	// the next refresh fills them.
 	p, err := c.GetProject(ctx, created.ID)
 	if err != nil {
-		summary, detail := apiErrorText("reading back", projectType, created.ID, err)
+		summary, detail := diagnostics.APIErrorText("reading back", projectType, created.ID, err)
 		resp.Diagnostics.AddWarning(summary, "The project was created and saved in state (with its API key); "+
 			"org_id and created_at are filled by the next refresh.\n\n"+detail)
 	} else {
@@ -560,7 +564,7 @@ var projectConfigAttrTypes = map[string]attr.Type{
 }
 
 func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state projectModel
 	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
@@ -568,7 +572,7 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 	id := state.ID.ValueString()
 	p, err := r.data.Client.GetProject(ctx, id)
-	if readFailed(ctx, resp, projectType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, projectType, id, err) {
 		return
 	}
 	resp.Diagnostics.Append(state.fill(ctx, p)...)
@@ -576,7 +580,7 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 }
 
 func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -606,7 +610,7 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 			// Keep the rest of the update; the rotation is retried on the next apply.
 			plan.APIKeyRotation = state.APIKeyRotation
 			resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
-			addAPIError(&resp.Diagnostics, "regenerating the API key of", projectType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "regenerating the API key of", projectType, id, err)
 			return
 		}
 		plan.APIKey = types.StringValue(key.APIKey.Key)
@@ -630,21 +634,21 @@ func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest
 	}
 	id := state.ID.ValueString()
 	jobID, err := r.data.Client.DeleteProject(ctx, id, state.RevokeOnDelete.ValueBool())
-	logRevokeJob(ctx, projectType, id, jobID)
-	addDeleteError(&resp.Diagnostics, projectType, id, err)
+	diagnostics.LogRevokeJob(ctx, projectType, id, jobID)
+	diagnostics.AddDeleteError(&resp.Diagnostics, projectType, id, err)
 }
 
 func (r *projectResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := importIDOf(ctx, req, &resp.Diagnostics)
+	id := identity.ImportID(ctx, req, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !validators.ObjectIDRe.MatchString(id) {
+	if !importid.ObjectIDRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid import id",
 			fmt.Sprintf("Expected a project id such as pr_AbC123xyz (the service_projects data source lists them), got %q.", id))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
+	identity.Set(ctx, resp.Identity, id, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, planmodifiers.PrivateKeyImported, []byte("true"))...)
 }

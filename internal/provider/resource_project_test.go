@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 )
 
 const (
@@ -83,7 +84,7 @@ func projectTestValue(t *testing.T, sch tftypes.Object, vals map[string]tftypes.
 // request is counted (and answered 404), outside any destroy.
 func projectModifyPlan(t *testing.T, state, plan map[string]tftypes.Value) (diag.Diagnostics, []string) {
 	t.Helper()
-	ctx := withDestroyDetection(t.Context(), notDestroying)
+	ctx := destroyrun.WithDetection(t.Context(), destroyrun.NotDestroying)
 	r := NewProjectResource()
 	var sr resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &sr)

@@ -23,6 +23,10 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonschema"
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
 	"github.com/integration-service/terraform-provider-service/internal/provider/planmodifiers"
@@ -42,10 +46,6 @@ var (
 // triggerSlugRe matches trigger type slugs: upper snake case, prefixed by the
 // toolkit (e.g. GITHUB_COMMIT_EVENT).
 var triggerSlugRe = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
-
-// uuidRe matches a UUID, which the service also accepts as a trigger
-// instance id.
-var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 
 // NewTriggerInstanceResource returns the service_trigger_instance resource.
 func NewTriggerInstanceResource() resource.Resource {
@@ -73,9 +73,9 @@ func (r *triggerInstanceResource) Metadata(_ context.Context, req resource.Metad
 	resp.TypeName = req.ProviderTypeName + "_trigger_instance"
 }
 
-// IdentitySchema: the trigger instance's identity is its id (see identity.go).
+// IdentitySchema: the trigger instance's identity is its id (see package identity).
 func (r *triggerInstanceResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("trigger instance", "ti_AbC123")
+	resp.IdentitySchema = identity.Schema("trigger instance", "ti_AbC123")
 }
 
 func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -184,7 +184,7 @@ func (r *triggerInstanceResource) Configure(_ context.Context, req resource.Conf
 // schema (read at the provider's toolkit version, once per provider run) and
 // fills in the toolkit. Nothing is written.
 func (r *triggerInstanceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	remotePlanChecks(ctx, triggerInstanceType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, triggerInstanceType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -237,7 +237,7 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	tt, err := r.data.Cache.TriggerType(ctx, slug)
 	if err != nil {
 		if !r.data.addVersionNotFound(ctx, &resp.Diagnostics, toolkitPrefix(slug), err) {
-			addLookupErrorSuggest(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, r.data.VersionFor(toolkitPrefix(slug)), err,
+			diagnostics.AddLookupErrorSuggest(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, r.data.VersionFor(toolkitPrefix(slug)), err,
 				func() string { return r.data.suggestTriggerType(ctx, slug) })
 		}
 		return
@@ -303,7 +303,7 @@ func (r *triggerInstanceResource) claimTriggerCreate(plan triggerInstanceModel, 
 // the check at create.
 // It runs only for a create or a replacement (ModifyPlan returns earlier for
 // an unchanged trigger in the state) and never during `terraform destroy`
-// (remotePlanChecks), so a deleted account does not block a destroy.
+// (destroyrun.RemotePlanChecks), so a deleted account does not block a destroy.
 //
 // needsEndpoint is the trigger type's requires_webhook_endpoint_setup: on an
 // account of the developer's own OAuth app (an auth config that is not
@@ -348,7 +348,7 @@ func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, us
 }
 
 func (r *triggerInstanceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -399,7 +399,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		ToolkitVersions:    vp,
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "creating", triggerInstanceType, slug, err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "creating", triggerInstanceType, slug, err)
 		return
 	}
 	tflog.Debug(ctx, "created trigger instance", map[string]any{"id": id, "slug": slug, "connected_account_id": accountID})
@@ -409,7 +409,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 			// Save what exists so that Terraform manages (and can destroy) it.
 			plan.ID = types.StringValue(id)
 			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), plan.ID)...)
-			addAPIError(&resp.Diagnostics, "disabling", triggerInstanceType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "disabling", triggerInstanceType, id, err)
 			return
 		}
 	}
@@ -417,7 +417,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 	ti, err := c.GetTriggerInstance(ctx, id)
 	if err != nil {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
-		addAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
 		return
 	}
 	plan.Toolkit = types.StringValue(toolkit)
@@ -432,7 +432,7 @@ func (r *triggerInstanceResource) firstActiveAccount(ctx context.Context, userID
 		UserIDs: []string{userID}, ToolkitSlugs: []string{toolkit}, Statuses: []string{"ACTIVE"},
 	}) {
 		if err != nil {
-			addAPIErrorAt(diags, path.Root("connected_account_id"), "listing connected accounts for", triggerInstanceType, slug, err)
+			diagnostics.AddAPIErrorAt(diags, path.Root("connected_account_id"), "listing connected accounts for", triggerInstanceType, slug, err)
 			return ""
 		}
 		if strings.EqualFold(a.Status, "ACTIVE") && !a.IsDisabled && a.UserID == userID {
@@ -458,7 +458,7 @@ func (r *triggerInstanceResource) checkAccount(ctx context.Context, id, userID, 
 				fmt.Sprintf("Attribute connected_account_id: the service has no connected account %q.", id))
 			return
 		}
-		addAPIErrorAt(diags, attr, "reading connected account for", triggerInstanceType, slug, err)
+		diagnostics.AddAPIErrorAt(diags, attr, "reading connected account for", triggerInstanceType, slug, err)
 		return
 	}
 	r.checkAccountFields(a, id, userID, toolkit, slug, diags)
@@ -489,7 +489,7 @@ func (r *triggerInstanceResource) checkAccountFields(a *client.ConnectedAccount,
 }
 
 func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state triggerInstanceModel
 	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -500,7 +500,7 @@ func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadReq
 	}
 	id := state.ID.ValueString()
 	ti, err := r.data.readTriggerInstance(ctx, id)
-	if readFailed(ctx, resp, triggerInstanceType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, triggerInstanceType, id, err) {
 		return
 	}
 	resp.Diagnostics.Append(state.fillRead(ctx, r.data, ti)...)
@@ -529,7 +529,7 @@ func toolkitOf(ctx context.Context, data *ProviderData, slug string) string {
 }
 
 func (r *triggerInstanceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -552,13 +552,13 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 		}
 		// 409: already in the wanted state.
 		if err != nil && !client.IsConflict(err) {
-			addAPIError(&resp.Diagnostics, op, triggerInstanceType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, op, triggerInstanceType, id, err)
 			return
 		}
 	}
 	ti, err := c.GetTriggerInstance(ctx, id)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
 		return
 	}
 	plan.ID = state.ID
@@ -580,12 +580,12 @@ func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.Delet
 	}
 	id := state.ID.ValueString()
 	// 404 and 410 (client.IsNotFound): already gone; 409: already deleted.
-	addDeleteError(&resp.Diagnostics, triggerInstanceType, id, r.data.Client.DeleteTrigger(ctx, id), client.IsConflict)
+	diagnostics.AddDeleteError(&resp.Diagnostics, triggerInstanceType, id, r.data.Client.DeleteTrigger(ctx, id), client.IsConflict)
 }
 
 func (r *triggerInstanceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	// ti_... or the instance's UUID; an id of another kind is named as such.
-	importStateByID(ctx, triggerInstanceIDKind, req, resp)
+	importid.ImportState(ctx, importid.TriggerInstance, req, resp)
 }
 
 // fill copies what the service reports into m, keeping the

@@ -27,6 +27,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
 // testAccTriggerAccount creates an ACTIVE connected account for userID on
@@ -688,9 +689,9 @@ func TestTriggerImportIDProblem(t *testing.T) {
 		"ac_AbC123":                            "auth config id: import it with service_auth_config",
 		"ca_AbC123":                            "connected account id: import it with service_connected_account",
 	} {
-		got := importIDProblem(triggerInstanceIDKind, id)
+		got := importid.Problem(importid.TriggerInstance, id)
 		if want == "" && got != "" || want != "" && !strings.Contains(got, want) {
-			t.Errorf("importIDProblem(trigger instance, %q) = %q, want %q", id, got, want)
+			t.Errorf("importid.Problem(trigger instance, %q) = %q, want %q", id, got, want)
 		}
 	}
 }

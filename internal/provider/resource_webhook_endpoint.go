@@ -24,6 +24,10 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
@@ -65,9 +69,9 @@ func (r *webhookEndpointResource) Metadata(_ context.Context, req resource.Metad
 	resp.TypeName = req.ProviderTypeName + "_webhook_endpoint"
 }
 
-// IdentitySchema: the webhook endpoint's identity is its id (see identity.go).
+// IdentitySchema: the webhook endpoint's identity is its id (see package identity).
 func (r *webhookEndpointResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("webhook endpoint", "we_AbC123")
+	resp.IdentitySchema = identity.Schema("webhook endpoint", "we_AbC123")
 }
 
 func (r *webhookEndpointResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -231,7 +235,7 @@ func (r *webhookEndpointResource) ValidateConfig(ctx context.Context, req resour
 // provider run). Nothing is written.
 func (r *webhookEndpointResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	planDataKeys(ctx, req, resp)
-	remotePlanChecks(ctx, webhookEndpointType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, webhookEndpointType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 // planDataKeys fills data_keys at plan (no request) when the apply's outcome
@@ -315,7 +319,7 @@ func (r *webhookEndpointResource) checkToolkit(ctx context.Context, slug string,
 	triggers, err := d.Cache.ToolkitTriggerTypes(ctx, slug)
 	if err != nil {
 		if !d.addVersionNotFound(ctx, diags, slug, err) {
-			addAPIErrorAt(diags, path.Root("toolkit"), "reading the trigger types of toolkit", "", slug, err)
+			diagnostics.AddAPIErrorAt(diags, path.Root("toolkit"), "reading the trigger types of toolkit", "", slug, err)
 		}
 		return
 	}
@@ -353,7 +357,7 @@ func configuredData(ctx context.Context, config codec.AttributeGetter, diags *di
 }
 
 func (r *webhookEndpointResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -407,10 +411,10 @@ func (r *webhookEndpointResource) Create(ctx context.Context, req resource.Creat
 func addCreateEndpointError(diags *diag.Diagnostics, toolkit string, err error) {
 	var apiErr *client.APIError
 	if !errors.As(err, &apiErr) || (apiErr.StatusCode != http.StatusBadRequest && apiErr.StatusCode != http.StatusNotFound) {
-		addAPIError(diags, "creating", webhookEndpointType, "", err)
+		diagnostics.AddAPIError(diags, "creating", webhookEndpointType, "", err)
 		return
 	}
-	summary, detail := apiErrorText("creating", webhookEndpointType, "", err)
+	summary, detail := diagnostics.APIErrorText("creating", webhookEndpointType, "", err)
 	diags.AddAttributeError(path.Root("toolkit"), summary, fmt.Sprintf("Attribute toolkit: the service refused a "+
 		"webhook endpoint for toolkit %q. Only toolkits whose trigger types have requires_webhook_endpoint_setup = "+
 		"true take one (the service_trigger_types data source shows it).\n\n%s", toolkit, detail))
@@ -419,7 +423,7 @@ func addCreateEndpointError(diags *diag.Diagnostics, toolkit string, err error) 
 // addDataRefused reports a refused data_wo (the replace of the endpoint's
 // setup fields), on data_wo.
 func addDataRefused(diags *diag.Diagnostics, id string, err error) {
-	addAPIErrorAt(diags, path.Root("data_wo"), "setting the setup fields (data_wo) of", webhookEndpointType, id, err)
+	diagnostics.AddAPIErrorAt(diags, path.Root("data_wo"), "setting the setup fields (data_wo) of", webhookEndpointType, id, err)
 	if client.IsNotFound(err) {
 		return
 	}
@@ -431,7 +435,7 @@ func addDataRefused(diags *diag.Diagnostics, id string, err error) {
 }
 
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state webhookEndpointModel
 	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
@@ -439,7 +443,7 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 	}
 	id := state.ID.ValueString()
 	we, err := r.data.Client.GetWebhookEndpoint(ctx, id)
-	if readFailed(ctx, resp, webhookEndpointType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, webhookEndpointType, id, err) {
 		return
 	}
 	resp.Diagnostics.Append(state.fill(ctx, we)...)
@@ -449,7 +453,7 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 // Update sends data_wo when data_wo_version changed to a new value; the
 // other attributes replace the resource, so nothing else changes in place.
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -499,18 +503,18 @@ func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.Delet
 }
 
 func (r *webhookEndpointResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := importIDOf(ctx, req, &resp.Diagnostics)
+	id := identity.ImportID(ctx, req, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !validators.ObjectIDRe.MatchString(id) {
+	if !importid.ObjectIDRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid import id",
 			fmt.Sprintf("Expected a webhook endpoint id such as we_AbC123 (the service_webhook_endpoints data source "+
 				"lists them), got %q.", id))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
+	identity.Set(ctx, resp.Identity, id, &resp.Diagnostics)
 }
 
 // fill copies the service's view into m. toolkit keeps the

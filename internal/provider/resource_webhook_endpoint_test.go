@@ -22,6 +22,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfversion"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
+	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
 )
 
 const testAccWebhookEndpointAddr = "service_webhook_endpoint.slack"
@@ -433,7 +435,7 @@ func adoptedEndpoint(t *testing.T, c *client.Client, toolkit, clientID string, d
 // an unconfigured provider.
 func TestWebhookEndpointModifyPlanReads(t *testing.T) {
 	t.Parallel()
-	ctx := withDestroyDetection(t.Context(), notDestroying)
+	ctx := destroyrun.WithDetection(t.Context(), destroyrun.NotDestroying)
 	r := &webhookEndpointResource{}
 	var sr fwresource.SchemaResponse
 	r.Schema(ctx, fwresource.SchemaRequest{}, &sr)
@@ -451,12 +453,12 @@ func TestWebhookEndpointModifyPlanReads(t *testing.T) {
 	null := tftypes.NewValue(typ, nil)
 
 	var toolkitReads, triggerReads int
-	sc := newSchemaCache(client.ToolkitVersions{})
-	sc.fetchToolkit = func(_ context.Context, slug, _ string) (*client.Toolkit, error) {
+	var fetch lookup.Fetchers
+	fetch.Toolkit = func(_ context.Context, slug, _ string) (*client.Toolkit, error) {
 		toolkitReads++
 		return &client.Toolkit{Slug: slug}, nil
 	}
-	sc.fetchTriggerTypes = func(_ context.Context, p client.TriggerTypeListParams) ([]client.TriggerType, error) {
+	fetch.TriggerTypes = func(_ context.Context, p client.TriggerTypeListParams) ([]client.TriggerType, error) {
 		triggerReads++
 		return []client.TriggerType{
 			{Slug: "X_POLL"},
@@ -467,7 +469,7 @@ func TestWebhookEndpointModifyPlanReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	configured := &ProviderData{Client: c, Cache: sc}
+	configured := &ProviderData{Client: c, Cache: lookup.NewSchemaCacheWith(client.ToolkitVersions{}, fetch)}
 
 	plan := func(data *ProviderData, state, planned tftypes.Value) diag.Diagnostics {
 		r := &webhookEndpointResource{data: data}

@@ -19,8 +19,13 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
+	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 	"github.com/integration-service/terraform-provider-service/internal/provider/planmodifiers"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
+	"github.com/integration-service/terraform-provider-service/internal/provider/webhookevents"
 )
 
 const webhookSubscriptionType = "service_webhook_subscription"
@@ -55,9 +60,9 @@ func (r *webhookSubscriptionResource) Metadata(_ context.Context, req resource.M
 	resp.TypeName = req.ProviderTypeName + "_webhook_subscription"
 }
 
-// IdentitySchema: the webhook subscription's identity is its id (see identity.go).
+// IdentitySchema: the webhook subscription's identity is its id (see package identity).
 func (r *webhookSubscriptionResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = idIdentitySchema("webhook subscription", "whs_AbC123")
+	resp.IdentitySchema = identity.Schema("webhook subscription", "whs_AbC123")
 }
 
 func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -98,8 +103,8 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 					"legacy shapes of the trigger message; other events are delivered in V3 only.",
 				Optional:   true,
 				Computed:   true,
-				Default:    stringdefault.StaticString(defaultWebhookVersion),
-				Validators: []validator.String{stringvalidator.OneOf(webhookVersions...)},
+				Default:    stringdefault.StaticString(webhookevents.DefaultVersion),
+				Validators: []validator.String{stringvalidator.OneOf(webhookevents.Versions...)},
 			},
 			"secret_rotation": schema.StringAttribute{
 				MarkdownDescription: "Any string; changing it rotates `secret` in place (for example a date, " +
@@ -144,7 +149,7 @@ func importHint(id string) string {
 // the planned version and, for a create, that the project has no
 // subscription yet. Nothing is written.
 func (r *webhookSubscriptionResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	remotePlanChecks(ctx, webhookSubscriptionType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+	destroyrun.RemotePlanChecks(ctx, webhookSubscriptionType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
 
 func (r *webhookSubscriptionResource) modifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
@@ -173,12 +178,12 @@ func (r *webhookSubscriptionResource) modifyPlan(ctx context.Context, req resour
 		if resp.Diagnostics.HasError() {
 			return
 		}
-		catalog, err := webhookEventTypes(ctx, r.data.Client)
+		catalog, err := webhookevents.Catalog(ctx, r.data.Client)
 		if err != nil {
-			addAPIErrorAt(&resp.Diagnostics, path.Root("enabled_events"), "reading webhook event types", "", "", err)
+			diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("enabled_events"), "reading webhook event types", "", "", err)
 			return
 		}
-		for _, p := range eventProblems(catalog, events, plan.Version.ValueString()) {
+		for _, p := range webhookevents.Problems(catalog, events, plan.Version.ValueString()) {
 			resp.Diagnostics.AddAttributeError(path.Root("enabled_events"), "Unsupported webhook event",
 				fmt.Sprintf("Attribute enabled_events: %s. The service_webhook_event_types data source lists the event "+
 					"types and the versions that deliver each.", p))
@@ -203,7 +208,7 @@ func (r *webhookSubscriptionResource) modifyPlan(ctx context.Context, req resour
 }
 
 func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -221,7 +226,7 @@ func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.C
 		WebhookURL: plan.WebhookURL.ValueString(), EnabledEvents: events, Version: plan.Version.ValueString(),
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "creating", webhookSubscriptionType, "", err)
+		diagnostics.AddAPIError(&resp.Diagnostics, "creating", webhookSubscriptionType, "", err)
 		if client.IsConflict(err) {
 			resp.Diagnostics.AddError("The project already has a webhook subscription", r.conflictDetail(ctx))
 		}
@@ -242,7 +247,7 @@ func (r *webhookSubscriptionResource) conflictDetail(ctx context.Context) string
 }
 
 func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identityFromPriorState(ctx, req, resp)
+	identity.FromPriorState(ctx, req, resp)
 	var state webhookSubscriptionModel
 	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
 	if resp.Diagnostics.HasError() || !r.data.Configured() {
@@ -250,7 +255,7 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 	}
 	id := state.ID.ValueString()
 	w, err := r.data.Client.GetWebhookSubscription(ctx, id)
-	if readFailed(ctx, resp, webhookSubscriptionType, id, err) {
+	if diagnostics.ReadFailed(ctx, resp, webhookSubscriptionType, id, err) {
 		return
 	}
 	resp.Diagnostics.Append(state.fill(ctx, w)...)
@@ -258,7 +263,7 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 }
 
 func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer identityFromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
+	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
 	}
@@ -289,7 +294,7 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 	if changed {
 		w, err := c.UpdateWebhookSubscription(ctx, id, body)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "updating", webhookSubscriptionType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "updating", webhookSubscriptionType, id, err)
 			return
 		}
 		current = w
@@ -308,7 +313,7 @@ func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.U
 			plan.SecretRotation = state.SecretRotation
 			resp.Diagnostics.Append(plan.fill(ctx, current)...)
 			resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
-			addAPIError(&resp.Diagnostics, "rotating the secret of", webhookSubscriptionType, id, err)
+			diagnostics.AddAPIError(&resp.Diagnostics, "rotating the secret of", webhookSubscriptionType, id, err)
 			return
 		}
 		current.Secret = secret
@@ -346,21 +351,21 @@ func (r *webhookSubscriptionResource) Delete(ctx context.Context, req resource.D
 		return
 	}
 	id := state.ID.ValueString()
-	addDeleteError(&resp.Diagnostics, webhookSubscriptionType, id, r.data.Client.DeleteWebhookSubscription(ctx, id))
+	diagnostics.AddDeleteError(&resp.Diagnostics, webhookSubscriptionType, id, r.data.Client.DeleteWebhookSubscription(ctx, id))
 }
 
 func (r *webhookSubscriptionResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	id := importIDOf(ctx, req, &resp.Diagnostics)
+	id := identity.ImportID(ctx, req, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !validators.ObjectIDRe.MatchString(id) {
+	if !importid.ObjectIDRe.MatchString(id) {
 		resp.Diagnostics.AddError("Invalid import id",
 			fmt.Sprintf("Expected a webhook subscription id such as whs_AbC123 (GET /api/v3.1/webhook_subscriptions lists it), got %q.", id))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
-	setIdentity(ctx, resp.Identity, id, &resp.Diagnostics)
+	identity.Set(ctx, resp.Identity, id, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Private.SetKey(ctx, planmodifiers.PrivateKeyImported, []byte("true"))...)
 }
 

@@ -14,7 +14,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // TestServedInterfaces: the server main.go serves implements every
@@ -136,9 +135,9 @@ func TestServedInterfacesAsserted(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, ok := range map[string]bool{
-		"ProviderServerWithListResource": isA[tfprotov6.ProviderServerWithListResource](served), //nolint:staticcheck // see servedServer
-		"ProviderServerWithActions":      isA[tfprotov6.ProviderServerWithActions](served),      //nolint:staticcheck // see servedServer
-		"ProviderServerWithStateStores":  isA[tfprotov6.ProviderServerWithStateStores](served),  //nolint:staticcheck // see servedServer
+		"ProviderServerWithListResource": isA[tfprotov6.ProviderServerWithListResource](served), //nolint:staticcheck // see protocol.Server
+		"ProviderServerWithActions":      isA[tfprotov6.ProviderServerWithActions](served),      //nolint:staticcheck // see protocol.Server
+		"ProviderServerWithStateStores":  isA[tfprotov6.ProviderServerWithStateStores](served),  //nolint:staticcheck // see protocol.Server
 	} {
 		if !ok {
 			t.Errorf("the served server does not implement tfprotov6.%s", name)
@@ -147,24 +146,3 @@ func TestServedInterfacesAsserted(t *testing.T) {
 }
 
 func isA[T any](v any) bool { _, ok := v.(T); return ok }
-
-// TestWholeNumberDiagnostics: a fractional number for a whole-number
-// attribute reads as a user's mistake, naming the attribute, not as a
-// provider bug; other diagnostics are left alone.
-func TestWholeNumberDiagnostics(t *testing.T) {
-	p := tftypes.NewAttributePath().WithAttributeName("proxy_config").WithAttributeName("proxy_auth_key_wo_version")
-	ds := []*tfprotov6.Diagnostic{
-		{Severity: tfprotov6.DiagnosticSeverityError, Summary: "Configuration Read Error", Attribute: p,
-			Detail: "An unexpected error was encountered trying to convert an attribute value from the configuration. " +
-				"This is always an error in the provider. Please report the following to the provider developer:\n\n" +
-				"Value %!s(*big.Float=1.5) is not an integer."},
-		{Severity: tfprotov6.DiagnosticSeverityError, Summary: "Other", Detail: "Value 2.5 is not an integer."},
-	}
-	rewriteNotInteger(ds)
-	if ds[0].Summary != "Invalid number" || ds[0].Detail != "Attribute proxy_config.proxy_auth_key_wo_version: 1.5 is not a whole number; use an integer such as 1." {
-		t.Errorf("rewritten: %q / %q", ds[0].Summary, ds[0].Detail)
-	}
-	if ds[1].Summary != "Other" {
-		t.Errorf("an unrelated diagnostic was rewritten: %+v", ds[1])
-	}
-}

@@ -14,30 +14,6 @@ import (
 	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
-func TestClosestSlug(t *testing.T) {
-	t.Parallel()
-	tools := []string{"GITHUB_CREATE_AN_ISSUE", "GITHUB_LIST_ISSUES", "GITHUB_CREATE_A_PULL_REQUEST"}
-	for _, tc := range []struct{ in, want string }{
-		{"GITHUB_CREATE_ISSUE", "GITHUB_CREATE_AN_ISSUE"},
-		{"github_list_issue", "GITHUB_LIST_ISSUES"},
-		{"GITHUB_CREATE_AN_ISSUE", ""}, // exact: nothing to suggest
-		{"SLACK_SEND_MESSAGE", ""},     // too far from every candidate
-	} {
-		if got := closestSlug(tc.in, tools); got != tc.want {
-			t.Errorf("closestSlug(%q) = %q, want %q", tc.in, got, tc.want)
-		}
-	}
-	if got := closestSlug("githb", []string{"gitlab", "github", "gmail"}); got != "github" {
-		t.Errorf("closestSlug(githb) = %q, want github", got)
-	}
-	if got := didYouMean("stirpe", []string{"stripe"}); got != ` Did you mean "stripe"?` {
-		t.Errorf("didYouMean = %q", got)
-	}
-	if editDistance("kitten", "sitting") != 3 || editDistance("", "abc") != 3 {
-		t.Error("editDistance is wrong")
-	}
-}
-
 // TestWriteOnlyWithoutVersionWarns: a write-only map or key set without its
 // _version attribute gets a warning on the write-only attribute's own path
 // (service_connected_account's credentials_wo, service_auth_config's

@@ -2,12 +2,13 @@ package validators
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
 
 // maxUserIDLength is the longest user_id the provider accepts.
@@ -39,10 +40,6 @@ func checkUserID(v string) error {
 	return nil
 }
 
-// ObjectIDRe matches service object ids such as ca_AbC123 (nanoid
-// style) or UUIDs.
-var ObjectIDRe = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_-]*$`)
-
 // idKinds maps the prefix of service object ids to what they identify.
 var idKinds = map[string]string{
 	"ac_": "an auth config",
@@ -60,7 +57,7 @@ func ObjectID(want string) validator.String {
 		Desc:    fmt.Sprintf("the id of %s, such as %s1a2B3c", kind, want),
 		Summary: "Invalid id",
 		Check: func(v string) error {
-			if !ObjectIDRe.MatchString(v) {
+			if !importid.ObjectIDRe.MatchString(v) {
 				return fmt.Errorf("%q is not an id: it must be the id of %s such as %s1a2B3c (letters, digits, underscore, hyphen)", v, kind, want)
 			}
 			for prefix, other := range idKinds {

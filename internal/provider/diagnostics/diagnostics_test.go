@@ -1,4 +1,4 @@
-package provider
+package diagnostics
 
 import (
 	"context"
@@ -21,7 +21,7 @@ func TestAddAPIError(t *testing.T) {
 		RequestID: "req_42", SuggestedFix: "Provide client_secret.", Errors: []string{"client_secret is required"},
 		Method: "POST", Path: "/api/v3.1/auth_configs",
 	})
-	addAPIError(&diags, "creating", "service_auth_config", "", err)
+	AddAPIError(&diags, "creating", "service_auth_config", "", err)
 	if len(diags) != 1 || diags[0].Summary() != "Error creating service_auth_config" {
 		t.Fatalf("summary: %v", diags)
 	}
@@ -34,15 +34,15 @@ func TestAddAPIError(t *testing.T) {
 	}
 
 	diags = nil
-	addAPIErrorAt(&diags, path.Root("toolkit"), "reading", "service_auth_config", "ac_1", &client.APIError{StatusCode: 401})
+	AddAPIErrorAt(&diags, path.Root("toolkit"), "reading", "service_auth_config", "ac_1", &client.APIError{StatusCode: 401})
 	if diags[0].Summary() != "Error reading service_auth_config ac_1" || !strings.Contains(diags[0].Detail(), "Unauthorized") ||
-		!strings.Contains(diags[0].Detail(), EnvAPIKey) {
+		!strings.Contains(diags[0].Detail(), envAPIKey) {
 		t.Fatalf("401: %v", diags)
 	}
 
 	for _, e := range []error{context.DeadlineExceeded, fmt.Errorf("x: %w", client.ErrWaitTimeout), client.ErrConnectionFailed, errors.New("boom")} {
 		diags = nil
-		addAPIError(&diags, "deleting", "service_trigger_instance", "ti_1", e)
+		AddAPIError(&diags, "deleting", "service_trigger_instance", "ti_1", e)
 		if !diags.HasError() || !strings.Contains(diags[0].Detail(), "deleting service_trigger_instance ti_1") {
 			t.Errorf("%v: %v", e, diags)
 		}
@@ -52,7 +52,7 @@ func TestAddAPIError(t *testing.T) {
 func TestAddRemovedFromStateWarning(t *testing.T) {
 	t.Parallel()
 	var diags diag.Diagnostics
-	addRemovedFromStateWarning(&diags, "service_connected_account", "ca_1")
+	AddRemovedFromStateWarning(&diags, "service_connected_account", "ca_1")
 	if diags.HasError() || len(diags.Warnings()) != 1 || !strings.Contains(diags[0].Detail(), "removed from the Terraform state") {
 		t.Fatalf("got %v", diags)
 	}
@@ -61,12 +61,12 @@ func TestAddRemovedFromStateWarning(t *testing.T) {
 func TestAddLookupError(t *testing.T) {
 	t.Parallel()
 	var diags diag.Diagnostics
-	addLookupError(&diags, path.Root("slug"), "trigger type", "NOPE", "20250901_00", &client.APIError{StatusCode: 404})
+	AddLookupError(&diags, path.Root("slug"), "trigger type", "NOPE", "20250901_00", &client.APIError{StatusCode: 404})
 	if diags[0].Summary() != "Unknown trigger type" || !strings.Contains(diags[0].Detail(), `Attribute slug: the service has no trigger type "NOPE" at toolkit version 20250901_00`) {
 		t.Fatalf("not found: %v", diags)
 	}
 	diags = nil
-	addLookupError(&diags, path.Root("toolkit"), "toolkit", "github", "", &client.APIError{StatusCode: 500, Message: "boom"})
+	AddLookupError(&diags, path.Root("toolkit"), "toolkit", "github", "", &client.APIError{StatusCode: 500, Message: "boom"})
 	if diags[0].Summary() != "Error reading toolkit github" || !strings.Contains(diags[0].Detail(), "boom") {
 		t.Fatalf("other error: %v", diags)
 	}
@@ -88,7 +88,7 @@ func TestAddDeleteError(t *testing.T) {
 		{&client.APIError{StatusCode: 500}, []func(error) bool{never, client.IsConflict}, true},
 	} {
 		var diags diag.Diagnostics
-		addDeleteError(&diags, "service_trigger_instance", "ti_1", tc.err, tc.alsoGone...)
+		AddDeleteError(&diags, "service_trigger_instance", "ti_1", tc.err, tc.alsoGone...)
 		if diags.HasError() != tc.wantErr {
 			t.Errorf("%v (%d alsoGone): diagnostics %v, want error %v", tc.err, len(tc.alsoGone), diags, tc.wantErr)
 		}

@@ -1,4 +1,4 @@
-package provider
+package lookup
 
 import (
 	"context"
@@ -19,7 +19,7 @@ func TestSchemaCacheFetchesOnce(t *testing.T) {
 	var calls atomic.Int32
 	var gotVersion atomic.Value
 	release := make(chan struct{})
-	sc.fetchToolkit = func(_ context.Context, slug, version string) (*client.Toolkit, error) {
+	sc.fetch.Toolkit = func(_ context.Context, slug, version string) (*client.Toolkit, error) {
 		calls.Add(1)
 		gotVersion.Store(version)
 		<-release
@@ -53,7 +53,7 @@ func TestSchemaCacheFetchesOnce(t *testing.T) {
 func TestSchemaCacheLatestSendsNoVersion(t *testing.T) {
 	t.Parallel()
 	sc := newSchemaCache(client.ToolkitVersions{})
-	sc.fetchToolkit = func(_ context.Context, _, version string) (*client.Toolkit, error) {
+	sc.fetch.Toolkit = func(_ context.Context, _, version string) (*client.Toolkit, error) {
 		if version != "" {
 			t.Errorf("version %q sent for latest", version)
 		}
@@ -68,7 +68,7 @@ func TestSchemaCacheErrors(t *testing.T) {
 	t.Parallel()
 	sc := newSchemaCache(client.ToolkitVersions{Global: "20251015_00"})
 	var calls atomic.Int32
-	sc.fetchTriggerType = func(_ context.Context, slug string, v *client.ToolkitVersions) (*client.TriggerType, error) {
+	sc.fetch.TriggerType = func(_ context.Context, slug string, v *client.ToolkitVersions) (*client.TriggerType, error) {
 		calls.Add(1)
 		if v == nil || v.Global != "20251015_00" {
 			t.Errorf("versions not passed: %+v", v)
@@ -109,7 +109,7 @@ func TestSchemaCacheWaiterHonoursContext(t *testing.T) {
 	sc := newSchemaCache(client.ToolkitVersions{})
 	release := make(chan struct{})
 	started := make(chan struct{})
-	sc.fetchToolkit = func(_ context.Context, _, _ string) (*client.Toolkit, error) {
+	sc.fetch.Toolkit = func(_ context.Context, _, _ string) (*client.Toolkit, error) {
 		close(started)
 		<-release
 		return &client.Toolkit{}, nil
@@ -130,14 +130,14 @@ func TestSchemaCacheReferencedObjects(t *testing.T) {
 	t.Parallel()
 	sc := newSchemaCache(client.ToolkitVersions{})
 	acCalls, caCalls := map[string]int{}, map[string]int{}
-	sc.fetchAuthConfig = func(_ context.Context, id string) (*client.AuthConfig, error) {
+	sc.fetch.AuthConfig = func(_ context.Context, id string) (*client.AuthConfig, error) {
 		acCalls[id]++
 		if id == "ac_gone" {
 			return nil, &client.APIError{StatusCode: http.StatusNotFound}
 		}
 		return &client.AuthConfig{ID: id}, nil
 	}
-	sc.fetchConnectedAccount = func(_ context.Context, id string) (*client.ConnectedAccount, error) {
+	sc.fetch.ConnectedAccount = func(_ context.Context, id string) (*client.ConnectedAccount, error) {
 		caCalls[id]++
 		return &client.ConnectedAccount{ID: id}, nil
 	}

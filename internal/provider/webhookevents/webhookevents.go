@@ -1,4 +1,7 @@
-package provider
+// Package webhookevents is the service's catalog of webhook event types,
+// read once per provider run, and the check of a subscription's events
+// against it.
+package webhookevents
 
 import (
 	"context"
@@ -10,25 +13,26 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// Webhook payload versions, oldest first.
-var webhookVersions = []string{"V1", "V2", "V3"}
+// Versions are the webhook payload versions, oldest first.
+var Versions = []string{"V1", "V2", "V3"}
 
-const defaultWebhookVersion = "V3"
+// DefaultVersion is the payload version of a subscription that sets none.
+const DefaultVersion = "V3"
 
-// webhookEventTypesCache holds the event types per client (one client per
-// provider run), so plan-time checks read them at most once per run.
-var webhookEventTypesCache sync.Map // *client.Client -> *eventTypesEntry
+// catalogs holds the event types per client (one client per provider run),
+// so plan-time checks read them at most once per run.
+var catalogs sync.Map // *client.Client -> *catalogEntry
 
-type eventTypesEntry struct {
+type catalogEntry struct {
 	mu    sync.Mutex
 	types []client.WebhookEventType
 }
 
-// webhookEventTypes returns the service's webhook event types, read once per
-// provider run (failures are not remembered).
-func webhookEventTypes(ctx context.Context, c *client.Client) ([]client.WebhookEventType, error) {
-	v, _ := webhookEventTypesCache.LoadOrStore(c, &eventTypesEntry{})
-	e := v.(*eventTypesEntry)
+// Catalog returns the service's webhook event types, read once per provider
+// run (failures are not remembered).
+func Catalog(ctx context.Context, c *client.Client) ([]client.WebhookEventType, error) {
+	v, _ := catalogs.LoadOrStore(c, &catalogEntry{})
+	e := v.(*catalogEntry)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.types != nil {
@@ -45,9 +49,9 @@ func webhookEventTypes(ctx context.Context, c *client.Client) ([]client.WebhookE
 	return types, nil
 }
 
-// eventProblems checks events against the catalog for the given version and
+// Problems checks events against the catalog for the given version and
 // returns one message per unknown event or event the version does not deliver.
-func eventProblems(catalog []client.WebhookEventType, events []string, version string) []string {
+func Problems(catalog []client.WebhookEventType, events []string, version string) []string {
 	known := make([]string, 0, len(catalog))
 	for _, et := range catalog {
 		known = append(known, et.EventType)

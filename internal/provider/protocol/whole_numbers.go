@@ -1,4 +1,4 @@
-package provider
+package protocol
 
 import (
 	"context"
@@ -10,14 +10,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// wholeNumbers rewrites one framework diagnostic into words a user can act
+// WholeNumbers rewrites one framework diagnostic into words a user can act
 // on: a fractional number given to a whole-number attribute (say
 // credentials_wo_version = 1.5) fails the framework's conversion with
 // "Configuration Read Error ... This is always an error in the provider ...
 // Value %!s(*big.Float=1.5) is not an integer." Every other diagnostic and
 // call passes through unchanged.
-type wholeNumbers struct {
-	servedServer
+type WholeNumbers struct {
+	Server
 }
 
 // notIntegerRe matches the framework's conversion error and captures the
@@ -61,32 +61,32 @@ func attributeName(p *tftypes.AttributePath) string {
 	return b.String()
 }
 
-func (s wholeNumbers) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
-	resp, err := s.servedServer.ValidateResourceConfig(ctx, req)
+func (s WholeNumbers) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
+	resp, err := s.Server.ValidateResourceConfig(ctx, req)
 	if resp != nil {
 		rewriteNotInteger(resp.Diagnostics)
 	}
 	return resp, err
 }
 
-func (s wholeNumbers) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	resp, err := s.servedServer.PlanResourceChange(ctx, req)
+func (s WholeNumbers) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	resp, err := s.Server.PlanResourceChange(ctx, req)
 	if resp != nil {
 		rewriteNotInteger(resp.Diagnostics)
 	}
 	return resp, err
 }
 
-func (s wholeNumbers) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
-	resp, err := s.servedServer.ValidateProviderConfig(ctx, req)
+func (s WholeNumbers) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
+	resp, err := s.Server.ValidateProviderConfig(ctx, req)
 	if resp != nil {
 		rewriteNotInteger(resp.Diagnostics)
 	}
 	return resp, err
 }
 
-func (s wholeNumbers) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
-	resp, err := s.servedServer.ValidateDataResourceConfig(ctx, req)
+func (s WholeNumbers) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
+	resp, err := s.Server.ValidateDataResourceConfig(ctx, req)
 	if resp != nil {
 		rewriteNotInteger(resp.Diagnostics)
 	}

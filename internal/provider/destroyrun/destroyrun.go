@@ -1,4 +1,24 @@
-package provider
+// Package destroyrun tells whether Terraform is running a destroy, and is the
+// gate that skips the provider's plan-time checks of the service then.
+//
+// Destroy never depends on provider-side plan checks.
+//
+// `terraform destroy` (and `apply -destroy`, `plan -destroy`) first runs a
+// normal plan of the whole configuration to refresh the state, and fails if
+// that plan has an error, before planning the deletes. A provider-side plan
+// check (credentials against the auth config's scheme, a trigger's account,
+// toolkit versions) can fail there for an object that was never created, for
+// example after a partial apply, and would make destroy impossible without
+// -refresh=false. Terraform does not tell a provider which command runs, so
+// the provider reads the command line of the Terraform process that started
+// it (its parent); when that is a destroy, ModifyPlan skips its remote checks
+// (nothing will be created) and says so in the DEBUG log. Every ModifyPlan
+// goes through one gate for this, RemotePlanChecks. Objects already in the
+// state and unchanged are never checked in any command. When the parent
+// cannot be read (another OS, a debugger-attached provider) the checks run as
+// usual and their errors name `terraform destroy -refresh=false` as the way
+// out.
+package destroyrun
 
 import (
 	"context"
@@ -12,71 +32,55 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// Destroy never depends on provider-side plan checks.
-//
-// `terraform destroy` (and `apply -destroy`, `plan -destroy`) first runs a
-// normal plan of the whole configuration to refresh the state, and fails if
-// that plan has an error, before planning the deletes. A provider-side plan
-// check (credentials against the auth config's scheme, a trigger's account,
-// toolkit versions) can fail there for an object that was never created, for
-// example after a partial apply, and would make destroy impossible without
-// -refresh=false. Terraform does not tell a provider which command runs, so
-// the provider reads the command line of the Terraform process that started
-// it (its parent); when that is a destroy, ModifyPlan skips its remote checks
-// (nothing will be created) and says so in the DEBUG log. Every ModifyPlan
-// goes through one gate for this, remotePlanChecks. Objects already in the
-// state and unchanged are never checked in any command. When the parent
-// cannot be read (another OS, a debugger-attached provider) the checks run as
-// usual and their errors name `terraform destroy -refresh=false` as the way
-// out.
-
-// destroyDetection is what the provider can tell about the command that
+// Detection is what the provider can tell about the command that
 // started it.
-type destroyDetection int
+type Detection int
 
 const (
-	// notDestroying: the parent is a terraform or tofu command other than a destroy.
-	notDestroying destroyDetection = iota
-	// destroying: the parent is `terraform destroy` or `apply|plan -destroy`.
-	destroying
-	// destroyUnknown: the parent's command line cannot be read (another OS)
+	// NotDestroying: the parent is a terraform or tofu command other than a destroy.
+	NotDestroying Detection = iota
+	// Destroying: the parent is `terraform destroy` or `apply|plan -destroy`.
+	Destroying
+	// Unknown: the parent's command line cannot be read (another OS)
 	// or the parent is not terraform or tofu (a debugger-attached or
 	// in-process provider).
-	destroyUnknown
+	Unknown
 )
 
-var destroyRunOnce = sync.OnceValue(func() destroyDetection {
+var parentOnce = sync.OnceValue(func() Detection {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(os.Getppid()) + "/cmdline")
 	if err != nil {
-		return destroyUnknown
+		return Unknown
 	}
 	argv := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
 	switch {
 	case isDestroyCommand(argv):
-		return destroying
+		return Destroying
 	case isTerraformCommand(argv):
-		return notDestroying
+		return NotDestroying
 	}
-	return destroyUnknown
+	return Unknown
 })
 
-// detectDestroy reports what the provider knows about a destroy.
-func detectDestroy() destroyDetection { return destroyRunOnce() }
+// detectParent reports what the provider knows about a destroy.
+func detectParent() Detection { return parentOnce() }
 
-// destroyDetectionKey carries a destroyDetection in a context, for tests
-// (withDestroyDetection) that must not change the process-wide detection.
-type destroyDetectionKey struct{}
+// detectionKey carries a Detection in a context, for tests
+// (WithDetection) that must not change the process-wide detection.
+type detectionKey struct{}
 
-func withDestroyDetection(ctx context.Context, d destroyDetection) context.Context {
-	return context.WithValue(ctx, destroyDetectionKey{}, d)
+// WithDetection returns ctx carrying d, which Detect then reports instead of
+// what the process's parent tells.
+func WithDetection(ctx context.Context, d Detection) context.Context {
+	return context.WithValue(ctx, detectionKey{}, d)
 }
 
-// destroyDetectionFor is detectDestroy unless ctx carries another value.
-func destroyDetectionFor(ctx context.Context) destroyDetection {
-	if d, ok := ctx.Value(destroyDetectionKey{}).(destroyDetection); ok {
+// Detect is detectParent unless ctx carries another value.
+func Detect(ctx context.Context) Detection {
+	if d, ok := ctx.Value(detectionKey{}).(Detection); ok {
 		return d
 	}
-	return detectDestroy()
+	return detectParent()
 }
 
 // isTerraformCommand reports whether argv[0] is a terraform or tofu binary.
@@ -119,18 +123,18 @@ func isDestroyCommand(argv []string) bool {
 	return false
 }
 
-// destroyHint is appended to the errors of plan-time checks when the
+// hint is appended to the errors of plan-time checks when the
 // provider cannot tell whether a destroy is running.
-const destroyHint = "If this error stops `terraform destroy` (or `terraform apply -destroy`): the provider could not " +
+const hint = "If this error stops `terraform destroy` (or `terraform apply -destroy`): the provider could not " +
 	"tell that a destroy is running (it reads the command line of the Terraform process that started it, which " +
 	"is not readable here), so its plan-time checks ran. Destroy without them with " +
 	"`terraform destroy -refresh=false` (`tofu destroy -refresh=false` with OpenTofu)."
 
-// remotePlanChecks is the one gate of every resource's ModifyPlan: each
+// RemotePlanChecks is the one gate of every resource's ModifyPlan: each
 // ModifyPlan is
 //
 //	func (r *fooResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-//		remotePlanChecks(ctx, fooType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
+//		destroyrun.RemotePlanChecks(ctx, fooType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 //	}
 //
 // and makes its API calls (through Cache or Client) only inside checks.
@@ -139,43 +143,43 @@ const destroyHint = "If this error stops `terraform destroy` (or `terraform appl
 // configuration, and a check failing there (for example after a partial
 // apply) would make destroy impossible. When the provider cannot tell
 // whether a destroy runs, checks runs and its errors say how to destroy
-// without them (destroyHint). TestModifyPlanGoesThroughTheGate fails for a
-// resource whose ModifyPlan reads the service outside this gate.
-func remotePlanChecks(ctx context.Context, resourceType string, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, checks func()) {
+// without them (hint). TestModifyPlanGoesThroughTheGate (internal/provider)
+// fails for a resource whose ModifyPlan reads the service outside this gate.
+func RemotePlanChecks(ctx context.Context, resourceType string, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, checks func()) {
 	if req.Plan.Raw.IsNull() {
 		return // a delete: nothing is created, nothing to check
 	}
-	gatedChecks(ctx, resourceType, &resp.Diagnostics, checks)
+	GatedChecks(ctx, resourceType, &resp.Diagnostics, checks)
 }
 
-// gatedChecks runs checks (which add their errors to diags) unless
-// Terraform is planning a destroy, with destroyHint on their errors when
-// the provider cannot tell; typeName names the caller in the DEBUG log.
-// remotePlanChecks is the gate of ModifyPlan; readReady puts the checks a
-// data source runs through the same gate, since `terraform destroy` reads
-// data sources too.
-func gatedChecks(ctx context.Context, typeName string, diags *diag.Diagnostics, checks func()) {
-	switch destroyDetectionFor(ctx) {
-	case destroying:
+// GatedChecks runs checks (which add their errors to diags) unless
+// Terraform is planning a destroy, with hint on their errors when the
+// provider cannot tell; typeName names the caller in the DEBUG log.
+// RemotePlanChecks is the gate of ModifyPlan; the provider's readReady puts
+// the checks a data source runs through the same gate, since `terraform
+// destroy` reads data sources too.
+func GatedChecks(ctx context.Context, typeName string, diags *diag.Diagnostics, checks func()) {
+	switch Detect(ctx) {
+	case Destroying:
 		tflog.Debug(ctx, "terraform destroy is running: provider-side plan checks skipped", map[string]any{"type": typeName})
 		return
-	case destroyUnknown:
+	case Unknown:
 		n := len(*diags)
 		checks()
-		*diags = withDestroyHint(*diags, n)
+		*diags = withHint(*diags, n)
 		return
 	}
 	checks()
 }
 
-// withDestroyHint appends destroyHint to the errors of diags from index from on.
-func withDestroyHint(diags diag.Diagnostics, from int) diag.Diagnostics {
+// withHint appends hint to the errors of diags from index from on.
+func withHint(diags diag.Diagnostics, from int) diag.Diagnostics {
 	for i := from; i < len(diags); i++ {
 		d := diags[i]
 		if d.Severity() != diag.SeverityError || strings.Contains(d.Detail(), "-refresh=false") {
 			continue
 		}
-		detail := strings.TrimRight(d.Detail(), "\n") + "\n\n" + destroyHint
+		detail := strings.TrimRight(d.Detail(), "\n") + "\n\n" + hint
 		if wp, ok := d.(diag.DiagnosticWithPath); ok {
 			diags[i] = diag.NewAttributeErrorDiagnostic(wp.Path(), d.Summary(), detail)
 		} else {

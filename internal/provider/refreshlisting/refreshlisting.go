@@ -1,5 +1,6 @@
-package provider
-
+// Package refreshlisting serves a run's many Reads of one resource type from
+// a listing of the type instead of one GET each.
+//
 // Refresh by listing: when a run reads many objects of one type (the refresh
 // of a plan with hundreds of connected accounts, auth configs or trigger
 // instances), the reads are served by a listing of that type, a few pages
@@ -32,14 +33,16 @@ package provider
 //     disabled auth configs and trigger instances (show_disabled=true),
 //     shared connected accounts (account_type=ALL).
 //   - Nothing is served from a listing that started before a write of the
-//     same provider run (writeClock): after a write, reads go back to GETs
+//     same provider run (Clock): after a write, reads go back to GETs
 //     and a later listing starts afresh.
 //
-// The listings live in ProviderData, made anew by every Configure, that is
-// for every graph walk of one Terraform command; a listing never outlives
-// the walk that read it. The resources' Read functions get the same
-// client type from a listing as from a GET and copy it into the state with
-// the same function, so both paths give the same state (TestRefreshByListing_sameState).
+// The listings live in the provider's ProviderData, made anew by every
+// Configure, that is for every graph walk of one Terraform command; a
+// listing never outlives the walk that read it. The resources' Read
+// functions get the same client type from a listing as from a GET and copy
+// it into the state with the same function, so both paths give the same
+// state (TestRefreshByListing_sameState in internal/provider).
+package refreshlisting
 
 import (
 	"context"
@@ -71,57 +74,59 @@ const (
 	accountListingPage    = 1000
 	authConfigListingPage = 50
 	triggerListingPage    = 50
-	// envRefreshByListing set to "off" turns refresh by listing off: every
+	// EnvSwitch set to "off" turns refresh by listing off: every
 	// read is one GET. An internal switch for benchmarks and comparisons,
 	// not a user setting.
-	envRefreshByListing = "SERVICE_INTERNAL_REFRESH_BY_LISTING"
+	EnvSwitch = "SERVICE_INTERNAL_REFRESH_BY_LISTING"
 )
 
-// writeClock counts the writes of a provider server: it ticks when an
+// Clock counts the writes of a provider server: it ticks when an
 // ApplyResourceChange or InvokeAction starts and when it ends (see
-// writeTracking in server.go). A listing that started at another tick than
+// protocol.WriteTracking). A listing that started at another tick than
 // the current one may predate a write, and serves nothing. A nil clock
 // never ticks.
-type writeClock struct{ n atomic.Uint64 }
+type Clock struct{ n atomic.Uint64 }
 
-func (w *writeClock) now() uint64 {
+// Now is the number of ticks so far.
+func (w *Clock) Now() uint64 {
 	if w == nil {
 		return 0
 	}
 	return w.n.Load()
 }
 
-func (w *writeClock) tick() {
+// Tick counts one start or end of a write.
+func (w *Clock) Tick() {
 	if w != nil {
 		w.n.Add(1)
 	}
 }
 
-// refreshListings serves the Reads of the three resource types that are
-// refreshed by listing. A nil *refreshListings reads every object by GET.
-type refreshListings struct {
+// Listings serves the Reads of the three resource types that are
+// refreshed by listing. A nil *Listings reads every object by GET.
+type Listings struct {
 	accounts    *listedReads[client.ConnectedAccount]
 	authConfigs *listedReads[client.AuthConfig]
 	triggers    *listedReads[client.TriggerInstance]
 }
 
-// newRefreshListings returns the listings of one provider run of c; writes
+// New returns the listings of one provider run of c; writes
 // is the provider server's write clock.
-func newRefreshListings(c *client.Client, writes *writeClock) *refreshListings {
-	return &refreshListings{
-		accounts: &listedReads[client.ConnectedAccount]{what: connectedAccountType, writes: writes,
+func New(c *client.Client, writes *Clock) *Listings {
+	return &Listings{
+		accounts: &listedReads[client.ConnectedAccount]{what: "service_connected_account", writes: writes,
 			get: c.GetConnectedAccount,
 			page: func(ctx context.Context, cursor string) (client.Page[client.ConnectedAccount], error) {
 				return c.ConnectedAccountsPage(ctx, client.ConnectedAccountListParams{AccountType: "ALL", Limit: accountListingPage}, cursor)
 			},
 			id: func(a *client.ConnectedAccount) string { return a.ID }, complete: accountListItemComplete},
-		authConfigs: &listedReads[client.AuthConfig]{what: authConfigResourceType, writes: writes,
+		authConfigs: &listedReads[client.AuthConfig]{what: "service_auth_config", writes: writes,
 			get: c.GetAuthConfig,
 			page: func(ctx context.Context, cursor string) (client.Page[client.AuthConfig], error) {
 				return c.AuthConfigsPage(ctx, client.AuthConfigListParams{ShowDisabled: true, Limit: authConfigListingPage}, cursor)
 			},
 			id: func(a *client.AuthConfig) string { return a.ID }, complete: authConfigListItemComplete},
-		triggers: &listedReads[client.TriggerInstance]{what: triggerInstanceType, writes: writes,
+		triggers: &listedReads[client.TriggerInstance]{what: "service_trigger_instance", writes: writes,
 			get: c.GetTriggerInstance,
 			page: func(ctx context.Context, cursor string) (client.Page[client.TriggerInstance], error) {
 				return c.TriggerInstancesPage(ctx, client.TriggerInstanceListParams{ShowDisabled: true, Limit: triggerListingPage}, cursor)
@@ -131,7 +136,7 @@ func newRefreshListings(c *client.Client, writes *writeClock) *refreshListings {
 }
 
 // accountListItemComplete: a listed account carries every field its
-// resource's state is made of (connectedAccountModel.fill), as the contract's
+// resource's state is made of (the provider's connectedAccountModel.fill), as the contract's
 // list item does (it lacks only params, which the state does not use).
 func accountListItemComplete(a *client.ConnectedAccount) bool {
 	return a.ID != "" && a.UserID != "" && a.Status != "" && a.CreatedAt != "" && a.UpdatedAt != "" &&
@@ -139,49 +144,47 @@ func accountListItemComplete(a *client.ConnectedAccount) bool {
 }
 
 // authConfigListItemComplete: a listed auth config carries every field its
-// resource's state is made of (authConfigResourceModel.fill).
+// resource's state is made of (the provider's authConfigResourceModel.fill).
 func authConfigListItemComplete(a *client.AuthConfig) bool {
 	return a.ID != "" && a.Name != "" && a.AuthScheme != "" && a.Status != "" && a.CreatedAt != "" &&
 		a.LastUpdatedAt != "" && a.Toolkit.Slug != ""
 }
 
 // triggerListItemComplete: a listed trigger instance carries every field its
-// resource's state is made of (triggerInstanceModel.fillRead); its GET is the same
+// resource's state is made of (the provider's triggerInstanceModel.fillRead); its GET is the same
 // list route filtered by id, so the shapes are the same.
 func triggerListItemComplete(t *client.TriggerInstance) bool {
 	return t.ID != "" && t.TriggerName != "" && t.ConnectedAccountID != "" && t.UpdatedAt != "" && t.TriggerConfig != nil
 }
 
-// readConnectedAccount returns the account id for Read: from this run's
-// listing of accounts when it holds it, else by GET.
-func (d *ProviderData) readConnectedAccount(ctx context.Context, id string) (*client.ConnectedAccount, error) {
-	if d.Refresh == nil {
-		return d.Client.GetConnectedAccount(ctx, id)
-	}
-	return d.Refresh.accounts.read(ctx, id)
+// ConnectedAccount returns the account id for Read: from this run's listing
+// of accounts when it holds it, else by GET.
+func (l *Listings) ConnectedAccount(ctx context.Context, id string) (*client.ConnectedAccount, error) {
+	return l.accounts.read(ctx, id)
 }
 
-// readAuthConfig is readConnectedAccount for auth configs.
-func (d *ProviderData) readAuthConfig(ctx context.Context, id string) (*client.AuthConfig, error) {
-	if d.Refresh == nil {
-		return d.Client.GetAuthConfig(ctx, id)
-	}
-	return d.Refresh.authConfigs.read(ctx, id)
+// AuthConfig is ConnectedAccount for auth configs.
+func (l *Listings) AuthConfig(ctx context.Context, id string) (*client.AuthConfig, error) {
+	return l.authConfigs.read(ctx, id)
 }
 
-// readTriggerInstance is readConnectedAccount for trigger instances.
-func (d *ProviderData) readTriggerInstance(ctx context.Context, id string) (*client.TriggerInstance, error) {
-	if d.Refresh == nil {
-		return d.Client.GetTriggerInstance(ctx, id)
-	}
-	return d.Refresh.triggers.read(ctx, id)
+// TriggerInstance is ConnectedAccount for trigger instances.
+func (l *Listings) TriggerInstance(ctx context.Context, id string) (*client.TriggerInstance, error) {
+	return l.triggers.read(ctx, id)
+}
+
+// ListFromFirstRead makes every listing start at a run's first read of its
+// type instead of its listingAfterReads-th (TestRefreshByListing_sameState
+// in internal/provider, which compares each read by GET and from a listing).
+func (l *Listings) ListFromFirstRead() {
+	l.accounts.after, l.authConfigs.after, l.triggers.after = 1, 1, 1
 }
 
 // listedReads are the reads of one type in one provider run and the
 // listing that serves them.
 type listedReads[T any] struct {
 	what     string // the resource type, for logs
-	writes   *writeClock
+	writes   *Clock
 	get      func(ctx context.Context, id string) (*T, error)
 	page     func(ctx context.Context, cursor string) (client.Page[T], error)
 	id       func(*T) string
@@ -228,7 +231,7 @@ func (r *listedReads[T]) read(ctx context.Context, id string) (*T, error) {
 			return nil, err
 		}
 		r.mu.Lock()
-		now := r.writes.now()
+		now := r.writes.Now()
 		if r.l != nil && r.l.clock != now {
 			// A write since the listing started: it may be stale.
 			r.l, r.reads = nil, 0
@@ -303,8 +306,8 @@ func (r *listedReads[T]) readPage(ctx context.Context, l *listing[T], cursor str
 	})
 }
 
-// refreshByListingOff reports whether the internal switch turns refresh by
+// Off reports whether the internal switch turns refresh by
 // listing off (getenv is os.Getenv).
-func refreshByListingOff(getenv func(string) string) bool {
-	return strings.EqualFold(strings.TrimSpace(getenv(envRefreshByListing)), "off")
+func Off(getenv func(string) string) bool {
+	return strings.EqualFold(strings.TrimSpace(getenv(EnvSwitch)), "off")
 }

@@ -1,4 +1,12 @@
-package provider
+// Package listfilter is the filters of the list data sources and list
+// resources: optional list-of-string filter attributes, their values, and
+// the computed list of the ids (or slugs) found.
+//
+// StringList and Values serve four list data sources
+// (service_connected_accounts, service_mcp_servers,
+// service_trigger_instances, service_trigger_types), ComputedStringList
+// six; ForListResource gives a list resource its data source's filters.
+package listfilter
 
 import (
 	"context"
@@ -12,13 +20,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// Shared plumbing of the list data sources (service_connected_accounts,
-// service_trigger_instances, service_trigger_types): optional list-of-string
-// filters and the computed list of the ids (or slugs) found.
-
-// stringListFilter is an optional list-of-string filter attribute: when set
-// it has at least one element, no duplicates, and every element passes elems.
-func stringListFilter(desc string, elems ...validator.String) schema.ListAttribute {
+// StringList is an optional list-of-string filter attribute: when set it
+// has at least one element, no duplicates, and every element passes elems.
+func StringList(desc string, elems ...validator.String) schema.ListAttribute {
 	return schema.ListAttribute{
 		MarkdownDescription: desc,
 		Optional:            true,
@@ -31,9 +35,9 @@ func stringListFilter(desc string, elems ...validator.String) schema.ListAttribu
 	}
 }
 
-// computedStringList is a computed list of strings, e.g. the `ids` or
+// ComputedStringList is a computed list of strings, e.g. the `ids` or
 // `slugs` of what a list data source found.
-func computedStringList(desc string) schema.ListAttribute {
+func ComputedStringList(desc string) schema.ListAttribute {
 	return schema.ListAttribute{
 		MarkdownDescription: desc,
 		Computed:            true,
@@ -41,9 +45,9 @@ func computedStringList(desc string) schema.ListAttribute {
 	}
 }
 
-// stringsFromList returns the elements of a stringListFilter value, or nil
-// when it is null or unknown (no filter). Conversion problems go to diags.
-func stringsFromList(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
+// Values returns the elements of a StringList value, or nil when it is
+// null or unknown (no filter). Conversion problems go to diags.
+func Values(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
 	if l.IsNull() || l.IsUnknown() {
 		return nil
 	}
@@ -52,11 +56,11 @@ func stringsFromList(ctx context.Context, l types.List, diags *diag.Diagnostics)
 	return out
 }
 
-// listFilterAttributes returns the named attributes of a data source's
-// schema as optional attributes of a list resource's config, with the same
-// descriptions and validators, so that the list resource filters as the
-// data source does.
-func listFilterAttributes(ds schema.Schema, names ...string) (map[string]listschema.Attribute, error) {
+// ForListResource returns the named attributes of a data source's schema as
+// optional attributes of a list resource's config, with the same
+// descriptions and validators, so that the list resource filters as the data
+// source does.
+func ForListResource(ds schema.Schema, names ...string) (map[string]listschema.Attribute, error) {
 	out := make(map[string]listschema.Attribute, len(names))
 	for _, name := range names {
 		switch a := ds.Attributes[name].(type) {

@@ -1,4 +1,7 @@
-package provider
+// Package lookup holds what the provider reads once per run and shares
+// between its resources and data sources: the catalog and referenced
+// objects of plan-time checks (SchemaCache).
+package lookup
 
 import (
 	"context"
@@ -10,27 +13,21 @@ import (
 
 // SchemaCache is the per-provider-process cache of the objects that
 // plan-time checks read: toolkits and trigger types (per slug and toolkit
-// version), a toolkit's list of trigger types, the auth configs and connected accounts other resources refer
-// to (per id), and a user's connected accounts (per user id). Each is fetched at most once per provider process, whatever
-// the number of resources referring to it (see "Request budget" in
-// provider_data.go). It is safe for concurrent use: concurrent callers for
-// the same key share one request. Successful results and NotFound errors are
-// cached; other errors are not, so a later call retries.
+// version), a toolkit's list of trigger types, the auth configs and
+// connected accounts other resources refer to (per id), and a user's
+// connected accounts (per user id). Each is fetched at most once per
+// provider process, whatever the number of resources referring to it (see
+// "Request budget" in the provider's provider_data.go). It is safe for
+// concurrent use: concurrent callers for the same key share one request.
+// Successful results and NotFound errors are cached; other errors are not,
+// so a later call retries.
 //
 // Terraform starts a new provider process for each graph walk (the plan of
 // `terraform plan`, the final plan and apply of `terraform apply`), so a
 // cached object is at most as old as the current walk.
 type SchemaCache struct {
 	versions client.ToolkitVersions
-
-	fetchToolkit          func(ctx context.Context, slug, version string) (*client.Toolkit, error)
-	fetchTriggerType      func(ctx context.Context, slug string, versions *client.ToolkitVersions) (*client.TriggerType, error)
-	fetchTools            func(ctx context.Context, p client.ToolListParams) ([]client.Tool, error)
-	fetchTriggerTypes     func(ctx context.Context, p client.TriggerTypeListParams) ([]client.TriggerType, error)
-	fetchAuthConfig       func(ctx context.Context, id string) (*client.AuthConfig, error)
-	fetchConnectedAccount func(ctx context.Context, id string) (*client.ConnectedAccount, error)
-	fetchAccounts         func(ctx context.Context, p client.ConnectedAccountListParams) ([]client.ConnectedAccount, error)
-	fetchMCPServers       func(ctx context.Context, p client.MCPServerListParams) ([]client.MCPServer, error)
+	fetch    Fetchers
 
 	mu                sync.Mutex
 	toolkits          map[string]*cacheEntry[client.Toolkit]
@@ -49,17 +46,38 @@ type cacheEntry[T any] struct {
 	err  error
 }
 
+// Fetchers are the reads of a SchemaCache: the client's (NewSchemaCache), or
+// a test's (NewSchemaCacheWith).
+type Fetchers struct {
+	Toolkit          func(ctx context.Context, slug, version string) (*client.Toolkit, error)
+	TriggerType      func(ctx context.Context, slug string, versions *client.ToolkitVersions) (*client.TriggerType, error)
+	Tools            func(ctx context.Context, p client.ToolListParams) ([]client.Tool, error)
+	TriggerTypes     func(ctx context.Context, p client.TriggerTypeListParams) ([]client.TriggerType, error)
+	AuthConfig       func(ctx context.Context, id string) (*client.AuthConfig, error)
+	ConnectedAccount func(ctx context.Context, id string) (*client.ConnectedAccount, error)
+	Accounts         func(ctx context.Context, p client.ConnectedAccountListParams) ([]client.ConnectedAccount, error)
+	MCPServers       func(ctx context.Context, p client.MCPServerListParams) ([]client.MCPServer, error)
+}
+
 // NewSchemaCache returns a cache reading through c at the given versions.
 func NewSchemaCache(c *client.Client, versions client.ToolkitVersions) *SchemaCache {
+	return NewSchemaCacheWith(versions, Fetchers{
+		Toolkit:          c.GetToolkit,
+		TriggerType:      c.GetTriggerType,
+		Tools:            c.ListTools,
+		TriggerTypes:     c.ListTriggerTypes,
+		AuthConfig:       c.GetAuthConfig,
+		ConnectedAccount: c.GetConnectedAccount,
+		Accounts:         c.ListConnectedAccounts,
+		MCPServers:       c.ListMCPServers,
+	})
+}
+
+// NewSchemaCacheWith returns a cache reading through fetch at the given
+// versions.
+func NewSchemaCacheWith(versions client.ToolkitVersions, fetch Fetchers) *SchemaCache {
 	sc := newSchemaCache(versions)
-	sc.fetchToolkit = c.GetToolkit
-	sc.fetchTriggerType = c.GetTriggerType
-	sc.fetchTools = c.ListTools
-	sc.fetchTriggerTypes = c.ListTriggerTypes
-	sc.fetchAuthConfig = c.GetAuthConfig
-	sc.fetchConnectedAccount = c.GetConnectedAccount
-	sc.fetchAccounts = c.ListConnectedAccounts
-	sc.fetchMCPServers = c.ListMCPServers
+	sc.fetch = fetch
 	return sc
 }
 
@@ -82,13 +100,13 @@ func newSchemaCache(versions client.ToolkitVersions) *SchemaCache {
 // slug). Callers must not modify the returned value.
 func (c *SchemaCache) Toolkit(ctx context.Context, slug string) (*client.Toolkit, error) {
 	slug = strings.ToLower(strings.TrimSpace(slug))
-	version := toolkitVersionFor(c.versions, slug)
+	version := c.versions.Resolve(slug)
 	wire := version
-	if wire == latestVersion {
+	if wire == client.VersionLatest {
 		wire = "" // the service's default is its latest version
 	}
-	return lookup(ctx, &c.mu, c.toolkits, slug+"@"+version, func(ctx context.Context) (*client.Toolkit, error) {
-		return c.fetchToolkit(ctx, slug, wire)
+	return once(ctx, &c.mu, c.toolkits, slug+"@"+version, func(ctx context.Context) (*client.Toolkit, error) {
+		return c.fetch.Toolkit(ctx, slug, wire)
 	})
 }
 
@@ -102,8 +120,8 @@ func (c *SchemaCache) TriggerType(ctx context.Context, slug string) (*client.Tri
 	if versions.Global != "" || len(versions.PerToolkit) > 0 {
 		vp = &versions
 	}
-	return lookup(ctx, &c.mu, c.triggerTypes, strings.ToUpper(slug), func(ctx context.Context) (*client.TriggerType, error) {
-		return c.fetchTriggerType(ctx, slug, vp)
+	return once(ctx, &c.mu, c.triggerTypes, strings.ToUpper(slug), func(ctx context.Context) (*client.TriggerType, error) {
+		return c.fetch.TriggerType(ctx, slug, vp)
 	})
 }
 
@@ -112,25 +130,25 @@ func (c *SchemaCache) TriggerType(ctx context.Context, slug string) (*client.Tri
 // /triggers_types?toolkit_slugs=...), fetched at most once per provider
 // process. Callers must not modify the returned slice.
 func (c *SchemaCache) ToolkitTriggerTypes(ctx context.Context, slug string) ([]client.TriggerType, error) {
-	return lookupToolkitList(ctx, c, c.toolkitTriggers, slug, func(ctx context.Context, slug string, pin *client.ToolkitVersions) ([]client.TriggerType, error) {
-		if c.fetchTriggerTypes == nil {
+	return onceToolkitList(ctx, c, c.toolkitTriggers, slug, func(ctx context.Context, slug string, pin *client.ToolkitVersions) ([]client.TriggerType, error) {
+		if c.fetch.TriggerTypes == nil {
 			return []client.TriggerType{}, nil
 		}
-		return c.fetchTriggerTypes(ctx, client.TriggerTypeListParams{ToolkitSlugs: []string{slug}, Limit: 1000, Versions: pin})
+		return c.fetch.TriggerTypes(ctx, client.TriggerTypeListParams{ToolkitSlugs: []string{slug}, Limit: 1000, Versions: pin})
 	})
 }
 
-// lookupToolkitList is lookup for one toolkit's list (its tools, its trigger
+// onceToolkitList is once for one toolkit's list (its tools, its trigger
 // types) at the provider's version for that toolkit, keyed slug@version.
 // fetch gets the lower-cased slug and the version pin to send (nil for the
 // service's latest).
-func lookupToolkitList[T any](ctx context.Context, c *SchemaCache, m map[string]*cacheEntry[[]T], slug string,
+func onceToolkitList[T any](ctx context.Context, c *SchemaCache, m map[string]*cacheEntry[[]T], slug string,
 	fetch func(ctx context.Context, slug string, pin *client.ToolkitVersions) ([]T, error)) ([]T, error) {
 	slug = strings.ToLower(strings.TrimSpace(slug))
-	version := toolkitVersionFor(c.versions, slug)
-	return lookupList(ctx, &c.mu, m, slug+"@"+version, func(ctx context.Context) ([]T, error) {
+	version := c.versions.Resolve(slug)
+	return onceList(ctx, &c.mu, m, slug+"@"+version, func(ctx context.Context) ([]T, error) {
 		var pin *client.ToolkitVersions
-		if version != latestVersion {
+		if version != client.VersionLatest {
 			pin = &client.ToolkitVersions{PerToolkit: map[string]string{slug: version}}
 		}
 		return fetch(ctx, slug, pin)
@@ -142,8 +160,8 @@ func lookupToolkitList[T any](ctx context.Context, c *SchemaCache, m map[string]
 // resource's own Read, which must see the service's current state). Callers
 // must not modify the returned value.
 func (c *SchemaCache) AuthConfig(ctx context.Context, id string) (*client.AuthConfig, error) {
-	return lookup(ctx, &c.mu, c.authConfigs, id, func(ctx context.Context) (*client.AuthConfig, error) {
-		return c.fetchAuthConfig(ctx, id)
+	return once(ctx, &c.mu, c.authConfigs, id, func(ctx context.Context) (*client.AuthConfig, error) {
+		return c.fetch.AuthConfig(ctx, id)
 	})
 }
 
@@ -151,8 +169,8 @@ func (c *SchemaCache) AuthConfig(ctx context.Context, id string) (*client.AuthCo
 // process. Use it for checks of a referenced account (not in the connected
 // account resource's own Read). Callers must not modify the returned value.
 func (c *SchemaCache) ConnectedAccount(ctx context.Context, id string) (*client.ConnectedAccount, error) {
-	return lookup(ctx, &c.mu, c.connectedAccounts, id, func(ctx context.Context) (*client.ConnectedAccount, error) {
-		return c.fetchConnectedAccount(ctx, id)
+	return once(ctx, &c.mu, c.connectedAccounts, id, func(ctx context.Context) (*client.ConnectedAccount, error) {
+		return c.fetch.ConnectedAccount(ctx, id)
 	})
 }
 
@@ -161,14 +179,14 @@ func (c *SchemaCache) ConnectedAccount(ctx context.Context, id string) (*client.
 // process, for plan-time checks across a user's accounts (alias
 // uniqueness). Callers must not modify the returned slice.
 func (c *SchemaCache) UserAccounts(ctx context.Context, userID string) ([]client.ConnectedAccount, error) {
-	return lookupList(ctx, &c.mu, c.userAccounts, userID, func(ctx context.Context) ([]client.ConnectedAccount, error) {
-		return c.fetchAccounts(ctx, client.ConnectedAccountListParams{UserIDs: []string{userID}})
+	return onceList(ctx, &c.mu, c.userAccounts, userID, func(ctx context.Context) ([]client.ConnectedAccount, error) {
+		return c.fetch.Accounts(ctx, client.ConnectedAccountListParams{UserIDs: []string{userID}})
 	})
 }
 
-// lookupList is lookup for a cached list.
-func lookupList[T any](ctx context.Context, mu *sync.Mutex, m map[string]*cacheEntry[[]T], key string, fetch func(context.Context) ([]T, error)) ([]T, error) {
-	list, err := lookup(ctx, mu, m, key, func(ctx context.Context) (*[]T, error) {
+// onceList is once for a cached list.
+func onceList[T any](ctx context.Context, mu *sync.Mutex, m map[string]*cacheEntry[[]T], key string, fetch func(context.Context) ([]T, error)) ([]T, error) {
+	list, err := once(ctx, mu, m, key, func(ctx context.Context) (*[]T, error) {
 		l, err := fetch(ctx)
 		if err != nil {
 			return nil, err
@@ -181,8 +199,8 @@ func lookupList[T any](ctx context.Context, mu *sync.Mutex, m map[string]*cacheE
 	return *list, nil
 }
 
-// lookup implements single-flight caching over m, guarded by mu.
-func lookup[T any](ctx context.Context, mu *sync.Mutex, m map[string]*cacheEntry[T], key string, fetch func(context.Context) (*T, error)) (*T, error) {
+// once implements single-flight caching over m, guarded by mu.
+func once[T any](ctx context.Context, mu *sync.Mutex, m map[string]*cacheEntry[T], key string, fetch func(context.Context) (*T, error)) (*T, error) {
 	mu.Lock()
 	e, ok := m[key]
 	if !ok {

@@ -1,4 +1,4 @@
-package provider
+package lookup
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 // version for it (every page of GET /tools?toolkit_slug=...), fetched at most
 // once per provider process. Callers must not modify the returned slice.
 func (c *SchemaCache) ToolkitTools(ctx context.Context, slug string) ([]client.Tool, error) {
-	return lookupToolkitList(ctx, c, c.tools, slug, func(ctx context.Context, slug string, pin *client.ToolkitVersions) ([]client.Tool, error) {
-		return c.fetchTools(ctx, client.ToolListParams{ToolkitSlug: slug, Limit: 1000, Versions: pin})
+	return onceToolkitList(ctx, c, c.tools, slug, func(ctx context.Context, slug string, pin *client.ToolkitVersions) ([]client.Tool, error) {
+		return c.fetch.Tools(ctx, client.ToolListParams{ToolkitSlug: slug, Limit: 1000, Versions: pin})
 	})
 }
 
@@ -31,10 +31,10 @@ func (c *SchemaCache) AuthConfigToolkit(ctx context.Context, id string) (string,
 // check that a new or renamed server's name is free. Callers must not modify
 // the returned slice.
 func (c *SchemaCache) MCPServers(ctx context.Context) ([]client.MCPServer, error) {
-	return lookupList(ctx, &c.mu, c.mcpServers, "", func(ctx context.Context) ([]client.MCPServer, error) {
-		if c.fetchMCPServers == nil {
+	return onceList(ctx, &c.mu, c.mcpServers, "", func(ctx context.Context) ([]client.MCPServer, error) {
+		if c.fetch.MCPServers == nil {
 			return []client.MCPServer{}, nil
 		}
-		return c.fetchMCPServers(ctx, client.MCPServerListParams{})
+		return c.fetch.MCPServers(ctx, client.MCPServerListParams{})
 	})
 }

@@ -1,4 +1,4 @@
-package provider
+package webhookevents
 
 import (
 	"strings"
@@ -12,10 +12,10 @@ func TestEventProblems(t *testing.T) {
 		{EventType: "composio.trigger.message", SupportedVersions: []string{"V1", "V2", "V3"}},
 		{EventType: "composio.connected_account.expired", SupportedVersions: []string{"V3"}},
 	}
-	if p := eventProblems(catalog, []string{"composio.trigger.message", "composio.connected_account.expired"}, "V3"); len(p) != 0 {
+	if p := Problems(catalog, []string{"composio.trigger.message", "composio.connected_account.expired"}, "V3"); len(p) != 0 {
 		t.Fatalf("valid events reported: %v", p)
 	}
-	p := eventProblems(catalog, []string{"composio.nope", "composio.connected_account.expired"}, "V2")
+	p := Problems(catalog, []string{"composio.nope", "composio.connected_account.expired"}, "V2")
 	if len(p) != 2 || !strings.Contains(p[0], `unknown event type "composio.nope"`) ||
 		!strings.Contains(p[0], "composio.connected_account.expired, composio.trigger.message") ||
 		!strings.Contains(p[1], "not delivered in version V2 (supported: V3)") {

@@ -1,4 +1,6 @@
-package provider
+// Package diagnostics turns the service's errors into the provider's
+// diagnostics: what failed, the service's answer, and how to fix it.
+package diagnostics
 
 import (
 	"context"
@@ -15,7 +17,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// addAPIError adds an error diagnostic for a failed service call.
+// AddAPIError adds an error diagnostic for a failed service call.
 //
 //	operation:    a verb in -ing form: "creating", "reading", "updating", "deleting", "importing", "enabling", ...
 //	resourceType: the Terraform type name, e.g. "service_auth_config"
@@ -25,19 +27,19 @@ import (
 // Detail: the service message, HTTP status, error code, request id and the
 // suggested fix, taken from *client.APIError when err wraps one. The client
 // never puts credentials in its errors, and neither does this function.
-func addAPIError(diags *diag.Diagnostics, operation, resourceType, id string, err error) {
-	summary, detail := apiErrorText(operation, resourceType, id, err)
+func AddAPIError(diags *diag.Diagnostics, operation, resourceType, id string, err error) {
+	summary, detail := APIErrorText(operation, resourceType, id, err)
 	diags.AddError(summary, detail)
 }
 
-// addAPIErrorAt is addAPIError attached to an attribute (for example a
+// AddAPIErrorAt is AddAPIError attached to an attribute (for example a
 // plan-time lookup of the toolkit named by `toolkit`).
-func addAPIErrorAt(diags *diag.Diagnostics, attr path.Path, operation, resourceType, id string, err error) {
-	summary, detail := apiErrorText(operation, resourceType, id, err)
+func AddAPIErrorAt(diags *diag.Diagnostics, attr path.Path, operation, resourceType, id string, err error) {
+	summary, detail := APIErrorText(operation, resourceType, id, err)
 	diags.AddAttributeError(attr, summary, detail)
 }
 
-func apiErrorText(operation, resourceType, id string, err error) (string, string) {
+func APIErrorText(operation, resourceType, id string, err error) (string, string) {
 	subject := strings.TrimSpace(resourceType + " " + id)
 	summary := strings.TrimSpace("Error " + operation + " " + subject)
 
@@ -107,6 +109,14 @@ func ensurePeriod(s string) string {
 	return s + "."
 }
 
+// The environment variables of the provider's keys that refusedKeyHint
+// names: the provider's EnvAPIKey and EnvOrgAPIKey (TestRefusedKeyHint in
+// internal/provider fails if they differ).
+const (
+	envAPIKey    = "SERVICE_API_KEY"
+	envOrgAPIKey = "SERVICE_ORG_API_KEY"
+)
+
 // defaultFix is the suggested fix of an error whose answer has none. A 401
 // has none here: refusedKeyHint names the key whatever the service says.
 func defaultFix(status int, apiPath string) string {
@@ -143,44 +153,44 @@ func refusedKeyHint(status int, apiPath string) string {
 	}
 	if isOrgPath(apiPath) {
 		return "The key refused is the organization key: org_api_key of the provider configuration that manages this " +
-			"object (or the " + EnvOrgAPIKey + " environment variable when that provider block sets none). " +
+			"object (or the " + envOrgAPIKey + " environment variable when that provider block sets none). " +
 			"Check that it is the organization's key, not a project's (api_key)."
 	}
 	return "The key refused is api_key of the provider configuration that manages this object: the provider block " +
 		"named by the `provider` argument of the resource or data source shown above, or passed to its module in " +
 		"`providers` (for example `providers = { service = service.staging }`), else the default `provider \"service\"` " +
-		"block (or the " + EnvAPIKey + " environment variable when that block sets no api_key). If the project's key " +
+		"block (or the " + envAPIKey + " environment variable when that block sets no api_key). If the project's key " +
 		"was rotated (a change of api_key_rotation of its service_project), that configuration still holds the earlier " +
 		"key, which stopped working: give it the new one (the service_project's api_key, for example through the " +
 		"variable or secret it is read from)."
 }
 
-// readFailed handles the error of the GET in a resource's Read: a NotFound
-// removes the resource from state (removeFromState), any other error is
-// reported with addAPIError ("reading"). It returns false when err is nil, true
+// ReadFailed handles the error of the GET in a resource's Read: a NotFound
+// removes the resource from state (RemoveFromState), any other error is
+// reported with AddAPIError ("reading"). It returns false when err is nil, true
 // when Read should return.
-func readFailed(ctx context.Context, resp *resource.ReadResponse, resourceType, id string, err error) bool {
+func ReadFailed(ctx context.Context, resp *resource.ReadResponse, resourceType, id string, err error) bool {
 	if err == nil {
 		return false
 	}
 	if client.IsNotFound(err) {
-		removeFromState(ctx, resp, resourceType, id)
+		RemoveFromState(ctx, resp, resourceType, id)
 		return true
 	}
-	addAPIError(&resp.Diagnostics, "reading", resourceType, id, err)
+	AddAPIError(&resp.Diagnostics, "reading", resourceType, id, err)
 	return true
 }
 
-// removeFromState removes the resource from state in Read, with the warning
-// of addRemovedFromStateWarning.
-func removeFromState(ctx context.Context, resp *resource.ReadResponse, resourceType, id string) {
-	addRemovedFromStateWarning(&resp.Diagnostics, resourceType, id)
+// RemoveFromState removes the resource from state in Read, with the warning
+// of AddRemovedFromStateWarning.
+func RemoveFromState(ctx context.Context, resp *resource.ReadResponse, resourceType, id string) {
+	AddRemovedFromStateWarning(&resp.Diagnostics, resourceType, id)
 	resp.State.RemoveResource(ctx)
 }
 
-// addDeleteError reports the error of a Delete call unless it says the object
+// AddDeleteError reports the error of a Delete call unless it says the object
 // is already gone: a NotFound, or an error any of alsoGone accepts.
-func addDeleteError(diags *diag.Diagnostics, resourceType, id string, err error, alsoGone ...func(error) bool) {
+func AddDeleteError(diags *diag.Diagnostics, resourceType, id string, err error, alsoGone ...func(error) bool) {
 	if err == nil || client.IsNotFound(err) {
 		return
 	}
@@ -189,21 +199,21 @@ func addDeleteError(diags *diag.Diagnostics, resourceType, id string, err error,
 			return
 		}
 	}
-	addAPIError(diags, "deleting", resourceType, id, err)
+	AddAPIError(diags, "deleting", resourceType, id, err)
 }
 
-// logRevokeJob logs the revoke job a delete with revoke_on_delete started.
-func logRevokeJob(ctx context.Context, resourceType, id, jobID string) {
+// LogRevokeJob logs the revoke job a delete with revoke_on_delete started.
+func LogRevokeJob(ctx context.Context, resourceType, id, jobID string) {
 	if jobID != "" {
 		tflog.Info(ctx, resourceType+" deleted; the service revokes the upstream credentials in the background",
 			map[string]any{"id": id, "revoke_job_id": jobID})
 	}
 }
 
-// addRemovedFromStateWarning adds the warning shown when Read finds that an
+// AddRemovedFromStateWarning adds the warning shown when Read finds that an
 // object no longer exists (404, or a DELETED status) and the resource is
-// removed from state (removeFromState).
-func addRemovedFromStateWarning(diags *diag.Diagnostics, resourceType, id string) {
+// removed from state (RemoveFromState).
+func AddRemovedFromStateWarning(diags *diag.Diagnostics, resourceType, id string) {
 	diags.AddWarning(
 		fmt.Sprintf("%s %s no longer exists", resourceType, id),
 		fmt.Sprintf("The %s with id %q was not found on the service; it was probably deleted outside Terraform. "+
@@ -211,19 +221,19 @@ func addRemovedFromStateWarning(diags *diag.Diagnostics, resourceType, id string
 			"in the configuration.", resourceType, id))
 }
 
-// addLookupError reports a failed plan-time lookup of a catalog object named
+// AddLookupError reports a failed plan-time lookup of a catalog object named
 // by an attribute, e.g. the toolkit of `toolkit` or the trigger type of
 // `slug`. kind is "toolkit" or "trigger type"; version is the toolkit version
-// the lookup used (ProviderData.VersionFor). A NotFound becomes
+// the lookup used (the provider's ProviderData.VersionFor). A NotFound becomes
 // "Unknown <kind>" naming the attribute and value; other errors go through
-// addAPIErrorAt with operation "reading <kind>".
-func addLookupError(diags *diag.Diagnostics, attr path.Path, kind, name, version string, err error) {
-	addLookupErrorSuggest(diags, attr, kind, name, version, err, nil)
+// AddAPIErrorAt with operation "reading <kind>".
+func AddLookupError(diags *diag.Diagnostics, attr path.Path, kind, name, version string, err error) {
+	AddLookupErrorSuggest(diags, attr, kind, name, version, err, nil)
 }
 
-// addLookupErrorSuggest is addLookupError whose NotFound error ends with
+// AddLookupErrorSuggest is AddLookupError whose NotFound error ends with
 // suggest() (a did-you-mean sentence, called on that error path only).
-func addLookupErrorSuggest(diags *diag.Diagnostics, attr path.Path, kind, name, version string, err error, suggest func() string) {
+func AddLookupErrorSuggest(diags *diag.Diagnostics, attr path.Path, kind, name, version string, err error, suggest func() string) {
 	if client.IsNotFound(err) {
 		hint := ""
 		if suggest != nil {
@@ -239,15 +249,15 @@ func addLookupErrorSuggest(diags *diag.Diagnostics, attr path.Path, kind, name, 
 				attr, kind, name, at, hint))
 		return
 	}
-	addAPIErrorAt(diags, attr, "reading "+kind, "", name, err)
+	AddAPIErrorAt(diags, attr, "reading "+kind, "", name, err)
 }
 
-// getForDataSource fetches the object a data source looks up by its id
+// GetForDataSource fetches the object a data source looks up by its id
 // attribute. A NotFound becomes an error on id with the given summary and the
 // detail "Attribute id: <missing> "<id>"." (missing says who lacks what, e.g.
 // "the project has no MCP server"); other errors become an API diagnostic for
 // reading dataSourceType. It returns nil exactly when it added an error.
-func getForDataSource[T any](ctx context.Context, diags *diag.Diagnostics, get func(context.Context, string) (*T, error),
+func GetForDataSource[T any](ctx context.Context, diags *diag.Diagnostics, get func(context.Context, string) (*T, error),
 	dataSourceType, id, summary, missing string) *T {
 	got, err := get(ctx, id)
 	if err != nil {
@@ -255,17 +265,17 @@ func getForDataSource[T any](ctx context.Context, diags *diag.Diagnostics, get f
 			diags.AddAttributeError(path.Root("id"), summary, fmt.Sprintf("Attribute id: %s %q.", missing, id))
 			return nil
 		}
-		addAPIError(diags, "reading", dataSourceType, id, err)
+		AddAPIError(diags, "reading", dataSourceType, id, err)
 		return nil
 	}
 	return got
 }
 
-// addNotFoundByName is getForDataSource's error for a lookup by the name
+// AddNotFoundByName is GetForDataSource's error for a lookup by the name
 // attribute that matched nothing: "Attribute name: <missing> named "<name>"."
-// (missing as for getForDataSource), naming the names that differ only in
+// (missing as for GetForDataSource), naming the names that differ only in
 // case, the likely typo.
-func addNotFoundByName(diags *diag.Diagnostics, summary, missing, name string, nearMatches []string) {
+func AddNotFoundByName(diags *diag.Diagnostics, summary, missing, name string, nearMatches []string) {
 	hint := ""
 	if len(nearMatches) > 0 {
 		hint = fmt.Sprintf(" (names differing only in case: %s)", strings.Join(nearMatches, ", "))

@@ -1,4 +1,4 @@
-package provider
+package protocol
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// listConfigPaths puts the validation errors of list resources on the
+// ListConfigPaths puts the validation errors of list resources on the
 // attribute they are about. A list block holds its filters in a nested
 // `config` block:
 //
@@ -27,8 +27,8 @@ import (
 // Prefixing those paths with `config` makes Terraform quote the value
 // written in the `config` block. Every other RPC, ListResource included,
 // passes through unchanged.
-type listConfigPaths struct {
-	servedServer
+type ListConfigPaths struct {
+	Server
 }
 
 // inListConfig prefixes every attribute path of ds with the `config` block.
@@ -42,8 +42,8 @@ func inListConfig(ds []*tfprotov6.Diagnostic) {
 	}
 }
 
-func (s listConfigPaths) ValidateListResourceConfig(ctx context.Context, req *tfprotov6.ValidateListResourceConfigRequest) (*tfprotov6.ValidateListResourceConfigResponse, error) {
-	resp, err := s.servedServer.ValidateListResourceConfig(ctx, req)
+func (s ListConfigPaths) ValidateListResourceConfig(ctx context.Context, req *tfprotov6.ValidateListResourceConfigRequest) (*tfprotov6.ValidateListResourceConfigResponse, error) {
+	resp, err := s.Server.ValidateListResourceConfig(ctx, req)
 	if resp != nil {
 		inListConfig(resp.Diagnostics)
 	}
