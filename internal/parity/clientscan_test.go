@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -159,9 +160,18 @@ func scanClientReads(clientDir, providerDir string) ([]clientRead, error) {
 }
 
 // providerRoots are the client's exported methods of Client and exported
-// functions that the provider's (non-test) code names.
+// functions that the provider's (non-test) code names: the code of dir and
+// of every package below it (the provider's plumbing lives in sub-packages).
 func providerRoots(dir string, pkg *srcPkg) ([]*ast.FuncDecl, error) {
-	_, files, err := parseDir(dir)
+	var files []*ast.File
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() || d.Name() == "testdata" {
+			return err
+		}
+		_, found, err := parseDir(path)
+		files = append(files, found...)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
