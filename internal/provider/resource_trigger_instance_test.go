@@ -11,6 +11,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,7 +26,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
-
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/importid"
 )
@@ -847,4 +847,133 @@ func TestAccIdentity_triggerInstance(t *testing.T) {
 		remove: func(ctx context.Context, c *client.Client, id string) error { return c.DeleteTrigger(ctx, id) },
 		gone:   testAccCheckTriggerInstanceDestroy,
 	})
+}
+
+// e2eApplyStopsThenDestroys applies cfg (in a new workspace, through the CLI
+// that TF_CLI names), which must pass `terraform plan` and then fail at apply
+// with every fragment of wantErr after creating exactly the resources
+// created; then `terraform destroy` must succeed and leave an empty state.
+// It is for the checks that cannot run before the object they look at
+// exists (created in the same apply): they run in the final plan Terraform
+// makes during apply, before the resource's own write.
+func e2eApplyStopsThenDestroys(t *testing.T, cfg string, created []string, wantErr ...string) {
+	t.Helper()
+	w := newE2EWorkspace(t)
+	w.WriteFile("main.tf", cfg)
+	t.Cleanup(func() { w.Run(nil, "destroy", "-auto-approve", "-no-color", "-input=false") })
+	res := w.Run(nil, "plan", "-no-color", "-input=false")
+	if res.ExitCode != 0 {
+		t.Fatalf("plan failed; the check is expected at apply only:\n%s%s", res.Stdout, res.Stderr)
+	}
+	if strings.Count(res.Stdout+res.Stderr, "Warning:") > strings.Count(res.Stdout+res.Stderr, "Warning: Provider development overrides") {
+		t.Errorf("plan of an ordinary first apply has warnings:\n%s%s", res.Stdout, res.Stderr)
+	}
+	res = w.Run(nil, "apply", "-auto-approve", "-no-color", "-input=false")
+	out := strings.Join(strings.Fields(res.Stdout+res.Stderr), " ")
+	if res.ExitCode == 0 {
+		t.Fatalf("apply succeeded; want an error with %q:\n%s", wantErr, res.Stdout)
+	}
+	for _, want := range wantErr {
+		if !strings.Contains(out, want) {
+			t.Fatalf("apply error lacks %q:\n%s%s", want, res.Stdout, res.Stderr)
+		}
+	}
+	got := w.stateResources()
+	slices.Sort(got)
+	if want := slices.Sorted(slices.Values(created)); !slices.Equal(got, want) {
+		t.Errorf("after the failed apply the state has %v, want %v", got, want)
+	}
+	w.RunOK("destroy", "-auto-approve", "-no-color", "-input=false")
+	if left := w.stateResources(); len(left) != 0 {
+		t.Errorf("state after destroy still has %v", left)
+	}
+}
+
+// TestAccE2E_triggerOnAccountOfAnotherToolkit: a GITHUB_COMMIT_EVENT trigger
+// on a new account of a stripe auth config. The plan checks what it can (the
+// trigger type exists and trigger_config fits it) but not the account's
+// toolkit, unknown until the account exists: the apply creates the auth
+// config and the account, then stops on connected_account_id before writing
+// the trigger; `terraform destroy` then succeeds.
+func TestAccE2E_triggerOnAccountOfAnotherToolkit(t *testing.T) {
+	t.Parallel()
+	name := acctest.RandomWithPrefix("tf-acc-trig-tk")
+	e2eApplyStopsThenDestroys(t, fmt.Sprintf(`
+resource "service_auth_config" "stripe" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = %[1]q
+}
+
+resource "service_connected_account" "stripe" {
+  user_id                = "%[1]s-user"
+  auth_config_id         = service_auth_config.stripe.id
+  credentials_wo         = { api_key = "sk_test_e2e" }
+  credentials_wo_version = 1
+}
+
+resource "service_trigger_instance" "commits" {
+  user_id              = "%[1]s-user"
+  slug                 = "GITHUB_COMMIT_EVENT"
+  connected_account_id = service_connected_account.stripe.id
+  trigger_config       = jsonencode({ owner = "acme", repo = "app" })
+}
+`, name), []string{"service_auth_config.stripe", "service_connected_account.stripe"},
+		"Connected account is on another toolkit", `is on toolkit "stripe"`, `trigger GITHUB_COMMIT_EVENT belongs to toolkit "github"`)
+}
+
+// A trigger whose type requires webhook endpoint setup, on an account of the
+// developer's own OAuth app, is planned with a warning naming
+// service_webhook_endpoint; on a service-managed account (the service's app,
+// whose endpoint the service runs) it is not.
+func TestAccE2E_triggerNeedsWebhookEndpointWarning(t *testing.T) {
+	t.Parallel()
+	w := newE2EWorkspace(t)
+	c := testAccClient(t)
+	ctx := context.Background()
+	rnd := acctest.RandString(10)
+	account := func(custom bool) string {
+		t.Helper()
+		req := client.CreateAuthConfigRequest{ToolkitSlug: "slack", Type: client.AuthConfigTypeManaged, Name: "tf-acc-wh-managed-" + rnd}
+		if custom {
+			req = client.CreateAuthConfigRequest{ToolkitSlug: "slack", Type: client.AuthConfigTypeCustom, AuthScheme: "OAUTH2",
+				Name: "tf-acc-wh-custom-" + rnd, Credentials: map[string]any{"client_id": "cid-" + rnd, "client_secret": "cs-" + rnd}}
+		}
+		ac, err := c.CreateAuthConfig(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cr, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: ac.ID, UserID: "tf-acc-wh-" + rnd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		testAccEmulatorPost(t, "/_emulator/connected_accounts/"+cr.ID+"/complete")
+		return cr.ID
+	}
+	config := func(accountID string) string {
+		return fmt.Sprintf(`
+resource "service_trigger_instance" "messages" {
+  user_id              = "tf-acc-wh-%s"
+  slug                 = "SLACK_RECEIVE_MESSAGE"
+  connected_account_id = %q
+  trigger_config       = jsonencode({ channel = "C123" })
+}
+`, rnd, accountID)
+	}
+
+	w.WriteFile("main.tf", config(account(true)))
+	res := w.RunOK("plan", "-no-color", "-input=false")
+	out := res.Stdout + res.Stderr
+	for _, want := range []string{"Trigger needs a webhook endpoint", "SLACK_RECEIVE_MESSAGE", "service_webhook_endpoint", `toolkit = "slack"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan on an account of an own OAuth app lacks %q:\n%s", want, out)
+		}
+	}
+
+	w.WriteFile("main.tf", config(account(false)))
+	res = w.RunOK("plan", "-no-color", "-input=false")
+	if out := res.Stdout + res.Stderr; strings.Contains(out, "Trigger needs a webhook endpoint") {
+		t.Errorf("plan on a service-managed account warns about a webhook endpoint:\n%s", out)
+	}
 }
