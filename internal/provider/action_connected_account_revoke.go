@@ -28,19 +28,13 @@ var (
 // NewConnectedAccountRevokeAction returns the service_connected_account_revoke
 // action.
 func NewConnectedAccountRevokeAction() action.Action {
-	return &connectedAccountRevokeAction{}
+	return &connectedAccountRevokeAction{actionBase{typeNamed("connected_account_revoke")}}
 }
 
-type connectedAccountRevokeAction struct {
-	data *ProviderData
-}
+type connectedAccountRevokeAction struct{ actionBase }
 
 type connectedAccountRevokeModel struct {
 	ConnectedAccountID types.String `tfsdk:"connected_account_id"`
-}
-
-func (a *connectedAccountRevokeAction) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_connected_account_revoke"
 }
 
 func (a *connectedAccountRevokeAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
@@ -66,10 +60,6 @@ func (a *connectedAccountRevokeAction) Schema(_ context.Context, _ action.Schema
 			},
 		},
 	}
-}
-
-func (a *connectedAccountRevokeAction) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
-	a.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (a *connectedAccountRevokeAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {

@@ -31,12 +31,10 @@ var (
 
 // NewAuthConfigDataSource returns the service_auth_config data source.
 func NewAuthConfigDataSource() datasource.DataSource {
-	return &authConfigDataSource{}
+	return &authConfigDataSource{dataSourceBase{typeNamed("auth_config")}}
 }
 
-type authConfigDataSource struct {
-	data *ProviderData
-}
+type authConfigDataSource struct{ dataSourceBase }
 
 // authConfigDataModel is one auth config as data sources expose it (the
 // singular data source adds nothing; the plural one lists these).
@@ -215,10 +213,6 @@ func authConfigDataAttributes(lookup bool) map[string]schema.Attribute {
 	return attrs
 }
 
-func (d *authConfigDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_auth_config"
-}
-
 func (d *authConfigDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one auth config, by `id` or by `toolkit` and `name`. Credentials are not exposed.",
@@ -231,10 +225,6 @@ func (d *authConfigDataSource) ConfigValidators(_ context.Context) []datasource.
 		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name")),
 		datasourcevalidator.RequiredTogether(path.MatchRoot("toolkit"), path.MatchRoot("name")),
 	}
-}
-
-func (d *authConfigDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *authConfigDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

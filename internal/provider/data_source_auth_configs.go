@@ -22,12 +22,10 @@ var (
 
 // NewAuthConfigsDataSource returns the service_auth_configs data source.
 func NewAuthConfigsDataSource() datasource.DataSource {
-	return &authConfigsDataSource{}
+	return &authConfigsDataSource{dataSourceBase{typeNamed("auth_configs")}}
 }
 
-type authConfigsDataSource struct {
-	data *ProviderData
-}
+type authConfigsDataSource struct{ dataSourceBase }
 
 // authConfigFilters are the filters of this data source, which the
 // service_auth_config list resource shares.
@@ -63,10 +61,6 @@ type authConfigsDataSourceModel struct {
 	AuthConfigs types.List `tfsdk:"auth_configs"`
 }
 
-func (d *authConfigsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_auth_configs"
-}
-
 func (d *authConfigsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the project's auth configs, optionally filtered, following every page of results " +
@@ -92,10 +86,6 @@ func (d *authConfigsDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			},
 		},
 	}
-}
-
-func (d *authConfigsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *authConfigsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -30,12 +30,10 @@ var connectedAccountStatuses = []string{
 
 // NewConnectedAccountsDataSource returns the service_connected_accounts data source.
 func NewConnectedAccountsDataSource() datasource.DataSource {
-	return &connectedAccountsDataSource{}
+	return &connectedAccountsDataSource{dataSourceBase{typeNamed("connected_accounts")}}
 }
 
-type connectedAccountsDataSource struct {
-	data *ProviderData
-}
+type connectedAccountsDataSource struct{ dataSourceBase }
 
 // connectedAccountFilters are the filters of this data source, which the
 // service_connected_account list resource shares.
@@ -83,10 +81,6 @@ type connectedAccountsItemModel struct {
 	UpdatedAt    types.String `tfsdk:"updated_at"`
 }
 
-func (d *connectedAccountsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_connected_accounts"
-}
-
 func (d *connectedAccountsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	filter := func(desc string, elem ...validator.String) schema.ListAttribute {
 		// Each element validator refuses "" itself (one error per bad value).
@@ -122,10 +116,6 @@ func (d *connectedAccountsDataSource) Schema(_ context.Context, _ datasource.Sch
 			},
 		},
 	}
-}
-
-func (d *connectedAccountsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *connectedAccountsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -29,12 +29,10 @@ var (
 
 // NewMCPServerDataSource returns the service_mcp_server data source.
 func NewMCPServerDataSource() datasource.DataSource {
-	return &mcpServerDataSource{}
+	return &mcpServerDataSource{dataSourceBase{typeNamed("mcp_server")}}
 }
 
-type mcpServerDataSource struct {
-	data *ProviderData
-}
+type mcpServerDataSource struct{ dataSourceBase }
 
 // mcpServerDataModel is one MCP server as the data sources expose it.
 type mcpServerDataModel struct {
@@ -115,10 +113,6 @@ func mcpServerDataAttributes(lookup bool) map[string]schema.Attribute {
 	return attrs
 }
 
-func (d *mcpServerDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_mcp_server"
-}
-
 func (d *mcpServerDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one MCP server, by `id` or by `name`.",
@@ -128,10 +122,6 @@ func (d *mcpServerDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 
 func (d *mcpServerDataSource) ConfigValidators(_ context.Context) []datasource.ConfigValidator {
 	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name"))}
-}
-
-func (d *mcpServerDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *mcpServerDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

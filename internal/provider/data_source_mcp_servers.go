@@ -22,12 +22,10 @@ var (
 
 // NewMCPServersDataSource returns the service_mcp_servers data source.
 func NewMCPServersDataSource() datasource.DataSource {
-	return &mcpServersDataSource{}
+	return &mcpServersDataSource{dataSourceBase{typeNamed("mcp_servers")}}
 }
 
-type mcpServersDataSource struct {
-	data *ProviderData
-}
+type mcpServersDataSource struct{ dataSourceBase }
 
 // mcpServerFilters are the filters of this data source, which the
 // service_mcp_server list resource shares.
@@ -60,10 +58,6 @@ type mcpServersDataModel struct {
 	Servers types.List `tfsdk:"servers"`
 }
 
-func (d *mcpServersDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_mcp_servers"
-}
-
 func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the project's MCP servers, newest first, optionally filtered (every page is read).",
@@ -83,10 +77,6 @@ func (d *mcpServersDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			},
 		},
 	}
-}
-
-func (d *mcpServersDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *mcpServersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

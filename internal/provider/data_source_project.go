@@ -29,11 +29,11 @@ var (
 )
 
 // NewProjectDataSource returns the service_project data source.
-func NewProjectDataSource() datasource.DataSource { return &projectDataSource{} }
-
-type projectDataSource struct {
-	data *ProviderData
+func NewProjectDataSource() datasource.DataSource {
+	return &projectDataSource{dataSourceBase{orgTypeNamed("project")}}
 }
+
+type projectDataSource struct{ dataSourceBase }
 
 // projectDataModel is one project as the data sources expose it.
 type projectDataModel struct {
@@ -109,10 +109,6 @@ func projectDataAttributes(lookup bool) map[string]schema.Attribute {
 	return attrs
 }
 
-func (d *projectDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_project"
-}
-
 func (d *projectDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one project of the organization, by `id` or by `name`, with the organization's key " +
@@ -125,10 +121,6 @@ func (d *projectDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 
 func (d *projectDataSource) ConfigValidators(_ context.Context) []datasource.ConfigValidator {
 	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("name"))}
-}
-
-func (d *projectDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = orgProviderDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *projectDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

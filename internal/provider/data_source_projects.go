@@ -21,11 +21,11 @@ var (
 )
 
 // NewProjectsDataSource returns the service_projects data source.
-func NewProjectsDataSource() datasource.DataSource { return &projectsDataSource{} }
-
-type projectsDataSource struct {
-	data *ProviderData
+func NewProjectsDataSource() datasource.DataSource {
+	return &projectsDataSource{dataSourceBase{orgTypeNamed("projects")}}
 }
+
+type projectsDataSource struct{ dataSourceBase }
 
 // projectFilters are the filters of this data source, which the
 // service_project list resource shares.
@@ -69,10 +69,6 @@ type projectsDataModel struct {
 	Projects types.List `tfsdk:"projects"`
 }
 
-func (d *projectsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_projects"
-}
-
 func (d *projectsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the organization's projects, oldest first, optionally filtered by name, with the " +
@@ -91,10 +87,6 @@ func (d *projectsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			},
 		},
 	}
-}
-
-func (d *projectsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = orgProviderDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *projectsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -24,12 +24,10 @@ var (
 
 // NewToolkitDataSource returns the service_toolkit data source.
 func NewToolkitDataSource() datasource.DataSource {
-	return &toolkitDataSource{}
+	return &toolkitDataSource{dataSourceBase{typeNamed("toolkit")}}
 }
 
-type toolkitDataSource struct {
-	data *ProviderData
-}
+type toolkitDataSource struct{ dataSourceBase }
 
 type toolkitDataSourceModel struct {
 	Slug                                     types.String          `tfsdk:"slug"`
@@ -86,10 +84,6 @@ type authFieldRef struct {
 	Required    types.Bool   `tfsdk:"required"`
 	Default     types.String `tfsdk:"default"`
 	IsSecret    types.Bool   `tfsdk:"is_secret"`
-}
-
-func (d *toolkitDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_toolkit"
 }
 
 // toolkitCategoriesAttribute is the categories list of a toolkit.
@@ -309,10 +303,6 @@ func (d *toolkitDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 			},
 		},
 	}
-}
-
-func (d *toolkitDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *toolkitDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

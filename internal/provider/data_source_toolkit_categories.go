@@ -17,12 +17,10 @@ var (
 
 // NewToolkitCategoriesDataSource returns the service_toolkit_categories data source.
 func NewToolkitCategoriesDataSource() datasource.DataSource {
-	return &toolkitCategoriesDataSource{}
+	return &toolkitCategoriesDataSource{dataSourceBase{typeNamed("toolkit_categories")}}
 }
 
-type toolkitCategoriesDataSource struct {
-	data *ProviderData
-}
+type toolkitCategoriesDataSource struct{ dataSourceBase }
 
 type toolkitCategoriesModel struct {
 	Categories []toolkitCategoryModel `tfsdk:"categories"`
@@ -32,10 +30,6 @@ type toolkitCategoryModel struct {
 	ID   types.String `tfsdk:"id"`
 	Slug types.String `tfsdk:"slug"`
 	Name types.String `tfsdk:"name"`
-}
-
-func (d *toolkitCategoriesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_toolkit_categories"
 }
 
 func (d *toolkitCategoriesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -65,10 +59,6 @@ func (d *toolkitCategoriesDataSource) Schema(_ context.Context, _ datasource.Sch
 			},
 		},
 	}
-}
-
-func (d *toolkitCategoriesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *toolkitCategoriesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {

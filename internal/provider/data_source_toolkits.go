@@ -30,12 +30,10 @@ var (
 
 // NewToolkitsDataSource returns the service_toolkits data source.
 func NewToolkitsDataSource() datasource.DataSource {
-	return &toolkitsDataSource{}
+	return &toolkitsDataSource{dataSourceBase{typeNamed("toolkits")}}
 }
 
-type toolkitsDataSource struct {
-	data *ProviderData
-}
+type toolkitsDataSource struct{ dataSourceBase }
 
 type toolkitsDataSourceModel struct {
 	Category  types.String     `tfsdk:"category"`
@@ -103,10 +101,6 @@ func managedByValidator() validator.String {
 			return errors.New(msg)
 		},
 	}
-}
-
-func (d *toolkitsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_toolkits"
 }
 
 func (d *toolkitsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -207,10 +201,6 @@ func (d *toolkitsDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 			},
 		},
 	}
-}
-
-func (d *toolkitsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // toolkitListParams maps the filters to the wire query (managed_by service ⇒ composio).

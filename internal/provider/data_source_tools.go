@@ -23,11 +23,11 @@ const toolsDataSourceType = "service_tools"
 var _ datasource.DataSourceWithConfigure = (*toolsDataSource)(nil)
 
 // NewToolsDataSource returns the service_tools data source.
-func NewToolsDataSource() datasource.DataSource { return &toolsDataSource{} }
-
-type toolsDataSource struct {
-	data *ProviderData
+func NewToolsDataSource() datasource.DataSource {
+	return &toolsDataSource{dataSourceBase{typeNamed("tools")}}
 }
+
+type toolsDataSource struct{ dataSourceBase }
 
 type toolsDataSourceModel struct {
 	Toolkit types.String `tfsdk:"toolkit"`
@@ -41,10 +41,6 @@ type toolRef struct {
 	Name        types.String `tfsdk:"name"`
 	Description types.String `tfsdk:"description"`
 	InputSchema types.String `tfsdk:"input_schema"`
-}
-
-func (d *toolsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_tools"
 }
 
 func (d *toolsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -85,10 +81,6 @@ func (d *toolsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 			},
 		},
 	}
-}
-
-func (d *toolsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *toolsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

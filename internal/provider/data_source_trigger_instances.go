@@ -25,12 +25,10 @@ var (
 
 // NewTriggerInstancesDataSource returns the service_trigger_instances data source.
 func NewTriggerInstancesDataSource() datasource.DataSource {
-	return &triggerInstancesDataSource{}
+	return &triggerInstancesDataSource{dataSourceBase{typeNamed("trigger_instances")}}
 }
 
-type triggerInstancesDataSource struct {
-	data *ProviderData
-}
+type triggerInstancesDataSource struct{ dataSourceBase }
 
 // triggerInstanceFilters are the filters of this data source, which the
 // service_trigger_instance list resource shares.
@@ -77,10 +75,6 @@ type triggerInstanceItem struct {
 	DisabledAt         types.String         `tfsdk:"disabled_at"`
 	UpdatedAt          types.String         `tfsdk:"updated_at"`
 	ToolkitVersion     types.String         `tfsdk:"toolkit_version"`
-}
-
-func (d *triggerInstancesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_trigger_instances"
 }
 
 func (d *triggerInstancesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -152,10 +146,6 @@ func (d *triggerInstancesDataSource) Schema(_ context.Context, _ datasource.Sche
 			},
 		},
 	}
-}
-
-func (d *triggerInstancesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *triggerInstancesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

@@ -25,12 +25,10 @@ var (
 
 // NewTriggerTypeDataSource returns the service_trigger_type data source.
 func NewTriggerTypeDataSource() datasource.DataSource {
-	return &triggerTypeDataSource{}
+	return &triggerTypeDataSource{dataSourceBase{typeNamed("trigger_type")}}
 }
 
-type triggerTypeDataSource struct {
-	data *ProviderData
-}
+type triggerTypeDataSource struct{ dataSourceBase }
 
 // triggerTypeModel is one trigger type; the data source adds nothing to it.
 type triggerTypeModel struct {
@@ -96,10 +94,6 @@ func triggerTypeComputedAttributes() map[string]schema.Attribute {
 	}
 }
 
-func (d *triggerTypeDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_trigger_type"
-}
-
 func (d *triggerTypeDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := triggerTypeComputedAttributes()
 	attrs["slug"] = schema.StringAttribute{
@@ -114,10 +108,6 @@ func (d *triggerTypeDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"`service_trigger_instance`'s `trigger_config` must follow.",
 		Attributes: attrs,
 	}
-}
-
-func (d *triggerTypeDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *triggerTypeDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

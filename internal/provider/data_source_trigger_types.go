@@ -23,21 +23,15 @@ var (
 
 // NewTriggerTypesDataSource returns the service_trigger_types data source.
 func NewTriggerTypesDataSource() datasource.DataSource {
-	return &triggerTypesDataSource{}
+	return &triggerTypesDataSource{dataSourceBase{typeNamed("trigger_types")}}
 }
 
-type triggerTypesDataSource struct {
-	data *ProviderData
-}
+type triggerTypesDataSource struct{ dataSourceBase }
 
 type triggerTypesModel struct {
 	Toolkits     types.List         `tfsdk:"toolkits"`
 	Slugs        []string           `tfsdk:"slugs"`
 	TriggerTypes []triggerTypeModel `tfsdk:"trigger_types"`
-}
-
-func (d *triggerTypesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_trigger_types"
 }
 
 func (d *triggerTypesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -60,10 +54,6 @@ func (d *triggerTypesDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			},
 		},
 	}
-}
-
-func (d *triggerTypesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *triggerTypesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

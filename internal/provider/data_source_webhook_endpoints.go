@@ -25,11 +25,11 @@ var (
 )
 
 // NewWebhookEndpointsDataSource returns the service_webhook_endpoints data source.
-func NewWebhookEndpointsDataSource() datasource.DataSource { return &webhookEndpointsDataSource{} }
-
-type webhookEndpointsDataSource struct {
-	data *ProviderData
+func NewWebhookEndpointsDataSource() datasource.DataSource {
+	return &webhookEndpointsDataSource{dataSourceBase{typeNamed("webhook_endpoints")}}
 }
+
+type webhookEndpointsDataSource struct{ dataSourceBase }
 
 // webhookEndpointFilters are the filters of this data source, which the
 // service_webhook_endpoint list resource shares.
@@ -66,10 +66,6 @@ var webhookEndpointSummaryAttrTypes = map[string]attr.Type{
 	"id": types.StringType, "toolkit": types.StringType, "client_id": types.StringType,
 }
 
-func (d *webhookEndpointsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_webhook_endpoints"
-}
-
 func (d *webhookEndpointsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Lists the project's inbound webhook endpoints (one per toolkit and OAuth app " +
@@ -102,10 +98,6 @@ func (d *webhookEndpointsDataSource) Schema(_ context.Context, _ datasource.Sche
 			},
 		},
 	}
-}
-
-func (d *webhookEndpointsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *webhookEndpointsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {

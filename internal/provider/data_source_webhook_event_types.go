@@ -17,11 +17,11 @@ var (
 )
 
 // NewWebhookEventTypesDataSource returns the service_webhook_event_types data source.
-func NewWebhookEventTypesDataSource() datasource.DataSource { return &webhookEventTypesDataSource{} }
-
-type webhookEventTypesDataSource struct {
-	data *ProviderData
+func NewWebhookEventTypesDataSource() datasource.DataSource {
+	return &webhookEventTypesDataSource{dataSourceBase{typeNamed("webhook_event_types")}}
 }
+
+type webhookEventTypesDataSource struct{ dataSourceBase }
 
 type webhookEventTypesModel struct {
 	EventTypes []webhookEventTypeModel `tfsdk:"event_types"`
@@ -32,10 +32,6 @@ type webhookEventTypeModel struct {
 	EventType         types.String `tfsdk:"event_type"`
 	Description       types.String `tfsdk:"description"`
 	SupportedVersions types.Set    `tfsdk:"supported_versions"`
-}
-
-func (d *webhookEventTypesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_webhook_event_types"
 }
 
 func (d *webhookEventTypesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -71,10 +67,6 @@ func (d *webhookEventTypesDataSource) Schema(_ context.Context, _ datasource.Sch
 			},
 		},
 	}
-}
-
-func (d *webhookEventTypesDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
-	d.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (d *webhookEventTypesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {

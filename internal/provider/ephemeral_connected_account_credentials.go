@@ -27,12 +27,10 @@ var (
 // NewConnectedAccountCredentialsEphemeralResource returns the
 // service_connected_account_credentials ephemeral resource.
 func NewConnectedAccountCredentialsEphemeralResource() ephemeral.EphemeralResource {
-	return &connectedAccountCredentialsEphemeral{}
+	return &connectedAccountCredentialsEphemeral{ephemeralBase{typeNamed("connected_account_credentials")}}
 }
 
-type connectedAccountCredentialsEphemeral struct {
-	data *ProviderData
-}
+type connectedAccountCredentialsEphemeral struct{ ephemeralBase }
 
 type connectedAccountCredentialsModel struct {
 	ConnectedAccountID types.String `tfsdk:"connected_account_id"`
@@ -41,10 +39,6 @@ type connectedAccountCredentialsModel struct {
 	Toolkit            types.String `tfsdk:"toolkit"`
 	UserID             types.String `tfsdk:"user_id"`
 	Values             types.Map    `tfsdk:"values"`
-}
-
-func (e *connectedAccountCredentialsEphemeral) Metadata(_ context.Context, req ephemeral.MetadataRequest, resp *ephemeral.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_connected_account_credentials"
 }
 
 func (e *connectedAccountCredentialsEphemeral) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
@@ -85,10 +79,6 @@ func (e *connectedAccountCredentialsEphemeral) Schema(_ context.Context, _ ephem
 			},
 		},
 	}
-}
-
-func (e *connectedAccountCredentialsEphemeral) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	e.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (e *connectedAccountCredentialsEphemeral) Open(ctx context.Context, req ephemeral.OpenRequest, resp *ephemeral.OpenResponse) {

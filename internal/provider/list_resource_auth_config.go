@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
@@ -17,13 +16,11 @@ var (
 )
 
 // NewAuthConfigListResource returns the service_auth_config list resource.
-func NewAuthConfigListResource() list.ListResource { return &authConfigListResource{} }
-
-type authConfigListResource struct{ listBase }
-
-func (r *authConfigListResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = authConfigResourceType
+func NewAuthConfigListResource() list.ListResource {
+	return &authConfigListResource{resourceBase{typeNamed("auth_config")}}
 }
+
+type authConfigListResource struct{ resourceBase }
 
 func (r *authConfigListResource) ListResourceConfigSchema(ctx context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	listFilterSchema(ctx, &authConfigsDataSource{}, "Lists the project's auth configs (newest first), for `terraform query` and "+

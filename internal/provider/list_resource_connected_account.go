@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -19,14 +18,10 @@ var (
 // NewConnectedAccountListResource returns the service_connected_account list
 // resource.
 func NewConnectedAccountListResource() list.ListResource {
-	return &connectedAccountListResource{}
+	return &connectedAccountListResource{resourceBase{typeNamed("connected_account")}}
 }
 
-type connectedAccountListResource struct{ listBase }
-
-func (r *connectedAccountListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = connectedAccountType
-}
+type connectedAccountListResource struct{ resourceBase }
 
 func (r *connectedAccountListResource) ListResourceConfigSchema(ctx context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	listFilterSchema(ctx, &connectedAccountsDataSource{}, "Lists the project's connected accounts (newest first), for `terraform query` and "+

@@ -8,7 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
@@ -21,13 +20,11 @@ var (
 
 // NewCustomToolkitListResource returns the service_custom_toolkit list
 // resource.
-func NewCustomToolkitListResource() list.ListResource { return &customToolkitListResource{} }
-
-type customToolkitListResource struct{ listBase }
-
-func (r *customToolkitListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = customToolkitType
+func NewCustomToolkitListResource() list.ListResource {
+	return &customToolkitListResource{resourceBase{typeNamed("custom_toolkit")}}
 }
+
+type customToolkitListResource struct{ resourceBase }
 
 func (r *customToolkitListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{

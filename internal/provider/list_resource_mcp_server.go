@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -17,13 +16,11 @@ var (
 )
 
 // NewMCPServerListResource returns the service_mcp_server list resource.
-func NewMCPServerListResource() list.ListResource { return &mcpServerListResource{} }
-
-type mcpServerListResource struct{ listBase }
-
-func (r *mcpServerListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = mcpServerType
+func NewMCPServerListResource() list.ListResource {
+	return &mcpServerListResource{resourceBase{typeNamed("mcp_server")}}
 }
+
+type mcpServerListResource struct{ resourceBase }
 
 func (r *mcpServerListResource) ListResourceConfigSchema(ctx context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	listFilterSchema(ctx, &mcpServersDataSource{}, "Lists the project's MCP servers (newest first), for `terraform query` and "+

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -17,18 +16,11 @@ var (
 )
 
 // NewProjectListResource returns the service_project list resource.
-func NewProjectListResource() list.ListResource { return &projectListResource{} }
-
-type projectListResource struct{ listBase }
-
-// Configure: projects are the organization's, listed with its key.
-func (r *projectListResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = orgProviderDataFrom(req.ProviderData, &resp.Diagnostics)
+func NewProjectListResource() list.ListResource {
+	return &projectListResource{resourceBase{orgTypeNamed("project")}}
 }
 
-func (r *projectListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = projectType
-}
+type projectListResource struct{ resourceBase }
 
 func (r *projectListResource) ListResourceConfigSchema(ctx context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	listFilterSchema(ctx, &projectsDataSource{}, "Lists the organization's projects (oldest first), for `terraform query` "+

@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -18,14 +17,10 @@ var (
 // NewTriggerInstanceListResource returns the service_trigger_instance list
 // resource.
 func NewTriggerInstanceListResource() list.ListResource {
-	return &triggerInstanceListResource{}
+	return &triggerInstanceListResource{resourceBase{typeNamed("trigger_instance")}}
 }
 
-type triggerInstanceListResource struct{ listBase }
-
-func (r *triggerInstanceListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = triggerInstanceType
-}
+type triggerInstanceListResource struct{ resourceBase }
 
 func (r *triggerInstanceListResource) ListResourceConfigSchema(ctx context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	listFilterSchema(ctx, &triggerInstancesDataSource{}, "Lists the project's trigger instances (newest first; the service's `listActive`), for "+

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
@@ -19,13 +18,11 @@ var (
 
 // NewWebhookEndpointListResource returns the service_webhook_endpoint list
 // resource.
-func NewWebhookEndpointListResource() list.ListResource { return &webhookEndpointListResource{} }
-
-type webhookEndpointListResource struct{ listBase }
-
-func (r *webhookEndpointListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = webhookEndpointType
+func NewWebhookEndpointListResource() list.ListResource {
+	return &webhookEndpointListResource{resourceBase{typeNamed("webhook_endpoint")}}
 }
+
+type webhookEndpointListResource struct{ resourceBase }
 
 func (r *webhookEndpointListResource) ListResourceConfigSchema(ctx context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	listFilterSchema(ctx, NewWebhookEndpointsDataSource(),

@@ -7,7 +7,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -20,14 +19,10 @@ var (
 // NewWebhookSubscriptionListResource returns the service_webhook_subscription
 // list resource.
 func NewWebhookSubscriptionListResource() list.ListResource {
-	return &webhookSubscriptionListResource{}
+	return &webhookSubscriptionListResource{resourceBase{typeNamed("webhook_subscription")}}
 }
 
-type webhookSubscriptionListResource struct{ listBase }
-
-func (r *webhookSubscriptionListResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = webhookSubscriptionType
-}
+type webhookSubscriptionListResource struct{ resourceBase }
 
 func (r *webhookSubscriptionListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{

@@ -114,13 +114,10 @@ func (d *ProviderData) VersionFor(slug string) string {
 }
 
 // providerDataFrom converts the ProviderData of a Configure request of a
-// resource, data source or ephemeral resource. It returns nil without a
-// diagnostic when providerData is nil (provider not configured yet), and nil
-// with an error diagnostic when it has an unexpected type. Typical use:
-//
-//	func (r *fooResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-//		r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-//	}
+// type (the Configure of the bases every type embeds, provider_types.go). It
+// returns nil without a diagnostic when providerData is nil (provider not
+// configured yet), and nil with an error diagnostic when it has an
+// unexpected type.
 //
 // Every type but the organization's projects is a project object: when the
 // provider has no project key (only org_api_key), it fails here, before any

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -26,15 +25,6 @@ import (
 // page, as results that carry the resource's identity, a display name and,
 // when the query asks for it (include_resource), the object as the
 // resource's Read would store it.
-
-// listBase is embedded by every list resource: it keeps the provider data.
-type listBase struct {
-	data *ProviderData
-}
-
-func (b *listBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	b.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
-}
 
 // listFilters is a data source's filter struct (connectedAccountFilters,
 // ...), which the list resource of the same objects shares: it turns the

@@ -63,12 +63,10 @@ var (
 
 // NewAuthConfigResource returns the service_auth_config resource.
 func NewAuthConfigResource() resource.Resource {
-	return &authConfigResource{}
+	return &authConfigResource{resourceBase{typeNamed("auth_config")}}
 }
 
-type authConfigResource struct {
-	data *ProviderData
-}
+type authConfigResource struct{ resourceBase }
 
 type authConfigResourceModel struct {
 	ID                     types.String `tfsdk:"id"`
@@ -103,10 +101,6 @@ type toolAccessConfigModel struct {
 var toolAccessConfigAttrTypes = map[string]attr.Type{
 	"tools_for_connected_account_creation": types.ListType{ElemType: types.StringType},
 	"tools_available_for_execution":        types.SetType{ElemType: types.StringType},
-}
-
-func (r *authConfigResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_auth_config"
 }
 
 // IdentitySchema: the auth config's identity is its id (see package identity).
@@ -295,10 +289,6 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 		},
 	}
 	maps.Copy(resp.Schema.Attributes, acExtraAttributes())
-}
-
-func (r *authConfigResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig holds the checks that need no API call (they also run in

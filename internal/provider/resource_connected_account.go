@@ -51,12 +51,10 @@ var (
 
 // NewConnectedAccountResource returns the service_connected_account resource.
 func NewConnectedAccountResource() resource.Resource {
-	return &connectedAccountResource{}
+	return &connectedAccountResource{resourceBase{typeNamed("connected_account")}}
 }
 
-type connectedAccountResource struct {
-	data *ProviderData
-}
+type connectedAccountResource struct{ resourceBase }
 
 type connectedAccountModel struct {
 	ID                   types.String   `tfsdk:"id"`
@@ -82,10 +80,6 @@ type connectedAccountModel struct {
 	AuthScheme           types.String   `tfsdk:"auth_scheme"`
 	CreatedAt            types.String   `tfsdk:"created_at"`
 	UpdatedAt            types.String   `tfsdk:"updated_at"`
-}
-
-func (r *connectedAccountResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_connected_account"
 }
 
 // IdentitySchema: the connected account's identity is its id (see package identity).
@@ -351,10 +345,6 @@ func (hostedLinkWithoutCredentials) ValidateResource(ctx context.Context, req re
 					"hosted connect page. Remove %s, or set hosted_link = false to send them directly.", name, name))
 		}
 	}
-}
-
-func (r *connectedAccountResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // isOAuthScheme reports schemes whose accounts are connected by a user's

@@ -57,11 +57,11 @@ var (
 )
 
 // NewCustomToolkitResource returns the service_custom_toolkit resource.
-func NewCustomToolkitResource() resource.Resource { return &customToolkitResource{} }
-
-type customToolkitResource struct {
-	data *ProviderData
+func NewCustomToolkitResource() resource.Resource {
+	return &customToolkitResource{resourceBase{typeNamed("custom_toolkit")}}
 }
+
+type customToolkitResource struct{ resourceBase }
 
 type customToolkitModel struct {
 	ID          types.String           `tfsdk:"id"`
@@ -77,10 +77,6 @@ type customToolkitAuthSpec struct {
 	Mode         types.String `tfsdk:"mode"`
 	Headers      types.Map    `tfsdk:"headers"`
 	DiscoveryURL types.String `tfsdk:"discovery_url"`
-}
-
-func (r *customToolkitResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_custom_toolkit"
 }
 
 // IdentitySchema: the custom toolkit's identity is its id (see package identity).
@@ -267,10 +263,6 @@ func customAuthSchemeChanged(ctx context.Context, req planmodifier.ObjectRequest
 // customSlugChanged: only a slug naming another toolkit forces replacement.
 func customSlugChanged(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
 	resp.RequiresReplace = client.CustomToolkitSlug(req.PlanValue.ValueString()) != client.CustomToolkitSlug(req.StateValue.ValueString())
-}
-
-func (r *customToolkitResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ModifyPlan checks, for a toolkit to create (or to replace under another

@@ -53,12 +53,10 @@ var toolSlugRe = regexp.MustCompile(`^[A-Z0-9]+(_[A-Z0-9]+)+$`)
 
 // NewMCPServerResource returns the service_mcp_server resource.
 func NewMCPServerResource() resource.Resource {
-	return &mcpServerResource{}
+	return &mcpServerResource{resourceBase{typeNamed("mcp_server")}}
 }
 
-type mcpServerResource struct {
-	data *ProviderData
-}
+type mcpServerResource struct{ resourceBase }
 
 type mcpServerModel struct {
 	ID                    types.String `tfsdk:"id"`
@@ -71,10 +69,6 @@ type mcpServerModel struct {
 	Toolkits              types.Set    `tfsdk:"toolkits"`
 	CreatedAt             types.String `tfsdk:"created_at"`
 	UpdatedAt             types.String `tfsdk:"updated_at"`
-}
-
-func (r *mcpServerResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_mcp_server"
 }
 
 func mcpServerNameValidators() []validator.String {
@@ -174,10 +168,6 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			},
 		},
 	}
-}
-
-func (r *mcpServerResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig requires at least one auth config or NO_AUTH toolkit.

@@ -43,11 +43,11 @@ var (
 )
 
 // NewProjectResource returns the service_project resource.
-func NewProjectResource() resource.Resource { return &projectResource{} }
-
-type projectResource struct {
-	data *ProviderData
+func NewProjectResource() resource.Resource {
+	return &projectResource{resourceBase{orgTypeNamed("project")}}
 }
+
+type projectResource struct{ resourceBase }
 
 type projectModel struct {
 	ID                 types.String `tfsdk:"id"`
@@ -99,10 +99,6 @@ func projectNameValidator() validator.String {
 		Summary: "Invalid project name",
 		Check:   checkProjectName,
 	}
-}
-
-func (r *projectResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_project"
 }
 
 // IdentitySchema: the project's identity is its id (see package identity).
@@ -243,10 +239,6 @@ func (r *projectResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			},
 		},
 	}
-}
-
-func (r *projectResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = orgProviderDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // projectKeyPlanModifier keeps api_key from state (null after an import)

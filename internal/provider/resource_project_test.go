@@ -688,7 +688,8 @@ func TestProjectDelete(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := &projectResource{data: &ProviderData{Client: c}}
+		r := NewProjectResource().(*projectResource)
+		r.data = &ProviderData{Client: c}
 		var sr resource.SchemaResponse
 		r.Schema(ctx, resource.SchemaRequest{}, &sr)
 		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)

@@ -49,12 +49,10 @@ var triggerSlugRe = regexp.MustCompile(`^[A-Z][A-Z0-9]*(_[A-Z0-9]+)+$`)
 
 // NewTriggerInstanceResource returns the service_trigger_instance resource.
 func NewTriggerInstanceResource() resource.Resource {
-	return &triggerInstanceResource{}
+	return &triggerInstanceResource{resourceBase{typeNamed("trigger_instance")}}
 }
 
-type triggerInstanceResource struct {
-	data *ProviderData
-}
+type triggerInstanceResource struct{ resourceBase }
 
 type triggerInstanceModel struct {
 	ID                 types.String         `tfsdk:"id"`
@@ -67,10 +65,6 @@ type triggerInstanceModel struct {
 	ToolkitVersion     types.String         `tfsdk:"toolkit_version"`
 	DisabledAt         types.String         `tfsdk:"disabled_at"`
 	UpdatedAt          types.String         `tfsdk:"updated_at"`
-}
-
-func (r *triggerInstanceResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_trigger_instance"
 }
 
 // IdentitySchema: the trigger instance's identity is its id (see package identity).
@@ -174,10 +168,6 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 			},
 		},
 	}
-}
-
-func (r *triggerInstanceResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ModifyPlan checks trigger_config against the trigger type's configuration

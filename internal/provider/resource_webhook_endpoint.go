@@ -43,16 +43,16 @@ var (
 )
 
 // NewWebhookEndpointResource returns the service_webhook_endpoint resource.
-func NewWebhookEndpointResource() resource.Resource { return &webhookEndpointResource{} }
+func NewWebhookEndpointResource() resource.Resource {
+	return &webhookEndpointResource{resourceBase{typeNamed("webhook_endpoint")}}
+}
 
 // webhookEndpointResource manages an inbound webhook endpoint: the URL the
 // service issues for a toolkit's OAuth app (toolkit, client_id), with the
 // app's setup fields (data_wo, write-only). The API has no delete: destroy
 // forgets the endpoint, which stays active, and a later create of the same
 // toolkit and client_id adopts it (the service answers 200 with it).
-type webhookEndpointResource struct {
-	data *ProviderData
-}
+type webhookEndpointResource struct{ resourceBase }
 
 type webhookEndpointModel struct {
 	ID            types.String `tfsdk:"id"`
@@ -63,10 +63,6 @@ type webhookEndpointModel struct {
 	WebhookURL    types.String `tfsdk:"webhook_url"`
 	DataKeys      types.Set    `tfsdk:"data_keys"`
 	CreatedAt     types.String `tfsdk:"created_at"`
-}
-
-func (r *webhookEndpointResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_webhook_endpoint"
 }
 
 // IdentitySchema: the webhook endpoint's identity is its id (see package identity).
@@ -210,10 +206,6 @@ func setupFieldValueValidator() validator.String {
 			return nil
 		},
 	}
-}
-
-func (r *webhookEndpointResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 // ValidateConfig pairs data_wo with data_wo_version (no API call; it also

@@ -472,7 +472,8 @@ func TestWebhookEndpointModifyPlanReads(t *testing.T) {
 	configured := &ProviderData{Client: c, Cache: lookup.NewSchemaCacheWith(client.ToolkitVersions{}, fetch)}
 
 	plan := func(data *ProviderData, state, planned tftypes.Value) diag.Diagnostics {
-		r := &webhookEndpointResource{data: data}
+		r := NewWebhookEndpointResource().(*webhookEndpointResource)
+		r.data = data
 		req := fwresource.ModifyPlanRequest{
 			Config: tfsdk.Config{Schema: sr.Schema, Raw: planned},
 			Plan:   tfsdk.Plan{Schema: sr.Schema, Raw: planned},

@@ -39,11 +39,11 @@ var (
 )
 
 // NewWebhookSubscriptionResource returns the service_webhook_subscription resource.
-func NewWebhookSubscriptionResource() resource.Resource { return &webhookSubscriptionResource{} }
-
-type webhookSubscriptionResource struct {
-	data *ProviderData
+func NewWebhookSubscriptionResource() resource.Resource {
+	return &webhookSubscriptionResource{resourceBase{typeNamed("webhook_subscription")}}
 }
+
+type webhookSubscriptionResource struct{ resourceBase }
 
 type webhookSubscriptionModel struct {
 	ID             types.String `tfsdk:"id"`
@@ -54,10 +54,6 @@ type webhookSubscriptionModel struct {
 	Secret         types.String `tfsdk:"secret"`
 	CreatedAt      types.String `tfsdk:"created_at"`
 	UpdatedAt      types.String `tfsdk:"updated_at"`
-}
-
-func (r *webhookSubscriptionResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_webhook_subscription"
 }
 
 // IdentitySchema: the webhook subscription's identity is its id (see package identity).
@@ -133,10 +129,6 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 			},
 		},
 	}
-}
-
-func (r *webhookSubscriptionResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func importHint(id string) string {
