@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
 // What every Terraform type of the provider embeds, one base per kind of the
@@ -48,6 +50,36 @@ func (b *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest,
 
 func (b *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	b.configure(req.ProviderData, &resp.Diagnostics)
+}
+
+// readState starts a Read: the identity from the prior state, the model m
+// from the state; false when Read stops there (a diagnostic, or a provider
+// not configured yet, which keeps the state as it is).
+func (b *resourceBase) readState(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse, m any) bool {
+	identity.FromPriorState(ctx, req, resp)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, m)...)
+	return !resp.Diagnostics.HasError() && b.data.Configured()
+}
+
+// planAndState starts an Update: the planned model into plan, the prior one
+// into state; false when Update stops there.
+func (b *resourceBase) planAndState(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, plan, state any) bool {
+	if !requireClient(b.data, &resp.Diagnostics) {
+		return false
+	}
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, plan)...)
+	resp.Diagnostics.Append(codec.Get(ctx, req.State, state)...)
+	return !resp.Diagnostics.HasError()
+}
+
+// deleteState starts a Delete: the attributes it needs from the state into
+// m; false when Delete stops there.
+func (b *resourceBase) deleteState(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse, m any, attrs ...string) bool {
+	if !requireClient(b.data, &resp.Diagnostics) {
+		return false
+	}
+	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, m, attrs...)...)
+	return !resp.Diagnostics.HasError()
 }
 
 // dataSourceBase is embedded by every data source.

@@ -763,12 +763,8 @@ func buildAuthConfigUpdate(ctx context.Context, cfg, plan, state authConfigResou
 }
 
 func (r *authConfigResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var state authConfigResourceModel // all Delete needs from the state
-	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id", "revoke_on_delete")...)
-	if resp.Diagnostics.HasError() {
+	if !r.deleteState(ctx, req, resp, &state, "id", "revoke_on_delete") {
 		return
 	}
 	id := state.ID.ValueString()

@@ -904,10 +904,8 @@ func (m *connectedAccountModel) fill(_ context.Context, a *client.ConnectedAccou
 }
 
 func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identity.FromPriorState(ctx, req, resp)
 	var state connectedAccountModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.Configured() {
+	if !r.readState(ctx, req, resp, &state) {
 		return
 	}
 	id := state.ID.ValueString()
@@ -1020,12 +1018,8 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 }
 
 func (r *connectedAccountResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var state connectedAccountModel // all Delete needs from the state
-	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id", "revoke_on_delete")...)
-	if resp.Diagnostics.HasError() {
+	if !r.deleteState(ctx, req, resp, &state, "id", "revoke_on_delete") {
 		return
 	}
 	id := state.ID.ValueString()

@@ -498,10 +498,8 @@ func (m *customToolkitModel) fill(_ context.Context, tk *client.Toolkit) diag.Di
 }
 
 func (r *customToolkitResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identity.FromPriorState(ctx, req, resp)
 	var state customToolkitModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.Configured() {
+	if !r.readState(ctx, req, resp, &state) {
 		return
 	}
 	id := state.ID.ValueString()
@@ -536,13 +534,8 @@ func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateR
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacingToolkit, nil)...) // a plan's note, not state
 	}
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan, state customToolkitModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planAndState(ctx, req, resp, &plan, &state) {
 		return
 	}
 	id := state.ID.ValueString()
@@ -566,12 +559,8 @@ func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateR
 }
 
 func (r *customToolkitResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	var state customToolkitModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	var state customToolkitModel // all Delete needs from the state
+	if !r.deleteState(ctx, req, resp, &state, "id") {
 		return
 	}
 	id := state.ID.ValueString()

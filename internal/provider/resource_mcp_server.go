@@ -352,13 +352,8 @@ func sortedCopy(s []string) []string {
 
 func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan, state mcpServerModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planAndState(ctx, req, resp, &plan, &state) {
 		return
 	}
 	id := state.ID.ValueString()
@@ -407,12 +402,8 @@ func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateReque
 }
 
 func (r *mcpServerResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	var state mcpServerModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	var state mcpServerModel // all Delete needs from the state
+	if !r.deleteState(ctx, req, resp, &state, "id") {
 		return
 	}
 	id := state.ID.ValueString()

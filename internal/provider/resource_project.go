@@ -556,10 +556,8 @@ var projectConfigAttrTypes = map[string]attr.Type{
 }
 
 func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identity.FromPriorState(ctx, req, resp)
 	var state projectModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.Configured() {
+	if !r.readState(ctx, req, resp, &state) {
 		return
 	}
 	id := state.ID.ValueString()
@@ -573,13 +571,8 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 
 func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan, state projectModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planAndState(ctx, req, resp, &plan, &state) {
 		return
 	}
 	// The plan check covers known values; a config unknown at plan arrives here.
@@ -611,12 +604,8 @@ func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest
 }
 
 func (r *projectResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	var state projectModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	var state projectModel // all Delete needs from the state
+	if !r.deleteState(ctx, req, resp, &state, "id", "name", "deletion_protection", "revoke_on_delete") {
 		return
 	}
 	if state.DeletionProtection.ValueBool() {

@@ -520,13 +520,8 @@ func toolkitOf(ctx context.Context, data *ProviderData, slug string) string {
 
 func (r *triggerInstanceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan, state triggerInstanceModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planAndState(ctx, req, resp, &plan, &state) {
 		return
 	}
 	id := state.ID.ValueString()
@@ -560,12 +555,8 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 }
 
 func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	var state triggerInstanceModel
-	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.State, &state, "id")...) // all Delete needs from the state
-	if resp.Diagnostics.HasError() {
+	var state triggerInstanceModel // all Delete needs from the state
+	if !r.deleteState(ctx, req, resp, &state, "id") {
 		return
 	}
 	id := state.ID.ValueString()

@@ -427,10 +427,8 @@ func addDataRefused(diags *diag.Diagnostics, id string, err error) {
 }
 
 func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identity.FromPriorState(ctx, req, resp)
 	var state webhookEndpointModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.Configured() {
+	if !r.readState(ctx, req, resp, &state) {
 		return
 	}
 	id := state.ID.ValueString()
@@ -446,13 +444,8 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 // other attributes replace the resource, so nothing else changes in place.
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan, state webhookEndpointModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planAndState(ctx, req, resp, &plan, &state) {
 		return
 	}
 	id := state.ID.ValueString()

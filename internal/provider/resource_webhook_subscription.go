@@ -239,10 +239,8 @@ func (r *webhookSubscriptionResource) conflictDetail(ctx context.Context) string
 }
 
 func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identity.FromPriorState(ctx, req, resp)
 	var state webhookSubscriptionModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() || !r.data.Configured() {
+	if !r.readState(ctx, req, resp, &state) {
 		return
 	}
 	id := state.ID.ValueString()
@@ -256,13 +254,8 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 
 func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan, state webhookSubscriptionModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planAndState(ctx, req, resp, &plan, &state) {
 		return
 	}
 	id := state.ID.ValueString()
@@ -334,12 +327,8 @@ func webhookSubscriptionFromState(ctx context.Context, s webhookSubscriptionMode
 }
 
 func (r *webhookSubscriptionResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
-	var state webhookSubscriptionModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	var state webhookSubscriptionModel // all Delete needs from the state
+	if !r.deleteState(ctx, req, resp, &state, "id") {
 		return
 	}
 	id := state.ID.ValueString()
