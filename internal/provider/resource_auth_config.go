@@ -415,9 +415,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 		planned["status"] = status
 	}
 	defer func() {
-		raw, d := codec.With(ctx, acAttrTypes(), resp.Plan.Raw, planned)
-		resp.Diagnostics.Append(d...)
-		resp.Plan.Raw = raw
+		resp.Diagnostics.Append(codec.Replace(ctx, acAttrTypes(), &resp.Plan.Raw, planned)...)
 	}()
 
 	if !r.data.Configured() || plan.Toolkit.IsUnknown() {
@@ -574,9 +572,8 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 	}
 	id := created.ID
 	// Record the id at once so that a failure below leaves a tracked (tainted) object.
-	partial, d := codec.With(ctx, acAttrTypes(), resp.State.Raw, map[string]attr.Value{"id": types.StringValue(id), "toolkit": plan.Toolkit, "type": plan.Type})
-	resp.Diagnostics.Append(d...)
-	resp.State.Raw = partial
+	resp.Diagnostics.Append(codec.Replace(ctx, acAttrTypes(), &resp.State.Raw,
+		map[string]attr.Value{"id": types.StringValue(id), "toolkit": plan.Toolkit, "type": plan.Type})...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -1182,7 +1179,7 @@ func (r *authConfigResource) checkToolAccessTools(ctx context.Context, tk *clien
 }
 
 // acAttrTypes are the framework types of the top-level attributes, for
-// codec.With (ModifyPlan and Create write several attributes at once).
+// codec.Replace (ModifyPlan and Create write several attributes at once).
 var acAttrTypes = sync.OnceValue(func() codec.Types {
 	var resp resource.SchemaResponse
 	(&authConfigResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)

@@ -540,11 +540,7 @@ func planAccountUpdate(ctx context.Context, plan, state connectedAccountModel, s
 	if len(planned) == 0 {
 		return nil
 	}
-	raw, diags := codec.With(ctx, connectedAccountAttrTypes(), out.Raw, planned)
-	if !diags.HasError() {
-		out.Raw = raw
-	}
-	return diags
+	return codec.Replace(ctx, connectedAccountAttrTypes(), &out.Raw, planned)
 }
 
 // planAccountAuthConfig plans toolkit and auth_scheme as the auth config's
@@ -560,11 +556,7 @@ func planAccountAuthConfig(ctx context.Context, toolkit, authScheme string, out 
 	if len(planned) == 0 {
 		return nil
 	}
-	raw, diags := codec.With(ctx, connectedAccountAttrTypes(), out.Raw, planned)
-	if !diags.HasError() {
-		out.Raw = raw
-	}
-	return diags
+	return codec.Replace(ctx, connectedAccountAttrTypes(), &out.Raw, planned)
 }
 
 // plannedAccountUpdate is what planAccountUpdate writes into the plan.
@@ -593,7 +585,7 @@ func plannedAccountUpdate(plan, state connectedAccountModel, sendsCredentials bo
 }
 
 // connectedAccountAttrTypes are the framework types of the top-level
-// attributes, for codec.With (planAccountUpdate writes several at once).
+// attributes, for codec.Replace (planAccountUpdate writes several at once).
 var connectedAccountAttrTypes = sync.OnceValue(func() codec.Types {
 	var resp resource.SchemaResponse
 	(&connectedAccountResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)

@@ -751,14 +751,11 @@ func (r *mcpServerResource) planEveryTool(ctx context.Context, toolkits []string
 	if !every.Equal(prior) {
 		planned["updated_at"] = types.StringUnknown()
 	}
-	raw, d := codec.With(ctx, mcpServerAttrTypes(), resp.Plan.Raw, planned)
-	if resp.Diagnostics.Append(d...); !d.HasError() {
-		resp.Plan.Raw = raw
-	}
+	resp.Diagnostics.Append(codec.Replace(ctx, mcpServerAttrTypes(), &resp.Plan.Raw, planned)...)
 }
 
 // mcpServerAttrTypes are the framework types of the top-level attributes,
-// for codec.With (planEveryTool writes two at once).
+// for codec.Replace (planEveryTool writes two at once).
 var mcpServerAttrTypes = sync.OnceValue(func() codec.Types {
 	var resp resource.SchemaResponse
 	(&mcpServerResource{}).Schema(context.Background(), resource.SchemaRequest{}, &resp)

@@ -250,7 +250,7 @@ func testState(t *testing.T, set map[string]attr.Value) tfsdk.State {
 	t.Helper()
 	s := testSchema()
 	null := tftypes.NewValue(s.Type().TerraformType(context.Background()), nil)
-	v, diags := With(context.Background(), TypesOf("test", s), null, set)
+	v, diags := with(context.Background(), TypesOf("test", s), null, set)
 	if diags.HasError() {
 		t.Fatalf("With: %v", diags)
 	}
@@ -261,14 +261,13 @@ func TestWithReplacesAttributes(t *testing.T) {
 	ctx := context.Background()
 	tt := TypesOf("test", testSchema())
 	state := testState(t, map[string]attr.Value{"id": types.StringValue("ac_1"), "enabled": types.BoolValue(true)})
-	out, diags := With(ctx, tt, state.Raw, map[string]attr.Value{
+	diags := Replace(ctx, tt, &state.Raw, map[string]attr.Value{
 		"name":   types.StringValue("ENABLED"),
 		"scopes": types.ListValueMust(types.StringType, []attr.Value{types.StringValue("repo")}),
 	})
 	if diags.HasError() {
 		t.Fatalf("With: %v", diags)
 	}
-	state.Raw = out
 	var m testModel
 	if diags := Get(ctx, state, &m); diags.HasError() {
 		t.Fatalf("Get: %v", diags)
@@ -282,8 +281,12 @@ func TestWithReplacesAttributes(t *testing.T) {
 		"scopes":            types.List{},          // untyped zero value
 		"no_such_attribute": types.StringValue("x"),
 	} {
-		if _, diags := With(ctx, tt, state.Raw, map[string]attr.Value{name: v}); !diags.HasError() {
+		raw := state.Raw
+		if diags := Replace(ctx, tt, &raw, map[string]attr.Value{name: v}); !diags.HasError() {
 			t.Errorf("With of %s = %v: want an error", name, v)
+		}
+		if !raw.Equal(state.Raw) {
+			t.Errorf("Replace of %s changed the object it refused: %v", name, raw)
 		}
 	}
 }

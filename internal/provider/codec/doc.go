@@ -17,7 +17,7 @@
 //     lists every attribute it (and the helpers it passes the model to)
 //     reads, and says so in a comment.
 //   - Several top-level attributes written into a plan or state at once
-//     (ModifyPlan, a partial state in Create) go through With, which
+//     (ModifyPlan, a partial state in Create) go through Replace, which
 //     rebuilds the object once, with the schema's types computed once per
 //     resource type (TypesOf in a sync.OnceValue).
 //   - The framework's GetAttribute and SetAttribute remain for one value by
