@@ -156,7 +156,7 @@ func regRead(t *testing.T, path string) string {
 }
 
 // Every resource's model is in codecModels (model_codec_test.go), which
-// TestModelCodecMatchesFramework needs to compare getModel/setModel with
+// TestModelCodecMatchesFramework needs to compare codec.Get/codec.Set with
 // the framework on that resource; no entry names a type the provider does
 // not have.
 func TestRegistrationsCodecModels(t *testing.T) {
