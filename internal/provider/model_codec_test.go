@@ -77,7 +77,7 @@ func codecSample(typ tftypes.Type, mode, str string, depth int) tftypes.Value {
 	return tftypes.NewValue(typ, nil)
 }
 
-// getModel and setModel give what the framework's Get and Set give, value
+// codec.Get and codec.Set give what the framework's Get and Set give, value
 // and diagnostics, for every resource model, with values set, null,
 // unknown, mixed, and with a string that is not JSON (which
 // jsontypes.Normalized rejects).
@@ -175,7 +175,7 @@ func TestModelCodecPlainModels(t *testing.T) {
 
 // BenchmarkModelCodec compares a Get and a Set of each resource's state
 // (what a Read does besides its request) through the framework and through
-// getModel/setModel.
+// codec.Get/codec.Set.
 func BenchmarkModelCodec(b *testing.B) {
 	ctx := context.Background()
 	for _, newRes := range New("bench")().Resources(ctx) {

@@ -10,6 +10,7 @@ package provider
 import (
 	"context"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -155,7 +156,7 @@ func regRead(t *testing.T, path string) string {
 }
 
 // Every resource's model is in codecModels (model_codec_test.go), which
-// TestModelCodecMatchesFramework needs to compare getModel/setModel with
+// TestModelCodecMatchesFramework needs to compare codec.Get/codec.Set with
 // the framework on that resource; no entry names a type the provider does
 // not have.
 func TestRegistrationsCodecModels(t *testing.T) {
@@ -417,9 +418,7 @@ func regTableRows(doc, prefix string) string {
 }
 
 // changelogUnnamed: the types CHANGELOG.md does not name yet, and why.
-var changelogUnnamed = map[string]string{
-	"service_mcp_servers": "added without an entry of its own (an entry for it is due)",
-}
+var changelogUnnamed = map[string]string{}
 
 // The tables of types in the README and in the provider's documentation
 // (templates/index.md.tmpl, generated into docs/index.md) name every type
@@ -439,6 +438,107 @@ func TestRegistrationsDocs(t *testing.T) {
 					t.Errorf("%s %s: CHANGELOG.md names it: remove it from changelogUnnamed (internal/provider/registrations_test.go)", k.name, typ)
 				} else {
 					t.Errorf("%s %s: CHANGELOG.md never names it: add an entry under Unreleased", k.name, typ)
+				}
+			}
+		}
+	}
+}
+
+// layoutToken is a code span of CONTRIBUTING.md that may be a path.
+var layoutToken = regexp.MustCompile("`([A-Za-z0-9_.*/-]+)`")
+
+// layoutIsPath reports whether a code span names a path: it has a slash or
+// a file extension of the tree.
+func layoutIsPath(tok string) bool {
+	if strings.Contains(tok, "/") {
+		return true
+	}
+	for _, ext := range []string{".go", ".sh", ".md", ".tmpl", ".json", ".yml", ".mjs", ".tf", ".hcl"} {
+		if strings.HasSuffix(tok, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// CONTRIBUTING.md's "Repository layout" names only paths that exist: a
+// name is looked up in the directory its top-level item starts with, then
+// from the repository's root; a glob must match something; a path followed
+// by "(git-ignored)" is not checked. And it names every directory of
+// internal/, internal/provider/ (the sub-packages), cmd/ and test/, and
+// every file of internal/provider that is neither a type's file nor a test.
+func TestRegistrationsLayoutDoc(t *testing.T) {
+	const heading = "\n## Repository layout\n"
+	doc := regRead(t, "CONTRIBUTING.md")
+	start := strings.Index(doc, heading)
+	if start < 0 {
+		t.Fatalf("CONTRIBUTING.md has no section %q", strings.TrimSpace(heading))
+	}
+	section := doc[start+len(heading):]
+	if end := strings.Index(section, "\n## "); end >= 0 {
+		section = section[:end]
+	}
+	root := filepath.Join("..", "..")
+	named := map[string]bool{} // root-relative slash paths the section names
+	// Top-level items ("* " at the line's start), the paragraphs before them
+	// one more, each with its code spans over its lines joined.
+	items := strings.Split("\n"+section, "\n* ")
+	for i, item := range items {
+		text := strings.Join(strings.Fields(item), " ")
+		base := ""
+		if m := layoutToken.FindStringSubmatch(text); i > 0 && m != nil && strings.HasPrefix(text, m[0]) {
+			base = m[1]
+		}
+		for _, m := range layoutToken.FindAllStringSubmatchIndex(text, -1) {
+			tok := text[m[2]:m[3]]
+			if !layoutIsPath(tok) || strings.HasPrefix(text[m[1]:], " (git-ignored)") {
+				continue
+			}
+			found := false
+			for _, cand := range []string{path.Join(base, tok), path.Clean(tok)} {
+				matches, err := filepath.Glob(filepath.Join(root, filepath.FromSlash(cand)))
+				if err != nil || len(matches) == 0 {
+					continue
+				}
+				found = true
+				if !strings.ContainsAny(tok, "*?[") {
+					named[cand] = true
+				}
+				break
+			}
+			if !found {
+				where := "from the repository's root"
+				if base != "" {
+					where = "in " + base + " or " + where
+				}
+				t.Errorf("CONTRIBUTING.md, Repository layout: `%s` does not exist (looked up %s): name the path as it is", tok, where)
+			}
+		}
+	}
+
+	typeFiles := map[string]bool{}
+	for _, k := range regAllKinds(t) {
+		for _, typ := range k.types {
+			typeFiles[k.file+regShortName(typ)+".go"] = true
+		}
+	}
+	for _, dir := range []string{"internal", "internal/provider", "cmd", "test"} {
+		entries, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(dir)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			p := dir + "/" + e.Name()
+			switch {
+			case e.IsDir() && strings.HasPrefix(e.Name(), "."):
+			case e.IsDir():
+				if !named[p] {
+					t.Errorf("CONTRIBUTING.md, Repository layout: the directory %s is not named: add it, with what it is for", p)
+				}
+			case dir == "internal/provider" && strings.HasSuffix(e.Name(), ".go") &&
+				!strings.HasSuffix(e.Name(), "_test.go") && !typeFiles[e.Name()]:
+				if !named[p] {
+					t.Errorf("CONTRIBUTING.md, Repository layout: %s (neither a type's file nor a test) is not named: add it, with what it is for", p)
 				}
 			}
 		}

@@ -86,7 +86,7 @@ type authConfigResourceModel struct {
 	IsServiceManaged       types.Bool   `tfsdk:"is_service_managed"`
 	CreatedAt              types.String `tfsdk:"created_at"`
 	UpdatedAt              types.String `tfsdk:"updated_at"`
-	// resource_auth_config_extras.go
+	// the proxy, the shared credentials and the user scopes
 	ProxyConfig                types.Object `tfsdk:"proxy_config"`
 	SharedCredentialsWO        types.Map    `tfsdk:"shared_credentials_wo"`
 	SharedCredentialsWOVersion types.Int64  `tfsdk:"shared_credentials_wo_version"`
@@ -385,7 +385,7 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 		// (an imported one's generated configuration has none).
 		return
 	}
-	// Only the attributes this function and its helpers read (getAttributes:
+	// Only the attributes this function and its helpers read (codec.GetAttributes:
 	// add any attribute a new check needs).
 	var cfg, plan authConfigResourceModel
 	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "auth_scheme", "credentials_wo", "credentials", "scopes", "user_scopes",

@@ -441,7 +441,7 @@ func (r *connectedAccountResource) modifyPlan(ctx context.Context, req resource.
 	if planUnchanged(req) {
 		return // nothing to check or fill in
 	}
-	// Only the attributes this function and its helpers read (getAttributes:
+	// Only the attributes this function and its helpers read (codec.GetAttributes:
 	// add any attribute a new check needs).
 	var plan, config connectedAccountModel
 	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Plan, &plan, "user_id", "auth_config_id", "callback_url", "credentials",

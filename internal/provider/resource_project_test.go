@@ -65,7 +65,7 @@ func TestProjectNameValidation(t *testing.T) {
 	}
 }
 
-// projectTestState builds a service_project state/plan value.
+// projectTestValue builds a service_project state/plan value.
 func projectTestValue(t *testing.T, sch tftypes.Object, vals map[string]tftypes.Value) tftypes.Value {
 	t.Helper()
 	all := map[string]tftypes.Value{}

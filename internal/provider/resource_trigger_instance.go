@@ -181,7 +181,7 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	if planUnchanged(req) {
 		return // nothing to check or fill in
 	}
-	// Only the attributes this function reads (getAttributes: add any
+	// Only the attributes this function reads (codec.GetAttributes: add any
 	// attribute a new check needs).
 	checked := []string{"user_id", "slug", "connected_account_id", "trigger_config", "enabled"}
 	var plan triggerInstanceModel
