@@ -70,7 +70,8 @@ func detectParent() Detection { return parentOnce() }
 type detectionKey struct{}
 
 // WithDetection returns ctx carrying d, which Detect then reports instead of
-// what the process's parent tells.
+// what the process's parent tells. Only tests call it (the provider's, which
+// plan as if destroying): kept here on purpose, as they are in another package.
 func WithDetection(ctx context.Context, d Detection) context.Context {
 	return context.WithValue(ctx, detectionKey{}, d)
 }

@@ -176,6 +176,7 @@ func (l *Listings) TriggerInstance(ctx context.Context, id string) (*client.Trig
 // ListFromFirstRead makes every listing start at a run's first read of its
 // type instead of its listingAfterReads-th (TestRefreshByListing_sameState
 // in internal/provider, which compares each read by GET and from a listing).
+// Only that test calls it: kept here on purpose, as a test of another package cannot reach the field.
 func (l *Listings) ListFromFirstRead() {
 	l.accounts.after, l.authConfigs.after, l.triggers.after = 1, 1, 1
 }
