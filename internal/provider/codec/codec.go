@@ -253,6 +253,6 @@ func validateModelValue(ctx context.Context, typ attr.Type, v attr.Value, raw tf
 
 // Plain reports whether Get and Set handle models of t (a struct type)
 // themselves, without the framework's fallback: every tagged field is an
-// attr.Value and no struct is embedded. Only TestModelCodecMatchesFramework
+// attr.Value and no struct is embedded. Only TestModelCodecPlainModels
 // (internal/provider) calls it: kept here on purpose, as it reads the codec's layout.
 func Plain(t reflect.Type) bool { return layoutOf(t).plain }
