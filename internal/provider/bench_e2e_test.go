@@ -192,14 +192,7 @@ type benchFixtures struct{ stripeAuthConfig, stripeAccount, user string }
 func benchScenarios() []benchScenario {
 	accounts := func(n int) benchScenario {
 		return benchScenario{name: fmt.Sprintf("connected_accounts_%d", n), n: n, config: func(f benchFixtures) string {
-			return fmt.Sprintf(`resource "service_connected_account" "ca" {
-  count          = %d
-  user_id        = "%s-${count.index}"
-  auth_config_id = %q
-  credentials_wo = { api_key = "sk_test_${count.index}" }
-  credentials_wo_version = 1
-}
-`, n, f.user, f.stripeAuthConfig)
+			return apiKeyAccountsConfig(n, f.user, f.stripeAuthConfig)
 		}}
 	}
 	triggers := benchScenario{name: "trigger_instances_300", n: 300, config: func(f benchFixtures) string {
