@@ -18,6 +18,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // partialApplyCases: per resource type, a configuration whose apply creates
@@ -335,15 +336,7 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 		var sr resource.SchemaResponse
 		r.Schema(ctx, resource.SchemaRequest{}, &sr)
 		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
-		vals := map[string]tftypes.Value{}
-		for name, at := range typ.AttributeTypes {
-			if v, ok := fixture[name]; ok {
-				vals[name] = v
-			} else {
-				vals[name] = tftypes.NewValue(at, nil)
-			}
-		}
-		obj := tftypes.NewValue(typ, vals)
+		obj := testutil.ObjectValue(typ, fixture)
 		for _, mode := range []destroyrun.Detection{destroyrun.NotDestroying, destroyrun.Destroying, destroyrun.Unknown} {
 			tr := &gateTransport{}
 			c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", OrgAPIKey: "o", MaxRetries: -1,

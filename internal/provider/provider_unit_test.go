@@ -263,15 +263,7 @@ func configValue(t *testing.T, attrs map[string]tftypes.Value) tfsdk.Config {
 	if !ok {
 		t.Fatal("schema type is not an object")
 	}
-	vals := map[string]tftypes.Value{}
-	for name, typ := range objType.AttributeTypes {
-		if v, ok := attrs[name]; ok {
-			vals[name] = v
-		} else {
-			vals[name] = tftypes.NewValue(typ, nil)
-		}
-	}
-	return tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(objType, vals)}
+	return tfsdk.Config{Schema: sresp.Schema, Raw: testutil.ObjectValue(objType, attrs)}
 }
 
 func TestConfigureSetsProviderData(t *testing.T) {

@@ -85,3 +85,17 @@ func DiagsContain(diags diag.Diagnostics, substr string) bool {
 	}
 	return false
 }
+
+// ObjectValue returns a value of typ with the attributes of vals set and
+// every other attribute null.
+func ObjectValue(typ tftypes.Object, vals map[string]tftypes.Value) tftypes.Value {
+	all := map[string]tftypes.Value{}
+	for name, at := range typ.AttributeTypes {
+		if v, ok := vals[name]; ok {
+			all[name] = v
+		} else {
+			all[name] = tftypes.NewValue(at, nil)
+		}
+	}
+	return tftypes.NewValue(typ, all)
+}
