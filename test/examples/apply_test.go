@@ -165,7 +165,7 @@ func applyExample(t *testing.T, root, rel, emulatorBin, cliConfig string) {
 	work := t.TempDir()
 	var text strings.Builder
 	var imports []string
-	for _, f := range tfFiles(t, src) {
+	for _, f := range globFiles(t, src, "*.tf") {
 		if strings.HasPrefix(filepath.Base(f), "import-") {
 			imports = append(imports, f)
 			continue
