@@ -21,6 +21,25 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
+// The auth configs that partialApplyCases' configurations start with.
+const (
+	partialStripeAuthConfig = `
+resource "service_auth_config" "ac" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = "%[1]s"
+}
+`
+	partialGithubAuthConfig = `
+resource "service_auth_config" "gh" {
+  toolkit = "github"
+  type    = "use_service_managed_auth"
+  name    = "%[1]s"
+}
+`
+)
+
 // partialApplyCases: per resource type, a configuration whose apply creates
 // the first objects and then stops on that resource's plan-time check, which
 // can only run once those objects exist (an attribute is unknown until then:
@@ -34,13 +53,7 @@ var partialApplyCases = []struct {
 }{
 	{
 		resourceType: authConfigResourceType,
-		config: `
-resource "service_auth_config" "gh" {
-  toolkit = "github"
-  type    = "use_service_managed_auth"
-  name    = "%[1]s"
-}
-
+		config: partialGithubAuthConfig + `
 # stripe offers API_KEY only; the toolkit is known once gh exists.
 resource "service_auth_config" "bad" {
   toolkit     = "stripe${substr(service_auth_config.gh.id, 0, 0)}"
@@ -58,14 +71,7 @@ resource "service_auth_config" "bad" {
 	},
 	{
 		resourceType: connectedAccountType,
-		config: `
-resource "service_auth_config" "ac" {
-  toolkit     = "stripe"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = "%[1]s"
-}
-
+		config: partialStripeAuthConfig + `
 # Wrong fields for the API_KEY scheme: known only once the auth config exists.
 resource "service_connected_account" "bad_credentials" {
   user_id        = "%[1]s-other"
@@ -80,14 +86,7 @@ resource "service_connected_account" "bad_credentials" {
 	},
 	{
 		resourceType: triggerInstanceType,
-		config: `
-resource "service_auth_config" "ac" {
-  toolkit     = "stripe"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = "%[1]s"
-}
-
+		config: partialStripeAuthConfig + `
 resource "service_connected_account" "ok" {
   user_id        = "%[1]s-owner"
   auth_config_id = service_auth_config.ac.id
@@ -108,14 +107,7 @@ resource "service_trigger_instance" "wrong_owner" {
 	},
 	{
 		resourceType: webhookSubscriptionType,
-		config: `
-resource "service_auth_config" "ac" {
-  toolkit     = "stripe"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = "%[1]s"
-}
-
+		config: partialStripeAuthConfig + `
 # version is known only once the auth config exists; the expired-account
 # event is delivered in V3 only.
 resource "service_webhook_subscription" "hook" {
@@ -129,13 +121,7 @@ resource "service_webhook_subscription" "hook" {
 	},
 	{
 		resourceType: mcpServerType,
-		config: `
-resource "service_auth_config" "gh" {
-  toolkit = "github"
-  type    = "use_service_managed_auth"
-  name    = "%[1]s"
-}
-
+		config: partialGithubAuthConfig + `
 # A tool of github_app, not github: the plan cannot tell (gh's id, hence the
 # server's toolkits, is unknown), the final plan once gh exists can.
 resource "service_mcp_server" "srv" {
