@@ -14,6 +14,15 @@ import (
 func (e *testEnv) pageThrough(path string) ([]map[string]any, int) {
 	e.t.Helper()
 	var all []map[string]any
+	pages := e.eachPage(path, func(r resp) { all = append(all, r.items()...) })
+	return all, pages
+}
+
+// eachPage follows next_cursor from the first page of path as pageThrough
+// does, calling page with each answer in turn, and returns the number of
+// pages.
+func (e *testEnv) eachPage(path string, page func(r resp)) int {
+	e.t.Helper()
 	cursor, pages := "", 0
 	for {
 		p := path
@@ -22,9 +31,9 @@ func (e *testEnv) pageThrough(path string) ([]map[string]any, int) {
 		}
 		r := e.must(200, "GET", p, nil)
 		pages++
-		all = append(all, r.items()...)
+		page(r)
 		if r.get("next_cursor") == nil {
-			return all, pages
+			return pages
 		}
 		cursor = r.str("next_cursor")
 		if pages > 100 {
