@@ -42,6 +42,27 @@ func (e *testEnv) eachPage(path string, page func(r resp)) int {
 	}
 }
 
+// checkFilteredNewestFirst checks that every item has the values of fields
+// and that the items are those of created (ids, oldest first) newest first.
+func checkFilteredNewestFirst(t *testing.T, items []map[string]any, fields map[string]string, created []string) {
+	t.Helper()
+	var got []string
+	for _, it := range items {
+		for k, want := range fields {
+			if it[k] != want {
+				t.Errorf("filtered item %v", it)
+				break
+			}
+		}
+		got = append(got, it["id"].(string))
+	}
+	want := slices.Clone(created)
+	slices.Reverse(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("order across pages %v, want %v", got, want)
+	}
+}
+
 // The filters the service_connected_account list resource sends (user_ids,
 // toolkit_slugs, auth_config_ids, statuses; several values comma-joined)
 // hold on every page of a cursor listing, and a list item carries every
@@ -89,18 +110,8 @@ func TestConnectedAccountListFiltersAcrossPages(t *testing.T) {
 		}
 	}
 	items, _ := e.pageThrough(v + "/connected_accounts?limit=2&user_ids=u1&statuses=ACTIVE")
-	var got []string
-	for _, it := range items {
-		if it["user_id"] != "u1" || it["status"] != "ACTIVE" {
-			t.Errorf("filtered item %v", it)
-		}
-		got = append(got, it["id"].(string))
-	}
 	// Newest first across pages.
-	slices.Reverse(u1Stripe)
-	if !slices.Equal(got, u1Stripe) {
-		t.Errorf("order across pages %v, want %v", got, u1Stripe)
-	}
+	checkFilteredNewestFirst(t, items, map[string]string{"user_id": "u1", "status": "ACTIVE"}, u1Stripe)
 
 	// A list item and the account's GET: the same fields and values, except
 	// params, which only the GET carries.
@@ -174,17 +185,7 @@ func TestTriggerInstanceListFiltersAcrossPages(t *testing.T) {
 	}
 	items, _ := e.pageThrough(v + "/trigger_instances/active?limit=2&user_ids=u1&show_disabled=true" +
 		"&trigger_names=STRIPE_CHARGE_SUCCEEDED_TRIGGER")
-	var got []string
-	for _, it := range items {
-		if it["user_id"] != "u1" || it["trigger_name"] != "STRIPE_CHARGE_SUCCEEDED_TRIGGER" {
-			t.Errorf("filtered item %v", it)
-		}
-		got = append(got, it["id"].(string))
-	}
-	slices.Reverse(u1)
-	if !slices.Equal(got, u1) {
-		t.Errorf("order across pages %v, want %v", got, u1)
-	}
+	checkFilteredNewestFirst(t, items, map[string]string{"user_id": "u1", "trigger_name": "STRIPE_CHARGE_SUCCEEDED_TRIGGER"}, u1)
 	if d := items[len(items)-1]; d["disabled_at"] == nil {
 		t.Errorf("disabled instance listed without disabled_at: %v", d)
 	}
