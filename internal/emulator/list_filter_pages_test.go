@@ -42,6 +42,17 @@ func (e *testEnv) eachPage(path string, page func(r resp)) int {
 	}
 }
 
+// pagesOf2 lists path+query (pages of 2) with pageThrough and checks that it
+// answers want items in as many pages as that takes.
+func (e *testEnv) pagesOf2(path, query string, want int) []map[string]any {
+	e.t.Helper()
+	items, pages := e.pageThrough(path + query)
+	if len(items) != want || pages != max(1, (want+1)/2) {
+		e.t.Errorf("%s: %d items in %d pages, want %d", query, len(items), pages, want)
+	}
+	return items
+}
+
 // checkFilteredNewestFirst checks that every item has the values of fields
 // and that the items are those of created (ids, oldest first) newest first.
 func checkFilteredNewestFirst(t *testing.T, items []map[string]any, fields map[string]string, created []string) {
@@ -96,10 +107,7 @@ func TestConnectedAccountListFiltersAcrossPages(t *testing.T) {
 		{"user_ids=nobody", 0},
 	}
 	for _, c := range cases {
-		items, pages := e.pageThrough(v + "/connected_accounts?limit=2&" + c.query)
-		if len(items) != c.want || pages != max(1, (c.want+1)/2) {
-			t.Errorf("%s: %d items in %d pages, want %d", c.query, len(items), pages, c.want)
-		}
+		items := e.pagesOf2(v+"/connected_accounts?limit=2&", c.query, c.want)
 		seen := map[string]bool{}
 		for _, it := range items {
 			id := it["id"].(string)
@@ -171,10 +179,7 @@ func TestTriggerInstanceListFiltersAcrossPages(t *testing.T) {
 		{"user_ids=u1&connected_account_ids=" + ca2, 0},
 	}
 	for _, c := range cases {
-		items, pages := e.pageThrough(v + "/trigger_instances/active?limit=2&" + c.query)
-		if len(items) != c.want || pages != max(1, (c.want+1)/2) {
-			t.Errorf("%s: %d items in %d pages, want %d", c.query, len(items), pages, c.want)
-		}
+		items := e.pagesOf2(v+"/trigger_instances/active?limit=2&", c.query, c.want)
 		ids := map[string]bool{}
 		for _, it := range items {
 			ids[it["id"].(string)] = true
