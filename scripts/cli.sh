@@ -74,21 +74,10 @@ current() {
 	{ "$bin" version 2>/dev/null || true; } | grep -m1 "^$label v" || true
 }
 
+# shellcheck source=scripts/lock-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lock-lib.sh"
 lock="$dir/.$(basename "$bin").lock"
-waited=0
-until mkdir "$lock" 2>/dev/null; do
-	holder="$(cat "$lock/pid" 2>/dev/null || true)"
-	if [[ -n "$holder" ]] && ! kill -0 "$holder" 2>/dev/null; then
-		rm -rf "$lock" # left by a process that died
-		continue
-	fi
-	if [[ $waited -eq 0 ]]; then
-		echo "==> waiting for another build of $(basename "$bin") to finish" >&2
-	fi
-	waited=1
-	sleep 1
-done
-echo $$ >"$lock/pid"
+take_lock "$lock" "another build of $(basename "$bin")"
 trap 'rm -rf "$lock" "$bin.tmp.$$"' EXIT
 
 if [[ "$(current)" == "$want" ]]; then

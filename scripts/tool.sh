@@ -22,21 +22,10 @@ current() {
 	go version -m "$bin" 2>/dev/null | awk '$1 == "mod" { print $3; exit }'
 }
 
+# shellcheck source=scripts/lock-lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lock-lib.sh"
 lock="$dir/.$name.lock"
-waited=0
-until mkdir "$lock" 2>/dev/null; do
-	holder="$(cat "$lock/pid" 2>/dev/null || true)"
-	if [[ -n "$holder" ]] && ! kill -0 "$holder" 2>/dev/null; then
-		rm -rf "$lock" # left by a process that died
-		continue
-	fi
-	if [[ $waited -eq 0 ]]; then
-		echo "==> waiting for another install of $name to finish" >&2
-	fi
-	waited=1
-	sleep 1
-done
-echo $$ >"$lock/pid"
+take_lock "$lock" "another install of $name"
 trap 'rm -rf "$lock"' EXIT
 
 if [[ "$(current)" == "$version" ]]; then

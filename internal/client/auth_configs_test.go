@@ -190,12 +190,8 @@ func TestAuthConfigOperations(t *testing.T) {
 			},
 			reply:  `{"revoke_job_id":"rvk_2"}`,
 			method: "DELETE", path: "/api/v3.1/auth_configs/ac_1",
-			query: map[string]string{"revoke_on_delete": "true"},
-			checkResp: func(t *testing.T, got any) {
-				if got.(string) != "rvk_2" {
-					t.Errorf("revoke job id %q", got)
-				}
-			},
+			query:     map[string]string{"revoke_on_delete": "true"},
+			checkResp: checkRevokeJobID("rvk_2"),
 		},
 		{
 			name:   "enable",

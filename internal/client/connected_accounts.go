@@ -152,19 +152,13 @@ func (c *Client) InitiateConnectedAccount(ctx context.Context, r InitiateConnect
 		Create: func(ctx context.Context) (*ConnectionRequest, error) { return c.initiateOnce(ctx, r) },
 		ID:     func(cr *ConnectionRequest) string { return cr.ID },
 		Find: func(ctx context.Context, since time.Time) ([]*ConnectionRequest, error) {
-			found, err := c.accountsCreatedSince(ctx, r.UserID, r.AuthConfigID, since)
-			if err != nil {
-				return nil, err
-			}
-			out := make([]*ConnectionRequest, 0, len(found))
-			for _, a := range found {
+			return accountsCreatedSince(ctx, c, r.UserID, r.AuthConfigID, since, func(a ConnectedAccount) *ConnectionRequest {
 				cr := &ConnectionRequest{ID: a.ID, Status: a.Status}
 				if a.State != nil {
 					cr.RedirectURL, _ = a.State.Val["redirectUrl"].(string)
 				}
-				out = append(out, cr)
-			}
-			return out, nil
+				return cr
+			})
 		},
 	})
 }
@@ -197,16 +191,17 @@ func accountKey(userID, authConfigID string) string {
 }
 
 // accountsCreatedSince lists the accounts of userID on authConfigID created
-// at or after since (the natural key of a connected account).
-func (c *Client) accountsCreatedSince(ctx context.Context, userID, authConfigID string, since time.Time) ([]ConnectedAccount, error) {
+// at or after since (the natural key of a connected account), each
+// converted by as.
+func accountsCreatedSince[T any](ctx context.Context, c *Client, userID, authConfigID string, since time.Time, as func(ConnectedAccount) T) ([]T, error) {
 	all, err := c.ListConnectedAccounts(ctx, ConnectedAccountListParams{UserIDs: []string{userID}, AuthConfigIDs: []string{authConfigID}})
 	if err != nil {
 		return nil, err
 	}
-	var out []ConnectedAccount
+	out := []T{}
 	for _, a := range all {
 		if a.UserID == userID && a.AuthConfig.ID == authConfigID && createdSince(a.CreatedAt, since) {
-			out = append(out, a)
+			out = append(out, as(a))
 		}
 	}
 	return out, nil
@@ -274,15 +269,9 @@ func (c *Client) CreateConnectedAccountLink(ctx context.Context, r LinkRequest) 
 		Create: func(ctx context.Context) (*LinkResponse, error) { return c.createLinkOnce(ctx, r) },
 		ID:     func(l *LinkResponse) string { return l.ConnectedAccountID },
 		Find: func(ctx context.Context, since time.Time) ([]*LinkResponse, error) {
-			found, err := c.accountsCreatedSince(ctx, r.UserID, r.AuthConfigID, since)
-			if err != nil {
-				return nil, err
-			}
-			out := make([]*LinkResponse, 0, len(found))
-			for _, a := range found {
-				out = append(out, &LinkResponse{ConnectedAccountID: a.ID})
-			}
-			return out, nil
+			return accountsCreatedSince(ctx, c, r.UserID, r.AuthConfigID, since, func(a ConnectedAccount) *LinkResponse {
+				return &LinkResponse{ConnectedAccountID: a.ID}
+			})
 		},
 		Discard: func(ctx context.Context, l *LinkResponse) error {
 			err := c.DeleteConnectedAccount(ctx, l.ConnectedAccountID)

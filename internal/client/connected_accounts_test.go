@@ -111,12 +111,8 @@ func TestConnectedAccountOperations(t *testing.T) {
 			},
 			reply:  `{"success":true,"revoke_job_id":"rvk_1"}`,
 			method: "DELETE", path: "/api/v3.1/connected_accounts/ca_1",
-			query: map[string]string{"revoke_on_delete": "true"},
-			checkResp: func(t *testing.T, got any) {
-				if got.(string) != "rvk_1" {
-					t.Errorf("revoke job id %q", got)
-				}
-			},
+			query:     map[string]string{"revoke_on_delete": "true"},
+			checkResp: checkRevokeJobID("rvk_1"),
 		},
 		{
 			name: "delete without revoking sends no query",

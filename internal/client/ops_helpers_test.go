@@ -59,3 +59,13 @@ func runOpCases(t *testing.T, cases []opCase) {
 		})
 	}
 }
+
+// checkRevokeJobID is an opCase's checkResp: the answer is the revoke job id
+// want.
+func checkRevokeJobID(want string) func(t *testing.T, got any) {
+	return func(t *testing.T, got any) {
+		if got.(string) != want {
+			t.Errorf("revoke job id %q", got)
+		}
+	}
+}

@@ -255,6 +255,32 @@ func TestMaxRetriesNegativeDisablesRetry(t *testing.T) {
 	}
 }
 
+// goGetAuthConfig starts n gets of the auth config ac_1 at once, each
+// failing the test on an error; wait on the answer for them to end.
+func goGetAuthConfig(t *testing.T, c *Client, n int) *sync.WaitGroup {
+	t.Helper()
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			if _, err := c.GetAuthConfig(context.Background(), "ac_1"); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	return &wg
+}
+
+// writeAuthConfigOr429 answers a 429 with Retry-After: 1 and message when
+// throttled, else the auth config ac_1.
+func writeAuthConfigOr429(w http.ResponseWriter, throttled bool, message string) {
+	if throttled {
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, 429, map[string]any{"message": message})
+		return
+	}
+	writeJSON(w, 200, map[string]any{"id": "ac_1"})
+}
+
 // TestThrottledRequestsWaitTogether: after a 429 with Retry-After, requests
 // sent meanwhile by other goroutines wait for it too instead of reaching
 // the service (and being refused) on their own; all succeed.
@@ -270,12 +296,7 @@ func TestThrottledRequestsWaitTogether(t *testing.T) {
 			throttledAt = time.Now()
 		}
 		mu.Unlock()
-		if first {
-			w.Header().Set("Retry-After", "1")
-			writeJSON(w, 429, map[string]any{"message": "Rate limit exceeded. Limit: 10 requests per 1 minutes"})
-			return
-		}
-		writeJSON(w, 200, map[string]any{"id": "ac_1"})
+		writeAuthConfigOr429(w, first, "Rate limit exceeded. Limit: 10 requests per 1 minutes")
 	}
 	c, rec := newTestClient(t, h)
 	var wg sync.WaitGroup
@@ -374,29 +395,14 @@ func TestPacingToTheAnnouncedLimit(t *testing.T) {
 		w.Header().Set("X-RateLimit", strconv.Itoa(limit))
 		w.Header().Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
 		w.Header().Set("X-RateLimit-Window-Size", window.String())
-		if over {
-			w.Header().Set("Retry-After", "1")
-			writeJSON(w, 429, map[string]any{"message": "Rate limit exceeded"})
-			return
-		}
-		writeJSON(w, 200, map[string]any{"id": "ac_1"})
+		writeAuthConfigOr429(w, over, "Rate limit exceeded")
 	}
 	c, rec := newTestClient(t, h)
 	if _, err := c.GetAuthConfig(context.Background(), "ac_1"); err != nil { // learns the limit
 		t.Fatal(err)
 	}
 	start := time.Now()
-	var wg sync.WaitGroup
-	for range 12 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, err := c.GetAuthConfig(context.Background(), "ac_1"); err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	wg.Wait()
+	goGetAuthConfig(t, c, 12).Wait()
 	mu.Lock()
 	defer mu.Unlock()
 	if refused != 0 || rec.count() != 13 {
@@ -580,16 +586,7 @@ func TestMaxInFlight(t *testing.T) {
 		writeJSON(w, 200, map[string]any{"id": "ac_1"})
 	}
 	c, rec := newTestClient(t, h, func(cfg *Config) { cfg.MaxInFlight = 3 })
-	var wg sync.WaitGroup
-	for range 12 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, err := c.GetAuthConfig(context.Background(), "ac_1"); err != nil {
-				t.Error(err)
-			}
-		}()
-	}
+	wg := goGetAuthConfig(t, c, 12)
 	deadline := time.Now().Add(2 * time.Second)
 	for rec.count() < 3 && time.Now().Before(deadline) {
 		time.Sleep(5 * time.Millisecond)

@@ -151,14 +151,8 @@ func TestAuthConfigListFiltersAndPagination(t *testing.T) {
 		t.Fatalf("search %d", n)
 	}
 	seen := map[string]bool{}
-	cursor := ""
 	pages := 0
-	for {
-		path := v + "/auth_configs?limit=3"
-		if cursor != "" {
-			path += "&cursor=" + cursor
-		}
-		r := e.must(200, "GET", path, nil)
+	e.eachPage(v+"/auth_configs?limit=3", func(r resp) {
 		pages++
 		if r.get("total_items").(float64) != 7 || r.get("total_pages").(float64) != 3 || int(r.get("current_page").(float64)) != pages {
 			t.Fatalf("page meta: %s", r.raw)
@@ -166,11 +160,7 @@ func TestAuthConfigListFiltersAndPagination(t *testing.T) {
 		for _, it := range r.items() {
 			seen[it["id"].(string)] = true
 		}
-		if r.get("next_cursor") == nil {
-			break
-		}
-		cursor = r.str("next_cursor")
-	}
+	})
 	if len(seen) != 7 || pages != 3 {
 		t.Fatalf("pagination saw %d items in %d pages", len(seen), pages)
 	}
@@ -318,9 +308,7 @@ func TestAuthConfigDeleteRevoke(t *testing.T) {
 	e := newEnv(t, Options{})
 	plain := e.createCustomAC("airtable", "API_KEY", map[string]any{})
 	a1 := e.apiKeyAccount(plain, "u1")
-	if r := e.must(200, "DELETE", v+"/auth_configs/"+plain, nil); r.get("revoke_job_id") != nil {
-		t.Fatalf("plain delete: %s", r.raw)
-	}
+	e.deleteWithoutRevoking(v + "/auth_configs/" + plain)
 	if got := e.must(200, "GET", v+"/connected_accounts/"+a1, nil); got.str("status") != "INACTIVE" || got.str("state", "val", "status") != "INACTIVE" {
 		t.Fatalf("after plain delete: %s", got.raw)
 	}

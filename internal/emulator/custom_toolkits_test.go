@@ -251,13 +251,8 @@ func TestCustomToolkitListAcrossPages(t *testing.T) {
 		t.Fatalf("other project: %s", r.raw)
 	}
 	var got []string
-	cursor, pages := "", 0
-	for {
-		path := v + "/toolkits?type=custom&limit=2"
-		if cursor != "" {
-			path += "&cursor=" + cursor
-		}
-		r := e.must(200, "GET", path, nil)
+	pages := 0
+	e.eachPage(v+"/toolkits?type=custom&limit=2", func(r resp) {
 		pages++
 		if r.get("total_items") != 5.0 || r.get("total_pages") != 3.0 {
 			t.Fatalf("page %d: %s", pages, r.raw)
@@ -275,14 +270,10 @@ func TestCustomToolkitListAcrossPages(t *testing.T) {
 				t.Fatalf("list item %v\nGET %s", it, tk.raw)
 			}
 		}
-		if r.get("next_cursor") == nil {
-			break
-		}
-		cursor = r.str("next_cursor")
-		if pages > 5 {
+		if r.get("next_cursor") != nil && pages > 5 {
 			t.Fatal("no last page")
 		}
-	}
+	})
 	if pages != 3 || !slices.Equal(got, want) {
 		t.Fatalf("got %v in %d pages, want %v in 3", got, pages, want)
 	}

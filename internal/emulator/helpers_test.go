@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 const testKey = DefaultAPIKey
@@ -52,15 +54,7 @@ func (r resp) str(path ...string) string {
 }
 
 func (r resp) get(path ...string) any {
-	var cur any = r.body
-	for _, p := range path {
-		m, ok := cur.(map[string]any)
-		if !ok {
-			return nil
-		}
-		cur = m[p]
-	}
-	return cur
+	return testutil.Dig(r.body, path...)
 }
 
 func (r resp) items() []map[string]any {

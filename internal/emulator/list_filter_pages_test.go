@@ -14,6 +14,15 @@ import (
 func (e *testEnv) pageThrough(path string) ([]map[string]any, int) {
 	e.t.Helper()
 	var all []map[string]any
+	pages := e.eachPage(path, func(r resp) { all = append(all, r.items()...) })
+	return all, pages
+}
+
+// eachPage follows next_cursor from the first page of path as pageThrough
+// does, calling page with each answer in turn, and returns the number of
+// pages.
+func (e *testEnv) eachPage(path string, page func(r resp)) int {
+	e.t.Helper()
 	cursor, pages := "", 0
 	for {
 		p := path
@@ -22,14 +31,46 @@ func (e *testEnv) pageThrough(path string) ([]map[string]any, int) {
 		}
 		r := e.must(200, "GET", p, nil)
 		pages++
-		all = append(all, r.items()...)
+		page(r)
 		if r.get("next_cursor") == nil {
-			return all, pages
+			return pages
 		}
 		cursor = r.str("next_cursor")
 		if pages > 100 {
 			e.t.Fatalf("%s: no last page", path)
 		}
+	}
+}
+
+// pagesOf2 lists path+query (pages of 2) with pageThrough and checks that it
+// answers want items in as many pages as that takes.
+func (e *testEnv) pagesOf2(path, query string, want int) []map[string]any {
+	e.t.Helper()
+	items, pages := e.pageThrough(path + query)
+	if len(items) != want || pages != max(1, (want+1)/2) {
+		e.t.Errorf("%s: %d items in %d pages, want %d", query, len(items), pages, want)
+	}
+	return items
+}
+
+// checkFilteredNewestFirst checks that every item has the values of fields
+// and that the items are those of created (ids, oldest first) newest first.
+func checkFilteredNewestFirst(t *testing.T, items []map[string]any, fields map[string]string, created []string) {
+	t.Helper()
+	var got []string
+	for _, it := range items {
+		for k, want := range fields {
+			if it[k] != want {
+				t.Errorf("filtered item %v", it)
+				break
+			}
+		}
+		got = append(got, it["id"].(string))
+	}
+	want := slices.Clone(created)
+	slices.Reverse(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("order across pages %v, want %v", got, want)
 	}
 }
 
@@ -66,10 +107,7 @@ func TestConnectedAccountListFiltersAcrossPages(t *testing.T) {
 		{"user_ids=nobody", 0},
 	}
 	for _, c := range cases {
-		items, pages := e.pageThrough(v + "/connected_accounts?limit=2&" + c.query)
-		if len(items) != c.want || pages != max(1, (c.want+1)/2) {
-			t.Errorf("%s: %d items in %d pages, want %d", c.query, len(items), pages, c.want)
-		}
+		items := e.pagesOf2(v+"/connected_accounts?limit=2&", c.query, c.want)
 		seen := map[string]bool{}
 		for _, it := range items {
 			id := it["id"].(string)
@@ -80,18 +118,8 @@ func TestConnectedAccountListFiltersAcrossPages(t *testing.T) {
 		}
 	}
 	items, _ := e.pageThrough(v + "/connected_accounts?limit=2&user_ids=u1&statuses=ACTIVE")
-	var got []string
-	for _, it := range items {
-		if it["user_id"] != "u1" || it["status"] != "ACTIVE" {
-			t.Errorf("filtered item %v", it)
-		}
-		got = append(got, it["id"].(string))
-	}
 	// Newest first across pages.
-	slices.Reverse(u1Stripe)
-	if !slices.Equal(got, u1Stripe) {
-		t.Errorf("order across pages %v, want %v", got, u1Stripe)
-	}
+	checkFilteredNewestFirst(t, items, map[string]string{"user_id": "u1", "status": "ACTIVE"}, u1Stripe)
 
 	// A list item and the account's GET: the same fields and values, except
 	// params, which only the GET carries.
@@ -151,10 +179,7 @@ func TestTriggerInstanceListFiltersAcrossPages(t *testing.T) {
 		{"user_ids=u1&connected_account_ids=" + ca2, 0},
 	}
 	for _, c := range cases {
-		items, pages := e.pageThrough(v + "/trigger_instances/active?limit=2&" + c.query)
-		if len(items) != c.want || pages != max(1, (c.want+1)/2) {
-			t.Errorf("%s: %d items in %d pages, want %d", c.query, len(items), pages, c.want)
-		}
+		items := e.pagesOf2(v+"/trigger_instances/active?limit=2&", c.query, c.want)
 		ids := map[string]bool{}
 		for _, it := range items {
 			ids[it["id"].(string)] = true
@@ -165,17 +190,7 @@ func TestTriggerInstanceListFiltersAcrossPages(t *testing.T) {
 	}
 	items, _ := e.pageThrough(v + "/trigger_instances/active?limit=2&user_ids=u1&show_disabled=true" +
 		"&trigger_names=STRIPE_CHARGE_SUCCEEDED_TRIGGER")
-	var got []string
-	for _, it := range items {
-		if it["user_id"] != "u1" || it["trigger_name"] != "STRIPE_CHARGE_SUCCEEDED_TRIGGER" {
-			t.Errorf("filtered item %v", it)
-		}
-		got = append(got, it["id"].(string))
-	}
-	slices.Reverse(u1)
-	if !slices.Equal(got, u1) {
-		t.Errorf("order across pages %v, want %v", got, u1)
-	}
+	checkFilteredNewestFirst(t, items, map[string]string{"user_id": "u1", "trigger_name": "STRIPE_CHARGE_SUCCEEDED_TRIGGER"}, u1)
 	if d := items[len(items)-1]; d["disabled_at"] == nil {
 		t.Errorf("disabled instance listed without disabled_at: %v", d)
 	}

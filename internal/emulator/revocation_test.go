@@ -129,6 +129,15 @@ func TestRevokeRefusals(t *testing.T) {
 	}
 }
 
+// deleteWithoutRevoking deletes path without revoke_on_delete and checks
+// that the answer has no revoke_job_id.
+func (e *testEnv) deleteWithoutRevoking(path string) {
+	e.t.Helper()
+	if r := e.must(200, "DELETE", path, nil); r.get("revoke_job_id") != nil {
+		e.t.Fatalf("plain delete: %s", r.raw)
+	}
+}
+
 // DELETE /connected_accounts/{id}?revoke_on_delete=true logs the revocation
 // with the answer's revoke_job_id; without it nothing is revoked; a toolkit
 // that cannot revoke logs no token.
@@ -136,9 +145,7 @@ func TestDeleteAccountRevokeOnDelete(t *testing.T) {
 	e := newEnv(t, Options{})
 	ac := e.createCustomAC("stripe", "API_KEY", map[string]any{})
 	plain := e.apiKeyAccount(ac, "u1")
-	if r := e.must(200, "DELETE", v+"/connected_accounts/"+plain, nil); r.get("revoke_job_id") != nil {
-		t.Fatalf("plain delete: %s", r.raw)
-	}
+	e.deleteWithoutRevoking(v + "/connected_accounts/" + plain)
 	if log := e.revocationsOf(plain); len(log) != 0 {
 		t.Fatalf("a plain delete revoked: %v", log)
 	}

@@ -391,74 +391,64 @@ func (s *scanner) str(x ast.Expr, e *scanEnv) (string, error) {
 // localDef is the expression a local of fn is defined with (const, var or
 // :=), nil when there is none.
 func localDef(fn *ast.FuncDecl, name string) ast.Expr {
+	return findLocal(fn, name, func(d *ast.ValueSpec, i int) ast.Expr {
+		if i < len(d.Values) {
+			return d.Values[i]
+		}
+		return nil
+	}, func(rhs ast.Expr) ast.Expr { return rhs })
+}
+
+// localType is the declared type of a local (var name T, name := T{...},
+// name := &T{...}), nil when there is none.
+func localType(fn *ast.FuncDecl, name string) ast.Expr {
+	return findLocal(fn, name, func(d *ast.ValueSpec, _ int) ast.Expr { return d.Type }, func(rhs ast.Expr) ast.Expr {
+		if u, ok := rhs.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			rhs = u.X
+		}
+		if cl, ok := rhs.(*ast.CompositeLit); ok {
+			return cl.Type
+		}
+		return nil
+	})
+}
+
+// findLocal walks the declarations of the local name in fn (const and var
+// specs, := assignments) and returns the first non-nil answer of fromSpec
+// (given the spec and the name's index in it) or fromDefine (given the
+// assigned expression); nil when there is none.
+func findLocal(fn *ast.FuncDecl, name string, fromSpec func(*ast.ValueSpec, int) ast.Expr, fromDefine func(ast.Expr) ast.Expr) ast.Expr {
 	if fn == nil || fn.Body == nil {
 		return nil
 	}
-	var def ast.Expr
+	var found ast.Expr
 	ast.Inspect(fn.Body, func(n ast.Node) bool {
-		if def != nil {
+		if found != nil {
 			return false
 		}
 		switch d := n.(type) {
 		case *ast.ValueSpec:
 			for i, id := range d.Names {
-				if id.Name == name && i < len(d.Values) {
-					def = d.Values[i]
+				if id.Name == name {
+					if x := fromSpec(d, i); x != nil {
+						found = x
+					}
 				}
 			}
 		case *ast.AssignStmt:
 			if d.Tok == token.DEFINE && len(d.Lhs) == len(d.Rhs) {
 				for i, l := range d.Lhs {
 					if id, ok := l.(*ast.Ident); ok && id.Name == name {
-						def = d.Rhs[i]
+						if x := fromDefine(d.Rhs[i]); x != nil {
+							found = x
+						}
 					}
 				}
 			}
 		}
 		return true
 	})
-	return def
-}
-
-// localType is the declared type of a local (var name T, name := T{...},
-// name := &T{...}), nil when there is none.
-func localType(fn *ast.FuncDecl, name string) ast.Expr {
-	if fn == nil || fn.Body == nil {
-		return nil
-	}
-	var typ ast.Expr
-	ast.Inspect(fn.Body, func(n ast.Node) bool {
-		if typ != nil {
-			return false
-		}
-		switch d := n.(type) {
-		case *ast.ValueSpec:
-			for _, id := range d.Names {
-				if id.Name == name && d.Type != nil {
-					typ = d.Type
-				}
-			}
-		case *ast.AssignStmt:
-			if d.Tok != token.DEFINE || len(d.Lhs) != len(d.Rhs) {
-				return true
-			}
-			for i, l := range d.Lhs {
-				id, ok := l.(*ast.Ident)
-				if !ok || id.Name != name {
-					continue
-				}
-				r := d.Rhs[i]
-				if u, ok := r.(*ast.UnaryExpr); ok && u.Op == token.AND {
-					r = u.X
-				}
-				if cl, ok := r.(*ast.CompositeLit); ok {
-					typ = cl.Type
-				}
-			}
-		}
-		return true
-	})
-	return typ
+	return found
 }
 
 // outType renders the type of the value a decode target points at.

@@ -183,11 +183,7 @@ func testAccRequireOrgKey(t testing.TB) testAccEndpoint {
 func testAccOrgClient(t testing.TB) *client.Client {
 	t.Helper()
 	ep := testAccRequireOrgKey(t)
-	c, err := client.New(client.Config{BaseURL: ep.BaseURL, OrgAPIKey: ep.OrgAPIKey, UserAgent: "terraform-provider-service-acctest"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return testAccNewClient(t, client.Config{BaseURL: ep.BaseURL, OrgAPIKey: ep.OrgAPIKey})
 }
 
 // testAccRequireEmulator skips the test when running against a real endpoint.
@@ -206,7 +202,14 @@ func testAccRequireEmulator(t testing.TB) testAccEndpoint {
 func testAccClient(t testing.TB) *client.Client {
 	t.Helper()
 	ep := testAccEnvironment(t)
-	c, err := client.New(client.Config{BaseURL: ep.BaseURL, APIKey: ep.APIKey, UserAgent: "terraform-provider-service-acctest"})
+	return testAccNewClient(t, client.Config{BaseURL: ep.BaseURL, APIKey: ep.APIKey})
+}
+
+// testAccNewClient returns an API client of cfg, with the tests' user agent.
+func testAccNewClient(t testing.TB, cfg client.Config) *client.Client {
+	t.Helper()
+	cfg.UserAgent = "terraform-provider-service-acctest"
+	c, err := client.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -192,14 +192,7 @@ type benchFixtures struct{ stripeAuthConfig, stripeAccount, user string }
 func benchScenarios() []benchScenario {
 	accounts := func(n int) benchScenario {
 		return benchScenario{name: fmt.Sprintf("connected_accounts_%d", n), n: n, config: func(f benchFixtures) string {
-			return fmt.Sprintf(`resource "service_connected_account" "ca" {
-  count          = %d
-  user_id        = "%s-${count.index}"
-  auth_config_id = %q
-  credentials_wo = { api_key = "sk_test_${count.index}" }
-  credentials_wo_version = 1
-}
-`, n, f.user, f.stripeAuthConfig)
+			return apiKeyAccountsConfig(n, f.user, f.stripeAuthConfig)
 		}}
 	}
 	triggers := benchScenario{name: "trigger_instances_300", n: 300, config: func(f benchFixtures) string {
@@ -389,25 +382,36 @@ func benchTargetMark(ratio, target float64) string {
 // benchFloorTable is the Markdown table of the same-schema floor scenarios
 // (empty when none ran).
 func benchFloorTable(order []benchScenario, samples map[benchKey][]benchSample) string {
-	var b strings.Builder
-	for _, sc := range order {
-		if sc.latency > 0 || sc.rateLimit > 0 {
-			continue
-		}
-		if b.Len() == 0 {
-			fmt.Fprintf(&b, "Same-schema floor (no latency; target ours / floor <= %.2f):\n\n", benchFloorTarget)
-			b.WriteString("| Scenario | Phase | Ours (s) | Floor (s) | Ours / floor | Within target | Requests per resource | Provider CPU ours / floor (s) | Peak RSS ours / floor (MiB) |\n")
-			b.WriteString("|---|---|---:|---:|---:|---|---:|---:|---:|\n")
-		}
+	same := func(sc benchScenario) bool { return sc.latency <= 0 && sc.rateLimit <= 0 }
+	heading := fmt.Sprintf("Same-schema floor (no latency; target ours / floor <= %.2f):\n\n", benchFloorTarget) +
+		"| Scenario | Phase | Ours (s) | Floor (s) | Ours / floor | Within target | Requests per resource | Provider CPU ours / floor (s) | Peak RSS ours / floor (MiB) |\n" +
+		"|---|---|---:|---:|---:|---|---:|---:|---:|\n"
+	return benchTable(order, same, heading, func(b *strings.Builder, sc benchScenario) {
 		for _, ph := range benchPhases {
 			o, f := samples[benchKey{sc.name, benchOurs, ph.name}], samples[benchKey{sc.name, benchFloor, ph.name}]
 			ow, fw := benchMedian(o, benchWall), benchMedian(f, benchWall)
-			fmt.Fprintf(&b, "| %s | %s | %.2f | %.2f | %.2f | %s | %.2f | %.2f / %.2f | %.0f / %.0f |\n", sc.name, ph.name, ow, fw, ow/fw,
+			fmt.Fprintf(b, "| %s | %s | %.2f | %.2f | %.2f | %s | %.2f | %.2f / %.2f | %.0f / %.0f |\n", sc.name, ph.name, ow, fw, ow/fw,
 				benchTargetMark(ow/fw, benchFloorTarget),
 				benchMedian(o, func(s benchSample) float64 { return float64(s.requests) / float64(sc.n) }),
 				benchMedian(o, func(s benchSample) float64 { return s.cpu.Seconds() }), benchMedian(f, func(s benchSample) float64 { return s.cpu.Seconds() }),
 				benchMedian(o, func(s benchSample) float64 { return float64(s.maxRSS) / 1024 }), benchMedian(f, func(s benchSample) float64 { return float64(s.maxRSS) / 1024 }))
 		}
+	})
+}
+
+// benchTable is the Markdown table of the scenarios of order that keep
+// accepts: heading, then the rows row writes for each, then a blank line;
+// empty when keep accepts none.
+func benchTable(order []benchScenario, keep func(benchScenario) bool, heading string, row func(*strings.Builder, benchScenario)) string {
+	var b strings.Builder
+	for _, sc := range order {
+		if !keep(sc) {
+			continue
+		}
+		if b.Len() == 0 {
+			b.WriteString(heading)
+		}
+		row(&b, sc)
 	}
 	if b.Len() > 0 {
 		b.WriteString("\n")
@@ -420,16 +424,10 @@ func benchFloorTable(order []benchScenario, samples map[benchKey][]benchSample) 
 // parallelism + the floor provider's wall time, where requests is the median
 // of what ours made in the phase.
 func benchLatencyTable(order []benchScenario, samples map[benchKey][]benchSample) string {
-	var b strings.Builder
-	for _, sc := range order {
-		if sc.latency == 0 {
-			continue
-		}
-		if b.Len() == 0 {
-			fmt.Fprintf(&b, "Latency (round-trip floor = requests x latency / %d + no-op provider's wall time; target ours / round-trip floor <= %.2f):\n\n", benchParallelism, benchLatencyTarget)
-			b.WriteString("| Scenario | Phase | Requests | Requests per resource | Requests x latency / parallelism (s) | No-op provider (s) | Round-trip floor (s) | Ours (s) | Ours / round-trip floor | Within target | Ours, max_concurrent_requests = 10 (s) | Its ratio | Ours, one GET per object: requests | Its time (s) | Ours / it (time) |\n")
-			b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n")
-		}
+	heading := fmt.Sprintf("Latency (round-trip floor = requests x latency / %d + no-op provider's wall time; target ours / round-trip floor <= %.2f):\n\n", benchParallelism, benchLatencyTarget) +
+		"| Scenario | Phase | Requests | Requests per resource | Requests x latency / parallelism (s) | No-op provider (s) | Round-trip floor (s) | Ours (s) | Ours / round-trip floor | Within target | Ours, max_concurrent_requests = 10 (s) | Its ratio | Ours, one GET per object: requests | Its time (s) | Ours / it (time) |\n" +
+		"|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|\n"
+	return benchTable(order, func(sc benchScenario) bool { return sc.latency != 0 }, heading, func(b *strings.Builder, sc benchScenario) {
 		for _, ph := range benchPhases {
 			o := samples[benchKey{sc.name, benchOurs, ph.name}]
 			f := samples[benchKey{sc.name, benchFloor, ph.name}]
@@ -441,15 +439,11 @@ func benchLatencyTable(order []benchScenario, samples map[benchKey][]benchSample
 			noop := benchMedian(f, benchWall)
 			floor := rt + noop
 			ow, mw, gw := benchMedian(o, benchWall), benchMedian(m, benchWall), benchMedian(g, benchWall)
-			fmt.Fprintf(&b, "| %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f | %.0f | %.2f | %.2f |\n",
+			fmt.Fprintf(b, "| %s | %s | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %s | %.2f | %.2f | %.0f | %.2f | %.2f |\n",
 				sc.name, ph.name, req, req/float64(sc.n), rt, noop, floor, ow, ow/floor, benchTargetMark(ow/floor, benchLatencyTarget), mw, mw/floor,
 				benchMedian(g, requests), gw, ow/gw)
 		}
-	}
-	if b.Len() > 0 {
-		b.WriteString("\n")
-	}
-	return b.String()
+	})
 }
 
 // benchThrottledRounds runs the apply of a throttled scenario rounds times
@@ -493,29 +487,19 @@ func benchRateFloor(sc benchScenario, requests float64) float64 {
 // benchThrottledTable is the Markdown table of the throttled scenarios
 // (empty when none ran).
 func benchThrottledTable(order []benchScenario, samples map[benchKey][]benchSample) string {
-	var b strings.Builder
-	for _, sc := range order {
-		if sc.rateLimit == 0 {
-			continue
-		}
-		if b.Len() == 0 {
-			fmt.Fprintf(&b, "Throttled apply (rate-limit floor = requests / rate; target ours / floor <= %.2f):\n\n", benchThrottledTarget)
-			b.WriteString("| Scenario | Faults | Requests | Answered 429 | Share 429 | Rate-limit floor (s) | Ours (s) | Ours / floor | Within target |\n")
-			b.WriteString("|---|---|---:|---:|---:|---:|---:|---:|---|\n")
-		}
+	heading := fmt.Sprintf("Throttled apply (rate-limit floor = requests / rate; target ours / floor <= %.2f):\n\n", benchThrottledTarget) +
+		"| Scenario | Faults | Requests | Answered 429 | Share 429 | Rate-limit floor (s) | Ours (s) | Ours / floor | Within target |\n" +
+		"|---|---|---:|---:|---:|---:|---:|---:|---|\n"
+	return benchTable(order, func(sc benchScenario) bool { return sc.rateLimit != 0 }, heading, func(b *strings.Builder, sc benchScenario) {
 		o := samples[benchKey{sc.name, benchOurs, benchPhases[0].name}]
 		req := benchMedian(o, func(s benchSample) float64 { return float64(s.requests) })
 		thr := benchMedian(o, func(s benchSample) float64 { return float64(s.throttled) })
 		share := benchMedian(o, func(s benchSample) float64 { return float64(s.throttled) / float64(s.requests) })
 		floor := benchRateFloor(sc, req)
 		ow := benchMedian(o, benchWall)
-		fmt.Fprintf(&b, "| %s | `%s` | %.0f | %.0f | %.1f%% | %.2f | %.2f | %.2f | %s |\n",
+		fmt.Fprintf(b, "| %s | `%s` | %.0f | %.0f | %.1f%% | %.2f | %.2f | %.2f | %s |\n",
 			sc.name, sc.faults(), req, thr, 100*share, floor, ow, ow/floor, benchTargetMark(ow/floor, benchThrottledTarget))
-	}
-	if b.Len() > 0 {
-		b.WriteString("\n")
-	}
-	return b.String()
+	})
 }
 
 // benchSetFaults sets the emulator's fault spec ("" clears it).

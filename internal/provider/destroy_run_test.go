@@ -18,6 +18,26 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
+)
+
+// The auth configs that partialApplyCases' configurations start with.
+const (
+	partialStripeAuthConfig = `
+resource "service_auth_config" "ac" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = "%[1]s"
+}
+`
+	partialGithubAuthConfig = `
+resource "service_auth_config" "gh" {
+  toolkit = "github"
+  type    = "use_service_managed_auth"
+  name    = "%[1]s"
+}
+`
 )
 
 // partialApplyCases: per resource type, a configuration whose apply creates
@@ -33,13 +53,7 @@ var partialApplyCases = []struct {
 }{
 	{
 		resourceType: authConfigResourceType,
-		config: `
-resource "service_auth_config" "gh" {
-  toolkit = "github"
-  type    = "use_service_managed_auth"
-  name    = "%[1]s"
-}
-
+		config: partialGithubAuthConfig + `
 # stripe offers API_KEY only; the toolkit is known once gh exists.
 resource "service_auth_config" "bad" {
   toolkit     = "stripe${substr(service_auth_config.gh.id, 0, 0)}"
@@ -57,14 +71,7 @@ resource "service_auth_config" "bad" {
 	},
 	{
 		resourceType: connectedAccountType,
-		config: `
-resource "service_auth_config" "ac" {
-  toolkit     = "stripe"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = "%[1]s"
-}
-
+		config: partialStripeAuthConfig + `
 # Wrong fields for the API_KEY scheme: known only once the auth config exists.
 resource "service_connected_account" "bad_credentials" {
   user_id        = "%[1]s-other"
@@ -79,14 +86,7 @@ resource "service_connected_account" "bad_credentials" {
 	},
 	{
 		resourceType: triggerInstanceType,
-		config: `
-resource "service_auth_config" "ac" {
-  toolkit     = "stripe"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = "%[1]s"
-}
-
+		config: partialStripeAuthConfig + `
 resource "service_connected_account" "ok" {
   user_id        = "%[1]s-owner"
   auth_config_id = service_auth_config.ac.id
@@ -107,14 +107,7 @@ resource "service_trigger_instance" "wrong_owner" {
 	},
 	{
 		resourceType: webhookSubscriptionType,
-		config: `
-resource "service_auth_config" "ac" {
-  toolkit     = "stripe"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = "%[1]s"
-}
-
+		config: partialStripeAuthConfig + `
 # version is known only once the auth config exists; the expired-account
 # event is delivered in V3 only.
 resource "service_webhook_subscription" "hook" {
@@ -128,13 +121,7 @@ resource "service_webhook_subscription" "hook" {
 	},
 	{
 		resourceType: mcpServerType,
-		config: `
-resource "service_auth_config" "gh" {
-  toolkit = "github"
-  type    = "use_service_managed_auth"
-  name    = "%[1]s"
-}
-
+		config: partialGithubAuthConfig + `
 # A tool of github_app, not github: the plan cannot tell (gh's id, hence the
 # server's toolkits, is unknown), the final plan once gh exists can.
 resource "service_mcp_server" "srv" {
@@ -335,15 +322,7 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 		var sr resource.SchemaResponse
 		r.Schema(ctx, resource.SchemaRequest{}, &sr)
 		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
-		vals := map[string]tftypes.Value{}
-		for name, at := range typ.AttributeTypes {
-			if v, ok := fixture[name]; ok {
-				vals[name] = v
-			} else {
-				vals[name] = tftypes.NewValue(at, nil)
-			}
-		}
-		obj := tftypes.NewValue(typ, vals)
+		obj := testutil.ObjectValue(typ, fixture)
 		for _, mode := range []destroyrun.Detection{destroyrun.NotDestroying, destroyrun.Destroying, destroyrun.Unknown} {
 			tr := &gateTransport{}
 			c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", OrgAPIKey: "o", MaxRetries: -1,

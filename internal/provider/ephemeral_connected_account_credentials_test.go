@@ -34,15 +34,20 @@ var testAccEchoFactories = map[string]func() (tfprotov6.ProviderServer, error){
 // or plan.
 type absentFromArtifacts struct{ secret string }
 
-func (a absentFromArtifacts) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
-	b, err := json.Marshal(req.State)
+// in fails when a.secret appears in v as JSON; where names v.
+func (a absentFromArtifacts) in(v any, where string) error {
+	b, err := json.Marshal(v)
 	if err != nil {
-		resp.Error = err
-		return
+		return err
 	}
 	if strings.Contains(string(b), a.secret) {
-		resp.Error = fmt.Errorf("the connection secret is in the state")
+		return fmt.Errorf("the connection secret is in the %s", where)
 	}
+	return nil
+}
+
+func (a absentFromArtifacts) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	resp.Error = a.in(req.State, "state")
 	if req.State != nil && req.State.Values != nil && req.State.Values.RootModule != nil {
 		for _, r := range req.State.Values.RootModule.Resources {
 			if r.Type == connectedAccountCredentialsType {
@@ -53,14 +58,7 @@ func (a absentFromArtifacts) CheckState(_ context.Context, req statecheck.CheckS
 }
 
 func (a absentFromArtifacts) CheckPlan(_ context.Context, req plancheck.CheckPlanRequest, resp *plancheck.CheckPlanResponse) {
-	b, err := json.Marshal(req.Plan)
-	if err != nil {
-		resp.Error = err
-		return
-	}
-	if strings.Contains(string(b), a.secret) {
-		resp.Error = fmt.Errorf("the connection secret is in the plan")
-	}
+	resp.Error = a.in(req.Plan, "plan")
 }
 
 // testAccOAuthAccount creates an ACTIVE OAuth2 github account whose access

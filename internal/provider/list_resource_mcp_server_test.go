@@ -9,9 +9,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	dsschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
@@ -371,20 +370,12 @@ func TestMCPServerListFiltersAreTheDataSources(t *testing.T) {
 		describe := func(a any) []string {
 			var out []string
 			switch a := a.(type) {
-			case listschema.StringAttribute:
-				for _, v := range a.Validators {
+			case interface{ StringValidators() []validator.String }:
+				for _, v := range a.StringValidators() {
 					out = append(out, v.MarkdownDescription(ctx))
 				}
-			case dsschema.StringAttribute:
-				for _, v := range a.Validators {
-					out = append(out, v.MarkdownDescription(ctx))
-				}
-			case listschema.ListAttribute:
-				for _, v := range a.Validators {
-					out = append(out, v.MarkdownDescription(ctx))
-				}
-			case dsschema.ListAttribute:
-				for _, v := range a.Validators {
+			case interface{ ListValidators() []validator.List }:
+				for _, v := range a.ListValidators() {
 					out = append(out, v.MarkdownDescription(ctx))
 				}
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // TestWriteOnlyWithoutVersionWarns: a write-only map or key set without its
@@ -31,15 +32,7 @@ func TestWriteOnlyWithoutVersionWarns(t *testing.T) {
 		var sr resource.SchemaResponse
 		r.Schema(ctx, resource.SchemaRequest{}, &sr)
 		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
-		all := map[string]tftypes.Value{}
-		for name, at := range typ.AttributeTypes {
-			if v, ok := vals[name]; ok {
-				all[name] = v
-			} else {
-				all[name] = tftypes.NewValue(at, nil)
-			}
-		}
-		req := resource.ValidateConfigRequest{Config: tfsdk.Config{Schema: sr.Schema, Raw: tftypes.NewValue(typ, all)}}
+		req := resource.ValidateConfigRequest{Config: tfsdk.Config{Schema: sr.Schema, Raw: testutil.ObjectValue(typ, vals)}}
 		var resp resource.ValidateConfigResponse
 		if v, ok := r.(resource.ResourceWithValidateConfig); ok {
 			v.ValidateConfig(ctx, req, &resp)

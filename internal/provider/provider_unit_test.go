@@ -16,6 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/integration-service/terraform-provider-service/internal/provider/refreshlisting"
+
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 func fakeEnv(vars map[string]string) envLookup {
@@ -29,15 +31,6 @@ func fakeEnv(vars map[string]string) envLookup {
 			return out
 		},
 	}
-}
-
-func diagsContain(diags diag.Diagnostics, substr string) bool {
-	for _, d := range diags {
-		if strings.Contains(d.Summary(), substr) || strings.Contains(d.Detail(), substr) {
-			return true
-		}
-	}
-	return false
 }
 
 func TestResolveSettingsEnvFallbacks(t *testing.T) {
@@ -209,7 +202,7 @@ func TestResolveSettingsErrors(t *testing.T) {
 				t.Fatal("want an error")
 			}
 			for _, w := range tc.want {
-				if !diagsContain(diags, w) {
+				if !testutil.DiagsContain(diags, w) {
 					t.Errorf("diagnostics do not mention %q: %v", w, diags)
 				}
 			}
@@ -270,15 +263,7 @@ func configValue(t *testing.T, attrs map[string]tftypes.Value) tfsdk.Config {
 	if !ok {
 		t.Fatal("schema type is not an object")
 	}
-	vals := map[string]tftypes.Value{}
-	for name, typ := range objType.AttributeTypes {
-		if v, ok := attrs[name]; ok {
-			vals[name] = v
-		} else {
-			vals[name] = tftypes.NewValue(typ, nil)
-		}
-	}
-	return tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(objType, vals)}
+	return tfsdk.Config{Schema: sresp.Schema, Raw: testutil.ObjectValue(objType, attrs)}
 }
 
 func TestConfigureSetsProviderData(t *testing.T) {
@@ -421,13 +406,13 @@ func TestConfigureUnreachableBaseURL(t *testing.T) {
 		t.Errorf("configure took %s, want a few seconds", d)
 	}
 	for _, want := range []string{"Cannot reach the service", url, "base_url", EnvBaseURL, "max_retries"} {
-		if !diagsContain(resp.Diagnostics, want) {
+		if !testutil.DiagsContain(resp.Diagnostics, want) {
 			t.Errorf("diagnostics lack %q: %v", want, resp.Diagnostics)
 		}
 	}
 	// The cause: normally refused; a busy machine may hand the freed port to
 	// another process that leaves the connection hanging.
-	if !diagsContain(resp.Diagnostics, "connection refused") && !diagsContain(resp.Diagnostics, "timeout") {
+	if !testutil.DiagsContain(resp.Diagnostics, "connection refused") && !testutil.DiagsContain(resp.Diagnostics, "timeout") {
 		t.Errorf("diagnostics do not give the cause: %v", resp.Diagnostics)
 	}
 	if resp.ResourceData != nil {
@@ -441,7 +426,7 @@ func TestConfigureMissingKey(t *testing.T) {
 	p := New("test")()
 	var resp provider.ConfigureResponse
 	p.Configure(context.Background(), provider.ConfigureRequest{Config: configValue(t, nil)}, &resp)
-	if !diagsContain(resp.Diagnostics, "Missing API key") || !diagsContain(resp.Diagnostics, EnvAPIKey) {
+	if !testutil.DiagsContain(resp.Diagnostics, "Missing API key") || !testutil.DiagsContain(resp.Diagnostics, EnvAPIKey) {
 		t.Fatalf("want the missing key error, got %v", resp.Diagnostics)
 	}
 }
@@ -452,11 +437,11 @@ func TestProviderDataFrom(t *testing.T) {
 	if d := providerDataFrom(nil, &diags); d != nil || diags.HasError() {
 		t.Fatalf("nil: %v %v", d, diags)
 	}
-	if d := providerDataFrom("nope", &diags); d != nil || !diagsContain(diags, "Unexpected provider data type") {
+	if d := providerDataFrom("nope", &diags); d != nil || !testutil.DiagsContain(diags, "Unexpected provider data type") {
 		t.Fatalf("wrong type: %v %v", d, diags)
 	}
 	diags = nil
-	if requireClient(nil, &diags) || !diagsContain(diags, "Provider not configured") {
+	if requireClient(nil, &diags) || !testutil.DiagsContain(diags, "Provider not configured") {
 		t.Fatalf("requireClient(nil): %v", diags)
 	}
 }

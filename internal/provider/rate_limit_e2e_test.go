@@ -12,9 +12,9 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// throttledAccountsConfig is n API-key connected accounts of one auth config,
-// as the end-to-end benchmark declares them.
-func throttledAccountsConfig(n int, user, authConfigID string) string {
+// apiKeyAccountsConfig is n API-key connected accounts of one auth config,
+// as the end-to-end benchmark and TestAccE2E_ThrottledApply declare them.
+func apiKeyAccountsConfig(n int, user, authConfigID string) string {
 	return fmt.Sprintf(`resource "service_connected_account" "ca" {
   count                  = %d
   user_id                = "%s-${count.index}"
@@ -72,7 +72,7 @@ func TestAccE2E_ThrottledApply(t *testing.T) {
 			var before, after testAccEmulatorStats
 			testAccEmulatorDoAt(t, ep, http.MethodGet, "/_emulator/stats", nil, &before)
 
-			w.WriteFile("main.tf", throttledAccountsConfig(accounts, "throttled", ac.ID))
+			w.WriteFile("main.tf", apiKeyAccountsConfig(accounts, "throttled", ac.ID))
 			logFile := w.Path("provider.log")
 			start := time.Now()
 			res := w.Run([]string{"TF_LOG_PROVIDER=info", "TF_LOG_PATH=" + logFile}, "apply", "-auto-approve", "-input=false", "-no-color")

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 const testAccAuthConfigName = "service_auth_config.test"
@@ -949,14 +950,7 @@ func TestAuthConfig_validateConfigOneErrorPerMistake(t *testing.T) {
 		return tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, m)
 	}
 	config := func(attrs map[string]tftypes.Value) *tfprotov6.DynamicValue {
-		vals := map[string]tftypes.Value{}
-		for name, typ := range objType.AttributeTypes {
-			vals[name] = tftypes.NewValue(typ, nil)
-		}
-		for name, v := range attrs {
-			vals[name] = v
-		}
-		dv, err := tfprotov6.NewDynamicValue(objType, tftypes.NewValue(objType, vals))
+		dv, err := tfprotov6.NewDynamicValue(objType, testutil.ObjectValue(objType, attrs))
 		if err != nil {
 			t.Fatal(err)
 		}

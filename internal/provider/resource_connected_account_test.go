@@ -1884,20 +1884,6 @@ func TestConnectedAccountUpdate_aliasRefusedByService(t *testing.T) {
 func TestAccE2E_accountMissingFieldOnNewAuthConfig(t *testing.T) {
 	t.Parallel()
 	name := acctest.RandomWithPrefix("tf-acc-okta")
-	e2eApplyStopsThenDestroys(t, fmt.Sprintf(`
-resource "service_auth_config" "okta" {
-  toolkit     = "okta"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = %[1]q
-}
-
-resource "service_connected_account" "okta" {
-  user_id                = "%[1]s-user"
-  auth_config_id         = service_auth_config.okta.id
-  credentials_wo         = { api_key = "00abc" }
-  credentials_wo_version = 1
-}
-`, name), []string{"service_auth_config.okta"},
+	e2eApplyStopsThenDestroys(t, e2eAPIKeyAccountConfig("okta", name, "00abc"), []string{"service_auth_config.okta"},
 		"Missing required credential fields", `"subdomain"`, `toolkit "okta", scheme API_KEY`)
 }

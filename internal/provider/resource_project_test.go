@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 const (
@@ -65,20 +66,6 @@ func TestProjectNameValidation(t *testing.T) {
 	}
 }
 
-// projectTestValue builds a service_project state/plan value.
-func projectTestValue(t *testing.T, sch tftypes.Object, vals map[string]tftypes.Value) tftypes.Value {
-	t.Helper()
-	all := map[string]tftypes.Value{}
-	for name, at := range sch.AttributeTypes {
-		if v, ok := vals[name]; ok {
-			all[name] = v
-		} else {
-			all[name] = tftypes.NewValue(at, nil)
-		}
-	}
-	return tftypes.NewValue(sch, all)
-}
-
 // projectModifyPlan runs the resource's ModifyPlan with a client whose every
 // request is counted (and answered 404), outside any destroy.
 func projectModifyPlan(t *testing.T, state, plan map[string]tftypes.Value) (diag.Diagnostics, []string) {
@@ -103,7 +90,7 @@ func projectModifyPlan(t *testing.T, state, plan map[string]tftypes.Value) (diag
 		if m == nil {
 			return tftypes.NewValue(typ, nil)
 		}
-		return projectTestValue(t, typ, m)
+		return testutil.ObjectValue(typ, m)
 	}
 	req := resource.ModifyPlanRequest{
 		Config: tfsdk.Config{Schema: sr.Schema, Raw: val(plan)},
@@ -254,8 +241,8 @@ func TestProjectAPIKeyPlan(t *testing.T) {
 		{"imported, nothing set", nil, nil, nil, false},
 		{"imported, rotation set", nil, nil, p("r1"), true},
 	} {
-		state := projectTestValue(t, typ, map[string]tftypes.Value{"api_key": str(tc.key), "api_key_rotation": str(tc.prior)})
-		plan := projectTestValue(t, typ, map[string]tftypes.Value{"api_key": tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "api_key_rotation": str(tc.after)})
+		state := testutil.ObjectValue(typ, map[string]tftypes.Value{"api_key": str(tc.key), "api_key_rotation": str(tc.prior)})
+		plan := testutil.ObjectValue(typ, map[string]tftypes.Value{"api_key": tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "api_key_rotation": str(tc.after)})
 		req := planmodifier.StringRequest{
 			Path:       path.Root("api_key"),
 			State:      tfsdk.State{Schema: sr.Schema, Raw: state},
@@ -695,7 +682,7 @@ func TestProjectDelete(t *testing.T) {
 		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
 		st := projectTestAttrs("p", tc.protected, nil)
 		st["revoke_on_delete"] = tftypes.NewValue(tftypes.Bool, tc.revoke)
-		req := resource.DeleteRequest{State: tfsdk.State{Schema: sr.Schema, Raw: projectTestValue(t, typ, st)}}
+		req := resource.DeleteRequest{State: tfsdk.State{Schema: sr.Schema, Raw: testutil.ObjectValue(typ, st)}}
 		resp := &resource.DeleteResponse{State: req.State}
 		r.Delete(ctx, req, resp)
 		if tc.want == "" {

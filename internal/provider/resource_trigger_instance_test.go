@@ -849,6 +849,27 @@ func TestAccIdentity_triggerInstance(t *testing.T) {
 	})
 }
 
+// e2eAPIKeyAccountConfig is a custom API_KEY auth config of toolkit named
+// name and a connected account on it of user <name>-user with api_key, both
+// labelled toolkit.
+func e2eAPIKeyAccountConfig(toolkit, name, apiKey string) string {
+	return fmt.Sprintf(`
+resource "service_auth_config" %[1]q {
+  toolkit     = %[1]q
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = %[2]q
+}
+
+resource "service_connected_account" %[1]q {
+  user_id                = "%[2]s-user"
+  auth_config_id         = service_auth_config.%[1]s.id
+  credentials_wo         = { api_key = %[3]q }
+  credentials_wo_version = 1
+}
+`, toolkit, name, apiKey)
+}
+
 // e2eApplyStopsThenDestroys applies cfg (in a new workspace, through the CLI
 // that TF_CLI names), which must pass `terraform plan` and then fail at apply
 // with every fragment of wantErr after creating exactly the resources
@@ -898,21 +919,7 @@ func e2eApplyStopsThenDestroys(t *testing.T, cfg string, created []string, wantE
 func TestAccE2E_triggerOnAccountOfAnotherToolkit(t *testing.T) {
 	t.Parallel()
 	name := acctest.RandomWithPrefix("tf-acc-trig-tk")
-	e2eApplyStopsThenDestroys(t, fmt.Sprintf(`
-resource "service_auth_config" "stripe" {
-  toolkit     = "stripe"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = %[1]q
-}
-
-resource "service_connected_account" "stripe" {
-  user_id                = "%[1]s-user"
-  auth_config_id         = service_auth_config.stripe.id
-  credentials_wo         = { api_key = "sk_test_e2e" }
-  credentials_wo_version = 1
-}
-
+	e2eApplyStopsThenDestroys(t, e2eAPIKeyAccountConfig("stripe", name, "sk_test_e2e")+fmt.Sprintf(`
 resource "service_trigger_instance" "commits" {
   user_id              = "%[1]s-user"
   slug                 = "GITHUB_COMMIT_EVENT"

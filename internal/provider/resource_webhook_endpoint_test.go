@@ -24,6 +24,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 const testAccWebhookEndpointAddr = "service_webhook_endpoint.slack"
@@ -441,14 +442,11 @@ func TestWebhookEndpointModifyPlanReads(t *testing.T) {
 	r.Schema(ctx, fwresource.SchemaRequest{}, &sr)
 	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
 	obj := func(toolkit, clientID string, version int64) tftypes.Value {
-		vals := map[string]tftypes.Value{}
-		for name, at := range typ.AttributeTypes {
-			vals[name] = tftypes.NewValue(at, nil)
-		}
-		vals["toolkit"] = tftypes.NewValue(tftypes.String, toolkit)
-		vals["client_id"] = tftypes.NewValue(tftypes.String, clientID)
-		vals["data_wo_version"] = tftypes.NewValue(tftypes.Number, version)
-		return tftypes.NewValue(typ, vals)
+		return testutil.ObjectValue(typ, map[string]tftypes.Value{
+			"toolkit":         tftypes.NewValue(tftypes.String, toolkit),
+			"client_id":       tftypes.NewValue(tftypes.String, clientID),
+			"data_wo_version": tftypes.NewValue(tftypes.Number, version),
+		})
 	}
 	null := tftypes.NewValue(typ, nil)
 

@@ -265,18 +265,27 @@ func TestAccWebhookSubscription_badInputs(t *testing.T) {
 	})
 }
 
-// A second subscription for the project fails at plan, naming the import command.
-func TestAccWebhookSubscription_existing(t *testing.T) {
-	testAccRequireEmulator(t)
-	testAccPreCheck(t)
+// testAccExistingWebhookSubscription checks that the project has no webhook
+// subscription, then creates one out of band to url for
+// composio.trigger.message events, deleted when the test ends.
+func testAccExistingWebhookSubscription(t *testing.T, url string) (*client.Client, *client.WebhookSubscription) {
+	t.Helper()
 	testAccNoWebhookSubscription(t)
 	c := testAccClient(t)
 	w, err := c.CreateWebhookSubscription(context.Background(), client.CreateWebhookSubscriptionRequest{
-		WebhookURL: "https://dashboard.example.com/hook", EnabledEvents: []string{"composio.trigger.message"}})
+		WebhookURL: url, EnabledEvents: []string{"composio.trigger.message"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.DeleteWebhookSubscription(context.Background(), w.ID) })
+	return c, w
+}
+
+// A second subscription for the project fails at plan, naming the import command.
+func TestAccWebhookSubscription_existing(t *testing.T) {
+	testAccRequireEmulator(t)
+	testAccPreCheck(t)
+	_, w := testAccExistingWebhookSubscription(t, "https://dashboard.example.com/hook")
 	testAccNoWritesTest(t, []resource.TestStep{
 		testAccPlanError(testAccWebhookSubConfig("https://h.example.com", "", "", "composio.trigger.message"),
 			"already has a webhook subscription", "webhook_url", w.ID, "terraform import service_webhook_subscription.<name> "+w.ID),
@@ -290,14 +299,7 @@ func TestAccWebhookSubscription_existing(t *testing.T) {
 func TestAccWebhookSubscription_importKeepsSecret(t *testing.T) {
 	testAccRequireEmulator(t)
 	testAccPreCheck(t)
-	testAccNoWebhookSubscription(t)
-	c := testAccClient(t)
-	w, err := c.CreateWebhookSubscription(context.Background(), client.CreateWebhookSubscriptionRequest{
-		WebhookURL: "https://adopt.example.com/hook", EnabledEvents: []string{"composio.trigger.message"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = c.DeleteWebhookSubscription(context.Background(), w.ID) })
+	c, w := testAccExistingWebhookSubscription(t, "https://adopt.example.com/hook")
 	serviceSecret := func(want string, same bool) resource.TestCheckFunc {
 		return func(*terraform.State) error {
 			got, err := c.GetWebhookSubscription(context.Background(), w.ID)

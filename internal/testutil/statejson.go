@@ -45,3 +45,17 @@ func StateJSON(v tftypes.Value) any {
 		return out
 	}
 }
+
+// Dig is the value at keys in v, a decoded JSON value (objects as
+// map[string]any): nil when a key is missing or a value on the way is not
+// an object.
+func Dig(v any, keys ...string) any {
+	for _, k := range keys {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}

@@ -2,7 +2,8 @@
 // tests under test/ and the provider's and emulator's tests under internal/
 // (locating the repository, building the provider and the emulator, starting
 // the emulator on a free loopback port, running the Terraform CLI offline,
-// installing the npm packages of the SDK and contract tests).
+// installing the npm packages of the SDK and contract tests), and the values
+// tests build and read (framework values and diagnostics, decoded JSON).
 package testutil
 
 import (

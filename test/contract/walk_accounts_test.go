@@ -3,6 +3,8 @@ package contract
 import (
 	"fmt"
 	"net/url"
+
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 func isOAuth(mode string) bool { return mode == "OAUTH2" || mode == "OAUTH1" || mode == "DCR_OAUTH" }
@@ -168,14 +170,14 @@ func (w *walker) walkAccounts(configs []configured) (active map[string]string) {
 func (w *walker) walkTriggers(active map[string]string) {
 	w.t.Helper()
 	for _, tt := range w.pages("/triggers_types", nil, 20) {
-		slug, _ := dig(tt, "slug").(string)
-		tk, _ := dig(tt, "toolkit", "slug").(string)
+		slug, _ := testutil.Dig(tt, "slug").(string)
+		tk, _ := testutil.Dig(tt, "toolkit", "slug").(string)
 		acct, ok := active[tk]
 		if !ok {
 			continue
 		}
 		r := w.do("POST", "/trigger_instances/"+slug+"/upsert", nil, map[string]any{
-			"connected_account_id": acct, "trigger_config": configFor(dig(tt, "config")),
+			"connected_account_id": acct, "trigger_config": configFor(testutil.Dig(tt, "config")),
 		})
 		if r.status >= 300 {
 			continue
@@ -197,7 +199,7 @@ func (w *walker) walkTools(active map[string]string) {
 	w.t.Helper()
 	acct := active["github"]
 	for _, tl := range w.pages("/tools", url.Values{"toolkit_slug": {"github"}}, 20) {
-		slug, _ := dig(tl, "slug").(string)
+		slug, _ := testutil.Dig(tl, "slug").(string)
 		w.do("POST", "/tools/execute/"+slug, nil, map[string]any{"connected_account_id": acct, "arguments": map[string]any{}})
 		break
 	}
@@ -211,7 +213,7 @@ func (w *walker) walkSessions() {
 	w.t.Helper()
 	var toolSlug string
 	for _, tl := range w.pages("/tools", url.Values{"toolkit_slug": {"github"}}, 20) {
-		toolSlug, _ = dig(tl, "slug").(string)
+		toolSlug, _ = testutil.Dig(tl, "slug").(string)
 		break
 	}
 	bodies := []map[string]any{

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/integration-service/terraform-provider-service/internal/emulator"
+
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // walkProjects walks the organization's projects with the organization key:
@@ -45,9 +47,9 @@ func (w *walker) walkProjects() {
 	seen := 0
 	for range 10 {
 		r := w.must("GET", p+"/list", q, nil)
-		data, _ := dig(r.body, "data").([]any)
+		data, _ := testutil.Dig(r.body, "data").([]any)
 		seen += len(data)
-		next, _ := dig(r.body, "next_cursor").(string)
+		next, _ := testutil.Dig(r.body, "next_cursor").(string)
 		if next == "" {
 			break
 		}
@@ -102,7 +104,7 @@ func (w *walker) walkProjects() {
 			body = map[string]any{"name": "walk-cred"}
 		}
 		r := w.doWith(c.creds, c.method, c.path, nil, body)
-		msg, _ := dig(r.body, "error", "message").(string)
+		msg, _ := testutil.Dig(r.body, "error", "message").(string)
 		if r.status != http.StatusUnauthorized || !strings.HasPrefix(msg, c.want) {
 			w.t.Errorf("walk: %s %s with %v: status %d %q, want 401 %q", c.method, c.path, slices.Sorted(maps.Keys(c.creds)), r.status, msg, c.want)
 		}
@@ -136,7 +138,7 @@ func (w *walker) walkCredentialRuleEveryGroup(ops []operation) {
 			body = map[string]any{}
 		}
 		r := w.doWith(creds, method, path, nil, body)
-		msg, _ := dig(r.body, "error", "message").(string)
+		msg, _ := testutil.Dig(r.body, "error", "message").(string)
 		if r.status != http.StatusUnauthorized || msg != want {
 			w.t.Errorf("walk: %s %s (group %s) with two credentials: status %d %q, want 401 %q", method, path, group, r.status, msg, want)
 		}

@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/integration-service/terraform-provider-service/internal/emulator"
+
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 const apiKey = "emulator-key"
@@ -33,20 +35,9 @@ type reply struct {
 	body   any
 }
 
-func (r reply) str(keys ...string) string { s, _ := dig(r.body, keys...).(string); return s }
+func (r reply) str(keys ...string) string { s, _ := testutil.Dig(r.body, keys...).(string); return s }
 
-func (r reply) items() []any { l, _ := dig(r.body, "items").([]any); return l }
-
-func dig(v any, keys ...string) any {
-	for _, k := range keys {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return nil
-		}
-		v = m[k]
-	}
-	return v
-}
+func (r reply) items() []any { l, _ := testutil.Dig(r.body, "items").([]any); return l }
 
 // orgOwnerPrefix: the organization operations the walk calls take an
 // organization API key (x-org-api-key); every other one a project key.
@@ -148,7 +139,7 @@ func (w *walker) pages(path string, query url.Values, limit int) []any {
 	for range 50 {
 		r := w.must("GET", path, q, nil)
 		all = append(all, r.items()...)
-		next, _ := dig(r.body, "next_cursor").(string)
+		next, _ := testutil.Dig(r.body, "next_cursor").(string)
 		if next == "" {
 			return all
 		}
@@ -176,7 +167,7 @@ type scheme struct {
 func fieldNames(v any) []string {
 	var out []string
 	for _, f := range asList(v) {
-		if n, _ := dig(f, "name").(string); n != "" {
+		if n, _ := testutil.Dig(f, "name").(string); n != "" {
 			out = append(out, n)
 		}
 	}
@@ -186,9 +177,9 @@ func fieldNames(v any) []string {
 // configFor fills the required properties of a JSON schema with placeholders.
 func configFor(schema any) map[string]any {
 	out := map[string]any{}
-	for _, r := range asList(dig(schema, "required")) {
+	for _, r := range asList(testutil.Dig(schema, "required")) {
 		name, _ := r.(string)
-		switch dig(schema, "properties", name, "type") {
+		switch testutil.Dig(schema, "properties", name, "type") {
 		case "integer", "number":
 			out[name] = 1
 		case "boolean":
@@ -220,19 +211,19 @@ func (w *walker) walkCatalog() []scheme {
 	var schemes []scheme
 	var slugs []string
 	for _, tk := range toolkits {
-		slug, _ := dig(tk, "slug").(string)
+		slug, _ := testutil.Dig(tk, "slug").(string)
 		slugs = append(slugs, slug)
 		r := w.must("GET", "/toolkits/"+slug, nil, nil)
 		managed := map[string]bool{}
-		for _, m := range asList(dig(r.body, "composio_managed_auth_schemes")) {
+		for _, m := range asList(testutil.Dig(r.body, "composio_managed_auth_schemes")) {
 			managed[fmt.Sprint(m)] = true
 		}
-		for _, d := range asList(dig(r.body, "auth_config_details")) {
-			mode, _ := dig(d, "mode").(string)
+		for _, d := range asList(testutil.Dig(r.body, "auth_config_details")) {
+			mode, _ := testutil.Dig(d, "mode").(string)
 			schemes = append(schemes, scheme{
 				toolkit: slug, mode: mode, managed: managed[mode],
-				creation: fieldNames(dig(d, "fields", "auth_config_creation", "required")),
-				initReq:  fieldNames(dig(d, "fields", "connected_account_initiation", "required")),
+				creation: fieldNames(testutil.Dig(d, "fields", "auth_config_creation", "required")),
+				initReq:  fieldNames(testutil.Dig(d, "fields", "connected_account_initiation", "required")),
 			})
 		}
 	}
@@ -247,7 +238,7 @@ func (w *walker) walkCatalog() []scheme {
 		if i%3 != 0 {
 			continue
 		}
-		w.must("GET", "/tools/"+fmt.Sprint(dig(tl, "slug")), nil, nil)
+		w.must("GET", "/tools/"+fmt.Sprint(testutil.Dig(tl, "slug")), nil, nil)
 	}
 	w.must("GET", "/tools", url.Values{"toolkit_slug": {"github"}}, nil)
 	w.must("GET", "/tools", url.Values{"important": {"true"}, "scopes": {"repo"}}, nil)
@@ -257,7 +248,7 @@ func (w *walker) walkCatalog() []scheme {
 
 	types := w.pages("/triggers_types", nil, 3)
 	for _, tt := range types {
-		w.must("GET", "/triggers_types/"+fmt.Sprint(dig(tt, "slug")), nil, nil)
+		w.must("GET", "/triggers_types/"+fmt.Sprint(testutil.Dig(tt, "slug")), nil, nil)
 	}
 	w.must("GET", "/triggers_types/list/enum", nil, nil)
 	return schemes

@@ -165,7 +165,7 @@ func applyExample(t *testing.T, root, rel, emulatorBin, cliConfig string) {
 	work := t.TempDir()
 	var text strings.Builder
 	var imports []string
-	for _, f := range tfFiles(t, src) {
+	for _, f := range globFiles(t, src, "*.tf") {
 		if strings.HasPrefix(filepath.Base(f), "import-") {
 			imports = append(imports, f)
 			continue
@@ -207,12 +207,7 @@ func applyExample(t *testing.T, root, rel, emulatorBin, cliConfig string) {
 	if out, code := tf("apply", "-auto-approve"); code != 0 {
 		t.Fatalf("apply failed (exit %d):\n%s", code, out)
 	}
-	destroyed := false
-	t.Cleanup(func() {
-		if !destroyed {
-			_, _ = tf("destroy", "-auto-approve")
-		}
-	})
+	destroyed := destroyAtCleanup(t, tf)
 	expectEmptyPlan(t, tf, "after apply")
 
 	for _, imp := range imports {
@@ -226,7 +221,7 @@ func applyExample(t *testing.T, root, rel, emulatorBin, cliConfig string) {
 	if out, code := tf("destroy", "-auto-approve"); code != 0 {
 		t.Fatalf("destroy failed (exit %d):\n%s", code, out)
 	}
-	destroyed = true
+	*destroyed = true
 	if out, _ := tf("state", "list"); strings.TrimSpace(out) != "" {
 		t.Errorf("state after destroy is not empty:\n%s", out)
 	}
@@ -294,6 +289,20 @@ func stateID(t *testing.T, tf func(...string) (string, int), addr string) string
 	}
 	t.Fatalf("%s not in the state (or without id):\n%s", addr, out)
 	return ""
+}
+
+// destroyAtCleanup runs `destroy -auto-approve` (with args) through tf when
+// the test ends, unless the test sets the answer to true once it has
+// destroyed everything itself.
+func destroyAtCleanup(t *testing.T, tf func(...string) (string, int), args ...string) *bool {
+	t.Helper()
+	done := false
+	t.Cleanup(func() {
+		if !done {
+			_, _ = tf(append([]string{"destroy", "-auto-approve"}, args...)...)
+		}
+	})
+	return &done
 }
 
 func expectEmptyPlan(t *testing.T, tf func(...string) (string, int), when string) {

@@ -122,12 +122,7 @@ func TestEnvironmentsExample(t *testing.T) {
 		t.Fatalf("%s: stage 1 no longer exports SERVICE_ORG_API_KEY=... (the placeholder this test fills):\n%s", guide, blocks.stage1)
 	}
 	run("stage 1", stage1)
-	orgDone := false
-	t.Cleanup(func() {
-		if !orgDone {
-			_, _ = org("destroy", "-auto-approve", "-var", "deletion_protection=false")
-		}
-	})
+	orgDone := destroyAtCleanup(t, org, "-var", "deletion_protection=false")
 	expectEmptyPlan(t, org, "of stage 1 after apply")
 
 	// Stage 2: one provider per project, keys from stage 1.
@@ -136,12 +131,7 @@ func TestEnvironmentsExample(t *testing.T) {
 	if keys["staging"] == "" || keys["production"] == "" || keys["staging"] == keys["production"] {
 		t.Fatalf("stage 2 exported the keys %q; want one key per project", keys)
 	}
-	envsDone := false
-	t.Cleanup(func() {
-		if !envsDone {
-			_, _ = envs("destroy", "-auto-approve")
-		}
-	})
+	envsDone := destroyAtCleanup(t, envs)
 	expectEmptyPlan(t, envs, "of stage 2 after apply")
 
 	// Each project sees its own auth configs and none of the other's.
@@ -198,7 +188,7 @@ func TestEnvironmentsExample(t *testing.T) {
 	if out, code := envs("destroy", "-auto-approve"); code != 0 {
 		t.Fatalf("stage 2 destroy failed (exit %d):\n%s", code, out)
 	}
-	envsDone = true
+	*envsDone = true
 
 	// deletion_protection refuses the destroy at plan; nothing is deleted.
 	out, code = org("destroy", "-auto-approve")
@@ -228,7 +218,7 @@ func TestEnvironmentsExample(t *testing.T) {
 	if out, code := org("destroy", "-auto-approve", "-var", "deletion_protection=false"); code != 0 {
 		t.Fatalf("stage 1 destroy (exit %d):\n%s", code, out)
 	}
-	orgDone = true
+	*orgDone = true
 	if names := live(); slices.Contains(names, "staging") || slices.Contains(names, "production") {
 		t.Errorf("projects after destroy = %q; want staging and production gone", names)
 	}

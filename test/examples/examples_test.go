@@ -143,7 +143,7 @@ func TestExamples(t *testing.T) {
 			// message beats terraform's "unsupported resource type".
 			var missing []string
 			var texts []string
-			for _, f := range tfFiles(t, dir) {
+			for _, f := range globFiles(t, dir, "*.tf") {
 				b, err := os.ReadFile(f)
 				if err != nil {
 					t.Fatal(err)
@@ -174,14 +174,14 @@ func TestExamples(t *testing.T) {
 			// is validated on its own beside the other files: two import
 			// blocks for one address are an error.
 			var common, imports []string
-			for _, f := range tfFiles(t, dir) {
+			for _, f := range globFiles(t, dir, "*.tf") {
 				if strings.HasPrefix(filepath.Base(f), "import-") {
 					imports = append(imports, f)
 				} else {
 					common = append(common, f)
 				}
 			}
-			if queries := queryFiles(t, dir); len(queries) > 0 {
+			if queries := globFiles(t, dir, "*.tfquery.hcl"); len(queries) > 0 {
 				validateQueries(t, env, queries)
 				return
 			}
@@ -238,15 +238,6 @@ func validate(t *testing.T, env []string, files []string, whole bool) {
 	if code != 0 {
 		t.Errorf("terraform validate failed:\n%s", out)
 	}
-}
-
-func queryFiles(t *testing.T, dir string) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.tfquery.hcl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return files
 }
 
 // validateQueries runs `terraform validate -query` on a copy of a list
@@ -326,9 +317,10 @@ func cliAtLeast(t *testing.T, wantMajor, wantMinor int) bool {
 	return ok
 }
 
-func tfFiles(t *testing.T, dir string) []string {
+// globFiles returns the files of dir that match pattern.
+func globFiles(t *testing.T, dir, pattern string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.tf"))
+	files, err := filepath.Glob(filepath.Join(dir, pattern))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,12 +7,13 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 // testSchema has one attribute of each kind the provider's models use.
@@ -57,63 +58,6 @@ func testObject(ctx context.Context) (schema.Schema, tftypes.Object, map[string]
 	return s, typ, vals
 }
 
-// testSample returns a value of typ: known ("full"), null, unknown, or,
-// for "mixed", the top-level attributes known, null and unknown in turn;
-// strings are str.
-func testSample(typ tftypes.Type, mode, str string, depth int) tftypes.Value {
-	if depth > 0 {
-		switch mode {
-		case "null":
-			return tftypes.NewValue(typ, nil)
-		case "unknown":
-			return tftypes.NewValue(typ, tftypes.UnknownValue)
-		case "mixed":
-			switch depth % 3 {
-			case 1:
-				return tftypes.NewValue(typ, nil)
-			case 2:
-				return tftypes.NewValue(typ, tftypes.UnknownValue)
-			}
-		}
-	}
-	switch t := typ.(type) {
-	case tftypes.Object:
-		vals := map[string]tftypes.Value{}
-		i := 0
-		for k, at := range t.AttributeTypes {
-			i++
-			vals[k] = testSample(at, mode, str, i+depth*3)
-		}
-		return tftypes.NewValue(t, vals)
-	case tftypes.List:
-		return tftypes.NewValue(t, []tftypes.Value{testSample(t.ElementType, "full", str, 0)})
-	case tftypes.Map:
-		return tftypes.NewValue(t, map[string]tftypes.Value{"k": testSample(t.ElementType, "full", str, 0)})
-	}
-	switch {
-	case typ.Is(tftypes.String):
-		return tftypes.NewValue(typ, str)
-	case typ.Is(tftypes.Number):
-		return tftypes.NewValue(typ, 7)
-	case typ.Is(tftypes.Bool):
-		return tftypes.NewValue(typ, true)
-	}
-	return tftypes.NewValue(typ, nil)
-}
-
-func sameDiags(t *testing.T, name string, want, got diag.Diagnostics) {
-	t.Helper()
-	if want.HasError() != got.HasError() || len(want) != len(got) {
-		t.Errorf("%s: diagnostics %v, the framework's %v", name, got, want)
-		return
-	}
-	for i := range want {
-		if want[i].Summary() != got[i].Summary() {
-			t.Errorf("%s: diagnostic %q, the framework's %q", name, got[i].Summary(), want[i].Summary())
-		}
-	}
-}
-
 // Get and Set give what the framework's Get and Set give, value and
 // diagnostics, from and to every kind of source, with values set, null,
 // unknown, mixed, and with a string that is not JSON (which
@@ -129,7 +73,7 @@ func TestGetSetMatchFramework(t *testing.T) {
 	}
 	for _, mode := range []string{"full", "null", "unknown", "mixed"} {
 		for _, str := range []string{`{"a":1}`, "not json"} {
-			raw := testSample(typ, mode, str, 0)
+			raw := testutil.SampleValue(typ, mode, str)
 			name := mode + "/" + str
 			var want testModel
 			wantDiags := tfsdk.Plan{Schema: s, Raw: raw}.Get(ctx, &want)
@@ -137,7 +81,7 @@ func TestGetSetMatchFramework(t *testing.T) {
 				tfsdk.ResourceIdentity{Schema: s, Raw: raw}, tfsdk.EphemeralResultData{Schema: s, Raw: raw},
 				&tfsdk.State{Schema: s, Raw: raw}, &tfsdk.ResourceIdentity{Schema: s, Raw: raw}} {
 				var got testModel
-				sameDiags(t, name+" get", wantDiags, Get(ctx, src, &got))
+				testutil.SameDiags(t, name+" get", wantDiags, Get(ctx, src, &got))
 				if !wantDiags.HasError() && !reflect.DeepEqual(want, got) {
 					t.Errorf("%s: Get from %T decoded\n%+v\nthe framework\n%+v", name, src, got, want)
 				}
@@ -149,7 +93,7 @@ func TestGetSetMatchFramework(t *testing.T) {
 			wantDiags = ws.Set(ctx, &want)
 			for _, dst := range []any{&tfsdk.State{Schema: s, Raw: null}, &tfsdk.Plan{Schema: s, Raw: null},
 				&tfsdk.ResourceIdentity{Schema: s, Raw: null}, &tfsdk.EphemeralResultData{Schema: s, Raw: null}} {
-				sameDiags(t, name+" set", wantDiags, Set(ctx, dst, &want))
+				testutil.SameDiags(t, name+" set", wantDiags, Set(ctx, dst, &want))
 				got := reflect.ValueOf(dst).Elem().FieldByName("Raw").Interface().(tftypes.Value)
 				if !ws.Raw.Equal(got) {
 					t.Errorf("%s: Set to %T wrote\n%s\nthe framework\n%s", name, dst, got, ws.Raw)
@@ -169,7 +113,7 @@ func TestGetSetMatchFramework(t *testing.T) {
 func TestMismatchFallsBack(t *testing.T) {
 	ctx := context.Background()
 	s := testSchema()
-	raw := testSample(s.Type().TerraformType(ctx), "full", `{}`, 0)
+	raw := testutil.SampleValue(s.Type().TerraformType(ctx), "full", `{}`)
 	var short struct {
 		ID types.String `tfsdk:"id"`
 	}
@@ -178,9 +122,9 @@ func TestMismatchFallsBack(t *testing.T) {
 	if !want.HasError() {
 		t.Fatal("the framework accepted a model without most attributes")
 	}
-	sameDiags(t, "get", want, got)
+	testutil.SameDiags(t, "get", want, got)
 	st := tfsdk.State{Schema: s, Raw: raw}
-	sameDiags(t, "set", st.Set(ctx, &short), Set(ctx, &st, &short))
+	testutil.SameDiags(t, "set", st.Set(ctx, &short), Set(ctx, &st, &short))
 }
 
 func TestGetAttributes(t *testing.T) {

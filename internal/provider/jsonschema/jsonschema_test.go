@@ -5,8 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 const commitEventSchema = `{
@@ -98,28 +99,19 @@ func TestCheckTriggerConfig(t *testing.T) {
 		t.Fatalf("valid config refused: %v", d)
 	}
 	d := CheckTriggerConfig(schema, `{"owner":"o","repo":"r","branch":"main"}`, "GITHUB_COMMIT_EVENT", "20250901_00", attr)
-	if !d.HasError() || !diagsContain(d, `field "branch"`) || !diagsContain(d, "trigger_config") || !diagsContain(d, "20250901_00") {
+	if !d.HasError() || !testutil.DiagsContain(d, `field "branch"`) || !testutil.DiagsContain(d, "trigger_config") || !testutil.DiagsContain(d, "20250901_00") {
 		t.Fatalf("want an error naming branch: %v", d)
 	}
-	if d := CheckTriggerConfig(schema, `[1]`, "X", "latest", attr); !diagsContain(d, "must be a JSON object") {
+	if d := CheckTriggerConfig(schema, `[1]`, "X", "latest", attr); !testutil.DiagsContain(d, "must be a JSON object") {
 		t.Fatalf("array: %v", d)
 	}
-	if d := CheckTriggerConfig(schema, `{`, "X", "latest", attr); !diagsContain(d, "not valid JSON") {
+	if d := CheckTriggerConfig(schema, `{`, "X", "latest", attr); !testutil.DiagsContain(d, "not valid JSON") {
 		t.Fatalf("broken JSON: %v", d)
 	}
 	if d := CheckTriggerConfig(nil, ``, "X", "latest", attr); d.HasError() {
 		t.Fatalf("empty config with no schema: %v", d)
 	}
-	if d := CheckTriggerConfig(schema, ``, "X", "latest", attr); !diagsContain(d, `field "owner"`) {
+	if d := CheckTriggerConfig(schema, ``, "X", "latest", attr); !testutil.DiagsContain(d, `field "owner"`) {
 		t.Fatalf("empty config must miss owner: %v", d)
 	}
-}
-
-func diagsContain(diags diag.Diagnostics, substr string) bool {
-	for _, d := range diags {
-		if strings.Contains(d.Summary(), substr) || strings.Contains(d.Detail(), substr) {
-			return true
-		}
-	}
-	return false
 }

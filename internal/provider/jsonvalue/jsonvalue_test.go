@@ -1,12 +1,12 @@
 package jsonvalue
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 func TestFromValue(t *testing.T) {
@@ -48,19 +48,10 @@ func TestObjectFromNormalized(t *testing.T) {
 	if d.HasError() || m["a"] != float64(1) {
 		t.Fatalf("got %v %v", m, d)
 	}
-	if _, d := ObjectFromNormalized(jsontypes.NewNormalizedValue(`"s"`), attr); !diagsContain(d, "trigger_config") {
+	if _, d := ObjectFromNormalized(jsontypes.NewNormalizedValue(`"s"`), attr); !testutil.DiagsContain(d, "trigger_config") {
 		t.Fatalf("want an error naming the attribute: %v", d)
 	}
 	if m, d := ObjectFromNormalized(jsontypes.NewNormalizedNull(), attr); d.HasError() || len(m) != 0 {
 		t.Fatalf("null: %v %v", m, d)
 	}
-}
-
-func diagsContain(diags diag.Diagnostics, substr string) bool {
-	for _, d := range diags {
-		if strings.Contains(d.Summary(), substr) || strings.Contains(d.Detail(), substr) {
-			return true
-		}
-	}
-	return false
 }

@@ -1,15 +1,15 @@
 package validators
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 func testToolkit() *client.Toolkit {
@@ -43,16 +43,16 @@ func TestCheckCredentialFields(t *testing.T) {
 		t.Fatalf("want a missing and an unknown error, got %v", d)
 	}
 	for _, want := range []string{`"client_secret"`, `"token"`, "Allowed fields: client_id, client_secret, scopes", "credentials_wo", `toolkit "linear"`, "auth config creation"} {
-		if !diagsContain(d, want) {
+		if !testutil.DiagsContain(d, want) {
 			t.Errorf("diagnostics do not mention %s: %v", want, d)
 		}
 	}
 	d = CheckCredentialFields(tk, "API_KEY", PurposeConnectedAccountInitiation, nil, attr)
-	if !diagsContain(d, `"api_key"`) || !diagsContain(d, "connected account initiation") {
+	if !testutil.DiagsContain(d, `"api_key"`) || !testutil.DiagsContain(d, "connected account initiation") {
 		t.Fatalf("want missing api_key: %v", d)
 	}
 	d = CheckCredentialFields(tk, "BASIC", PurposeConnectedAccountInitiation, nil, attr)
-	if !diagsContain(d, "Unsupported auth scheme") || !diagsContain(d, "API_KEY, OAUTH2") {
+	if !testutil.DiagsContain(d, "Unsupported auth scheme") || !testutil.DiagsContain(d, "API_KEY, OAUTH2") {
 		t.Fatalf("want unsupported scheme: %v", d)
 	}
 	if d := CheckCredentialFields(nil, "BASIC", PurposeAuthConfigCreation, nil, attr); d.HasError() {
@@ -75,13 +75,4 @@ func TestMapKeys(t *testing.T) {
 	if keys, known := MapKeys(types.MapNull(types.StringType)); !known || len(keys) != 0 {
 		t.Fatal("null map")
 	}
-}
-
-func diagsContain(diags diag.Diagnostics, substr string) bool {
-	for _, d := range diags {
-		if strings.Contains(d.Summary(), substr) || strings.Contains(d.Detail(), substr) {
-			return true
-		}
-	}
-	return false
 }
