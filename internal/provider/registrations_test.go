@@ -17,9 +17,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/action"
-	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
@@ -29,6 +26,22 @@ type regKind struct {
 	name  string   // "resource", "data source", ...
 	file  string   // the prefix of its types' files: "resource_", "data_source_", ...
 	types []string // the type names, in the list's order
+}
+
+// regNames are the names of the types fs build, from the base every type
+// embeds (provider_types.go), whose Metadata serves the same name.
+func regNames[T any](t *testing.T, kind string, fs []func() T, providerTypeName string) []string {
+	t.Helper()
+	var names []string
+	for _, f := range fs {
+		typ := f()
+		named, ok := any(typ).(interface{ typeName(string) string })
+		if !ok {
+			t.Fatalf("%s %T does not embed the base of its kind (provider_types.go): build it with typeNamed", kind, typ)
+		}
+		names = append(names, named.typeName(providerTypeName))
+	}
+	return names
 }
 
 // regTypes returns the provider's types, list by list, by name.
@@ -42,36 +55,11 @@ func regTypes(t *testing.T) (resources, dataSources, lists, actions, ephemerals 
 	var pm provider.MetadataResponse
 	p.Metadata(ctx, provider.MetadataRequest{}, &pm)
 	pt := pm.TypeName
-	resources = regKind{name: "resource", file: "resource_"}
-	for _, f := range p.Resources(ctx) {
-		var md resource.MetadataResponse
-		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: pt}, &md)
-		resources.types = append(resources.types, md.TypeName)
-	}
-	dataSources = regKind{name: "data source", file: "data_source_"}
-	for _, f := range p.DataSources(ctx) {
-		var md datasource.MetadataResponse
-		f().Metadata(ctx, datasource.MetadataRequest{ProviderTypeName: pt}, &md)
-		dataSources.types = append(dataSources.types, md.TypeName)
-	}
-	lists = regKind{name: "list resource", file: "list_resource_"}
-	for _, f := range p.ListResources(ctx) {
-		var md resource.MetadataResponse
-		f().Metadata(ctx, resource.MetadataRequest{ProviderTypeName: pt}, &md)
-		lists.types = append(lists.types, md.TypeName)
-	}
-	actions = regKind{name: "action", file: "action_"}
-	for _, f := range p.Actions(ctx) {
-		var md action.MetadataResponse
-		f().Metadata(ctx, action.MetadataRequest{ProviderTypeName: pt}, &md)
-		actions.types = append(actions.types, md.TypeName)
-	}
-	ephemerals = regKind{name: "ephemeral resource", file: "ephemeral_"}
-	for _, f := range p.EphemeralResources(ctx) {
-		var md ephemeral.MetadataResponse
-		f().Metadata(ctx, ephemeral.MetadataRequest{ProviderTypeName: pt}, &md)
-		ephemerals.types = append(ephemerals.types, md.TypeName)
-	}
+	resources = regKind{name: "resource", file: "resource_", types: regNames(t, "resource", p.Resources(ctx), pt)}
+	dataSources = regKind{name: "data source", file: "data_source_", types: regNames(t, "data source", p.DataSources(ctx), pt)}
+	lists = regKind{name: "list resource", file: "list_resource_", types: regNames(t, "list resource", p.ListResources(ctx), pt)}
+	actions = regKind{name: "action", file: "action_", types: regNames(t, "action", p.Actions(ctx), pt)}
+	ephemerals = regKind{name: "ephemeral resource", file: "ephemeral_", types: regNames(t, "ephemeral resource", p.EphemeralResources(ctx), pt)}
 	return
 }
 
