@@ -9,6 +9,7 @@ package provider
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -42,6 +43,17 @@ func regNames[T any](t *testing.T, kind string, fs []func() T, providerTypeName 
 		names = append(names, named.typeName(providerTypeName))
 	}
 	return names
+}
+
+// regNoStale fails for each type a registry (named with its file) has that
+// Resources() does not list.
+func regNoStale(t *testing.T, registry string, registered []string, resources []string) {
+	t.Helper()
+	for _, typ := range registered {
+		if !slices.Contains(resources, typ) {
+			t.Errorf("%s has %s, which Resources() does not list: remove it", registry, typ)
+		}
+	}
 }
 
 // regTypes returns the provider's types, list by list, by name.
@@ -155,11 +167,7 @@ func TestRegistrationsCodecModels(t *testing.T) {
 				"add its type name with a func returning a pointer to a new model struct", typ)
 		}
 	}
-	for typ := range codecModels {
-		if !slices.Contains(resources.types, typ) {
-			t.Errorf("codecModels (internal/provider/model_codec_test.go) has %s, which Resources() does not list: remove it", typ)
-		}
-	}
+	regNoStale(t, "codecModels (internal/provider/model_codec_test.go)", slices.Collect(maps.Keys(codecModels)), resources.types)
 }
 
 // compatRunRe is COMPAT_RUN, the compatibility pass's tests, from
@@ -248,11 +256,7 @@ func TestRegistrationsRequestBudget(t *testing.T) {
 				"which is not a test of this package", typ, other)
 		}
 	}
-	for typ := range budgetElsewhere {
-		if !slices.Contains(resources.types, typ) {
-			t.Errorf("budgetElsewhere (internal/provider/registrations_test.go) has %s, which Resources() does not list: remove it", typ)
-		}
-	}
+	regNoStale(t, "budgetElsewhere (internal/provider/registrations_test.go)", slices.Collect(maps.Keys(budgetElsewhere)), resources.types)
 }
 
 // contractWalks: the walk of test/contract (a method of walker) that
@@ -299,11 +303,7 @@ func TestRegistrationsContractWalks(t *testing.T) {
 			t.Errorf("resource %s: the contract walk %s (test/contract) is never run: call it from TestContract", typ, walk)
 		}
 	}
-	for typ := range contractWalks {
-		if !slices.Contains(resources.types, typ) {
-			t.Errorf("contractWalks (internal/provider/registrations_test.go) has %s, which Resources() does not list: remove it", typ)
-		}
-	}
+	regNoStale(t, "contractWalks (internal/provider/registrations_test.go)", slices.Collect(maps.Keys(contractWalks)), resources.types)
 }
 
 // identityElsewhere: the resources with an identity whose identity test is
