@@ -115,10 +115,11 @@ func (s *Server) authConfigDisabled(a *ConnectedAccount) bool {
 func (s *Server) renderAccount(a *ConnectedAccount, origin string, withParams bool) map[string]any {
 	val := s.stateVal(a, origin)
 	out := map[string]any{
+		// No uuid, no deprecated and a toolkit of {slug} only: the v3.1
+		// account of the documents (service-documents.md, "Answers").
 		"id":      a.ID,
-		"uuid":    a.UUID,
 		"user_id": a.UserID,
-		"toolkit": map[string]any{"slug": a.ToolkitSlug, "name": toolkitName(s.toolkitDef(a.Project, a.ToolkitSlug), a.ToolkitSlug)},
+		"toolkit": map[string]any{"slug": a.ToolkitSlug},
 		"auth_config": map[string]any{
 			"id": a.AuthConfigID, "auth_scheme": a.AuthScheme, "is_composio_managed": a.IsComposioManaged,
 			"is_disabled": s.authConfigDisabled(a), "deprecated": map[string]any{"uuid": a.AuthConfigUUID},
@@ -133,7 +134,6 @@ func (s *Server) renderAccount(a *ConnectedAccount, origin string, withParams bo
 		"created_at":            a.CreatedAt,
 		"updated_at":            a.UpdatedAt,
 		"test_request_endpoint": "",
-		"deprecated":            map[string]any{"labels": []string{}, "uuid": a.UUID},
 		"experimental":          map[string]any{"account_type": accountPrivate},
 	}
 	if withParams {

@@ -61,9 +61,9 @@ func (s *Server) renderAuthConfig(ac *AuthConfig, counts map[string]int) map[str
 		"id":   ac.ID,
 		"uuid": ac.UUID,
 		"type": ac.Type,
+		// the documented {slug, logo, auth_guide_url?, auth_hint_url?}: no name
 		"toolkit": map[string]any{
 			"slug":           ac.ToolkitSlug,
-			"name":           toolkitName(tk, ac.ToolkitSlug),
 			"logo":           "https://logos.composio.dev/api/" + ac.ToolkitSlug,
 			"auth_guide_url": nil,
 			"auth_hint_url":  nil,

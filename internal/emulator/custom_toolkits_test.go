@@ -28,7 +28,7 @@ func TestCustomToolkitLifecycle(t *testing.T) {
 	b["toolkit_config"].(map[string]any)["name"] = "Acme Two"
 	e.must(200, "POST", v+"/custom/toolkits/upsert", b)
 	tk := e.must(200, "GET", v+"/toolkits/CUSTOM_ACME", nil)
-	if tk.str("type") != "custom" || tk.str("name") != "Acme Two" || tk.str("meta", "mcp_url") != "https://mcp.example.com/mcp" ||
+	if tk.str("type") != "custom" || tk.str("name") != "Acme Two" || tk.get("meta", "mcp_url") != nil ||
 		tk.str("meta", "app_url") != "https://mcp.example.com/mcp" {
 		t.Fatalf("toolkit %s", tk.raw)
 	}
@@ -130,8 +130,8 @@ func TestCustomToolkitBadInputs(t *testing.T) {
 
 // The MCP server URL under its old name (toolkit_config.app_url, what SDKs
 // before 2026-11-09 and other clients send) still registers a toolkit, on
-// create and upsert; either way GET reports it as meta.mcp_url and
-// meta.app_url. A slug of 30 characters is taken. An upsert of an existing
+// create and upsert; either way GET reports it as meta.app_url, the one name
+// the documents give it (no meta.mcp_url). A slug of 30 characters is taken. An upsert of an existing
 // toolkit keeps its description.
 func TestCustomToolkitMCPURLTransition(t *testing.T) {
 	e := newEnv(t, Options{})
@@ -150,17 +150,18 @@ func TestCustomToolkitMCPURLTransition(t *testing.T) {
 		"CUSTOM_OLD_UPSERT": "https://old.example/up",
 	} {
 		tk := e.must(200, "GET", v+"/toolkits/"+slug, nil)
-		if tk.str("meta", "mcp_url") != want || tk.str("meta", "app_url") != want {
-			t.Errorf("%s: meta %v, want mcp_url and app_url %s", slug, tk.get("meta"), want)
+		if tk.get("meta", "mcp_url") != nil || tk.str("meta", "app_url") != want {
+			t.Errorf("%s: meta %v, want app_url %s and no mcp_url", slug, tk.get("meta"), want)
 		}
 		found := false
 		for _, it := range e.must(200, "GET", v+"/toolkits?type=custom", nil).items() {
 			if meta, _ := it["meta"].(map[string]any); it["slug"] == slug {
-				found = meta["mcp_url"] == want && meta["app_url"] == want
+				_, hasMCP := meta["mcp_url"]
+				found = !hasMCP && meta["app_url"] == want
 			}
 		}
 		if !found {
-			t.Errorf("%s: not listed with meta.mcp_url and meta.app_url %s", slug, want)
+			t.Errorf("%s: not listed with meta.app_url %s alone", slug, want)
 		}
 	}
 	// The same URL under the new name is the same toolkit to an upsert.

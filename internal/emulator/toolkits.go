@@ -19,35 +19,50 @@ func (s *Server) registerToolkits() {
 	s.handle("getApiV31ToolkitsBySlug", s.getToolkit)
 }
 
-func renderField(f fieldDef, required bool) map[string]any {
+// renderField is one auth field. withSecret says whether is_secret is sent:
+// it is optional in the contract and absent from the newest document, so the
+// emulator sends it on the fields of auth_config_creation and leaves it out
+// on those of connected_account_initiation, and a client sees both forms.
+func renderField(f fieldDef, required, withSecret bool) map[string]any {
 	var def any
 	if f.Default != nil {
 		def = *f.Default
 	}
-	return map[string]any{
+	m := map[string]any{
 		"name": f.Name, "displayName": f.DisplayName, "type": f.Type, "description": f.Description,
-		"required": required, "default": def, "is_secret": f.Secret,
+		"required": required, "default": def,
 	}
+	if withSecret {
+		m["is_secret"] = f.Secret
+	}
+	return m
 }
 
-func renderFields(fs []fieldDef, required bool) []any {
+func renderFields(fs []fieldDef, required, withSecret bool) []any {
 	out := make([]any, 0, len(fs))
 	for _, f := range fs {
-		out = append(out, renderField(f, required))
+		out = append(out, renderField(f, required, withSecret))
 	}
 	return out
 }
 
-// categoriesOf renders a toolkit's categories (both id, the list shape, and
-// slug, the get shape, are sent).
-func (c *catalog) categoriesOf(tk *toolkitDef) []any {
+// categoriesOf renders a toolkit's categories as the documents have them:
+// {id, name} in the toolkit list, {name, slug} in the toolkit by slug
+// (bySlug), never both members.
+func (c *catalog) categoriesOf(tk *toolkitDef, bySlug bool) []any {
 	out := make([]any, 0, len(tk.Categories))
+	key := "id"
+	if bySlug {
+		key = "slug"
+	}
 	for _, slug := range tk.Categories {
-		out = append(out, map[string]any{"id": slug, "slug": slug, "name": c.categoryName(slug)})
+		out = append(out, map[string]any{key: slug, "name": c.categoryName(slug)})
 	}
 	return out
 }
 
+// renderToolkitMeta is a toolkit's meta; withVersions marks the toolkit by
+// slug (available_versions, categories {name, slug}).
 func (s *Server) renderToolkitMeta(tk *toolkitDef, version string, withVersions bool) map[string]any {
 	created, updated := catalogCreatedAt, catalogCreatedAt
 	if tk.Custom {
@@ -56,14 +71,11 @@ func (s *Server) renderToolkitMeta(tk *toolkitDef, version string, withVersions 
 	m := map[string]any{
 		"created_at": created, "updated_at": updated,
 		"description": tk.Description, "logo": tk.logo(), "app_url": tk.AppURL,
-		"categories": s.cat.categoriesOf(tk), "triggers_count": len(tk.Triggers), "tools_count": len(tk.Tools),
+		"categories": s.cat.categoriesOf(tk, withVersions), "triggers_count": len(tk.Triggers), "tools_count": len(tk.Tools),
 		"version": version,
 	}
-	if tk.MCPURL != "" {
-		// A custom toolkit's MCP server URL, by the name the SDKs send it
-		// under since 2026-11-09, beside app_url.
-		m["mcp_url"] = tk.MCPURL
-	}
+	// A custom toolkit's MCP server URL is its app_url: no document has a
+	// meta.mcp_url (service-documents.md, "Answers").
 	if withVersions {
 		m["available_versions"] = tk.Versions
 	}
@@ -85,25 +97,19 @@ func (s *Server) renderToolkit(tk *toolkitDef, version string) map[string]any {
 	managed := make([]any, 0)
 	for _, sc := range tk.Schemes {
 		details = append(details, map[string]any{
-			"mode": sc.Mode, "name": sc.Name, "auth_hint_url": nil,
+			"mode": sc.Mode, "name": sc.Name, "auth_hint_url": nil, "required_scopes": requiredScopes(sc),
 			"proxy": map[string]any{"base_url": tk.BaseURL},
 			"fields": map[string]any{
 				"auth_config_creation": map[string]any{
-					"required": renderFields(sc.CreationRequired, true), "optional": renderFields(sc.CreationOptional, false),
+					"required": renderFields(sc.CreationRequired, true, true), "optional": renderFields(sc.CreationOptional, false, true),
 				},
 				"connected_account_initiation": map[string]any{
-					"required": renderFields(sc.InitRequired, true), "optional": renderFields(sc.InitOptional, false),
+					"required": renderFields(sc.InitRequired, true, false), "optional": renderFields(sc.InitOptional, false, false),
 				},
 			},
 		})
 		if sc.Managed {
-			var scopes []string
-			for _, f := range sc.CreationOptional {
-				if f.Name == "scopes" && f.Default != nil && *f.Default != "" {
-					scopes = strings.Split(*f.Default, ",")
-				}
-			}
-			managed = append(managed, map[string]any{"mode": sc.Mode, "scopes": map[string]any{"available": nonNil(scopes)}})
+			managed = append(managed, map[string]any{"mode": sc.Mode, "scopes": map[string]any{"available": requiredScopes(sc)}})
 		}
 	}
 	return map[string]any{
@@ -114,6 +120,19 @@ func (s *Server) renderToolkit(tk *toolkitDef, version string) map[string]any {
 		"meta":       s.renderToolkitMeta(tk, version, true),
 		"deprecated": map[string]any{"toolkitId": tk.Slug, "rawProxyInfoByAuthSchemes": []any{}},
 	}
+}
+
+// requiredScopes are a scheme's default scopes (the default of its
+// "scopes" creation field): the required_scopes the documents require on
+// every auth_config_details entry ([] for a scheme without scopes).
+func requiredScopes(sc schemeDef) []string {
+	var scopes []string
+	for _, f := range sc.CreationOptional {
+		if f.Name == "scopes" && f.Default != nil && *f.Default != "" {
+			scopes = strings.Split(*f.Default, ",")
+		}
+	}
+	return nonNil(scopes)
 }
 
 func (s *Server) filterToolkits(c *call, category, managedBy, sortBy, search string, only []string) ([]*toolkitDef, *apiError) {
@@ -223,7 +242,8 @@ func (s *Server) multiToolkits(c *call) (int, any, *apiError) {
 
 func (s *Server) listCategories(c *call) (int, any, *apiError) {
 	return answerPage(c.r, s.cat.categories, maxLimit, func(cat categoryDef) any {
-		return map[string]any{"id": cat.Slug, "slug": cat.Slug, "name": cat.Name}
+		// {id, name} as documented: the id is what the list's category filter takes
+		return map[string]any{"id": cat.Slug, "name": cat.Name}
 	})
 }
 

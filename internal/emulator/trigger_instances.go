@@ -18,6 +18,8 @@ func (s *Server) registerTriggerInstances() {
 	s.handle("deleteApiV31TriggerInstancesManageByTriggerId", s.deleteTrigger)
 }
 
+// renderTriggerInstance is a list item as documented: no auth_config_id and
+// no toolkit (they are the connected account's and the trigger type's).
 func renderTriggerInstance(t *TriggerInstance) map[string]any {
 	cfg := t.Config
 	if cfg == nil {
@@ -25,10 +27,9 @@ func renderTriggerInstance(t *TriggerInstance) map[string]any {
 	}
 	return map[string]any{
 		"id": t.ID, "uuid": t.UUID, "connected_account_id": t.ConnectedAccountID,
-		"connected_account_uuid": t.ConnectedAccountUUID, "auth_config_id": t.AuthConfigID, "user_id": t.UserID,
+		"connected_account_uuid": t.ConnectedAccountUUID, "user_id": t.UserID,
 		"trigger_name": t.TriggerName, "trigger_config": cfg, "trigger_data": "", "state": map[string]any{},
 		"updated_at": t.UpdatedAt, "disabled_at": t.DisabledAt, "version": t.Version,
-		"toolkit":            map[string]any{"slug": t.ToolkitSlug},
 		"connectedAccountId": t.ConnectedAccountID, "triggerName": t.TriggerName, "triggerConfig": cfg,
 		"updatedAt": t.UpdatedAt, "disabledAt": t.DisabledAt,
 		"deprecated": map[string]any{"createdAt": t.CreatedAt},

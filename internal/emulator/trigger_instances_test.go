@@ -96,7 +96,7 @@ func TestTriggerManageAndList(t *testing.T) {
 		"?show_disabled=true&limit=1":                                     1,
 		"?show_disabled=true&limit=1&page=2":                              1,
 		"?show_disabled=true&limit=1&page=3":                              0,
-		"?show_disabled=true&deprecatedConnectedAccountUuids=" + e.must(200, "GET", v+"/connected_accounts/"+ca, nil).str("uuid"): 1,
+		"?show_disabled=true&deprecatedConnectedAccountUuids=" + accountUUID(e, ca): 1,
 		"?show_disabled=true&deprecated_auth_config_uuids=" + e.must(200, "GET", v+"/auth_configs/"+ac, nil).str("uuid"):          2,
 		"?show_disabled=true&deprecatedAuthConfigUuids=00000000-0000-0000-0000-000000000000":                                      0,
 	}
@@ -146,4 +146,17 @@ func TestTriggerTombstones(t *testing.T) {
 	e2 := newEnv(t, opts)
 	e2.key = "ka"
 	e2.mustErr(409, "already deleted", "DELETE", manage+ti, nil)
+}
+
+// accountUUID is the legacy uuid of connected account ca, as a trigger
+// instance of it reports it (connected_account_uuid): the account answers
+// carry no uuid, as documented.
+func accountUUID(e *testEnv, ca string) string {
+	for _, it := range e.must(200, "GET", v+"/trigger_instances/active?show_disabled=true&connected_account_ids="+ca, nil).items() {
+		if u, _ := it["connected_account_uuid"].(string); u != "" {
+			return u
+		}
+	}
+	e.t.Fatalf("no trigger instance of %s reports its uuid", ca)
+	return ""
 }
