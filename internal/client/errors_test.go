@@ -5,8 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/integration-service/terraform-provider-service/internal/emulator"
 )
@@ -165,4 +168,56 @@ func TestRedactKeepsDocumentedKeys(t *testing.T) {
 func IsAmbiguous(err error) bool {
 	var ae *AmbiguousWriteError
 	return errors.As(err, &ae)
+}
+
+// Every error form the service's answers were seen in (the emulator's
+// error-form fault) decodes into an APIError that names the status and
+// the message: a 404 as the envelope, with the code as a string, as a bare
+// string, as a top-level message and without request_id or slug; a 429 as a
+// top-level message.
+func TestAPIErrorFormsOfTheService(t *testing.T) {
+	const missing = "ac_000000000000"
+	cases := []struct {
+		form                string
+		faults              string
+		status, code        int
+		slug, message       string
+		fromHeaderRequestID bool
+	}{
+		{form: "envelope", status: 404, code: emulator.CodeAuthConfigNotFound, slug: "AuthConfig_NotFound", message: "not found"},
+		{form: "code-string", status: 404, code: emulator.CodeAuthConfigNotFound, slug: "AuthConfig_NotFound", message: "not found"},
+		{form: "bare-string", status: 404, message: "not found", fromHeaderRequestID: true},
+		{form: "message", status: 404, message: "not found", fromHeaderRequestID: true},
+		{form: "minimal", status: 404, code: emulator.CodeAuthConfigNotFound, message: "not found", fromHeaderRequestID: true},
+		{form: "message", faults: "status=429:1,", status: 429, message: "Rate limit exceeded", fromHeaderRequestID: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.form+"/"+strconv.Itoa(tc.status), func(t *testing.T) {
+			srv, err := emulator.New(emulator.Options{Faults: tc.faults + "error-form=" + tc.form})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ts := httptest.NewServer(srv.Handler())
+			t.Cleanup(func() { ts.Close(); _ = srv.Close() })
+			c, err := New(Config{BaseURL: ts.URL, APIKey: emulator.DefaultAPIKey, MaxRetries: -1, MaxThrottleWait: time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = c.GetAuthConfig(context.Background(), missing)
+			var ae *APIError
+			if !errors.As(err, &ae) {
+				t.Fatalf("error %v (%T), want an *APIError", err, err)
+			}
+			if ae.StatusCode != tc.status || ae.Code != tc.code || ae.Slug != tc.slug || !strings.Contains(ae.Message, tc.message) {
+				t.Errorf("decoded status %d code %d slug %q message %q; want %d, %d, %q and a message containing %q",
+					ae.StatusCode, ae.Code, ae.Slug, ae.Message, tc.status, tc.code, tc.slug, tc.message)
+			}
+			if ae.RequestID == "" {
+				t.Errorf("no request id (the body's, else the x-request-id header's: from the header %v)", tc.fromHeaderRequestID)
+			}
+			if msg := err.Error(); !strings.Contains(msg, strconv.Itoa(tc.status)) || !strings.Contains(msg, tc.message) {
+				t.Errorf("Error() %q does not name the status and the message", msg)
+			}
+		})
+	}
 }

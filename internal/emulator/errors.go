@@ -3,6 +3,7 @@ package emulator
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 )
 
 // Error codes used in the "code" member of the error envelope. The ranges follow
@@ -77,6 +78,39 @@ func errValidation(field, format string, args ...any) *apiError {
 func errNotFound(code int, slug, what, id string) *apiError {
 	return newErr(http.StatusNotFound, code, slug, "%s %q not found", what, id).
 		fix("Check the identifier and that it belongs to the project of the API key used.")
+}
+
+// The forms of an error answer (the error-form fault).
+const (
+	errorFormEnvelope   = "envelope"
+	errorFormCodeString = "code-string"
+	errorFormBareString = "bare-string"
+	errorFormMessage    = "message"
+	errorFormMinimal    = "minimal"
+)
+
+var errorForms = map[string]bool{errorFormEnvelope: true, errorFormCodeString: true, errorFormBareString: true,
+	errorFormMessage: true, errorFormMinimal: true}
+
+// render is the error body in form (errorForms; "" is the envelope). Every
+// form but the envelope is one the service's answers were seen in, not one
+// its document declares (service-documents.md, "Answers").
+func (e *apiError) render(form, requestID string) any {
+	switch form {
+	case errorFormBareString:
+		return map[string]any{"error": e.Message}
+	case errorFormMessage:
+		return map[string]any{"message": e.Message}
+	case errorFormMinimal:
+		return map[string]any{"error": map[string]any{"message": e.Message, "code": e.Code, "status": e.Status}}
+	case errorFormCodeString:
+		env := e.envelope(requestID)
+		body := env["error"].(map[string]any)
+		body["code"] = strconv.Itoa(e.Code)
+		body["id"] = requestID
+		return env
+	}
+	return e.envelope(requestID)
 }
 
 // envelope renders the error body.

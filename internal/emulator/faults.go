@@ -29,6 +29,14 @@ import (
 //     X-RateLimit, X-RateLimit-Remaining or X-RateLimit-Window-Size on any
 //     response and no Retry-After on the ratelimit fault's 429 ("on", the
 //     default, sends them)
+//   - error-form=FORM  every error answer (injected or not) takes one of the
+//     forms real answers of the service were seen in
+//     (service-documents.md, "Answers"): envelope (the default: {"error":
+//     {message, code, slug, status, request_id, suggested_fix, errors?}}),
+//     code-string (code as a string, with an id member, as a 403 was seen),
+//     bare-string ({"error": "message"}), message (a top-level
+//     {"message"}, as 429s were seen) or minimal ({"error": {message, code,
+//     status}}: no request_id, slug or suggested_fix)
 //   - seed=N         seed of the random choices (an unsigned 64-bit integer):
 //     the same seed makes the same choices for the same sequence of
 //     requests; without it a seed is picked, and either way it is logged
@@ -43,7 +51,9 @@ type faultSpec struct {
 	// ratelimit-headers=off.
 	rateLimit      int
 	rateHeadersOff bool
-	seed           uint64
+	// errorForm is error-form=FORM's FORM ("" is the envelope).
+	errorForm string
+	seed      uint64
 	seeded         bool // seed= was given
 }
 
@@ -115,6 +125,15 @@ func parseFaults(spec string) (faultSpec, error) {
 			default:
 				return fs, fmt.Errorf("fault %q: ratelimit-headers must be on or off", part)
 			}
+		case "error-form":
+			form := strings.TrimSpace(v)
+			if !errorForms[form] {
+				return fs, fmt.Errorf("fault %q: error-form must be one of envelope, code-string, bare-string, message or minimal", part)
+			}
+			if form == errorFormEnvelope {
+				form = ""
+			}
+			fs.errorForm = form
 		case "crash-after-commit":
 			cf, err := parseCrashFault(v)
 			if err != nil {
@@ -122,7 +141,7 @@ func parseFaults(spec string) (faultSpec, error) {
 			}
 			fs.crash = cf
 		default:
-			return fs, fmt.Errorf("fault %q: unknown kind %q (want status, latency, reset, ratelimit, ratelimit-headers, crash-after-commit or seed)", part, k)
+			return fs, fmt.Errorf("fault %q: unknown kind %q (want status, latency, reset, ratelimit, ratelimit-headers, error-form, crash-after-commit or seed)", part, k)
 		}
 	}
 	return fs, nil

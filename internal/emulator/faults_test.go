@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -210,5 +211,39 @@ func TestFaultRateLimitParsing(t *testing.T) {
 		if _, err := parseFaults(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+// error-form makes every error answer take one of the forms the service's
+// answers were seen in; a bad form is refused by name.
+func TestErrorFormFault(t *testing.T) {
+	missing := v + "/auth_configs/ac_000000000000"
+	for form, check := range map[string]func(r resp) bool{
+		"envelope": func(r resp) bool {
+			return r.get("error", "code") == float64(CodeAuthConfigNotFound) && r.str("error", "slug") != "" && r.str("error", "request_id") != ""
+		},
+		"code-string": func(r resp) bool {
+			return r.get("error", "code") == strconv.Itoa(CodeAuthConfigNotFound) && r.str("error", "id") != ""
+		},
+		"bare-string": func(r resp) bool { return strings.Contains(r.str("error"), "not found") },
+		"message":     func(r resp) bool { return strings.Contains(r.str("message"), "not found") && r.get("error") == nil },
+		"minimal": func(r resp) bool {
+			body, _ := r.get("error").(map[string]any)
+			_, rid := body["request_id"]
+			_, slug := body["slug"]
+			return len(body) == 3 && !rid && !slug && r.get("error", "status") == 404.0
+		},
+	} {
+		e := newEnv(t, Options{Faults: "error-form=" + form})
+		if r := e.do("GET", missing, nil); r.status != 404 || !check(r) {
+			t.Errorf("error-form=%s: %d %s", form, r.status, r.raw)
+		}
+	}
+	e := newEnv(t, Options{Faults: "status=429:1,error-form=message"})
+	if r := e.do("GET", v+"/auth_configs", nil); r.status != 429 || !strings.Contains(r.str("message"), "Rate limit") {
+		t.Errorf("429 as a top-level message: %d %s", r.status, r.raw)
+	}
+	if _, err := parseFaults("error-form=xml"); err == nil || !strings.Contains(err.Error(), "error-form must be one of") {
+		t.Errorf("error-form=xml: %v", err)
 	}
 }

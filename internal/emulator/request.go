@@ -228,7 +228,7 @@ func (s *Server) writeError(c *call, e *apiError) {
 	}
 	s.log.Log(c.r.Context(), lvl, "request failed", "method", c.r.Method, "path", c.r.URL.Path,
 		"status", e.Status, "code", e.Code, "message", e.Message, "request_id", c.requestID)
-	s.writeJSON(c.w, e.Status, e.envelope(c.requestID))
+	s.writeJSON(c.w, e.Status, e.render(s.faults.get().errorForm, c.requestID))
 }
 
 // decode reads a JSON object body (empty body = empty object).
