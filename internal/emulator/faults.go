@@ -54,7 +54,7 @@ type faultSpec struct {
 	// errorForm is error-form=FORM's FORM ("" is the envelope).
 	errorForm string
 	seed      uint64
-	seeded         bool // seed= was given
+	seeded    bool // seed= was given
 }
 
 type statusFault struct {
