@@ -44,20 +44,33 @@ type Field struct {
 	Description string  `json:"description"`
 	Required    bool    `json:"required"`
 	Default     *string `json:"default"`
-	IsSecret    bool    `json:"is_secret"`
+	// IsSecret is the service's is_secret or, when it leaves the member out
+	// (it is optional in the contract and absent from the newest document),
+	// derived from the field's name (SecretByName); SecretReported says
+	// which.
+	IsSecret       bool `json:"is_secret"`
+	SecretReported bool `json:"-"`
 }
 
-// UnmarshalJSON tolerates non-string defaults (numbers, booleans).
+// UnmarshalJSON tolerates non-string defaults (numbers, booleans) and
+// derives IsSecret from the name when is_secret is left out.
 func (f *Field) UnmarshalJSON(b []byte) error {
 	type plain Field
 	var p struct {
 		plain
-		Default json.RawMessage `json:"default"`
+		Default  json.RawMessage `json:"default"`
+		IsSecret *bool           `json:"is_secret"`
 	}
 	if err := json.Unmarshal(b, &p); err != nil {
 		return err
 	}
 	*f = Field(p.plain)
+	f.SecretReported = p.IsSecret != nil
+	if f.SecretReported {
+		f.IsSecret = *p.IsSecret
+	} else {
+		f.IsSecret = SecretByName(f.Name)
+	}
 	f.Default = nil
 	if len(p.Default) > 0 && string(p.Default) != "null" {
 		var s string
@@ -67,6 +80,16 @@ func (f *Field) UnmarshalJSON(b []byte) error {
 		f.Default = &s
 	}
 	return nil
+}
+
+// SecretByName is whether an auth field named name holds a secret, judged by
+// its name alone: a name the client masks in logged bodies (api_key, secret,
+// password, token, private_key, ...), or one ending in "key" (devKey) or
+// naming a session id (sessionId). It stands in for is_secret when the
+// service leaves that out.
+func SecretByName(name string) bool {
+	lk := strings.ToLower(name)
+	return isSecretKey(lk) || strings.HasSuffix(lk, "key") || strings.Contains(lk, "sessionid") || strings.Contains(lk, "session_id")
 }
 
 // FieldGroup holds required and optional fields.

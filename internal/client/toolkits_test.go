@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"reflect"
 	"testing"
@@ -110,5 +111,33 @@ func TestToolkitCategoriesFollowCursor(t *testing.T) {
 	got, err := c.ListToolkitCategories(context.Background())
 	if err != nil || len(got) != 2 || got[1].Slug != "b" || rec.count() != 2 {
 		t.Errorf("got %+v, %v after %d requests", got, err, rec.count())
+	}
+}
+
+// is_secret is optional (absent from the newest document): a field that
+// carries it is taken at its word, one without it is judged by its name.
+func TestFieldSecretWithAndWithoutIsSecret(t *testing.T) {
+	for _, tc := range []struct {
+		json             string
+		secret, reported bool
+	}{
+		{`{"name":"api_key","is_secret":false}`, false, true},
+		{`{"name":"subdomain","is_secret":true}`, true, true},
+		{`{"name":"api_key"}`, true, false},
+		{`{"name":"client_secret"}`, true, false},
+		{`{"name":"devKey"}`, true, false},
+		{`{"name":"sessionId"}`, true, false},
+		{`{"name":"password"}`, true, false},
+		{`{"name":"subdomain"}`, false, false},
+		{`{"name":"client_id"}`, false, false},
+		{`{"name":"scopes","default":"read"}`, false, false},
+	} {
+		var f Field
+		if err := json.Unmarshal([]byte(tc.json), &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.IsSecret != tc.secret || f.SecretReported != tc.reported {
+			t.Errorf("%s: IsSecret %v SecretReported %v, want %v %v", tc.json, f.IsSecret, f.SecretReported, tc.secret, tc.reported)
+		}
 	}
 }

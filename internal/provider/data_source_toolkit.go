@@ -138,7 +138,10 @@ func authFieldListAttribute(desc string) schema.ListNestedAttribute {
 				},
 				"is_secret": schema.BoolAttribute{
 					MarkdownDescription: "Whether the value is a secret (the service masks it when reading it back; " +
-						"prefer `credentials_wo` for such fields).",
+						"prefer `credentials_wo` for such fields). The service's `is_secret`; it is optional in the service's " +
+						"contract and absent from its newest document, so where the service leaves it out this is judged by " +
+						"the field's name (`api_key`, `client_secret`, `password`, `token`, `private_key`, a name ending in " +
+						"`key`, a session id...): treat it as a hint, not a guarantee.",
 					Computed: true,
 				},
 			},
@@ -204,8 +207,13 @@ func (d *toolkitDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 				Computed:            true,
 			},
 			"is_deprecated": schema.BoolAttribute{
-				MarkdownDescription: "Whether the toolkit is deprecated.",
-				Computed:            true,
+				MarkdownDescription: "Whether the toolkit is deprecated, as a top-level `is_deprecated` member says. " +
+					"**Deprecated**: no document of the service has that member (its toolkit carries a `deprecated` object " +
+					"holding a former toolkit id, not a flag, and the list hides deprecated toolkits unless asked with " +
+					"`include_deprecated`), so against the service this is false.",
+				DeprecationMessage: "is_deprecated reads a member no document of the service has (a toolkit's `deprecated` object " +
+					"holds its former id, not a flag): it is false against the service and will be removed in the next major version.",
+				Computed: true,
 			},
 			"enabled": schema.BoolAttribute{
 				MarkdownDescription: "Whether the toolkit is enabled on the service.",
