@@ -154,11 +154,11 @@ func (c *comparison) compareShape(r *opResult, prefix string, a, b *Shape, read 
 			c.compareField(r, name, p, a, b, fa, fb, isRead, why)
 		case fa != nil:
 			if f, ok := c.onlyOn(p, name, fa, a, b, c.b, isRead, why); ok {
-				r.onlyA = append(r.onlyA, f)
+				r.onlyA = append(r.onlyA, notComparedByKind(r.op, p, b, c.b, f))
 			}
 		default:
 			if f, ok := c.onlyOn(p, name, fb, b, a, c.a, isRead, why); ok {
-				r.onlyB = append(r.onlyB, f)
+				r.onlyB = append(r.onlyB, notComparedByKind(r.op, p, a, c.a, f))
 			}
 		}
 	}
@@ -185,8 +185,25 @@ func (c *comparison) onlyOn(p, name string, f *Field, in, other *Shape, otherNam
 		return finding{path: name, detail: types + ": no element on the " + otherName + " to compare (its lists were empty)"}, true
 	case other.objects(parent) == 0:
 		return finding{path: name, detail: types + ": no sample of " + displayPath(parent) + " on the " + otherName}, true
+	case p != "" && f.Seen() < in.objects(parent):
+		// an optional member: its absence on the other side is one of the
+		// forms the side having it allows
+		return finding{path: name, detail: types + ": present on some objects only, never on the " + otherName + why}, true
 	}
 	return finding{path: name, detail: types + why, fails: isRead}, true
+}
+
+// notComparedByKind makes f, a place the side named otherName (shape other)
+// lacks, "not compared" when only some kinds of object carry it and that
+// side held none of them: absent because none is held, not a difference.
+func notComparedByKind(op planned, p string, other *Shape, otherName string, f finding) finding {
+	k := op.kindRule(p)
+	if k == nil || k.holds(other) {
+		return f
+	}
+	f.fails = false
+	f.detail += "; not compared: only " + k.what + " carry it (" + k.discriminator + " " + k.value + ") and the " + otherName + " held none"
+	return f
 }
 
 // countInside counts the places of s below p.

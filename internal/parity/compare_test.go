@@ -68,6 +68,7 @@ func TestCompareFailsOnlyOnWhatTheProviderReads(t *testing.T) {
 		fails       bool
 	}{
 		{"a read member lacking", []string{`{"id":"1","status":"A"}`}, []string{`{"id":"2"}`}, "onlyA", "status", true},
+		{"an optional read member lacking", []string{`{"id":"1","status":"A"}`, `{"id":"3"}`}, []string{`{"id":"2"}`}, "onlyA", "status", false},
 		{"a member not read", []string{`{"id":"1","new":1}`}, []string{`{"id":"2"}`}, "onlyA", "new", false},
 		{"a read type differs", []string{`{"count":"3"}`}, []string{`{"count":3}`}, "differentType", "count", true},
 		{"a type differs where nothing is read", []string{`{"extra":"3"}`}, []string{`{"extra":3}`}, "differentType", "extra", false},

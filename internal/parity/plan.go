@@ -46,6 +46,43 @@ type readOp struct {
 	// missing is the id of the missing-object read when the side listed
 	// no object to model one on.
 	missing string
+	// kindOnly are the members only some kinds of object carry: absent on
+	// a side that held no object of that kind, they are not compared.
+	kindOnly []kindOnly
+}
+
+// kindOnly is a member (path) only objects of one kind carry: those whose
+// discriminator (an enum member, enumKeys) has value.
+type kindOnly struct {
+	path, discriminator, value, what string
+}
+
+// kindRule is the rule for path, or nil.
+func (op readOp) kindRule(path string) *kindOnly {
+	for i := range op.kindOnly {
+		if op.kindOnly[i].path == path {
+			return &op.kindOnly[i]
+		}
+	}
+	return nil
+}
+
+// holds reports whether s held an object of the rule's kind. A recording
+// keeps no enum value, so a recorded side cannot say: it counts as holding
+// none.
+func (k *kindOnly) holds(s *Shape) bool {
+	f := s.Fields[k.discriminator]
+	return f != nil && f.Enum[k.value]
+}
+
+// customToolkitOnly: what only a project's custom toolkits carry (a catalog
+// toolkit has no MCP server, nor an access setting).
+func customToolkitOnly(prefix string) []kindOnly {
+	const what = "custom toolkits"
+	return []kindOnly{
+		{path: prefix + "meta.mcp_url", discriminator: prefix + "type", value: "custom", what: what},
+		{path: prefix + "access", discriminator: prefix + "type", value: "custom", what: what},
+	}
 }
 
 // limitAboveMax is the page size of the limit probe: above every maximum
@@ -80,9 +117,10 @@ var readPlan = []readOp{
 	{id: "getApiV31OrgOwnerProjectByNanoId", decodes: []reflect.Type{typeOf[client.Project]()}, org: true,
 		from: "getApiV31OrgOwnerProjectList", key: "id", missing: "pr_000000000000"},
 	{id: "getApiV31Toolkits", decodes: []reflect.Type{cursorOf[client.ToolkitSummary]()}, paging: pagingCursor,
-		queries: func(*sideReads) []url.Values { return []url.Values{{}, {"type": {"custom"}}} }},
+		queries:  func(*sideReads) []url.Values { return []url.Values{{}, {"type": {"custom"}}} },
+		kindOnly: customToolkitOnly("items[].")},
 	{id: "getApiV31ToolkitsBySlug", decodes: []reflect.Type{typeOf[client.Toolkit]()},
-		from: "getApiV31Toolkits", key: "slug", missing: "parity_missing_toolkit"},
+		from: "getApiV31Toolkits", key: "slug", missing: "parity_missing_toolkit", kindOnly: customToolkitOnly("")},
 	{id: "getApiV31ToolkitsCategories", decodes: []reflect.Type{typeOf[json.RawMessage](), cursorOf[client.Category]()}},
 	{id: "getApiV31Tools", decodes: []reflect.Type{cursorOf[client.Tool]()}, paging: pagingCursor,
 		queries: func(r *sideReads) []url.Values {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"time"
 )
 
 // Options configures one run of the check (Main reads them from flags and
@@ -21,6 +22,14 @@ type Options struct {
 	// FromEmulator records the in-process emulator's own shapes to Record
 	// without contacting any service.
 	FromEmulator bool
+	// FromDigest, when set, is a digest of the documented shapes
+	// (DefaultDigest): the recording it describes is written to Record,
+	// and no service is contacted (`make shapes`).
+	FromDigest string
+	// Digest, when set with a service, is the file the service's shapes are
+	// written to as a digest (`make parity PARITY_RECORD=1`); Record then
+	// receives the recording generated from it.
+	Digest string
 	// Verbose lists the members that are the same.
 	Verbose bool
 	// Transport carries the reads to the service (nil: the default); the
@@ -44,10 +53,13 @@ func Main(ctx context.Context, args []string, getenv func(string) string, stdout
 	opts := Options{BaseURL: getenv("SERVICE_BASE_URL"), APIKey: getenv("SERVICE_API_KEY"), OrgAPIKey: getenv("SERVICE_ORG_API_KEY")}
 	fs.StringVar(&opts.Record, "record", "", "write the service's shapes (no values) to `FILE`, e.g. "+DefaultRecording)
 	fs.BoolVar(&opts.FromEmulator, "from-emulator", false, "with -record: record the in-process emulator's own shapes; no service is contacted")
+	fs.StringVar(&opts.FromDigest, "from-digest", "", "with -record: write the recording the digest `FILE` describes, e.g. "+DefaultDigest+"; no service is contacted")
+	fs.StringVar(&opts.Digest, "digest", "", "write the service's shapes (no values) as a digest to `FILE`, e.g. "+DefaultDigest+", and the recording generated from it to -record")
 	fs.BoolVar(&opts.Verbose, "v", false, "list the members that are the same")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: SERVICE_BASE_URL=... SERVICE_API_KEY=... [SERVICE_ORG_API_KEY=...] service-parity [-record FILE] [-v]")
 		fmt.Fprintln(stderr, "       service-parity -from-emulator -record FILE")
+		fmt.Fprintln(stderr, "       service-parity -from-digest DIGEST -record FILE")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -72,6 +84,16 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) (int, error) {
 	}
 	if opts.FromEmulator {
 		return recordEmulator(ctx, opts, plan, stdout)
+	}
+	if opts.FromDigest != "" {
+		if opts.Record == "" {
+			return ExitError, errors.New("-from-digest needs -record FILE")
+		}
+		if err := GenerateRecording(opts.FromDigest, opts.Record); err != nil {
+			return ExitError, err
+		}
+		fmt.Fprintf(stdout, "wrote the recording %s generated from the digest %s\n", opts.Record, opts.FromDigest)
+		return ExitSame, nil
 	}
 	if opts.BaseURL == "" || opts.APIKey == "" {
 		return ExitError, errors.New("SERVICE_BASE_URL and SERVICE_API_KEY must name the service and a project's key " +
@@ -105,7 +127,19 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) (int, error) {
 
 	c := compare(plan, "service", service, "emulator", emulated)
 	printReport(stdout, c, opts.Verbose)
-	if opts.Record != "" {
+	switch {
+	case opts.Digest != "":
+		if err := saveDigest(opts.Digest, digestFromShapes(service, "service", plan, time.Now())); err != nil {
+			return ExitError, fmt.Errorf("writing the service's shapes as a digest: %w", err)
+		}
+		fmt.Fprintf(stdout, "\nwrote the service's shapes (no values) as the digest %s\n", opts.Digest)
+		if opts.Record != "" {
+			if err := GenerateRecording(opts.Digest, opts.Record); err != nil {
+				return ExitError, err
+			}
+			fmt.Fprintf(stdout, "wrote the recording %s generated from it\n", opts.Record)
+		}
+	case opts.Record != "":
 		if err := saveShapes(opts.Record, "service", service); err != nil {
 			return ExitError, fmt.Errorf("recording the service's shapes: %w", err)
 		}
