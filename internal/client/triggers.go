@@ -142,10 +142,7 @@ func (c *Client) UpsertTrigger(ctx context.Context, slug string, r UpsertTrigger
 		ToolkitVersions    any            `json:"toolkit_versions"`
 	}{r.ConnectedAccountID, r.UserID, cfg, r.ToolkitVersions.bodyValue(toolkitOfSlug(slug))}
 	var out struct {
-		TriggerID  string `json:"trigger_id"`
-		Deprecated struct {
-			UUID string `json:"uuid"`
-		} `json:"deprecated"`
+		TriggerID string `json:"trigger_id"` // the answer's one documented member
 	}
 	path := "/trigger_instances/" + escape(slug) + "/upsert"
 	// Idempotent: an identical upsert returns the same instance.

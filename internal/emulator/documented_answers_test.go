@@ -114,7 +114,8 @@ func TestAnswersShapedAsDocumented(t *testing.T) {
 		lacks(t, "connected account list item", a, "uuid", "deprecated")
 		wantKeys(t, "connected account list item toolkit", a["toolkit"], "slug")
 	}
-	e.must(200, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": ca})
+	up := e.must(200, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": ca})
+	wantKeys(t, "trigger instance upsert answer", up.body, "trigger_id")
 	items := e.must(200, "GET", v+"/trigger_instances/active?show_disabled=true", nil).items()
 	if len(items) == 0 {
 		t.Fatal("no trigger instance listed")

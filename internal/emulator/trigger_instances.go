@@ -148,7 +148,7 @@ func (s *Server) upsertTrigger(c *call) (int, any, *apiError) {
 			if err := s.st.commit(put(bucketTriggers, nt.ID, &nt)); err != nil {
 				return 0, nil, internalErr(err)
 			}
-			return 200, map[string]any{"trigger_id": nt.ID, "deprecated": map[string]any{"uuid": nt.UUID}}, nil
+			return 200, upsertAnswer(nt.ID), nil
 		}
 	}
 	now := s.st.stamp()
@@ -161,8 +161,12 @@ func (s *Server) upsertTrigger(c *call) (int, any, *apiError) {
 		return 0, nil, internalErr(err)
 	}
 	s.log.Info("trigger created", "id", t.ID, "trigger", tt.Slug, "account", a.ID, "version", version)
-	return http.StatusOK, map[string]any{"trigger_id": t.ID, "deprecated": map[string]any{"uuid": t.UUID}}, nil
+	return http.StatusOK, upsertAnswer(t.ID), nil
 }
+
+// upsertAnswer is the upsert's answer as documented: {trigger_id} alone (the
+// service's document of 2026-11, PostTriggerInstancesBySlugUpsertResponse).
+func upsertAnswer(id string) map[string]any { return map[string]any{"trigger_id": id} }
 
 // triggerAccount resolves the connected account of an upsert; callers hold st.mu.
 func (s *Server) triggerAccount(c *call, tt *triggerDef, accountID, userID string) (*ConnectedAccount, *apiError) {
