@@ -195,8 +195,10 @@ func (d *toolkitDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 				MarkdownDescription: "URL of the toolkit's logo.",
 				Computed:            true,
 			},
-			"type":    schema.StringAttribute{MarkdownDescription: "Provenance: `native` (a toolkit of the service catalog) or `custom` (registered by the project, e.g. with `service_custom_toolkit`).", Computed: true},
-			"app_url": schema.StringAttribute{MarkdownDescription: "The toolkit's application URL, or a custom toolkit's MCP server URL (the service's `meta.mcp_url`, else `meta.app_url`; may be empty).", Computed: true},
+			"type": schema.StringAttribute{MarkdownDescription: "Provenance: `native` (a toolkit of the service catalog) or `custom` (registered by the project, e.g. with `service_custom_toolkit`).", Computed: true},
+			"app_url": schema.StringAttribute{MarkdownDescription: "The toolkit's application URL, or a custom toolkit's MCP server URL (the service's `meta.app_url`, the " +
+				"one name its documents give it, or `meta.mcp_url` should the service report that name since its rename of " +
+				"2026-11-09, which no document confirms: both are read; may be empty).", Computed: true},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "Description of the toolkit.",
 				Computed:            true,
