@@ -11,8 +11,9 @@ import (
 )
 
 // Category is a toolkit category. The list endpoint returns {id, name}, the
-// toolkit's meta returns {slug, name}; the client fills ID and Slug from
-// whichever is present.
+// toolkit's meta returns {slug, name} (the documents; the emulator answers
+// the same); the client fills ID and Slug from whichever is present, as
+// @composio/core 0.21 does (its list maps the id to the slug).
 type Category struct {
 	ID   string `json:"id"`
 	Slug string `json:"slug"`
