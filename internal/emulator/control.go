@@ -63,7 +63,7 @@ func (s *Server) transition(old *ConnectedAccount, target, reason string) *Conne
 	switch target {
 	case StatusActive:
 		a.StatusReason = nil
-		if a.AuthScheme == "OAUTH2" || a.AuthScheme == "OAUTH1" || a.AuthScheme == "DCR_OAUTH" {
+		if isRedirectOAuth(a.AuthScheme) {
 			a.Val["access_token"] = "emu_at_" + randString(24)
 			a.Val["refresh_token"] = "emu_rt_" + randString(24)
 			a.Val["token_type"] = "Bearer"
