@@ -106,7 +106,7 @@ func (s *Server) fireTrigger(c *call) (int, any, *apiError) {
 			"the connected account of trigger instance %s is not ACTIVE", t.ID)
 	}
 	logID := newID("log")
-	msgID, payload, queued := s.publish(c.project, EventTriggerMessage, func(version, msgID string) map[string]any {
+	msgID, payload, queued := s.publishTo(c.project, EventTriggerMessage, t.EgressURL, func(version, msgID string) map[string]any {
 		return triggerMessage(version, msgID, logID, t, a, data)
 	})
 	return 200, map[string]any{"webhook_id": msgID, "log_id": logID, "queued": queued, "payload": payload}, nil
