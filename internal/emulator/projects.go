@@ -12,7 +12,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"net"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -219,16 +221,27 @@ func (c *call) orgProject(id string) (*Project, *apiError) {
 
 var projectNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 _-]{0,63}$`)
 
+// projectConfigSchema: the contract (rc.6) requires is_2FA_enabled,
+// mask_secret_keys_in_connected_account and log_visibility_setting; the
+// service's newer v3 document (S3 PostOrgOwnerProjectNewRequestConfig) makes
+// every member optional and adds zdr_enabled ("Do not send both fields" with
+// log_visibility_setting), oauth_callback_verifier_url and theme. The
+// stricter reading of both is kept where both can be met: the two booleans
+// stay required, and exactly one of log_visibility_setting and zdr_enabled
+// (checkProjectConfig).
 var projectConfigSchema = map[string]any{
 	"type": "object", "additionalProperties": false,
-	"required": []any{"is_2FA_enabled", "mask_secret_keys_in_connected_account", "log_visibility_setting"},
+	"required": []any{"is_2FA_enabled", "mask_secret_keys_in_connected_account"},
 	"properties": map[string]any{
-		"is_2FA_enabled":                            map[string]any{"type": "boolean"},
-		"logo_url":                                  map[string]any{"type": "string"},
-		"display_name":                              map[string]any{"type": "string"},
-		"mask_secret_keys_in_connected_account":     map[string]any{"type": "boolean"},
-		"log_visibility_setting":                    map[string]any{"type": "string", "enum": []any{"show_all", "dont_store_data"}},
-		"require_mcp_api_key":                       map[string]any{"type": "boolean"},
+		"zdr_enabled":                           map[string]any{"type": "boolean"},
+		"oauth_callback_verifier_url":           map[string]any{"type": "string"},
+		"theme":                                 map[string]any{"type": "object"},
+		"is_2FA_enabled":                        map[string]any{"type": "boolean"},
+		"logo_url":                              map[string]any{"type": "string"},
+		"display_name":                          map[string]any{"type": "string"},
+		"mask_secret_keys_in_connected_account": map[string]any{"type": "boolean"},
+		"log_visibility_setting":                map[string]any{"type": "string", "enum": []any{"show_all", "dont_store_data"}},
+		"require_mcp_api_key":                   map[string]any{"type": "boolean"},
 		"is_composio_link_enabled_for_managed_auth": map[string]any{"type": "boolean"},
 		"signed_url_file_expiry_in_seconds":         map[string]any{"type": "number"},
 	},
@@ -244,6 +257,37 @@ var projectCreateSchema = map[string]any{
 	},
 }
 
+// checkProjectConfig applies the rules of a project config the schema
+// cannot say: log_visibility_setting or zdr_enabled, never both (S3: "Do not
+// send both fields"; the contract requires log_visibility_setting, so one of
+// them is required), and oauth_callback_verifier_url an https URL that
+// passes the service's SSRF checks (S3: "Must be https and pass SSRF
+// checks": here, no loopback, private, link-local or unspecified address and
+// no localhost).
+func checkProjectConfig(cfg map[string]any) *apiError {
+	_, lvs := cfg["log_visibility_setting"]
+	_, zdr := cfg["zdr_enabled"]
+	switch {
+	case lvs && zdr:
+		return errValidation("config.zdr_enabled", "config.zdr_enabled and config.log_visibility_setting must not be sent together: use zdr_enabled")
+	case !lvs && !zdr:
+		return errValidation("config.log_visibility_setting", "config.log_visibility_setting is required (or config.zdr_enabled)")
+	}
+	if raw, ok := cfg["oauth_callback_verifier_url"].(string); ok {
+		u, err := url.Parse(raw)
+		if err != nil || u.Scheme != "https" || u.Hostname() == "" {
+			return errValidation("config.oauth_callback_verifier_url", "config.oauth_callback_verifier_url must be an absolute https URL, got %q", raw)
+		}
+		h := u.Hostname()
+		ip := net.ParseIP(h)
+		if strings.EqualFold(h, "localhost") || strings.HasSuffix(strings.ToLower(h), ".localhost") ||
+			(ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified())) {
+			return errValidation("config.oauth_callback_verifier_url", "config.oauth_callback_verifier_url %q points at a local or private address, which the service's SSRF checks refuse", raw)
+		}
+	}
+	return nil
+}
+
 func newProjectAPIKey(now string) ProjectAPIKey {
 	return ProjectAPIKey{ID: newID("key"), Name: "default", Key: "ak_" + randString(20), CreatedAt: now}
 }
@@ -256,6 +300,11 @@ func (s *Server) createProject(c *call) (int, any, *apiError) {
 	}
 	if path, msg, ok := validateSchema(projectCreateSchema, body, ""); !ok {
 		return 0, nil, errValidation(path, "%s %s", path, msg)
+	}
+	if cfg, ok := body["config"].(map[string]any); ok {
+		if e := checkProjectConfig(cfg); e != nil {
+			return 0, nil, e
+		}
 	}
 	name := body["name"].(string)
 	if strings.TrimSpace(name) == "" {

@@ -93,6 +93,37 @@ func TestProjectCreateRetrieve(t *testing.T) {
 	checkErr(t, e.doHeaders(orgHeaders(ok), "GET", projectsPath+"/pr_nope", nil), http.StatusNotFound, `project "pr_nope" not found`)
 }
 
+// TestProjectConfigZDR: the service's v3 document adds zdr_enabled and
+// oauth_callback_verifier_url to a project's create config; zdr_enabled
+// replaces log_visibility_setting (never both: 400 naming both; one of them
+// required, as the contract requires log_visibility_setting), and the
+// verifier URL must be https and pass the SSRF checks. The config is kept.
+func TestProjectConfigZDR(t *testing.T) {
+	e := newEnv(t, Options{})
+	ok := DefaultOrgAPIKey
+	cfg := func(extra map[string]any) map[string]any {
+		c := map[string]any{"is_2FA_enabled": false, "mask_secret_keys_in_connected_account": true}
+		for k, v := range extra {
+			c[k] = v
+		}
+		return map[string]any{"name": "zdr " + randString(6), "config": c}
+	}
+	checkErr(t, e.doHeaders(orgHeaders(ok), "POST", projectsPath+"/new", cfg(map[string]any{"zdr_enabled": true, "log_visibility_setting": "show_all"})),
+		400, "config.zdr_enabled and config.log_visibility_setting must not be sent together")
+	checkErr(t, e.doHeaders(orgHeaders(ok), "POST", projectsPath+"/new", cfg(nil)), 400, "config.log_visibility_setting is required (or config.zdr_enabled)")
+	checkErr(t, e.doHeaders(orgHeaders(ok), "POST", projectsPath+"/new", cfg(map[string]any{"zdr_enabled": "yes"})), 400, "zdr_enabled")
+	for _, bad := range []string{"http://verify.example.com/cb", "https://127.0.0.1/cb", "https://10.1.2.3/cb", "https://localhost/cb", "verify.example.com"} {
+		checkErr(t, e.doHeaders(orgHeaders(ok), "POST", projectsPath+"/new", cfg(map[string]any{"zdr_enabled": false, "oauth_callback_verifier_url": bad})),
+			400, "config.oauth_callback_verifier_url")
+	}
+	r := e.org(ok, "POST", projectsPath+"/new", cfg(map[string]any{"zdr_enabled": true, "oauth_callback_verifier_url": "https://verify.example.com/cb"}))
+	p := e.srv.projects[r.str("id")]
+	if p == nil || p.Config["zdr_enabled"] != true || p.Config["oauth_callback_verifier_url"] != "https://verify.example.com/cb" {
+		t.Fatalf("config not kept: %+v", p)
+	}
+	e.org(ok, "POST", projectsPath+"/new", cfg(map[string]any{"log_visibility_setting": "dont_store_data"}))
+}
+
 func TestProjectListPages(t *testing.T) {
 	e := newEnv(t, Options{})
 	want := []string{"default"} // the configured project comes first
