@@ -19,6 +19,7 @@ func (s *Server) registerControl() {
 		return 200, s.faults.get().info(), nil
 	})
 	s.control("PUT", "/webhook", s.putWebhook)
+	s.control("POST", "/api_keys", s.createScopedKey)
 }
 
 // controlAccount moves an account to ACTIVE (complete), FAILED (fail) or

@@ -79,18 +79,70 @@ type ProjectAPIKey struct {
 	CreatedAt string `json:"created_at"`
 	// Configured marks a key of Options.APIKeys (re-read at every start).
 	Configured bool `json:"configured,omitempty"`
+	// Permissions scopes the key (the service's scoped project keys,
+	// changelogs 2026-08-28 and 09-21: read or write per area): area (the
+	// first path segment below /api/v3.1, such as auth_configs) -> "read" or
+	// "write"; "*" is every other area. nil: a full key. See keyPermits.
+	Permissions map[string]string `json:"permissions,omitempty"`
+}
+
+// Permission levels of a scoped project key.
+const (
+	PermissionRead  = "read"
+	PermissionWrite = "write"
+)
+
+// keyArea is the area of an API path a scoped key's permission names: its
+// first segment below /api/v3.1 (or /api/v3), e.g. "auth_configs".
+func keyArea(p string) string {
+	for _, prefix := range []string{"/api/v3.1/", "/api/v3/"} {
+		if rest, ok := strings.CutPrefix(p, prefix); ok {
+			area, _, _ := strings.Cut(rest, "/")
+			return area
+		}
+	}
+	return ""
+}
+
+// keyPermits answers whether a key with perms may call method on path: a
+// full key (nil) may; a read permission covers GET and HEAD, a write
+// permission every method; an area the key does not name falls back to "*",
+// else nothing is permitted. It returns the permission the call needs.
+func keyPermits(perms map[string]string, method, path string) (need, area string, ok bool) {
+	area = keyArea(path)
+	need = PermissionWrite
+	if method == http.MethodGet || method == http.MethodHead {
+		need = PermissionRead
+	}
+	if perms == nil {
+		return need, area, true
+	}
+	have, named := perms[area]
+	if !named {
+		have = perms["*"]
+	}
+	return need, area, have == PermissionWrite || (have == PermissionRead && need == PermissionRead)
 }
 
 // projectKey is the key index entry of a project API key: the project's
 // data scope, id and organization.
-type projectKey struct{ scope, projectID, org string }
+type projectKey struct {
+	scope, projectID, org string
+	perms                 map[string]string // nil: a full key
+}
 
 // projectScope resolves a project API key to its project's data scope.
 func (s *Server) projectScope(key string) (string, bool) {
+	pk, ok := s.projectKeyOf(key)
+	return pk.scope, ok
+}
+
+// projectKeyOf is the key index entry of a project API key.
+func (s *Server) projectKeyOf(key string) (projectKey, bool) {
 	s.keysMu.RLock()
 	defer s.keysMu.RUnlock()
 	pk, ok := s.keys[key]
-	return pk.scope, ok
+	return pk, ok
 }
 
 // reindexKeys rebuilds the key index from the projects; callers hold st.mu
@@ -102,7 +154,7 @@ func (s *Server) reindexKeys() {
 			continue
 		}
 		for _, k := range p.APIKeys {
-			keys[k.Key] = projectKey{scope: p.Scope, projectID: p.ID, org: p.OrgID}
+			keys[k.Key] = projectKey{scope: p.Scope, projectID: p.ID, org: p.OrgID, perms: k.Permissions}
 		}
 	}
 	s.keysMu.Lock()
@@ -188,7 +240,10 @@ func (s *Server) setupProjects(keys map[string]string) error {
 }
 
 func projectEqual(a, b *Project) bool {
-	return a.OrgID == b.OrgID && slices.Equal(a.APIKeys, b.APIKeys)
+	return a.OrgID == b.OrgID && slices.EqualFunc(a.APIKeys, b.APIKeys, func(x, y ProjectAPIKey) bool {
+		return x.ID == y.ID && x.Name == y.Name && x.Key == y.Key && x.CreatedAt == y.CreatedAt &&
+			x.Configured == y.Configured && maps.Equal(x.Permissions, y.Permissions)
+	})
 }
 
 // commitProjects persists project changes and applies them to s.projects and
@@ -452,4 +507,48 @@ func (s *Server) regenerateProjectKey(c *call) (int, any, *apiError) {
 		"api_key": map[string]any{"id": k.ID, "name": k.Name, "key": k.Key, "created_at": k.CreatedAt},
 		"message": "API key regenerated; the project's previous keys no longer work",
 	}, nil
+}
+
+// createScopedKey (POST /_emulator/api_keys, with the project's key) adds a
+// scoped API key to the caller's project, the emulator's stand-in for the
+// dashboard's scoped keys: body {"permissions": {AREA: "read"|"write", ...}}
+// with AREA a first path segment below /api/v3.1 (auth_configs,
+// connected_accounts, trigger_instances, ...) or "*" for every other area;
+// {"permissions": {"*": "read"}} is a read-only key. Answers {id, key,
+// permissions}. The key works at once; an API call it does not permit is
+// answered 403.
+func (s *Server) createScopedKey(c *call) (int, any, *apiError) {
+	var body struct {
+		Permissions map[string]string `json:"permissions"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	if len(body.Permissions) == 0 {
+		return 0, nil, errValidation("permissions", "permissions must name at least one area (\"*\" for every area)")
+	}
+	for area, p := range body.Permissions {
+		if p != PermissionRead && p != PermissionWrite {
+			return 0, nil, errValidation("permissions."+area, "permissions.%s must be \"read\" or \"write\", got %q", area, p)
+		}
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	var proj *Project
+	for _, p := range s.projects {
+		if !p.Deleted && p.Scope == c.project {
+			proj = p
+		}
+	}
+	if proj == nil {
+		return 0, nil, newErr(http.StatusNotFound, CodeProjectNotFound, "Project_NotFound", "the key's project is not found")
+	}
+	np := *proj
+	k := newProjectAPIKey(s.st.stamp())
+	k.Name, k.Permissions = "scoped", maps.Clone(body.Permissions)
+	np.APIKeys = append(slices.Clone(proj.APIKeys), k)
+	if err := s.commitProjects(put(bucketProjects, np.ID, &np)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, map[string]any{"id": k.ID, "key": k.Key, "permissions": k.Permissions}, nil
 }
