@@ -178,7 +178,7 @@ func withInitialStatus(state *ConnectionState) *ConnectionState {
 	maps.Copy(val, state.Val)
 	val["status"] = "ACTIVE"
 	switch state.AuthScheme {
-	case "OAUTH2", "OAUTH1", "DCR_OAUTH":
+	case "OAUTH2", "OAUTH1", "DCR_OAUTH", "CIMD_OAUTH":
 		if tok, _ := val["access_token"].(string); tok == "" {
 			val["status"] = "INITIALIZING"
 		}

@@ -37,16 +37,30 @@ type ProjectAPIKey struct {
 }
 
 // ProjectConfig is a project's create-time configuration. The service takes
-// it on create only: retrieve does not return it and no operation updates it.
+// it on create only: retrieve does not return it and no operation of the
+// organization key updates it (the project-key PATCH /org/project/config of
+// the documents takes neither ZDREnabled nor OAuthCallbackVerifierURL).
+//
+// LogVisibilitySetting and ZDREnabled are not sent together (the service's
+// v3 document: "Use zdr_enabled for Zero Data Retention;
+// log_visibility_setting remains supported for existing clients. Do not send
+// both fields."): "" leaves log_visibility_setting out.
 type ProjectConfig struct {
 	Is2FAEnabled                        bool    `json:"is_2FA_enabled"`
 	LogoURL                             *string `json:"logo_url,omitempty"`
 	DisplayName                         *string `json:"display_name,omitempty"`
 	MaskSecretKeysInConnectedAccount    bool    `json:"mask_secret_keys_in_connected_account"`
-	LogVisibilitySetting                string  `json:"log_visibility_setting"`
+	LogVisibilitySetting                string  `json:"log_visibility_setting,omitempty"`
 	RequireMCPAPIKey                    *bool   `json:"require_mcp_api_key,omitempty"`
 	IsComposioLinkEnabledForManagedAuth *bool   `json:"is_composio_link_enabled_for_managed_auth,omitempty"`
 	SignedURLFileExpiryInSeconds        *int64  `json:"signed_url_file_expiry_in_seconds,omitempty"`
+	// ZDREnabled turns Zero Data Retention on or off for the new project (nil:
+	// the plan's default; the Hobby plan cannot enable it).
+	ZDREnabled *bool `json:"zdr_enabled,omitempty"`
+	// OAuthCallbackVerifierURL is a developer-hosted https URL that verifies
+	// the identity of the user completing an OAuth callback (per-user
+	// callback identity verification); nil leaves it off.
+	OAuthCallbackVerifierURL *string `json:"oauth_callback_verifier_url,omitempty"`
 }
 
 // Log visibility settings of ProjectConfig.

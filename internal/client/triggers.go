@@ -126,6 +126,26 @@ type UpsertTriggerRequest struct {
 	UserID             string
 	TriggerConfig      map[string]any
 	ToolkitVersions    *ToolkitVersions
+	// EgressURL overrides where this instance's events are delivered (an
+	// https URL instead of the project's webhook subscription URL, which
+	// still decides signing, version and events). nil leaves the instance's
+	// override as it is (a new instance has none) and sends nothing; a
+	// pointer to "" removes it (sent as null); any other value sets it.
+	// No read answer carries it.
+	EgressURL *string
+}
+
+// egressBody is the wire value of UpsertTriggerRequest.EgressURL: nil
+// (omitted), null or the URL.
+func egressBody(u *string) json.RawMessage {
+	switch {
+	case u == nil:
+		return nil
+	case *u == "":
+		return json.RawMessage("null")
+	}
+	b, _ := json.Marshal(*u)
+	return b
 }
 
 // UpsertTrigger sends POST /trigger_instances/{slug}/upsert and returns the
@@ -136,11 +156,12 @@ func (c *Client) UpsertTrigger(ctx context.Context, slug string, r UpsertTrigger
 		cfg = map[string]any{}
 	}
 	body := struct {
-		ConnectedAccountID string         `json:"connected_account_id,omitempty"`
-		UserID             string         `json:"user_id,omitempty"`
-		TriggerConfig      map[string]any `json:"trigger_config"`
-		ToolkitVersions    any            `json:"toolkit_versions"`
-	}{r.ConnectedAccountID, r.UserID, cfg, r.ToolkitVersions.bodyValue(toolkitOfSlug(slug))}
+		ConnectedAccountID string          `json:"connected_account_id,omitempty"`
+		UserID             string          `json:"user_id,omitempty"`
+		TriggerConfig      map[string]any  `json:"trigger_config"`
+		ToolkitVersions    any             `json:"toolkit_versions"`
+		EgressURL          json.RawMessage `json:"egress_url,omitempty"`
+	}{r.ConnectedAccountID, r.UserID, cfg, r.ToolkitVersions.bodyValue(toolkitOfSlug(slug)), egressBody(r.EgressURL)}
 	var out struct {
 		TriggerID string `json:"trigger_id"` // the answer's one documented member
 	}

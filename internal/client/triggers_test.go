@@ -71,6 +71,26 @@ func TestTriggerOperations(t *testing.T) {
 			body: `{"connected_account_id":"ca_1","trigger_config":{},"toolkit_versions":{"github":"20250901_00"}}`,
 		},
 		{
+			name: "upsert sets egress_url",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				u := "https://hooks.example.com/ti"
+				return c.UpsertTrigger(ctx, "GITHUB_COMMIT_EVENT", UpsertTriggerRequest{ConnectedAccountID: "ca_1", EgressURL: &u})
+			},
+			reply:  `{"trigger_id":"ti_6"}`,
+			method: "POST", path: "/api/v3.1/trigger_instances/GITHUB_COMMIT_EVENT/upsert",
+			body: `{"connected_account_id":"ca_1","trigger_config":{},"toolkit_versions":"latest","egress_url":"https://hooks.example.com/ti"}`,
+		},
+		{
+			name: "upsert removes egress_url with null",
+			call: func(ctx context.Context, c *Client) (any, error) {
+				none := ""
+				return c.UpsertTrigger(ctx, "GITHUB_COMMIT_EVENT", UpsertTriggerRequest{ConnectedAccountID: "ca_1", EgressURL: &none})
+			},
+			reply:  `{"trigger_id":"ti_6"}`,
+			method: "POST", path: "/api/v3.1/trigger_instances/GITHUB_COMMIT_EVENT/upsert",
+			body: `{"connected_account_id":"ca_1","trigger_config":{},"toolkit_versions":"latest","egress_url":null}`,
+		},
+		{
 			name:   "enable",
 			call:   func(ctx context.Context, c *Client) (any, error) { return nil, c.EnableTrigger(ctx, "ti_1") },
 			reply:  `{"status":"success"}`,

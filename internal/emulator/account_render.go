@@ -33,6 +33,9 @@ func (s *Server) stateVal(a *ConnectedAccount, origin string) map[string]any {
 	if a.CallbackURL != "" {
 		val["callback_url"] = a.CallbackURL
 	}
+	if _, ok := val["client_id"]; !ok && a.AuthScheme == "CIMD_OAUTH" {
+		val["client_id"] = cimdClientID(origin, a.ToolkitSlug)
+	}
 	val["status"] = valStatus(a.AuthScheme, a.Status, val)
 	return val
 }
@@ -59,6 +62,10 @@ var valStates = map[string]map[string][]string{
 		StatusInactive: {"application_id", "installation_id", "private_key"}},
 	"SAML": {StatusInitializing: nil, StatusInitiated: nil, StatusActive: nil, StatusInactive: nil, StatusFailed: nil, StatusExpired: nil},
 	"DCR_OAUTH": {StatusInitializing: nil, StatusInitiated: {"client_id", "redirectUrl"}, StatusActive: {"client_id", "access_token"},
+		StatusInactive: {"client_id", "access_token"}, StatusFailed: nil, StatusExpired: nil},
+	// CIMD_OAUTH (S3 PostConnectedAccountsRequestConnectionStateVariant14):
+	// client_id is the client ID metadata document URL.
+	"CIMD_OAUTH": {StatusInitializing: nil, StatusInitiated: {"client_id", "redirectUrl"}, StatusActive: {"client_id", "access_token"},
 		StatusInactive: {"client_id", "access_token"}, StatusFailed: nil, StatusExpired: nil},
 	"S2S_OAUTH2": {StatusInitializing: nil, StatusInitiated: nil, StatusActive: {"access_token"}, StatusInactive: {"access_token"},
 		StatusFailed: nil, StatusExpired: nil},

@@ -23,9 +23,21 @@ type categoryDef struct {
 	Name string `json:"name"`
 }
 
-// knownSchemes are the auth scheme modes of the contract.
+// knownSchemes are the auth scheme modes of the contract (rc.6's 14) and
+// CIMD_OAUTH, which the service's v3 document adds (S3: OAuth whose client_id
+// is the URL of a client ID metadata document; its account states are DCR's).
 var knownSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BILLCOM_AUTH", "BEARER_TOKEN", "GOOGLE_SERVICE_ACCOUNT",
-	"NO_AUTH", "BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "S2S_OAUTH2"}
+	"NO_AUTH", "BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "CIMD_OAUTH", "S2S_OAUTH2"}
+
+// isRedirectOAuth reports the schemes whose accounts are connected by the
+// user approving access at a redirect URL (and get their tokens then).
+func isRedirectOAuth(scheme string) bool {
+	switch scheme {
+	case "OAUTH2", "OAUTH1", "DCR_OAUTH", "CIMD_OAUTH":
+		return true
+	}
+	return false
+}
 
 type fieldDef struct {
 	Name        string

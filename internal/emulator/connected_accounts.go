@@ -141,7 +141,7 @@ func credentialsFromState(tk *toolkitDef, ac *AuthConfig, st *stateBody, prefix 
 			creds[k] = v
 		}
 	}
-	if sc.Mode == "OAUTH2" || sc.Mode == "OAUTH1" || sc.Mode == "DCR_OAUTH" {
+	if isRedirectOAuth(sc.Mode) {
 		if tok, _ := creds["access_token"].(string); tok != "" {
 			return creds, StatusActive, nil
 		}

@@ -249,3 +249,44 @@ func TestCreateRequiresStateFields(t *testing.T) {
 		t.Fatalf("%d accounts stored, want the 3 accepted ones", n)
 	}
 }
+
+// TestCIMDOAuthAccountFlow: CIMD_OAUTH (the service's v3 document: OAuth
+// whose client_id is a client ID metadata document URL) is a redirect flow
+// like DCR_OAUTH: an account starts INITIATED with a redirectUrl and is
+// ACTIVE with tokens once the user approves; an ACTIVE state without its
+// client_id is refused, as the document requires it; a scheme other than the
+// auth config's is refused.
+func TestCIMDOAuthAccountFlow(t *testing.T) {
+	e := newEnv(t, Options{})
+	ac := e.createCustomAC("sentry", "CIMD_OAUTH", map[string]any{})
+	create := func(val map[string]any) map[string]any {
+		return map[string]any{"auth_config": map[string]any{"id": ac},
+			"connection": map[string]any{"user_id": "u", "callback_url": "https://app.example/done",
+				"state": map[string]any{"authScheme": "CIMD_OAUTH", "val": val}}}
+	}
+	r := e.must(201, "POST", v+"/connected_accounts", create(map[string]any{"status": "INITIALIZING"}))
+	id := r.str("id")
+	if r.str("status") != "INITIATED" || r.str("redirect_url") == "" {
+		t.Fatalf("a CIMD_OAUTH account starts INITIATED with a redirect_url: %s", r.raw)
+	}
+	e.must(200, "POST", "/_emulator/connected_accounts/"+id+"/complete", nil)
+	got := e.must(200, "GET", v+"/connected_accounts/"+id, nil)
+	if got.str("status") != "ACTIVE" || got.get("state", "authScheme") != "CIMD_OAUTH" {
+		t.Fatalf("after approval: %s", got.raw)
+	}
+	if tok, _ := got.get("state", "val", "access_token").(string); tok == "" || got.get("state", "val", "status") != "ACTIVE" {
+		t.Fatalf("an approved CIMD_OAUTH account has an access_token and val.status ACTIVE: %s", got.raw)
+	}
+	// client_id is the URL of the client ID metadata document, served there.
+	clientID, _ := got.get("state", "val", "client_id").(string)
+	doc := e.must(200, "GET", strings.TrimPrefix(clientID, e.ts.URL), nil)
+	if clientID == "" || doc.str("client_id") != clientID {
+		t.Fatalf("val.client_id %q is not the URL of its metadata document: %s", clientID, doc.raw)
+	}
+	e.mustErr(400, "connection.state.val.client_id", "POST", v+"/connected_accounts",
+		create(map[string]any{"status": "ACTIVE", "access_token": "tok"}))
+	e.must(201, "POST", v+"/connected_accounts",
+		create(map[string]any{"status": "ACTIVE", "access_token": "tok", "client_id": "https://app.example/oauth/client.json"}))
+	e.mustErr(400, "authScheme", "POST", v+"/connected_accounts", map[string]any{"auth_config": map[string]any{"id": ac},
+		"connection": map[string]any{"user_id": "u", "state": map[string]any{"authScheme": "DCR_OAUTH", "val": map[string]any{"status": "INITIALIZING"}}}})
+}

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"encoding/json"
 	"html/template"
 	"net/http"
 	"net/url"
@@ -48,6 +49,30 @@ func (s *Server) registerConsentPages() {
 		s.mux.HandleFunc("POST "+prefix+"/approve", s.consentDecision(true))
 		s.mux.HandleFunc("POST "+prefix+"/deny", s.consentDecision(false))
 	}
+	s.mux.HandleFunc("GET /oauth/client-metadata/{toolkit}", s.clientMetadataDocument)
+}
+
+// cimdClientID is the client_id of a CIMD_OAUTH account of toolkit: the URL of
+// the client ID metadata document the emulator serves for it (with CIMD the
+// client_id is that document's HTTPS URL; the emulator serves it on its own
+// origin).
+func cimdClientID(origin, toolkit string) string {
+	return origin + "/oauth/client-metadata/" + toolkit
+}
+
+// clientMetadataDocument serves the client ID metadata document of a
+// toolkit's CIMD_OAUTH flow (draft-ietf-oauth-client-id-metadata-document):
+// its client_id is its own URL; its redirect URI is the consent page's
+// origin.
+func (s *Server) clientMetadataDocument(w http.ResponseWriter, r *http.Request) {
+	origin := s.origin(r)
+	tk := r.PathValue("toolkit")
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{
+		"client_id": cimdClientID(origin, tk), "client_name": "service-emulator (" + tk + ")",
+		"redirect_uris": []string{origin + "/oauth/callback"}, "grant_types": []string{"authorization_code", "refresh_token"},
+		"response_types": []string{"code"}, "token_endpoint_auth_method": "none",
+	})
 }
 
 // accountByConsent finds the account waiting on token; callers hold st.mu.

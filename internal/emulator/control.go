@@ -19,6 +19,7 @@ func (s *Server) registerControl() {
 		return 200, s.faults.get().info(), nil
 	})
 	s.control("PUT", "/webhook", s.putWebhook)
+	s.control("POST", "/api_keys", s.createScopedKey)
 }
 
 // controlAccount moves an account to ACTIVE (complete), FAILED (fail) or
@@ -63,7 +64,7 @@ func (s *Server) transition(old *ConnectedAccount, target, reason string) *Conne
 	switch target {
 	case StatusActive:
 		a.StatusReason = nil
-		if a.AuthScheme == "OAUTH2" || a.AuthScheme == "OAUTH1" || a.AuthScheme == "DCR_OAUTH" {
+		if isRedirectOAuth(a.AuthScheme) {
 			a.Val["access_token"] = "emu_at_" + randString(24)
 			a.Val["refresh_token"] = "emu_rt_" + randString(24)
 			a.Val["token_type"] = "Bearer"
@@ -106,7 +107,7 @@ func (s *Server) fireTrigger(c *call) (int, any, *apiError) {
 			"the connected account of trigger instance %s is not ACTIVE", t.ID)
 	}
 	logID := newID("log")
-	msgID, payload, queued := s.publish(c.project, EventTriggerMessage, func(version, msgID string) map[string]any {
+	msgID, payload, queued := s.publishTo(c.project, EventTriggerMessage, t.EgressURL, func(version, msgID string) map[string]any {
 		return triggerMessage(version, msgID, logID, t, a, data)
 	})
 	return 200, map[string]any{"webhook_id": msgID, "log_id": logID, "queued": queued, "payload": payload}, nil

@@ -50,6 +50,19 @@ func requirement(schemes []string) (string, []credential) {
 	return strings.Join(parts, " or "), accepted
 }
 
+// checkKeyPermission refuses, with 403, an API call the project key's
+// scope does not permit (a scoped key: read or write per area, see
+// keyPermits). The body is the service's error envelope.
+func checkKeyPermission(c *call) *apiError {
+	need, area, ok := keyPermits(c.keyPerms, c.r.Method, c.r.URL.Path)
+	if ok {
+		return nil
+	}
+	return newErr(http.StatusForbidden, CodeForbidden, "Forbidden_InsufficientPermission",
+		"this API key does not have %s permission for %s", need, area).
+		fix("Use a project API key with " + need + " permission for " + area + ", or grant it to this key in the project's API key settings.")
+}
+
 func errUnauthorized(format string, args ...any) *apiError {
 	return newErr(http.StatusUnauthorized, CodeUnauthorized, "Unauthorized", format, args...)
 }
@@ -89,12 +102,12 @@ func (s *Server) authenticate(c *call, schemes []string) *apiError {
 	key := c.r.Header.Get(cr.header)
 	switch cr.scheme {
 	case SchemeAPIKey:
-		scope, ok := s.projectScope(key)
+		pk, ok := s.projectKeyOf(key)
 		if !ok {
 			return errUnauthorized("invalid API key").
 				fix("Send a valid project API key in the x-api-key header; a deleted project's keys and regenerated keys are refused.")
 		}
-		c.project = scope
+		c.project, c.keyPerms = pk.scope, pk.perms
 	case SchemeOrgAPIKey:
 		org, ok := s.orgKeys[key]
 		if !ok {

@@ -217,7 +217,7 @@ func TestCatalogOffersEveryScheme(t *testing.T) {
 		}
 	}
 	for _, m := range []string{"OAUTH2", "API_KEY", "BASIC", "BEARER_TOKEN", "BILLCOM_AUTH", "GOOGLE_SERVICE_ACCOUNT",
-		"BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "S2S_OAUTH2"} {
+		"BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "CIMD_OAUTH", "S2S_OAUTH2"} {
 		if !seen[m] {
 			t.Errorf("no catalog toolkit offers %s", m)
 		}
@@ -229,6 +229,7 @@ func TestCatalogOffersEveryScheme(t *testing.T) {
 	e.createCustomAC("cal", "CALCOM_AUTH", map[string]any{"client_id": "a", "client_secret": "b"})
 	e.createCustomAC("okta", "SAML", map[string]any{})
 	e.createCustomAC("sentry", "DCR_OAUTH", map[string]any{})
+	e.createCustomAC("sentry", "CIMD_OAUTH", map[string]any{})
 	e.createCustomAC("servicenow", "BASIC_WITH_JWT", map[string]any{})
 	e.mustErr(400, "client_secret", "POST", v+"/auth_configs", map[string]any{"toolkit": map[string]any{"slug": "zoom"},
 		"auth_config": map[string]any{"type": "use_custom_auth", "authScheme": "S2S_OAUTH2", "credentials": map[string]any{"client_id": "a"}}})

@@ -68,6 +68,10 @@ type TriggerInstance struct {
 	DisabledAt           *string        `json:"disabled_at"`
 	CreatedAt            string         `json:"created_at"`
 	UpdatedAt            string         `json:"updated_at"`
+	// EgressURL overrides, for this instance only, where its events are
+	// delivered ("" = the project's webhook subscription URL). Set and
+	// removed by the upsert; no read answer carries it (S3).
+	EgressURL string `json:"egress_url,omitempty"`
 }
 
 // Session is a stored tool-router session.

@@ -12,7 +12,9 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"net"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -77,18 +79,70 @@ type ProjectAPIKey struct {
 	CreatedAt string `json:"created_at"`
 	// Configured marks a key of Options.APIKeys (re-read at every start).
 	Configured bool `json:"configured,omitempty"`
+	// Permissions scopes the key (the service's scoped project keys,
+	// changelogs 2026-08-28 and 09-21: read or write per area): area (the
+	// first path segment below /api/v3.1, such as auth_configs) -> "read" or
+	// "write"; "*" is every other area. nil: a full key. See keyPermits.
+	Permissions map[string]string `json:"permissions,omitempty"`
+}
+
+// Permission levels of a scoped project key.
+const (
+	PermissionRead  = "read"
+	PermissionWrite = "write"
+)
+
+// keyArea is the area of an API path a scoped key's permission names: its
+// first segment below /api/v3.1 (or /api/v3), e.g. "auth_configs".
+func keyArea(p string) string {
+	for _, prefix := range []string{"/api/v3.1/", "/api/v3/"} {
+		if rest, ok := strings.CutPrefix(p, prefix); ok {
+			area, _, _ := strings.Cut(rest, "/")
+			return area
+		}
+	}
+	return ""
+}
+
+// keyPermits answers whether a key with perms may call method on path: a
+// full key (nil) may; a read permission covers GET and HEAD, a write
+// permission every method; an area the key does not name falls back to "*",
+// else nothing is permitted. It returns the permission the call needs.
+func keyPermits(perms map[string]string, method, path string) (need, area string, ok bool) {
+	area = keyArea(path)
+	need = PermissionWrite
+	if method == http.MethodGet || method == http.MethodHead {
+		need = PermissionRead
+	}
+	if perms == nil {
+		return need, area, true
+	}
+	have, named := perms[area]
+	if !named {
+		have = perms["*"]
+	}
+	return need, area, have == PermissionWrite || (have == PermissionRead && need == PermissionRead)
 }
 
 // projectKey is the key index entry of a project API key: the project's
 // data scope, id and organization.
-type projectKey struct{ scope, projectID, org string }
+type projectKey struct {
+	scope, projectID, org string
+	perms                 map[string]string // nil: a full key
+}
 
 // projectScope resolves a project API key to its project's data scope.
 func (s *Server) projectScope(key string) (string, bool) {
+	pk, ok := s.projectKeyOf(key)
+	return pk.scope, ok
+}
+
+// projectKeyOf is the key index entry of a project API key.
+func (s *Server) projectKeyOf(key string) (projectKey, bool) {
 	s.keysMu.RLock()
 	defer s.keysMu.RUnlock()
 	pk, ok := s.keys[key]
-	return pk.scope, ok
+	return pk, ok
 }
 
 // reindexKeys rebuilds the key index from the projects; callers hold st.mu
@@ -100,7 +154,7 @@ func (s *Server) reindexKeys() {
 			continue
 		}
 		for _, k := range p.APIKeys {
-			keys[k.Key] = projectKey{scope: p.Scope, projectID: p.ID, org: p.OrgID}
+			keys[k.Key] = projectKey{scope: p.Scope, projectID: p.ID, org: p.OrgID, perms: k.Permissions}
 		}
 	}
 	s.keysMu.Lock()
@@ -186,7 +240,10 @@ func (s *Server) setupProjects(keys map[string]string) error {
 }
 
 func projectEqual(a, b *Project) bool {
-	return a.OrgID == b.OrgID && slices.Equal(a.APIKeys, b.APIKeys)
+	return a.OrgID == b.OrgID && slices.EqualFunc(a.APIKeys, b.APIKeys, func(x, y ProjectAPIKey) bool {
+		return x.ID == y.ID && x.Name == y.Name && x.Key == y.Key && x.CreatedAt == y.CreatedAt &&
+			x.Configured == y.Configured && maps.Equal(x.Permissions, y.Permissions)
+	})
 }
 
 // commitProjects persists project changes and applies them to s.projects and
@@ -219,16 +276,27 @@ func (c *call) orgProject(id string) (*Project, *apiError) {
 
 var projectNamePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9 _-]{0,63}$`)
 
+// projectConfigSchema: the contract (rc.6) requires is_2FA_enabled,
+// mask_secret_keys_in_connected_account and log_visibility_setting; the
+// service's newer v3 document (S3 PostOrgOwnerProjectNewRequestConfig) makes
+// every member optional and adds zdr_enabled ("Do not send both fields" with
+// log_visibility_setting), oauth_callback_verifier_url and theme. The
+// stricter reading of both is kept where both can be met: the two booleans
+// stay required, and exactly one of log_visibility_setting and zdr_enabled
+// (checkProjectConfig).
 var projectConfigSchema = map[string]any{
 	"type": "object", "additionalProperties": false,
-	"required": []any{"is_2FA_enabled", "mask_secret_keys_in_connected_account", "log_visibility_setting"},
+	"required": []any{"is_2FA_enabled", "mask_secret_keys_in_connected_account"},
 	"properties": map[string]any{
-		"is_2FA_enabled":                            map[string]any{"type": "boolean"},
-		"logo_url":                                  map[string]any{"type": "string"},
-		"display_name":                              map[string]any{"type": "string"},
-		"mask_secret_keys_in_connected_account":     map[string]any{"type": "boolean"},
-		"log_visibility_setting":                    map[string]any{"type": "string", "enum": []any{"show_all", "dont_store_data"}},
-		"require_mcp_api_key":                       map[string]any{"type": "boolean"},
+		"zdr_enabled":                           map[string]any{"type": "boolean"},
+		"oauth_callback_verifier_url":           map[string]any{"type": "string"},
+		"theme":                                 map[string]any{"type": "object"},
+		"is_2FA_enabled":                        map[string]any{"type": "boolean"},
+		"logo_url":                              map[string]any{"type": "string"},
+		"display_name":                          map[string]any{"type": "string"},
+		"mask_secret_keys_in_connected_account": map[string]any{"type": "boolean"},
+		"log_visibility_setting":                map[string]any{"type": "string", "enum": []any{"show_all", "dont_store_data"}},
+		"require_mcp_api_key":                   map[string]any{"type": "boolean"},
 		"is_composio_link_enabled_for_managed_auth": map[string]any{"type": "boolean"},
 		"signed_url_file_expiry_in_seconds":         map[string]any{"type": "number"},
 	},
@@ -244,6 +312,37 @@ var projectCreateSchema = map[string]any{
 	},
 }
 
+// checkProjectConfig applies the rules of a project config the schema
+// cannot say: log_visibility_setting or zdr_enabled, never both (S3: "Do not
+// send both fields"; the contract requires log_visibility_setting, so one of
+// them is required), and oauth_callback_verifier_url an https URL that
+// passes the service's SSRF checks (S3: "Must be https and pass SSRF
+// checks": here, no loopback, private, link-local or unspecified address and
+// no localhost).
+func checkProjectConfig(cfg map[string]any) *apiError {
+	_, lvs := cfg["log_visibility_setting"]
+	_, zdr := cfg["zdr_enabled"]
+	switch {
+	case lvs && zdr:
+		return errValidation("config.zdr_enabled", "config.zdr_enabled and config.log_visibility_setting must not be sent together: use zdr_enabled")
+	case !lvs && !zdr:
+		return errValidation("config.log_visibility_setting", "config.log_visibility_setting is required (or config.zdr_enabled)")
+	}
+	if raw, ok := cfg["oauth_callback_verifier_url"].(string); ok {
+		u, err := url.Parse(raw)
+		if err != nil || u.Scheme != "https" || u.Hostname() == "" {
+			return errValidation("config.oauth_callback_verifier_url", "config.oauth_callback_verifier_url must be an absolute https URL, got %q", raw)
+		}
+		h := u.Hostname()
+		ip := net.ParseIP(h)
+		if strings.EqualFold(h, "localhost") || strings.HasSuffix(strings.ToLower(h), ".localhost") ||
+			(ip != nil && (ip.IsLoopback() || ip.IsPrivate() || ip.IsLinkLocalUnicast() || ip.IsUnspecified())) {
+			return errValidation("config.oauth_callback_verifier_url", "config.oauth_callback_verifier_url %q points at a local or private address, which the service's SSRF checks refuse", raw)
+		}
+	}
+	return nil
+}
+
 func newProjectAPIKey(now string) ProjectAPIKey {
 	return ProjectAPIKey{ID: newID("key"), Name: "default", Key: "ak_" + randString(20), CreatedAt: now}
 }
@@ -256,6 +355,11 @@ func (s *Server) createProject(c *call) (int, any, *apiError) {
 	}
 	if path, msg, ok := validateSchema(projectCreateSchema, body, ""); !ok {
 		return 0, nil, errValidation(path, "%s %s", path, msg)
+	}
+	if cfg, ok := body["config"].(map[string]any); ok {
+		if e := checkProjectConfig(cfg); e != nil {
+			return 0, nil, e
+		}
 	}
 	name := body["name"].(string)
 	if strings.TrimSpace(name) == "" {
@@ -403,4 +507,48 @@ func (s *Server) regenerateProjectKey(c *call) (int, any, *apiError) {
 		"api_key": map[string]any{"id": k.ID, "name": k.Name, "key": k.Key, "created_at": k.CreatedAt},
 		"message": "API key regenerated; the project's previous keys no longer work",
 	}, nil
+}
+
+// createScopedKey (POST /_emulator/api_keys, with the project's key) adds a
+// scoped API key to the caller's project, the emulator's stand-in for the
+// dashboard's scoped keys: body {"permissions": {AREA: "read"|"write", ...}}
+// with AREA a first path segment below /api/v3.1 (auth_configs,
+// connected_accounts, trigger_instances, ...) or "*" for every other area;
+// {"permissions": {"*": "read"}} is a read-only key. Answers {id, key,
+// permissions}. The key works at once; an API call it does not permit is
+// answered 403.
+func (s *Server) createScopedKey(c *call) (int, any, *apiError) {
+	var body struct {
+		Permissions map[string]string `json:"permissions"`
+	}
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	if len(body.Permissions) == 0 {
+		return 0, nil, errValidation("permissions", "permissions must name at least one area (\"*\" for every area)")
+	}
+	for area, p := range body.Permissions {
+		if p != PermissionRead && p != PermissionWrite {
+			return 0, nil, errValidation("permissions."+area, "permissions.%s must be \"read\" or \"write\", got %q", area, p)
+		}
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	var proj *Project
+	for _, p := range s.projects {
+		if !p.Deleted && p.Scope == c.project {
+			proj = p
+		}
+	}
+	if proj == nil {
+		return 0, nil, newErr(http.StatusNotFound, CodeProjectNotFound, "Project_NotFound", "the key's project is not found")
+	}
+	np := *proj
+	k := newProjectAPIKey(s.st.stamp())
+	k.Name, k.Permissions = "scoped", maps.Clone(body.Permissions)
+	np.APIKeys = append(slices.Clone(proj.APIKeys), k)
+	if err := s.commitProjects(put(bucketProjects, np.ID, &np)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, map[string]any{"id": k.ID, "key": k.Key, "permissions": k.Permissions}, nil
 }

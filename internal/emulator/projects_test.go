@@ -93,6 +93,37 @@ func TestProjectCreateRetrieve(t *testing.T) {
 	checkErr(t, e.doHeaders(orgHeaders(ok), "GET", projectsPath+"/pr_nope", nil), http.StatusNotFound, `project "pr_nope" not found`)
 }
 
+// TestProjectConfigZDR: the service's v3 document adds zdr_enabled and
+// oauth_callback_verifier_url to a project's create config; zdr_enabled
+// replaces log_visibility_setting (never both: 400 naming both; one of them
+// required, as the contract requires log_visibility_setting), and the
+// verifier URL must be https and pass the SSRF checks. The config is kept.
+func TestProjectConfigZDR(t *testing.T) {
+	e := newEnv(t, Options{})
+	ok := DefaultOrgAPIKey
+	cfg := func(extra map[string]any) map[string]any {
+		c := map[string]any{"is_2FA_enabled": false, "mask_secret_keys_in_connected_account": true}
+		for k, v := range extra {
+			c[k] = v
+		}
+		return map[string]any{"name": "zdr " + randString(6), "config": c}
+	}
+	checkErr(t, e.doHeaders(orgHeaders(ok), "POST", projectsPath+"/new", cfg(map[string]any{"zdr_enabled": true, "log_visibility_setting": "show_all"})),
+		400, "config.zdr_enabled and config.log_visibility_setting must not be sent together")
+	checkErr(t, e.doHeaders(orgHeaders(ok), "POST", projectsPath+"/new", cfg(nil)), 400, "config.log_visibility_setting is required (or config.zdr_enabled)")
+	checkErr(t, e.doHeaders(orgHeaders(ok), "POST", projectsPath+"/new", cfg(map[string]any{"zdr_enabled": "yes"})), 400, "zdr_enabled")
+	for _, bad := range []string{"http://verify.example.com/cb", "https://127.0.0.1/cb", "https://10.1.2.3/cb", "https://localhost/cb", "verify.example.com"} {
+		checkErr(t, e.doHeaders(orgHeaders(ok), "POST", projectsPath+"/new", cfg(map[string]any{"zdr_enabled": false, "oauth_callback_verifier_url": bad})),
+			400, "config.oauth_callback_verifier_url")
+	}
+	r := e.org(ok, "POST", projectsPath+"/new", cfg(map[string]any{"zdr_enabled": true, "oauth_callback_verifier_url": "https://verify.example.com/cb"}))
+	p := e.srv.projects[r.str("id")]
+	if p == nil || p.Config["zdr_enabled"] != true || p.Config["oauth_callback_verifier_url"] != "https://verify.example.com/cb" {
+		t.Fatalf("config not kept: %+v", p)
+	}
+	e.org(ok, "POST", projectsPath+"/new", cfg(map[string]any{"log_visibility_setting": "dont_store_data"}))
+}
+
 func TestProjectListPages(t *testing.T) {
 	e := newEnv(t, Options{})
 	want := []string{"default"} // the configured project comes first
@@ -334,4 +365,40 @@ func envFor(t *testing.T, srv *Server) *testEnv {
 	srv.SetBaseURL(e.ts.URL)
 	t.Cleanup(func() { e.ts.Close(); _ = srv.Close() })
 	return e
+}
+
+// TestScopedProjectKey: POST /_emulator/api_keys issues a scoped key of the
+// caller's project (the service's keys with read or write per area): a
+// read permission lets GETs through and answers every write 403 in the
+// service's error envelope, naming the permission and the area; a write
+// permission on one area leaves the others to "*"; bad permissions are 400.
+func TestScopedProjectKey(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.mustErr(400, "permissions must name at least one area", "POST", "/_emulator/api_keys", map[string]any{"permissions": map[string]any{}})
+	e.mustErr(400, "permissions.auth_configs", "POST", "/_emulator/api_keys", map[string]any{"permissions": map[string]any{"auth_configs": "admin"}})
+	ro := e.must(200, "POST", "/_emulator/api_keys", map[string]any{"permissions": map[string]any{"*": "read"}}).str("key")
+	if r := e.doKey(ro, "GET", v+"/auth_configs", nil); r.status != 200 {
+		t.Fatalf("a read-only key reads: %d %s", r.status, r.raw)
+	}
+	body := map[string]any{"toolkit": map[string]any{"slug": "github"}, "auth_config": map[string]any{"type": "use_composio_managed_auth"}}
+	r := e.doKey(ro, "POST", v+"/auth_configs", body)
+	if r.status != 403 || r.get("error", "status") != float64(403) || r.get("error", "code") != float64(CodeForbidden) ||
+		!strings.Contains(r.str("error", "message"), "does not have write permission for auth_configs") || r.str("error", "request_id") == "" {
+		t.Fatalf("a write with a read-only key: %d %s", r.status, r.raw)
+	}
+	if n := len(e.must(200, "GET", v+"/auth_configs", nil).items()); n != 0 {
+		t.Fatalf("the refused write wrote: %d auth configs", n)
+	}
+	mixed := e.must(200, "POST", "/_emulator/api_keys", map[string]any{"permissions": map[string]any{"auth_configs": "write", "*": "read"}}).str("key")
+	if r := e.doKey(mixed, "POST", v+"/auth_configs", body); r.status != 201 {
+		t.Fatalf("write on auth_configs: %d %s", r.status, r.raw)
+	}
+	checkErr(t, e.doKey(mixed, "POST", v+"/connected_accounts", map[string]any{}), 403, "write permission for connected_accounts")
+	none := e.must(200, "POST", "/_emulator/api_keys", map[string]any{"permissions": map[string]any{"toolkits": "read"}}).str("key")
+	checkErr(t, e.doKey(none, "GET", v+"/auth_configs", nil), 403, "read permission for auth_configs")
+	if r := e.doKey(none, "GET", v+"/toolkits", nil); r.status != 200 {
+		t.Fatalf("read on toolkits: %d %s", r.status, r.raw)
+	}
+	// The full key is unchanged.
+	e.must(201, "POST", v+"/auth_configs", body)
 }

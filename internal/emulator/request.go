@@ -23,7 +23,10 @@ type call struct {
 	// the call ("" for an organization key or a no_auth call without one).
 	project string
 	// org is the organization whose API key authenticated the call.
-	org       string
+	org string
+	// keyPerms are the permissions of the scoped project key that
+	// authenticated the call (nil: a full key or no project key).
+	keyPerms  map[string]string
 	requestID string
 	s         *Server
 }
@@ -45,6 +48,10 @@ func (s *Server) wrapOp(h handlerFunc, isAPI bool, schemes []string) http.Handle
 			return
 		}
 		if aerr := s.authenticate(c, schemes); aerr != nil {
+			s.writeError(c, aerr)
+			return
+		}
+		if aerr := checkKeyPermission(c); isAPI && aerr != nil {
 			s.writeError(c, aerr)
 			return
 		}

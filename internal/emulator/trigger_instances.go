@@ -4,7 +4,9 @@
 package emulator
 
 import (
+	"encoding/json"
 	"net/http"
+	neturl "net/url"
 	"slices"
 	"sort"
 )
@@ -93,8 +95,15 @@ func (s *Server) upsertTrigger(c *call) (int, any, *apiError) {
 		TriggerConfigCamel map[string]any `json:"triggerConfig"`
 		ToolkitVersions    any            `json:"toolkit_versions"`
 		Version            string         `json:"version"`
+		// EgressURL: omitted leaves the instance's override as it is, null
+		// removes it, a string sets it (S3 PostTriggerInstancesBySlugUpsertRequest).
+		EgressURL json.RawMessage `json:"egress_url"`
 	}
 	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	egress, setEgress, e := egressURLFromBody(body.EgressURL)
+	if e != nil {
 		return 0, nil, e
 	}
 	tt, e := s.triggerType(c.r.PathValue("slug"))
@@ -144,6 +153,9 @@ func (s *Server) upsertTrigger(c *call) (int, any, *apiError) {
 		if t.Project == c.project && t.ConnectedAccountID == a.ID && t.TriggerName == tt.Slug && jsonEqual(t.Config, cfg) {
 			nt := *t
 			nt.Version = version
+			if setEgress {
+				nt.EgressURL = egress
+			}
 			nt.UpdatedAt = s.st.stamp()
 			if err := s.st.commit(put(bucketTriggers, nt.ID, &nt)); err != nil {
 				return 0, nil, internalErr(err)
@@ -155,7 +167,7 @@ func (s *Server) upsertTrigger(c *call) (int, any, *apiError) {
 	t := &TriggerInstance{
 		ID: newID("ti"), UUID: newUUID(), Project: c.project, Seq: s.st.nextSeq(), TriggerName: tt.Slug,
 		ToolkitSlug: tt.toolkit.Slug, ConnectedAccountID: a.ID, ConnectedAccountUUID: a.UUID, AuthConfigID: a.AuthConfigID,
-		UserID: a.UserID, Config: cfg, Version: version, CreatedAt: now, UpdatedAt: now,
+		UserID: a.UserID, Config: cfg, Version: version, CreatedAt: now, UpdatedAt: now, EgressURL: egress,
 	}
 	if err := s.st.commit(put(bucketTriggers, t.ID, t)); err != nil {
 		return 0, nil, internalErr(err)
@@ -167,6 +179,26 @@ func (s *Server) upsertTrigger(c *call) (int, any, *apiError) {
 // upsertAnswer is the upsert's answer as documented: {trigger_id} alone (the
 // service's document of 2026-11, PostTriggerInstancesBySlugUpsertResponse).
 func upsertAnswer(id string) map[string]any { return map[string]any{"trigger_id": id} }
+
+// egressURLFromBody reads an upsert's egress_url: absent (set false: leave
+// the instance's as it is), null (set, "": remove it) or an absolute https
+// URL with a host (the document: "this HTTPS URL"; unlike webhook_url, no
+// plain http to loopback hosts). Anything else is a 400 naming egress_url.
+func egressURLFromBody(raw json.RawMessage) (url string, set bool, e *apiError) {
+	if len(raw) == 0 {
+		return "", false, nil
+	}
+	if string(raw) == "null" {
+		return "", true, nil
+	}
+	if err := json.Unmarshal(raw, &url); err != nil {
+		return "", false, errValidation("egress_url", "egress_url must be a string or null, got %s", raw)
+	}
+	if u, err := neturl.Parse(url); err != nil || u.Scheme != "https" || u.Hostname() == "" {
+		return "", false, errValidation("egress_url", "egress_url must be an absolute https URL, got %q", url)
+	}
+	return url, true, nil
+}
 
 // triggerAccount resolves the connected account of an upsert; callers hold st.mu.
 func (s *Server) triggerAccount(c *call, tt *triggerDef, accountID, userID string) (*ConnectedAccount, *apiError) {

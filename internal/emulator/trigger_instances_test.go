@@ -1,8 +1,10 @@
 package emulator
 
 import (
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 )
 
 func props(r resp) map[string]any {
@@ -159,4 +161,60 @@ func accountUUID(e *testEnv, ca string) string {
 	}
 	e.t.Fatalf("no trigger instance of %s reports its uuid", ca)
 	return ""
+}
+
+// TestTriggerEgressURL: an upsert's egress_url (S3) sets, for that instance
+// only, where its events are delivered (the project's subscription still
+// required); an upsert of the same instance without it leaves it, null
+// removes it; it must be an absolute https URL (no plain http, not even to a
+// loopback host), and no read answer carries it.
+func TestTriggerEgressURL(t *testing.T) {
+	e := newEnv(t, Options{WebhookMaxAttempts: 1})
+	ac := e.createCustomAC("stripe", "API_KEY", nil)
+	ca := e.apiKeyAccount(ac, "u1")
+	up := func(body map[string]any) resp {
+		body["connected_account_id"] = ca
+		return e.do("POST", v+"/trigger_instances/STRIPE_PAYMENT_FAILED_TRIGGER/upsert", body)
+	}
+	checkErr(t, up(map[string]any{"egress_url": "http://127.0.0.1:1/plain"}), 400, "egress_url must be an absolute https URL")
+	checkErr(t, up(map[string]any{"egress_url": "/relative"}), 400, "egress_url must be an absolute https URL")
+	checkErr(t, up(map[string]any{"egress_url": 5}), 400, "egress_url must be a string or null")
+
+	rec := &hookRecorder{done: make(chan struct{})}
+	hook := httptest.NewServer(rec)
+	defer hook.Close()
+	e.must(200, "PUT", "/_emulator/webhook", map[string]any{"url": hook.URL, "secret": "s"})
+	const egress = "https://127.0.0.1:1/egress" // nothing listens: the delivery fails at once
+	r := up(map[string]any{"egress_url": egress})
+	if r.status != 200 {
+		t.Fatal(r.raw)
+	}
+	ti := r.str("trigger_id")
+	lastURL := func() string {
+		e.must(200, "POST", "/_emulator/trigger_instances/"+ti+"/fire", map[string]any{"x": 1})
+		deliveries, _ := e.must(200, "GET", "/_emulator/stats", nil).get("webhooks", "deliveries").([]any)
+		d, _ := deliveries[len(deliveries)-1].(map[string]any)
+		return d["url"].(string)
+	}
+	if got := lastURL(); got != egress {
+		t.Fatalf("delivered to %s, want the instance's egress_url %s", got, egress)
+	}
+	if item := e.must(200, "GET", v+"/trigger_instances/active?trigger_ids="+ti, nil).items()[0]; item["egress_url"] != nil {
+		t.Fatalf("the list answer carries egress_url, which the document's does not: %v", item)
+	}
+	if again := up(map[string]any{}).str("trigger_id"); again != ti {
+		t.Fatalf("the same upsert answered %s, want %s", again, ti)
+	}
+	if got := lastURL(); got != egress {
+		t.Fatalf("an upsert without egress_url changed it: delivered to %s", got)
+	}
+	up(map[string]any{"egress_url": nil})
+	if got := lastURL(); got != hook.URL {
+		t.Fatalf("egress_url null: delivered to %s, want the subscription's %s", got, hook.URL)
+	}
+	select {
+	case <-rec.done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("not delivered to the subscription after egress_url was removed")
+	}
 }

@@ -13,16 +13,31 @@ import (
 // answer). It returns the message id, the body sent and whether delivery was
 // queued.
 func (s *Server) publish(project, eventType string, build func(version, msgID string) map[string]any) (string, map[string]any, bool) {
+	return s.publishTo(project, eventType, "", build)
+}
+
+// publishTo is publish with the destination overridden by egressURL (a
+// trigger instance's egress_url; "" = the subscription's URL): the
+// subscription is still required and still decides the secret, the version
+// and whether the event is enabled; only the destination changes.
+func (s *Server) publishTo(project, eventType, egressURL string, build func(version, msgID string) map[string]any) (string, map[string]any, bool) {
 	s.st.mu.RLock()
 	defer s.st.mu.RUnlock()
-	return s.publishLocked(project, eventType, build)
+	return s.publishLockedTo(project, eventType, egressURL, build)
 }
 
 // publishLocked is publish for callers that hold st.mu (read or write).
 func (s *Server) publishLocked(project, eventType string, build func(version, msgID string) map[string]any) (string, map[string]any, bool) {
+	return s.publishLockedTo(project, eventType, "", build)
+}
+
+func (s *Server) publishLockedTo(project, eventType, egressURL string, build func(version, msgID string) map[string]any) (string, map[string]any, bool) {
 	var sub *WebhookSubscription
 	if w := s.st.projectWebhookSub(project); w != nil && slices.Contains(w.EnabledEvents, eventType) {
 		cp := *w
+		if egressURL != "" {
+			cp.WebhookURL = egressURL
+		}
 		sub = &cp
 	}
 	msgID := newID("msg")

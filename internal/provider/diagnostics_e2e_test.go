@@ -2,11 +2,13 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 )
 
 // TestAccE2E_refusedKeyNamesTheSetting: a 401 names the setting that holds
@@ -124,4 +126,41 @@ data "service_projects" "all" {}
 		!strings.Contains(out, "The key refused is the organization key: org_api_key") {
 		t.Errorf("swapped keys: exit %d; want the refusal naming org_api_key, with the default key %q readable and no ***:\n%s", res.ExitCode, ep.OrgAPIKey, out)
 	}
+}
+
+// TestAccScopedKey_plansThenRefused: a project key that may only read (the
+// service's scoped keys: read or write per area; the emulator's
+// POST /_emulator/api_keys) plans a new auth config without an error, since
+// a plan only reads, and the apply's create is refused with 403: the
+// diagnostic names the operation, says the key lacks the write permission
+// for auth_configs and how to check it.
+func TestAccScopedKey_plansThenRefused(t *testing.T) {
+	testAccRequireEmulator(t)
+	var key struct {
+		Key string `json:"key"`
+	}
+	testAccEmulatorDo(t, http.MethodPost, "/_emulator/api_keys", map[string]any{"permissions": map[string]any{"*": "read"}}, &key)
+	config := fmt.Sprintf(`
+provider "service" {
+  api_key = %q
+}
+
+resource "service_auth_config" "github" {
+  toolkit = "github"
+  name    = %q
+}
+`, key.Key, acctest.RandomWithPrefix("tf-acc-scoped"))
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		Steps: []tfresource.TestStep{
+			{Config: config, PlanOnly: true, ExpectNonEmptyPlan: true},
+			{
+				Config: config,
+				ExpectError: testAccErrRe(`Error creating service_auth_config`, `HTTP status: 403 Forbidden`,
+					`The project API key lacks the write permission for auth_configs that creating service_auth_config needs`,
+					`POST /api/v3.1/auth_configs`, `Check its permissions`),
+			},
+		},
+	})
 }

@@ -46,9 +46,11 @@ const (
 	authConfigTypeCustom  = "use_custom_auth"
 )
 
-// authSchemes are the auth schemes accepted by `auth_scheme`.
+// authSchemes are the auth schemes accepted by `auth_scheme`: the 14 of the
+// contract (rc.6) and CIMD_OAUTH, which the service's own v3 document adds
+// (OAuth whose client_id is the URL of a client ID metadata document).
 var authSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BILLCOM_AUTH", "BEARER_TOKEN", "GOOGLE_SERVICE_ACCOUNT",
-	"NO_AUTH", "BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "S2S_OAUTH2"}
+	"NO_AUTH", "BASIC_WITH_JWT", "CALCOM_AUTH", "SERVICE_ACCOUNT", "SAML", "DCR_OAUTH", "CIMD_OAUTH", "S2S_OAUTH2"}
 
 var acObjectAsOptions = basetypes.ObjectAsOptions{}
 

@@ -348,10 +348,12 @@ func (hostedLinkWithoutCredentials) ValidateResource(ctx context.Context, req re
 }
 
 // isOAuthScheme reports schemes whose accounts are connected by a user's
-// approval rather than pre-filled credentials.
+// approval rather than pre-filled credentials (CIMD_OAUTH: OAuth whose
+// client_id is a client ID metadata document URL, in the service's v3
+// document).
 func isOAuthScheme(scheme string) bool {
 	switch strings.ToUpper(scheme) {
-	case "OAUTH2", "OAUTH1", "DCR_OAUTH", "S2S_OAUTH2":
+	case "OAUTH2", "OAUTH1", "DCR_OAUTH", "CIMD_OAUTH", "S2S_OAUTH2":
 		return true
 	}
 	return false

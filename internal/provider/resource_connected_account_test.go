@@ -461,6 +461,48 @@ func testAccCheckConnectedAccountDestroyIn(c *client.Client) func(*terraform.Sta
 	}
 }
 
+// TestAccConnectedAccount_cimdOAuth: CIMD_OAUTH (OAuth whose client_id is a
+// client ID metadata document URL, in the service's v3 document) is accepted
+// as an auth config's scheme and its accounts take the OAuth path: INITIATED
+// with a redirect_url, ACTIVE once approved, pre-filled credentials refused
+// at plan naming the scheme.
+func TestAccConnectedAccount_cimdOAuth(t *testing.T) {
+	testAccRequireEmulator(t)
+	user := acctest.RandomWithPrefix("tf-ca-cimd")
+	ac := fmt.Sprintf(`
+resource "service_auth_config" "sentry" {
+  toolkit     = "sentry"
+  type        = "use_custom_auth"
+  auth_scheme = "CIMD_OAUTH"
+  name        = %q
+}
+`, user)
+	cfg := ac + testAccCAAccount(user, "service_auth_config.sentry.id", `callback_url = "https://app.example.com/done"`)
+	var id string
+	tfresource.ParallelTest(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
+		Steps: []tfresource.TestStep{
+			{
+				Config: cfg,
+				Check:  testAccCAState(&id),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("service_auth_config.sentry", tfjsonpath.New("auth_scheme"), knownvalue.StringExact("CIMD_OAUTH")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("status"), knownvalue.StringExact("INITIATED")),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("redirect_url"), knownvalue.StringRegexp(regexp.MustCompile(`^http.*/oauth/consent/`))),
+					statecheck.ExpectKnownValue(caAddr, tfjsonpath.New("auth_scheme"), knownvalue.StringExact("CIMD_OAUTH")),
+				},
+			},
+			testAccCACompleteStep(t, &id, cfg),
+			{
+				Config:      ac + testAccCAAccount(user, "service_auth_config.sentry.id", `credentials_wo = { token = "t" }`, `credentials_wo_version = 1`),
+				ExpectError: testAccErrRe(`Credentials not accepted for OAuth`, `credentials_wo`, `CIMD_OAUTH`),
+			},
+		},
+	})
+}
+
 // TestAccConnectedAccount_waitFailed: a connection that fails while apply
 // waits ends the wait at once (well before timeouts.create) with an error;
 // the account is kept in state, tainted, and replaced by the next apply.

@@ -72,6 +72,8 @@ type projectConfigModel struct {
 	RequireMCPAPIKey                 types.Bool   `tfsdk:"require_mcp_api_key"`
 	HostedLinkForManagedAuth         types.Bool   `tfsdk:"hosted_link_enabled_for_managed_auth"`
 	SignedURLFileExpiryInSeconds     types.Int64  `tfsdk:"signed_url_file_expiry_in_seconds"`
+	ZDREnabled                       types.Bool   `tfsdk:"zdr_enabled"`
+	OAuthCallbackVerifierURL         types.String `tfsdk:"oauth_callback_verifier_url"`
 }
 
 // projectNameRe is the service's rule for project names (the emulator
@@ -120,9 +122,25 @@ func projectConfigAttributes() map[string]schema.Attribute {
 		},
 		"log_visibility_setting": schema.StringAttribute{
 			MarkdownDescription: "What the service keeps of the project's request logs: `show_all` (everything) or " +
-				"`dont_store_data` (no request or response data). Required in `config`.",
-			Required:   true,
+				"`dont_store_data` (no request or response data). The service's older setting, kept for existing " +
+				"clients; the newer one is `zdr_enabled`, and the two are never sent together: set one of them, not " +
+				"both (setting both is an error at validate). When neither is set the service's default applies.",
+			Optional:   true,
 			Validators: []validator.String{stringvalidator.OneOf(client.LogVisibilityShowAll, client.LogVisibilityDontStoreData)},
+		},
+		"zdr_enabled": schema.BoolAttribute{
+			MarkdownDescription: "Zero Data Retention for the new project: when `true` the service keeps no request " +
+				"arguments, response data or error text of the project's tool calls in its logs (metadata only). " +
+				"When unset the plan's default applies (on for Enterprise, off for other paid plans); the Hobby plan " +
+				"cannot enable it. Replaces `log_visibility_setting`, which must then be left out (setting both is an " +
+				"error at validate).",
+			Optional: true,
+		},
+		"oauth_callback_verifier_url": schema.StringAttribute{
+			MarkdownDescription: "An `https` URL you host that the service calls to verify the identity of the user " +
+				"completing an OAuth connection (per-user callback identity verification). When unset, no verification.",
+			Optional:   true,
+			Validators: []validator.String{validators.HTTPSURL()},
 		},
 		"logo_url": schema.StringAttribute{
 			MarkdownDescription: "URL of the logo shown to the project's users (for example on the hosted connection page).",
@@ -188,6 +206,7 @@ func (r *projectResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 					"project (another resource, or another `name`). When the block is omitted the service's defaults apply.",
 				Optional:   true,
 				Attributes: projectConfigAttributes(),
+				Validators: []validator.Object{projectConfigExclusive{}},
 			},
 			"org_id": schema.StringAttribute{
 				MarkdownDescription: "Id of the organization the project belongs to.",
@@ -470,7 +489,38 @@ func projectConfigRequest(ctx context.Context, o types.Object, diags *diag.Diagn
 		RequireMCPAPIKey:                    m.RequireMCPAPIKey.ValueBoolPointer(),
 		IsComposioLinkEnabledForManagedAuth: m.HostedLinkForManagedAuth.ValueBoolPointer(),
 		SignedURLFileExpiryInSeconds:        m.SignedURLFileExpiryInSeconds.ValueInt64Pointer(),
+		ZDREnabled:                          m.ZDREnabled.ValueBoolPointer(),
+		OAuthCallbackVerifierURL:            m.OAuthCallbackVerifierURL.ValueStringPointer(),
 	}
+}
+
+// projectConfigExclusive refuses, at validate, a `config` that sets both
+// zdr_enabled and log_visibility_setting: the service's document says not to
+// send both ("Use zdr_enabled for Zero Data Retention; log_visibility_setting
+// remains supported for existing clients. Do not send both fields.").
+type projectConfigExclusive struct{}
+
+func (projectConfigExclusive) Description(context.Context) string {
+	return "zdr_enabled and log_visibility_setting are not set together"
+}
+
+func (v projectConfigExclusive) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (projectConfigExclusive) ValidateObject(_ context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	attrs := req.ConfigValue.Attributes()
+	zdr, lvs := attrs["zdr_enabled"], attrs["log_visibility_setting"]
+	if zdr == nil || lvs == nil || zdr.IsNull() || lvs.IsNull() {
+		return
+	}
+	resp.Diagnostics.AddAttributeError(req.Path.AtName("zdr_enabled"), "zdr_enabled with log_visibility_setting",
+		fmt.Sprintf("Attributes %s and %s are both set: the service takes one of them, never both "+
+			"(zdr_enabled is the newer setting of the same thing: what the service keeps of the project's logs). "+
+			"Remove log_visibility_setting to use zdr_enabled, or remove zdr_enabled.", req.Path.AtName("zdr_enabled"), req.Path.AtName("log_visibility_setting")))
 }
 
 func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -553,6 +603,8 @@ var projectConfigAttrTypes = map[string]attr.Type{
 	"require_mcp_api_key":                   types.BoolType,
 	"hosted_link_enabled_for_managed_auth":  types.BoolType,
 	"signed_url_file_expiry_in_seconds":     types.Int64Type,
+	"zdr_enabled":                           types.BoolType,
+	"oauth_callback_verifier_url":           types.StringType,
 }
 
 func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

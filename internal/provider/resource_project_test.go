@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -804,4 +805,97 @@ func TestAccE2E_projectProtectionWayOut(t *testing.T) {
 	if _, err := testAccOrgClient(t).GetProject(context.Background(), id); err != nil {
 		t.Errorf("project %s after the removed block (destroy = false): %v; want it kept on the service", id, err)
 	}
+}
+
+// TestAccProject_zdrConfig: config.zdr_enabled and
+// config.oauth_callback_verifier_url (the service's v3 document) are sent at
+// create without log_visibility_setting (never both: refused at validate,
+// naming both, without a write), kept in state by a refresh (the service
+// returns no config, so a change outside Terraform cannot be seen), refused
+// when changed on the existing project (config is create-only: no operation
+// of the organization key changes it) and null after an import. The create's
+// body is read from a recording proxy.
+func TestAccProject_zdrConfig(t *testing.T) {
+	testAccRequireEmulator(t)
+	testAccRequireOrgKey(t)
+	proxy := newTestAccRecordingProxy(t)
+	name := acctest.RandomWithPrefix("tf-project-zdr")
+	config := func(cfg string) string {
+		return fmt.Sprintf(`
+provider "service" {
+  base_url = %q
+}
+
+resource "service_project" "test" {
+  name                = %q
+  deletion_protection = false
+  config = {
+    is_2fa_enabled                        = false
+    mask_secret_keys_in_connected_account = true
+%s
+  }
+}
+`, proxy.URL, name, cfg)
+	}
+	const verifier = "https://verify.example.com/oauth/callback"
+	zdr := config("    zdr_enabled = true\n    oauth_callback_verifier_url = \"" + verifier + "\"")
+	var writes int
+	tfresource.Test(t, tfresource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckProjectDestroyed(t),
+		Steps: []tfresource.TestStep{
+			{
+				PreConfig:   func() { writes = testAccEmulatorWrites(t) },
+				Config:      config("    zdr_enabled = true\n    log_visibility_setting = \"dont_store_data\""),
+				PlanOnly:    true,
+				ExpectError: testAccErrRe(`zdr_enabled with log_visibility_setting`, `config.zdr_enabled and config.log_visibility_setting are both set`),
+			},
+			{
+				PreConfig:   func() { testAccAssertNoWritesSince(t, writes) },
+				Config:      config("    zdr_enabled = false\n    oauth_callback_verifier_url = \"http://verify.example.com/cb\""),
+				PlanOnly:    true,
+				ExpectError: testAccErrRe(`oauth_callback_verifier_url`, `absolute https URL`),
+			},
+			{
+				Config: zdr,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("config").AtMapKey("zdr_enabled"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("config").AtMapKey("oauth_callback_verifier_url"), knownvalue.StringExact(verifier)),
+					statecheck.ExpectKnownValue(projectAddr, tfjsonpath.New("config").AtMapKey("log_visibility_setting"), knownvalue.Null()),
+				},
+				Check: func(*terraform.State) error {
+					reqs := proxy.requests(http.MethodPost, "/api/v3.1/org/owner/project/new")
+					if len(reqs) != 1 {
+						return fmt.Errorf("%d project creates, want 1", len(reqs))
+					}
+					var body struct {
+						Config map[string]any `json:"config"`
+					}
+					if err := json.Unmarshal(reqs[0].Body, &body); err != nil {
+						return err
+					}
+					if _, both := body.Config["log_visibility_setting"]; both || body.Config["zdr_enabled"] != true ||
+						body.Config["oauth_callback_verifier_url"] != verifier {
+						return fmt.Errorf("the create sent config %v, want zdr_enabled and the verifier URL without log_visibility_setting", body.Config)
+					}
+					return nil
+				},
+			},
+			// A refresh keeps config (the service returns none): no drift is seen.
+			{
+				RefreshState: true,
+				Check:        tfresource.TestCheckResourceAttr(projectAddr, "config.zdr_enabled", "true"),
+			},
+			{Config: zdr, PlanOnly: true},
+			// Changing it on the existing project: a plan error, never a replacement.
+			{
+				Config:      config("    zdr_enabled = false\n    oauth_callback_verifier_url = \"" + verifier + "\""),
+				PlanOnly:    true,
+				ExpectError: testAccErrRe(`Project config cannot be changed`, `config`),
+			},
+			// Import: config cannot be read back (deletion_protection takes its default).
+			testAccImportStep(projectAddr, "config", "api_key", "api_key_rotation", "deletion_protection"),
+		},
+	})
 }

@@ -65,6 +65,7 @@ type triggerInstanceModel struct {
 	ToolkitVersion     types.String         `tfsdk:"toolkit_version"`
 	DisabledAt         types.String         `tfsdk:"disabled_at"`
 	UpdatedAt          types.String         `tfsdk:"updated_at"`
+	EgressURL          types.String         `tfsdk:"egress_url"`
 }
 
 // IdentitySchema: the trigger instance's identity is its id (see package identity).
@@ -166,6 +167,18 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 				MarkdownDescription: "When the trigger instance was last changed (ISO 8601).",
 				Computed:            true,
 			},
+			"egress_url": schema.StringAttribute{
+				MarkdownDescription: "An `https` URL this trigger instance's events are delivered to **instead of** the " +
+					"project's webhook URL. The project's webhook subscription (`service_webhook_subscription`) is " +
+					"still required and still decides the signing secret, the payload version and which events are " +
+					"enabled; only the destination of this instance's events changes. Set, changed and removed in " +
+					"place (removing it sends `null`, and events go to the project's webhook URL again). The service " +
+					"does not return it when the instance is read, so the provider keeps the value it last set: a " +
+					"change made outside Terraform is not detected, and an imported instance has it null (the first " +
+					"apply after an import sets the configured value).",
+				Optional:   true,
+				Validators: []validator.String{validators.HTTPSURL()},
+			},
 		},
 	}
 }
@@ -183,7 +196,7 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	}
 	// Only the attributes this function reads (codec.GetAttributes: add any
 	// attribute a new check needs).
-	checked := []string{"user_id", "slug", "connected_account_id", "trigger_config", "enabled"}
+	checked := []string{"user_id", "slug", "connected_account_id", "trigger_config", "enabled", "egress_url"}
 	var plan triggerInstanceModel
 	resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Plan, &plan, checked...)...)
 	if resp.Diagnostics.HasError() {
@@ -199,7 +212,7 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	}
 	if state != nil && state.UserID.Equal(plan.UserID) && state.Slug.Equal(plan.Slug) &&
 		state.ConnectedAccountID.Equal(plan.ConnectedAccountID) && state.TriggerConfig.Equal(plan.TriggerConfig) &&
-		state.Enabled.Equal(plan.Enabled) {
+		state.Enabled.Equal(plan.Enabled) && state.EgressURL.Equal(plan.EgressURL) {
 		// Nothing to change (trigger_config may differ from the configuration
 		// only in formatting): the framework marked the computed attributes
 		// unknown because the raw configuration differed; keep them, i.e.
@@ -216,7 +229,8 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 		return
 	}
 	// Only a create (or a replacement) sends the configuration and the
-	// account to the service; an in-place update (enabled) needs no check.
+	// account to the service; an in-place update (enabled, egress_url)
+	// needs no check.
 	if state != nil && state.UserID.Equal(plan.UserID) && state.Slug.Equal(plan.Slug) &&
 		state.TriggerConfig.Equal(plan.TriggerConfig) && state.ConnectedAccountID.Equal(plan.ConnectedAccountID) {
 		return
@@ -387,6 +401,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		UserID:             userID,
 		TriggerConfig:      cfg,
 		ToolkitVersions:    vp,
+		EgressURL:          plan.EgressURL.ValueStringPointer(), // null: none (omitted)
 	})
 	if err != nil {
 		diagnostics.AddAPIError(&resp.Diagnostics, "creating", triggerInstanceType, slug, err)
@@ -526,6 +541,9 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 	}
 	id := state.ID.ValueString()
 	c := r.data.Client
+	if !plan.EgressURL.Equal(state.EgressURL) && !r.updateEgressURL(ctx, state, plan.EgressURL, &resp.Diagnostics) {
+		return
+	}
 	if !plan.Enabled.IsUnknown() && !plan.Enabled.Equal(state.Enabled) {
 		var err error
 		op := "enabling"
@@ -552,6 +570,50 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 	}
 	resp.Diagnostics.Append(plan.fill(ctx, ti)...)
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.State, &plan)...)
+}
+
+// updateEgressURL sets (or, when egress null, removes) the delivery
+// override of the instance in state, in place: the service changes it only
+// through the upsert, which, given the instance's own account, trigger type
+// and configuration, returns that same instance and leaves everything else
+// as it is. toolkit_versions names the instance's own version, so that the
+// upsert does not move it to the provider's. It reports whether it
+// succeeded.
+func (r *triggerInstanceResource) updateEgressURL(ctx context.Context, state triggerInstanceModel, egress types.String, diags *diag.Diagnostics) bool {
+	id := state.ID.ValueString()
+	cfg, d := jsonvalue.ObjectFromNormalized(state.TriggerConfig, path.Root("trigger_config"))
+	diags.Append(d...)
+	if diags.HasError() {
+		return false
+	}
+	var vp *client.ToolkitVersions
+	if v := state.ToolkitVersion.ValueString(); v != "" && state.Toolkit.ValueString() != "" {
+		vp = &client.ToolkitVersions{PerToolkit: map[string]string{state.Toolkit.ValueString(): v}}
+	} else if versions := r.data.ToolkitVersions; !versions.IsZero() {
+		vp = &versions
+	}
+	u := egress.ValueString() // "" (null in the plan) removes it
+	got, err := r.data.Client.UpsertTrigger(ctx, state.Slug.ValueString(), client.UpsertTriggerRequest{
+		ConnectedAccountID: state.ConnectedAccountID.ValueString(),
+		UserID:             state.UserID.ValueString(),
+		TriggerConfig:      cfg,
+		ToolkitVersions:    vp,
+		EgressURL:          &u,
+	})
+	if err != nil {
+		diagnostics.AddAPIErrorAt(diags, path.Root("egress_url"), "setting egress_url of", triggerInstanceType, id, err)
+		return false
+	}
+	if got != id {
+		diags.AddAttributeError(path.Root("egress_url"), "egress_url set on another trigger instance",
+			fmt.Sprintf("Attribute egress_url: the service changes a trigger instance's egress_url through its upsert, "+
+				"which answered with trigger instance %s instead of %s (its account, trigger type or configuration "+
+				"changed outside Terraform). Run terraform apply -refresh-only, or replace the resource "+
+				"(terraform apply -replace).", got, id))
+		return false
+	}
+	tflog.Debug(ctx, "set trigger instance egress_url", map[string]any{"id": id, "removed": egress.IsNull()})
+	return true
 }
 
 func (r *triggerInstanceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

@@ -984,3 +984,118 @@ resource "service_trigger_instance" "messages" {
 		t.Errorf("plan on a service-managed account warns about a webhook endpoint:\n%s", out)
 	}
 }
+
+// TestAccTriggerInstance_egressURL: egress_url (the service's v3 document: a
+// per-instance https delivery override, set by the upsert, null removes it)
+// is sent at create, changed and removed in place through the upsert of the
+// same instance (which keeps the instance's own toolkit version), kept from
+// state by a refresh (no read answer carries it, so a change outside
+// Terraform is not detected) and null after an import. The upsert bodies are
+// read from a recording proxy.
+func TestAccTriggerInstance_egressURL(t *testing.T) {
+	t.Parallel()
+	testAccPreCheck(t)
+	user := acctest.RandomWithPrefix("tf-acc-trig-egress")
+	_, accountID := testAccTriggerAccount(t, "github", user)
+	proxy := newTestAccRecordingProxy(t)
+	name := "service_trigger_instance.test"
+	upsertPath := "/api/v3.1/trigger_instances/GITHUB_COMMIT_EVENT/upsert"
+	config := func(egress string) string {
+		line := ""
+		if egress != "" {
+			line = fmt.Sprintf("\n  egress_url           = %q", egress)
+		}
+		return fmt.Sprintf(`
+provider "service" {
+  base_url = %q
+}
+
+resource "service_trigger_instance" "test" {
+  user_id              = %q
+  slug                 = "GITHUB_COMMIT_EVENT"
+  connected_account_id = %q
+  trigger_config       = jsonencode({ owner = "octo", repo = "egress" })%s
+}
+`, proxy.URL, user, accountID, line)
+	}
+	// lastUpsert checks the newest upsert body's egress_url member: want is
+	// its JSON ("null", a quoted URL) or "" for absent.
+	lastUpsert := func(want string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			reqs := proxy.requests(http.MethodPost, upsertPath)
+			if len(reqs) == 0 {
+				return fmt.Errorf("no upsert sent")
+			}
+			var body map[string]json.RawMessage
+			if err := json.Unmarshal(reqs[len(reqs)-1].Body, &body); err != nil {
+				return err
+			}
+			if got := string(body["egress_url"]); got != want {
+				return fmt.Errorf("the upsert sent egress_url %s, want %s (body %s)", got, want, reqs[len(reqs)-1].Body)
+			}
+			if want != "" && string(body["toolkit_versions"]) != `{"github":"20251015_00"}` && len(reqs) > 1 {
+				return fmt.Errorf("an in-place upsert must keep the instance's own version, sent toolkit_versions %s", body["toolkit_versions"])
+			}
+			return nil
+		}
+	}
+	first := &testAccValue{}
+	const a, b, outside = "https://hooks.example.com/ti-a", "https://hooks.example.com/ti-b", "https://elsewhere.example.com/x"
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { testAccPreCheck(t) },
+		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
+		Steps: []resource.TestStep{
+			{
+				Config:      config("http://hooks.example.com/plain"),
+				ExpectError: testAccErrRe(`egress_url`, `absolute https URL`),
+			},
+			{
+				Config: config(a),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("egress_url"), knownvalue.StringExact(a)),
+				},
+				Check: resource.ComposeTestCheckFunc(first.capture(name, "id"), lastUpsert(strconv.Quote(a))),
+			},
+			{
+				Config: config(b),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(name, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("egress_url"), knownvalue.StringExact(b)),
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("toolkit_version"), knownvalue.StringExact("20251015_00")),
+				},
+				Check: resource.ComposeTestCheckFunc(lastUpsert(strconv.Quote(b)), resource.TestCheckResourceAttrPtr(name, "id", &first.v)),
+			},
+			// No read answer carries egress_url: an import leaves it null.
+			testAccImportStep(name, "egress_url"),
+			{
+				// Changed outside Terraform: not detected (documented).
+				PreConfig: func() {
+					u := outside
+					if _, err := testAccClient(t).UpsertTrigger(context.Background(), "GITHUB_COMMIT_EVENT", client.UpsertTriggerRequest{
+						ConnectedAccountID: accountID, TriggerConfig: map[string]any{"owner": "octo", "repo": "egress"}, EgressURL: &u,
+					}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: config(b),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// Removed from the configuration: sent as null, in place.
+				Config: config(""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(name, plancheck.ResourceActionUpdate)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(name, tfjsonpath.New("egress_url"), knownvalue.Null()),
+				},
+				Check: resource.ComposeTestCheckFunc(lastUpsert("null"), resource.TestCheckResourceAttrPtr(name, "id", &first.v)),
+			},
+		},
+	})
+}

@@ -32,6 +32,15 @@ func driveProjectClient(ctx context.Context, t *testing.T, baseURL string) {
 		RequireMCPAPIKey: &no,
 	}})
 	must("create project", err)
+	// Zero Data Retention instead of log_visibility_setting (never both), and
+	// a callback verifier: members of the service's v3 document.
+	yes, verifier := true, "https://verify.example.com/cb"
+	zdr, err := c.CreateProject(ctx, client.CreateProjectRequest{Name: "client-drive-zdr", Config: &client.ProjectConfig{
+		MaskSecretKeysInConnectedAccount: true, ZDREnabled: &yes, OAuthCallbackVerifierURL: &verifier,
+	}})
+	must("create project with zdr_enabled", err)
+	_, err = c.DeleteProject(ctx, zdr.ID, false)
+	must("delete the zdr project", err)
 	bare, err := c.CreateProject(ctx, client.CreateProjectRequest{Name: "client-drive-keyless", ShouldCreateAPIKey: &no})
 	must("create project without a key", err)
 	_, err = c.GetProject(ctx, p.ID)

@@ -165,6 +165,13 @@ func driveClient(t *testing.T, baseURL string) {
 		must("upsert trigger", err)
 		_, err = c.GetTriggerInstance(ctx, id)
 		must("get trigger", err)
+		// egress_url set and removed in place (the same instance again).
+		for _, egress := range []string{"https://hooks.example.com/contract", ""} {
+			_, err = c.UpsertTrigger(ctx, types[0].Slug, client.UpsertTriggerRequest{
+				ConnectedAccountID: gh.ID, TriggerConfig: configFor(types[0].Config), EgressURL: &egress,
+			})
+			must("upsert trigger egress_url", err)
+		}
 		_, err = c.ListActiveTriggers(ctx, client.TriggerInstanceListParams{
 			AuthConfigIDs: []string{managed.ID}, ConnectedAccountIDs: []string{gh.ID}, TriggerIDs: []string{id},
 			TriggerNames: []string{types[0].Slug}, UserIDs: []string{"client-user"}, ShowDisabled: true, Limit: 1,

@@ -7,7 +7,9 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
-func isOAuth(mode string) bool { return mode == "OAUTH2" || mode == "OAUTH1" || mode == "DCR_OAUTH" }
+func isOAuth(mode string) bool {
+	return mode == "OAUTH2" || mode == "OAUTH1" || mode == "DCR_OAUTH" || mode == "CIMD_OAUTH"
+}
 
 // connect creates a connected account on authConfig for sc (with the alias,
 // when given); OAuth schemes start INITIATED, the others ACTIVE.

@@ -39,6 +39,11 @@ func (w *walker) walkProjects() {
 	w.reject("a project without name", "POST", p+"/new", nil, map[string]any{})
 	w.reject("a project config without log_visibility_setting", "POST", p+"/new", nil, map[string]any{"name": "walk-x",
 		"config": map[string]any{"is_2FA_enabled": true, "mask_secret_keys_in_connected_account": true}})
+	w.reject("a project config with zdr_enabled and log_visibility_setting", "POST", p+"/new", nil, map[string]any{"name": "walk-x",
+		"config": map[string]any{"is_2FA_enabled": true, "mask_secret_keys_in_connected_account": true, "log_visibility_setting": "show_all", "zdr_enabled": true}})
+	w.reject("a project config with an http callback verifier", "POST", p+"/new", nil, map[string]any{"name": "walk-x",
+		"config": map[string]any{"is_2FA_enabled": true, "mask_secret_keys_in_connected_account": true, "zdr_enabled": false,
+			"oauth_callback_verifier_url": "http://verify.example.com/cb"}})
 	w.reject("a project config with an unknown visibility", "POST", p+"/new", nil, map[string]any{"name": "walk-x",
 		"config": map[string]any{"is_2FA_enabled": true, "mask_secret_keys_in_connected_account": true, "log_visibility_setting": "hidden"}})
 

@@ -29,6 +29,23 @@ resource "service_project" "staging" {
   revoke_on_delete    = true
 }
 
+# Zero Data Retention (zdr_enabled) is the newer form of log_visibility_setting:
+# set one of the two, never both. oauth_callback_verifier_url is an https URL
+# of yours that the service calls to verify the user completing an OAuth
+# connection. Both are taken at creation only, like the rest of config.
+resource "service_project" "regulated" {
+  name = "regulated"
+
+  config = {
+    is_2fa_enabled                        = true
+    mask_secret_keys_in_connected_account = true
+    zdr_enabled                           = true
+    oauth_callback_verifier_url           = "https://auth.example.com/composio/verify"
+  }
+
+  deletion_protection = false
+}
+
 # The project's key, for the provider configuration (or the application)
 # that manages the project's objects. See the guide "Projects and
 # environments" for a layout that creates a project and its objects.

@@ -21,7 +21,10 @@ resource "service_connected_account" "stripe" {
 
 # trigger_config is checked at plan time against the trigger type's config
 # schema for the toolkit version the provider is configured with. Key order
-# and whitespace never cause a diff.
+# and whitespace never cause a diff. egress_url sends this instance's events
+# to another https URL than the project's webhook (whose subscription still
+# signs them and picks the payload version); remove it to deliver to the
+# project's webhook again.
 resource "service_trigger_instance" "large_charges" {
   user_id              = "user-42"
   slug                 = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
@@ -29,6 +32,7 @@ resource "service_trigger_instance" "large_charges" {
   trigger_config = jsonencode({
     min_amount = 10000
   })
+  egress_url = "https://billing.example.com/hooks/large-charges"
 }
 
 # Without connected_account_id the user's first ACTIVE account on the

@@ -87,6 +87,9 @@ func APIErrorText(operation, resourceType, id string, err error) (string, string
 		if hint := refusedKeyHint(apiErr.StatusCode, apiErr.Path); hint != "" {
 			fmt.Fprintf(&b, "\n%s\n", hint)
 		}
+		if hint := scopedKeyHint(apiErr.StatusCode, apiErr.Method, apiErr.Path, operation+" "+subject); hint != "" {
+			fmt.Fprintf(&b, "\n%s\n", hint)
+		}
 	case errors.Is(err, context.DeadlineExceeded):
 		fmt.Fprintf(&b, "The request timed out while %s %s: %s\n\n", operation, subject, err)
 		b.WriteString("Suggested fix: check connectivity to the service, or raise request_timeout (provider) or the resource's timeouts.\n")
@@ -163,6 +166,35 @@ func refusedKeyHint(status int, apiPath string) string {
 		"was rotated (a change of api_key_rotation of its service_project), that configuration still holds the earlier " +
 		"key, which stopped working: give it the new one (the service_project's api_key, for example through the " +
 		"variable or secret it is read from)."
+}
+
+// scopedKeyHint says, for a 403 answered to a project key, that the key
+// lacks the permission the operation needs: the service's project keys can
+// be scoped to read or write per area (changelogs 2026-08-28 and 09-21), so
+// a read-only key plans (plans only read) and is refused at apply. The
+// permission is read for GET, write otherwise; the area is the path's first
+// segment below the API prefix (auth_configs, connected_accounts, ...).
+func scopedKeyHint(status int, method, apiPath, operation string) string {
+	if status != http.StatusForbidden || isOrgPath(apiPath) {
+		return ""
+	}
+	area := apiPath
+	for _, prefix := range []string{client.APIPrefix + "/", "/api/v3/"} {
+		if rest, ok := strings.CutPrefix(apiPath, prefix); ok {
+			area, _, _ = strings.Cut(rest, "/")
+			break
+		}
+	}
+	need := "write"
+	if method == http.MethodGet || method == http.MethodHead {
+		need = "read"
+	}
+	return fmt.Sprintf("The project API key lacks the %s permission for %s that %s needs (%s %s): the service's project "+
+		"keys can be scoped to read or write per area, and a key that may only read plans without an error and is "+
+		"refused when the apply writes. The key is api_key of the provider configuration that manages this object "+
+		"(or the %s environment variable when that provider block sets none). Check its permissions in the service's "+
+		"dashboard (the project's API key settings), then grant it %s for %s or use a key that has it.",
+		need, area, operation, method, apiPath, envAPIKey, need, area)
 }
 
 // ReadFailed handles the error of the GET in a resource's Read: a NotFound

@@ -97,3 +97,32 @@ func TestAddDeleteError(t *testing.T) {
 		}
 	}
 }
+
+// TestScopedKeyHint: a 403 answered to a project key names the permission
+// the operation needs (read for GET, write otherwise) and its area, the
+// operation and where to check; a 403 to the organization key, and other
+// statuses, get no such hint.
+func TestScopedKeyHint(t *testing.T) {
+	t.Parallel()
+	detail := func(method, p string, status int, op string) string {
+		var diags diag.Diagnostics
+		AddAPIError(&diags, op, "service_connected_account", "ca_1", &client.APIError{StatusCode: status, Method: method, Path: p,
+			Message: "this API key does not have write permission for connected_accounts"})
+		return diags[0].Detail()
+	}
+	d := detail("PATCH", "/api/v3.1/connected_accounts/ca_1", 403, "updating")
+	for _, want := range []string{"lacks the write permission for connected_accounts that updating service_connected_account ca_1 needs",
+		"PATCH /api/v3.1/connected_accounts/ca_1", "read or write per area", envAPIKey, "Check its permissions"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("403 detail lacks %q:\n%s", want, d)
+		}
+	}
+	if d := detail("GET", "/api/v3.1/connected_accounts/ca_1", 403, "reading"); !strings.Contains(d, "lacks the read permission for connected_accounts") {
+		t.Errorf("403 on a read:\n%s", d)
+	}
+	for _, d := range []string{detail("GET", "/api/v3.1/org/owner/project/pr_1", 403, "reading"), detail("POST", "/api/v3.1/connected_accounts", 404, "creating")} {
+		if strings.Contains(d, "lacks the") {
+			t.Errorf("hint where it does not apply:\n%s", d)
+		}
+	}
+}

@@ -417,6 +417,31 @@ func WebhookURL() validator.String {
 	}
 }
 
+// HTTPSURL accepts absolute https URLs only (no plain http, not even to a
+// loopback host), without user information or a fragment: the rule the
+// service documents for URLs it calls itself (a trigger instance's
+// egress_url, a project's oauth_callback_verifier_url).
+func HTTPSURL() validator.String {
+	return StringCheck{
+		Desc:    "value must be an absolute https URL, without a user name, password or fragment",
+		Summary: "Invalid URL",
+		Check: func(raw string) error {
+			u, err := checkURL(raw)
+			if err != nil {
+				return err
+			}
+			if !strings.EqualFold(u.Scheme, "https") {
+				return fmt.Errorf("must be an absolute https URL such as https://example.com/hook (the service calls "+
+					"it only over https), got %s://", u.Scheme)
+			}
+			if u.Fragment != "" || strings.HasSuffix(raw, "#") {
+				return fmt.Errorf("%q has a fragment (#...), which is never sent; remove it", raw)
+			}
+			return nil
+		},
+	}
+}
+
 // checkURL parses an absolute URL with a host and no user information or
 // white space; its errors name the URL only when it carries no user
 // information.

@@ -73,6 +73,20 @@ func TestWebhookURLValidator(t *testing.T) {
 	checkStringValidator(t, WebhookURL(), "webhook_url", "SECRET", cases)
 }
 
+func TestHTTPSURLValidator(t *testing.T) {
+	cases := map[string]string{
+		"https://hooks.example.com/x":          "",
+		"https://hooks.example.com:8443/x?a=1": "",
+		"http://localhost:8080/hook":           "absolute https URL",
+		"http://hooks.example.com/x":           "absolute https URL",
+		"ftp://hooks.example.com/x":            "absolute https URL",
+		"hooks.example.com/x":                  "not an absolute URL",
+		"https://u:SECRET@example.com":         "must not contain a user name or password",
+		"https://example.com/h#frag":           "has a fragment",
+	}
+	checkStringValidator(t, HTTPSURL(), "egress_url", "SECRET", cases)
+}
+
 // checkStringValidator runs v on each input of cases (input: substring its
 // error detail must hold, "" for valid); the detail must name attr and never
 // contain secret.
