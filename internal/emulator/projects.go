@@ -254,7 +254,7 @@ func (s *Server) createProject(c *call) (int, any, *apiError) {
 	if e := c.decode(&body); e != nil {
 		return 0, nil, e
 	}
-	if path, msg, ok := validateSchema(projectCreateSchema, body, ""); !ok {
+	if path, msg, ok := schemaError(projectCreateSchema, body, ""); !ok {
 		return 0, nil, errValidation(path, "%s %s", path, msg)
 	}
 	name := body["name"].(string)
