@@ -274,7 +274,7 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 		Client:          c,
 		ToolkitVersions: settings.versions,
 		VersionSources:  settings.versionSources,
-		Cache:           lookup.NewSchemaCache(c, settings.versions),
+		Cache:           lookup.NewObjectCache(c, settings.versions),
 		VersionKeys:     configuredVersionKeys(cfg),
 		NoProjectKey:    settings.clientConfig.APIKey == "",
 		NoOrgKey:        settings.clientConfig.OrgAPIKey == "",

@@ -373,7 +373,7 @@ func acPlannedStatus(creating bool, plan, state authConfigResourceModel) (types.
 }
 
 // ModifyPlan checks the configuration against the toolkit (read once per
-// provider run through the lookup.SchemaCache) and fills values known at plan time.
+// provider run through the lookup.ObjectCache) and fills values known at plan time.
 func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	destroyrun.RemotePlanChecks(ctx, authConfigResourceType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }

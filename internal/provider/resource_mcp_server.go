@@ -290,7 +290,7 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 // fillRead is the Read after its GET: it updates m (the prior state; after
 // an import only its id) from the service's server s. The
 // service_mcp_server list resource applies it to each listed server.
-func (m *mcpServerModel) fillRead(ctx context.Context, cache *lookup.SchemaCache, s *client.MCPServer) diag.Diagnostics {
+func (m *mcpServerModel) fillRead(ctx context.Context, cache *lookup.ObjectCache, s *client.MCPServer) diag.Diagnostics {
 	var diags diag.Diagnostics
 	// The toolkits of the auth configs are known from the prior state while
 	// the auth configs stay the same (one GET per refresh); after an import
@@ -449,7 +449,7 @@ func (m *mcpServerModel) fill(_ context.Context, s *client.MCPServer, acToolkits
 // the NO_AUTH toolkits exist and need no authentication, and the allowed
 // tools (checkAllowedTools: fully when every auth config id is known, else
 // each tool against the toolkit its prefix names). Objects are read through
-// the schema cache: once per provider run. Auth configs created in the same
+// the object cache: once per provider run. Auth configs created in the same
 // apply are checked in the final plan Terraform makes during apply, before
 // Create. It plans toolkits as known when every auth config id is known, and
 // keeps the service's allowed_tools when the configuration leaves them out
