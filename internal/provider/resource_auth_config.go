@@ -597,14 +597,9 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 }
 
 func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identity.FromPriorState(ctx, req, resp)
 	var state authConfigResourceModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.readState(ctx, req, resp, &state) {
 		return
-	}
-	if !r.data.Configured() {
-		return // keep the prior state; see ProviderData.Configured
 	}
 	id := state.ID.ValueString()
 	ac, err := r.data.readAuthConfig(ctx, id)
@@ -622,14 +617,8 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 
 func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var cfg, plan, state authConfigResourceModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planStateAndConfig(ctx, req, resp, &plan, &state, &cfg) {
 		return
 	}
 	id := state.ID.ValueString()

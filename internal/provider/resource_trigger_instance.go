@@ -479,14 +479,9 @@ func (r *triggerInstanceResource) checkAccountFields(a *client.ConnectedAccount,
 }
 
 func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identity.FromPriorState(ctx, req, resp)
 	var state triggerInstanceModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.readState(ctx, req, resp, &state) {
 		return
-	}
-	if !r.data.Configured() {
-		return // keep the prior state; see ProviderData.Configured
 	}
 	id := state.ID.ValueString()
 	ti, err := r.data.readTriggerInstance(ctx, id)
