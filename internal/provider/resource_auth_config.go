@@ -202,7 +202,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				ElementType: types.StringType,
 				Validators: []validator.List{
 					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
-					validators.UniqueStrings(),
+					listvalidator.UniqueValues(),
 				},
 				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 			},
@@ -231,7 +231,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 						PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 						Validators: []validator.List{
 							listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
-							validators.UniqueStrings(),
+							listvalidator.UniqueValues(),
 						},
 					},
 					"tools_available_for_execution": schema.SetAttribute{
@@ -957,7 +957,7 @@ func acExtraAttributes() map[string]schema.Attribute {
 			Optional:      true,
 			Computed:      true,
 			ElementType:   types.StringType,
-			Validators:    []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)), validators.UniqueStrings()},
+			Validators:    []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)), listvalidator.UniqueValues()},
 			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 		},
 	}

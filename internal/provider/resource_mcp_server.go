@@ -120,7 +120,7 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"allowed_tools": schema.SetAttribute{
 				MarkdownDescription: "Tool slugs (upper snake case, e.g. `GITHUB_CREATE_AN_ISSUE`) the server exposes; each " +
 					"must belong to one of the server's toolkits. When not set, every tool of those toolkits is exposed " +
-					"and this attribute shows the service's list.",
+					"and this attribute shows the service's list; `[]` is refused (leave the attribute out for every tool).",
 				Optional:    true,
 				Computed:    true,
 				ElementType: types.StringType,
@@ -129,7 +129,7 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 						"must be a tool slug in upper snake case prefixed by its toolkit, e.g. GITHUB_CREATE_AN_ISSUE")),
 					// The service takes an empty list for "every tool": `[]` would
 					// plan no tools and read back all of them.
-					validators.NonEmptySet("list at least one tool, or leave allowed_tools out to expose every tool of the server's toolkits"),
+					setvalidator.SizeAtLeast(1),
 				},
 			},
 			"no_auth_toolkits": schema.SetAttribute{
