@@ -199,8 +199,8 @@ func (s *Server) commitProjects(changes ...change) error {
 		return err
 	}
 	for _, c := range changes {
-		if c.bucket == bucketProjects && c.val != nil {
-			s.projects[c.id] = c.val.(*Project)
+		if p, ok := c.val.(*Project); ok && c.bucket == bucketProjects {
+			s.projects[c.id] = p
 		}
 	}
 	s.reindexKeys()
@@ -257,7 +257,7 @@ func (s *Server) createProject(c *call) (int, any, *apiError) {
 	if path, msg, ok := schemaError(projectCreateSchema, body, ""); !ok {
 		return 0, nil, errValidation(path, "%s %s", path, msg)
 	}
-	name := body["name"].(string)
+	name, _ := body["name"].(string) // a string: the schema requires it
 	if strings.TrimSpace(name) == "" {
 		return 0, nil, errValidation("name", "name must not be blank")
 	}
