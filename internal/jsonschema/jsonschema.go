@@ -49,9 +49,10 @@ func (v Violation) Error() string {
 // or schema is nil.
 //
 // The dialect is the one the schema's $schema names (draft 4, 6, 7, 2019-09
-// or 2020-12) and draft 2020-12 when it names none: the service's trigger
-// types publish their config schemas without $schema, as pydantic writes
-// them (2020-12). Every keyword of the dialect is checked; format is checked
+// or 2020-12); when it names none, draft 2020-12, or draft 7 or 4 when the
+// schema is one of theirs only: the service's trigger types publish their
+// config schemas without $schema, as pydantic writes them (2020-12 from
+// pydantic 2, draft 7 from pydantic 1). Every keyword of the dialect is checked; format is checked
 // where the dialect asserts it (draft 7 and older), an annotation otherwise.
 // A $ref may point only inside the schema: nothing is read from a file or
 // the network. A schema that cannot be compiled (SchemaError says why)
@@ -123,11 +124,10 @@ func compile(schema map[string]any) *compiled {
 	}
 	c = &compiled{}
 	if c.raw, err = js.UnmarshalJSON(bytes.NewReader(text)); err == nil {
-		comp := js.NewCompiler()
-		comp.DefaultDraft(js.Draft2020)
-		comp.UseLoader(js.SchemeURLLoader{}) // no scheme: a $ref outside the schema fails to compile
-		if err = comp.AddResource(schemaURL, c.raw); err == nil {
-			c.sch, err = comp.Compile(schemaURL)
+		for _, draft := range drafts {
+			if c.sch, err = compileAs(c.raw, draft); err == nil {
+				break
+			}
 		}
 	}
 	c.err = err
@@ -138,6 +138,21 @@ func compile(schema map[string]any) *compiled {
 	cache.m[key] = c
 	cache.Unlock()
 	return c
+}
+
+// drafts are the dialects a schema without $schema is compiled as, in
+// turn: 2020-12 (pydantic 2), then draft 7 (pydantic 1) and draft 4, whose
+// keywords differ in form (a boolean exclusiveMinimum is draft 4's).
+var drafts = []*js.Draft{js.Draft2020, js.Draft7, js.Draft4}
+
+func compileAs(raw any, draft *js.Draft) (*js.Schema, error) {
+	comp := js.NewCompiler()
+	comp.DefaultDraft(draft)
+	comp.UseLoader(js.SchemeURLLoader{}) // no scheme: a $ref outside the schema fails to compile
+	if err := comp.AddResource(schemaURL, raw); err != nil {
+		return nil, err
+	}
+	return comp.Compile(schemaURL)
 }
 
 // violation is a Violation with the types a type error wanted, so that the

@@ -103,6 +103,9 @@ func TestValidateKeywords(t *testing.T) {
 		{`{"properties":{"a":{"format":"email"}}}`, `{"a":"nope"}`, nil},
 		{`{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"a":{"format":"email"}}}`, `{"a":"nope"}`,
 			[]string{"a: must be a valid email"}},
+		// Without $schema, a draft 4 schema (a boolean exclusiveMinimum) is checked as draft 4.
+		{`{"properties":{"a":{"minimum":0,"exclusiveMinimum":true}}}`, `{"a":0}`, []string{"a: must be greater than 0, got 0"}},
+		{`{"properties":{"a":{"minimum":0,"exclusiveMinimum":true}}}`, `{"a":0.5}`, nil},
 		{`{"type":"object"}`, `[]`, []string{": must be an object, got an array"}},
 		{`{"properties":{"o":{"additionalProperties":false}}}`, `{"o":{"x":1}}`, []string{"o.x: is not an allowed property (allowed: none)"}},
 	}
