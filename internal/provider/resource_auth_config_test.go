@@ -631,7 +631,7 @@ resource "service_auth_config" "bad" {
   toolkit = "github"
   scopes  = ["repo", "repo"]
 }
-`, `(?s)Duplicate\s+List\s+Value.*scopes.*duplicate\s+values\s+of:\s+"repo"`),
+`, `(?s)Duplicate\s+List\s+Value.*Attribute\s+scopes:\s+This\s+attribute\s+contains\s+duplicate\s+values\s+of:\s+"repo"`),
 		step(`
 resource "service_auth_config" "bad" {
   toolkit = "github"
@@ -639,7 +639,7 @@ resource "service_auth_config" "bad" {
     tools_for_connected_account_creation = ["GITHUB_CREATE_AN_ISSUE", "GITHUB_CREATE_AN_ISSUE"]
   }
 }
-`, `(?s)Duplicate\s+List\s+Value.*tools_for_connected_account_creation.*duplicate\s+values\s+of:\s+"GITHUB_CREATE_AN_ISSUE"`),
+`, `(?s)Duplicate\s+List\s+Value.*Attribute\s+tool_access_config.tools_for_connected_account_creation:\s+This\s+attribute\s+contains\s+duplicate\s+values\s+of:\s+"GITHUB_CREATE_AN_ISSUE"`),
 	})
 }
 
