@@ -944,7 +944,7 @@ func TestAuthConfig_validateConfigOneErrorPerMistake(t *testing.T) {
 	objType := schResp.ResourceSchemas[authConfigResourceType].ValueType().(tftypes.Object)
 	strMap := func(kv ...string) tftypes.Value {
 		m := map[string]tftypes.Value{}
-		for i := 0; i < len(kv); i += 2 {
+		for i := 0; i+1 < len(kv); i += 2 {
 			m[kv[i]] = tftypes.NewValue(tftypes.String, kv[i+1])
 		}
 		return tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, m)
