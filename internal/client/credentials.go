@@ -11,9 +11,9 @@ import (
 // x-org-api-key) with 401 "Multiple authentication modes were provided", so
 // each request carries exactly the one its operation takes.
 const (
-	HeaderAPIKey     = "X-Api-Key"
-	HeaderOrgAPIKey  = "X-Org-Api-Key"
-	HeaderUserAPIKey = "X-User-Api-Key"
+	HeaderAPIKey     = "X-Api-Key"      //nolint:gosec // G101: the name of a header, not a credential
+	HeaderOrgAPIKey  = "X-Org-Api-Key"  //nolint:gosec // G101: the name of a header, not a credential
+	HeaderUserAPIKey = "X-User-Api-Key" //nolint:gosec // G101: the name of a header, not a credential
 )
 
 // isCredentialHeader reports whether name is one of the credential headers.

@@ -17,7 +17,7 @@ const (
 
 // CustomAPIKeyPlaceholder is the text an API_KEY custom toolkit's header
 // values must contain; the service puts the connected account's key there.
-const CustomAPIKeyPlaceholder = "{{generic_api_key}}"
+const CustomAPIKeyPlaceholder = "{{generic_api_key}}" //nolint:gosec // G101: the placeholder the service replaces with the key, not a key
 
 // CustomToolkitPrefix is what the service puts before a custom toolkit's
 // slug ("acme" is registered as CUSTOM_ACME).

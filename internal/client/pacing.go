@@ -141,7 +141,7 @@ func newPacer(capPerMinute int, backoffMin time.Duration) *pacer {
 func jitter(d time.Duration) time.Duration {
 	half := d / 2
 	if half > 0 {
-		d = half + rand.N(half+1)
+		d = half + rand.N(half+1) //nolint:gosec // G404: the jitter of a wait, not a secret
 	}
 	return d
 }

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"strings"
 )
 
 // TriggerInstance is an active (or disabled) trigger instance.
@@ -246,4 +247,13 @@ func (c *Client) GetTriggerType(ctx context.Context, slug string, versions *Tool
 		return nil, err
 	}
 	return &out, nil
+}
+
+// ToolkitPrefix is the toolkit a trigger type's slug starts with: the part
+// before its first underscore, in lower case ("GITHUB_COMMIT_EVENT":
+// "github"), as the service's SDK guesses it where a payload or an instance
+// names no toolkit.
+func ToolkitPrefix(slug string) string {
+	first, _, _ := strings.Cut(strings.TrimSpace(slug), "_")
+	return strings.ToLower(first)
 }

@@ -187,3 +187,13 @@ func TestUpsertTriggerWithoutID(t *testing.T) {
 		t.Fatal("want error for a response without trigger_id")
 	}
 }
+
+func TestToolkitPrefix(t *testing.T) {
+	for slug, want := range map[string]string{
+		"GITHUB_COMMIT_EVENT": "github", " SLACK_RECEIVE_MESSAGE": "slack", "NOUNDERSCORE": "nounderscore", "": "",
+	} {
+		if got := ToolkitPrefix(slug); got != want {
+			t.Errorf("ToolkitPrefix(%q) = %q, want %q", slug, got, want)
+		}
+	}
+}

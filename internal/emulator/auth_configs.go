@@ -474,8 +474,9 @@ func (s *Server) deleteAuthConfig(c *call) (int, any, *apiError) {
 	if err := s.st.commit(changes...); err != nil {
 		return 0, nil, internalErr(err)
 	}
+	jobID, _ := answer["revoke_job_id"].(string) // set when revoke is
 	for _, r := range revokedAccounts {
-		s.logRevocation(r.a, revokedOnAuthConfigDelete, r.tokens, answer["revoke_job_id"].(string))
+		s.logRevocation(r.a, revokedOnAuthConfigDelete, r.tokens, jobID)
 	}
 	s.log.Info("auth config deleted", "id", ac.ID, "accounts_deactivated", len(changes)-1, "revoke", revoke)
 	return 200, answer, nil

@@ -17,6 +17,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/integration-service/terraform-provider-service/internal/jsonschema"
 )
 
 //go:embed catalogdata/*.json
@@ -388,6 +390,9 @@ func (v *fileErrors) schema(at string, s map[string]any) {
 	}
 	if s["type"] != "object" {
 		v.add(at+".type", `must be "object"`)
+	}
+	if err := jsonschema.SchemaError(s); err != nil {
+		v.add(at, "is not a JSON Schema the emulator can check documents against: %v", err)
 	}
 	props, ok := s["properties"].(map[string]any)
 	if !ok && s["properties"] != nil {

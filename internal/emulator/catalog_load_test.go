@@ -120,6 +120,7 @@ func TestCatalogDirErrors(t *testing.T) {
 		"tool prefix":    {"a.json", strings.Replace(minimalToolkit, "GITHUB_PING", "PING", 1), `a.json: tools[0].slug: "PING" must be upper case and start with GITHUB_`},
 		"tool schema":    {"a.json", strings.Replace(minimalToolkit, `"properties": {}}`, `"properties": {}, "required": ["x"]}`, 1), "a.json: tools[0].input_parameters.required[0]: x is not a property"},
 		"trigger config": {"a.json", withTriggers(`{"slug": "GITHUB_X", "name": "X", "type": "poll", "payload": {"type": "object"}}`), "a.json: triggers[0].config: is required"},
+		"trigger schema": {"a.json", withTriggers(`{"slug": "GITHUB_X", "name": "X", "type": "poll", "config": {"type": "object", "properties": {"q": {"$ref": "#/$defs/q"}}}, "payload": {"type": "object"}}`), "a.json: triggers[0].config: is not a JSON Schema the emulator can check documents against"},
 		"trigger type":   {"a.json", withTriggers(`{"slug": "GITHUB_X", "name": "X", "type": "push", "config": {"type": "object"}, "payload": {"type": "object"}}`), `a.json: triggers[0].type: must be "webhook" or "poll"`},
 		"categories":     {"categories.json", `[{"slug": "x"}]`, "categories.json: [0]: slug and name are required"},
 	} {

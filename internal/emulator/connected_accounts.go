@@ -349,7 +349,8 @@ func (s *Server) deleteAccount(c *call) (int, any, *apiError) {
 		if s.canRevoke(a) {
 			tokens = s.revokedTokens(a)
 		}
-		s.logRevocation(a, revokedOnDelete, tokens, answer["revoke_job_id"].(string))
+		jobID, _ := answer["revoke_job_id"].(string) // set when revoke is
+		s.logRevocation(a, revokedOnDelete, tokens, jobID)
 	}
 	return 200, answer, nil
 }

@@ -64,7 +64,7 @@ const CodeCustomToolkitConflict = 1500
 
 const (
 	customToolkitPrefix     = "CUSTOM_"
-	customAPIKeyPlaceholder = "{{generic_api_key}}"
+	customAPIKeyPlaceholder = "{{generic_api_key}}" //nolint:gosec // G101: the placeholder the service replaces with the key, not a key
 	customCategory          = "custom"
 )
 

@@ -49,9 +49,9 @@ type Operation struct {
 // The credential schemes of the contract (GENERATED_OPERATIONS' schemes; an
 // operation without schemes takes SchemeAPIKey).
 const (
-	SchemeAPIKey     = "ApiKeyAuth"
-	SchemeUserAPIKey = "UserApiKeyAuth"
-	SchemeOrgAPIKey  = "OrgApiKeyAuth"
+	SchemeAPIKey     = "ApiKeyAuth"     //nolint:gosec // G101: the name of an OpenAPI security scheme, not a credential
+	SchemeUserAPIKey = "UserApiKeyAuth" //nolint:gosec // G101: the name of an OpenAPI security scheme, not a credential
+	SchemeOrgAPIKey  = "OrgApiKeyAuth"  //nolint:gosec // G101: the name of an OpenAPI security scheme, not a credential
 	SchemeNoAuth     = "no_auth"
 	SchemeWorkbench  = "workbench_access_key"
 )

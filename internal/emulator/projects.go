@@ -256,8 +256,8 @@ func (s *Server) commitProjects(changes ...change) error {
 		return err
 	}
 	for _, c := range changes {
-		if c.bucket == bucketProjects && c.val != nil {
-			s.projects[c.id] = c.val.(*Project)
+		if p, ok := c.val.(*Project); ok && c.bucket == bucketProjects {
+			s.projects[c.id] = p
 		}
 	}
 	s.reindexKeys()
@@ -353,7 +353,7 @@ func (s *Server) createProject(c *call) (int, any, *apiError) {
 	if e := c.decode(&body); e != nil {
 		return 0, nil, e
 	}
-	if path, msg, ok := validateSchema(projectCreateSchema, body, ""); !ok {
+	if path, msg, ok := schemaError(projectCreateSchema, body, ""); !ok {
 		return 0, nil, errValidation(path, "%s %s", path, msg)
 	}
 	if cfg, ok := body["config"].(map[string]any); ok {
@@ -361,7 +361,7 @@ func (s *Server) createProject(c *call) (int, any, *apiError) {
 			return 0, nil, e
 		}
 	}
-	name := body["name"].(string)
+	name, _ := body["name"].(string) // a string: the schema requires it
 	if strings.TrimSpace(name) == "" {
 		return 0, nil, errValidation("name", "name must not be blank")
 	}

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/integration-service/terraform-provider-service/internal/jsonschema"
 )
 
 // call is the per-request context handed to API handlers.
@@ -253,4 +255,50 @@ func (c *call) decode(into any) *apiError {
 		return newErr(http.StatusBadRequest, CodeInvalidJSON, "InvalidJSON", "request body is not valid JSON for this route: %v", err)
 	}
 	return nil
+}
+
+// schemaError checks v against a JSON Schema with the provider's validator
+// (internal/jsonschema): the first violation's field under at ("" names the
+// root; "trigger_config.branch") and what was expected there, or ok.
+func schemaError(schema map[string]any, v any, at string) (field, msg string, ok bool) {
+	vs := jsonschema.Validate(schema, v)
+	if len(vs) == 0 {
+		return "", "", true
+	}
+	field = vs[0].Field
+	switch {
+	case field == "":
+		field = at
+	case at != "":
+		field = at + "." + field
+	}
+	return field, vs[0].Message, false
+}
+
+// toFloat is a JSON number (json.Number as decode reads it) as a float64.
+func toFloat(v any) (float64, bool) {
+	switch x := v.(type) {
+	case float64:
+		return x, true
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case json.Number:
+		f, err := x.Float64()
+		return f, err == nil
+	}
+	return 0, false
+}
+
+// jsonEqual reports whether two JSON values are the same (numbers by value).
+func jsonEqual(a, b any) bool {
+	fa, okA := toFloat(a)
+	fb, okB := toFloat(b)
+	if okA && okB {
+		return fa == fb
+	}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
 }

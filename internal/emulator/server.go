@@ -16,11 +16,11 @@ import (
 
 // DefaultAPIKey is the key of the single "default" project used when no keys
 // are configured.
-const DefaultAPIKey = "emulator-key"
+const DefaultAPIKey = "emulator-key" //nolint:gosec // G101: the emulator's published default key (docs/guides/emulator.md), no real one
 
 // DefaultOrgAPIKey is the organization API key (x-org-api-key) of the single
 // organization DefaultOrgID used when no organization keys are configured.
-const DefaultOrgAPIKey = "emulator-org-key"
+const DefaultOrgAPIKey = "emulator-org-key" //nolint:gosec // G101: the emulator's published default key (docs/guides/emulator.md), no real one
 
 // DefaultOrgID is the id of the organization used when no organization keys
 // are configured.

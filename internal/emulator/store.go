@@ -248,7 +248,11 @@ func applyChange[T any](m map[string]T, c change) {
 		delete(m, c.id)
 		return
 	}
-	m[c.id] = c.val.(T)
+	v, ok := c.val.(T)
+	if !ok {
+		panic(fmt.Sprintf("emulator: a change of %s holds a %T, not a %T", c.bucket, c.val, v)) // a bug of the caller
+	}
+	m[c.id] = v
 }
 
 func cloneMap(m map[string]any) map[string]any {

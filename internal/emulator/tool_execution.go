@@ -13,8 +13,14 @@ const CodeToolNotAllowed = 1301
 
 // argumentsError checks args against the tool's input schema; "" when valid.
 func argumentsError(t *toolDef, args map[string]any) string {
-	if path, msg, ok := validateSchema(map[string]any{"type": "object", "properties": t.Input["properties"], "required": t.Input["required"]}, args, ""); !ok {
-		return "arguments." + path + " " + msg
+	schema := map[string]any{"type": "object"}
+	for _, k := range []string{"properties", "required", "$defs", "definitions"} { // and what their $refs name
+		if v, ok := t.Input[k]; ok && v != nil {
+			schema[k] = v
+		}
+	}
+	if field, msg, ok := schemaError(schema, args, "arguments"); !ok {
+		return field + " " + msg
 	}
 	return ""
 }

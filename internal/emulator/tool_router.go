@@ -536,7 +536,7 @@ func (s *Server) sessionTools(c *call) (int, any, *apiError) {
 		if t, ok := it.(*toolDef); ok {
 			return renderTool(t, VersionLatest)
 		}
-		slug := it.(string)
+		slug, _ := it.(string) // the meta tools are listed by slug
 		name := strings.ReplaceAll(strings.TrimPrefix(slug, "COMPOSIO_"), "_", " ")
 		return map[string]any{
 			"slug": slug, "name": name, "description": metaToolDescriptions[slug], "human_description": metaToolDescriptions[slug],

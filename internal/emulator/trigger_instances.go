@@ -131,11 +131,7 @@ func (s *Server) upsertTrigger(c *call) (int, any, *apiError) {
 	if cfg == nil {
 		cfg = map[string]any{}
 	}
-	if path, msg, ok := validateSchema(tt.Config[version], cfg, ""); !ok {
-		field := "trigger_config"
-		if path != "" {
-			field += "." + path
-		}
+	if field, msg, ok := schemaError(tt.Config[version], cfg, "trigger_config"); !ok {
 		return 0, nil, newErr(http.StatusBadRequest, CodeTriggerConfigInvalid, "TriggerInstance_InvalidConfig",
 			"%s %s (trigger %s, toolkit version %s)", field, msg, tt.Slug, version).with(field + ": " + msg).
 			fix("Read the trigger type's config schema with GET /triggers_types/" + tt.Slug + " for the same toolkit version.")

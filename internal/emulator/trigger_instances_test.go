@@ -26,8 +26,8 @@ func TestTriggerUpsertValidation(t *testing.T) {
 	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"connected_account_id": ca, "trigger_config": map[string]any{"owner": "o"}}), 400, "trigger_config.repo is required")
 	withBranch := map[string]any{"owner": "o", "repo": "r", "branch": "main"}
 	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"connected_account_id": ca, "trigger_config": withBranch,
-		"toolkit_versions": map[string]any{"github": VersionOld}}), 400, "trigger_config.branch is not a known property")
-	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"connected_account_id": ca, "trigger_config": map[string]any{"owner": 1, "repo": "r"}}), 400, "trigger_config.owner must be of type string")
+		"toolkit_versions": map[string]any{"github": VersionOld}}), 400, "trigger_config.branch is not an allowed property (allowed: owner, repo)")
+	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"connected_account_id": ca, "trigger_config": map[string]any{"owner": 1, "repo": "r"}}), 400, "trigger_config.owner must be a string, got an integer")
 	checkErr(t, up("GITHUB_PULL_REQUEST_EVENT", map[string]any{"connected_account_id": ca, "trigger_config": map[string]any{"owner": "o", "repo": "r", "action": "merged"}}), 400, "trigger_config.action must be one of")
 	checkErr(t, up("GITHUB_COMMIT_EVENT", map[string]any{"connected_account_id": ca, "trigger_config": cfg, "toolkit_versions": "2025"}), 400, "invalid toolkit version")
 	checkErr(t, up("NOPE", map[string]any{"connected_account_id": ca}), 404, "not found")
@@ -51,13 +51,13 @@ func TestTriggerUpsertValidation(t *testing.T) {
 
 	stripe := e.createCustomAC("stripe", "API_KEY", nil)
 	sa := e.apiKeyAccount(stripe, "u2")
-	checkErr(t, up("STRIPE_CHARGE_SUCCEEDED_TRIGGER", map[string]any{"connected_account_id": sa, "trigger_config": map[string]any{"min_amount": -5}}), 400, "trigger_config.min_amount must be >= 0")
-	checkErr(t, up("STRIPE_CHARGE_SUCCEEDED_TRIGGER", map[string]any{"connected_account_id": sa, "trigger_config": map[string]any{"min_amount": 1.5}}), 400, "must be of type integer")
+	checkErr(t, up("STRIPE_CHARGE_SUCCEEDED_TRIGGER", map[string]any{"connected_account_id": sa, "trigger_config": map[string]any{"min_amount": -5}}), 400, "trigger_config.min_amount must be at least 0, got -5")
+	checkErr(t, up("STRIPE_CHARGE_SUCCEEDED_TRIGGER", map[string]any{"connected_account_id": sa, "trigger_config": map[string]any{"min_amount": 1.5}}), 400, "trigger_config.min_amount must be an integer, got a number")
 	e.must(200, "POST", v+"/trigger_instances/STRIPE_CHARGE_SUCCEEDED_TRIGGER/upsert", map[string]any{"connected_account_id": sa, "trigger_config": map[string]any{"min_amount": 100}})
 
 	hs := e.createCustomAC("hubspot", "API_KEY", nil)
 	ha := e.apiKeyAccount(hs, "u3")
-	checkErr(t, up("HUBSPOT_CONTACT_CREATED_TRIGGER", map[string]any{"connected_account_id": ha, "trigger_config": map[string]any{"properties": []any{"email", 3}}}), 400, "trigger_config.properties[1] must be of type string")
+	checkErr(t, up("HUBSPOT_CONTACT_CREATED_TRIGGER", map[string]any{"connected_account_id": ha, "trigger_config": map[string]any{"properties": []any{"email", 3}}}), 400, "trigger_config.properties[1] must be a string, got an integer")
 
 	list := e.must(200, "GET", v+"/trigger_instances/active?trigger_ids="+id+"&show_disabled=true", nil)
 	items := list.items()

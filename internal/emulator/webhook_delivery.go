@@ -6,25 +6,15 @@ package emulator
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"log/slog"
 	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
-)
 
-// SignWebhook returns the webhook-signature header value "v1,<base64 HMAC>"
-// over "<id>.<timestamp>.<body>", keyed with the secret's raw UTF-8 bytes.
-func SignWebhook(secret, id, timestamp string, body []byte) string {
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write([]byte(id + "." + timestamp + "."))
-	mac.Write(body)
-	return "v1," + base64.StdEncoding.EncodeToString(mac.Sum(nil))
-}
+	"github.com/integration-service/terraform-provider-service/internal/webhooksig"
+)
 
 // deliveryLogSize bounds the delivery log kept for GET /_emulator/stats.
 const deliveryLogSize = 200
@@ -175,7 +165,7 @@ func (ws *webhookSender) post(d *delivery, secret string, attempt int, body []by
 	h.Set("User-Agent", "service-emulator-webhooks/1")
 	h.Set("webhook-id", d.WebhookID)
 	h.Set("webhook-timestamp", ts)
-	h.Set("webhook-signature", SignWebhook(secret, d.WebhookID, ts, body))
+	h.Set("webhook-signature", webhooksig.Sign(secret, d.WebhookID, ts, body))
 	h.Set("x-composio-webhook-version", d.Version)
 	h.Set("x-composio-delivery-attempt", strconv.Itoa(attempt))
 	resp, err := ws.client.Do(req)

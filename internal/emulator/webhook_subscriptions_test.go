@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/integration-service/terraform-provider-service/internal/webhooksig"
 )
 
 const whs = v + "/webhook_subscriptions"
@@ -146,7 +148,7 @@ func TestWebhookDeliveryInEachVersion(t *testing.T) {
 		h, body := rc.next(t)
 		id, ts := h.Get("webhook-id"), h.Get("webhook-timestamp")
 		if id != f.str("webhook_id") || h.Get("x-composio-webhook-version") != version || h.Get("x-composio-delivery-attempt") != "1" ||
-			h.Get("webhook-signature") != SignWebhook(sub.str("secret"), id, ts, body) {
+			h.Get("webhook-signature") != webhooksig.Sign(sub.str("secret"), id, ts, body) {
 			t.Fatalf("%s: headers %v", version, h)
 		}
 		var p map[string]any

@@ -33,7 +33,7 @@ func saveShapes(path, from string, s *Shapes) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, b, 0o644)
+	return os.WriteFile(path, b, 0o644) //nolint:gosec // G306: a recording of shapes without values, committed to the repository
 }
 
 // encodeRecording is s as the recording of side from.

@@ -122,8 +122,8 @@ func (d *triggerTypeDataSource) Read(ctx context.Context, req datasource.ReadReq
 	slug := cfg.Slug.ValueString()
 	tt, err := d.data.Cache.TriggerType(ctx, slug)
 	if err != nil {
-		if !d.data.addVersionNotFound(ctx, &resp.Diagnostics, toolkitPrefix(slug), err) {
-			diagnostics.AddLookupError(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, d.data.VersionFor(toolkitPrefix(slug)), err)
+		if !d.data.addVersionNotFound(ctx, &resp.Diagnostics, client.ToolkitPrefix(slug), err) {
+			diagnostics.AddLookupError(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, d.data.VersionFor(client.ToolkitPrefix(slug)), err)
 		}
 		return
 	}
@@ -148,7 +148,7 @@ func triggerTypeToModel(tt *client.TriggerType) (triggerTypeModel, diag.Diagnost
 	}
 	toolkit := tt.Toolkit.Slug
 	if toolkit == "" {
-		toolkit = toolkitPrefix(tt.Slug)
+		toolkit = client.ToolkitPrefix(tt.Slug)
 	}
 	return triggerTypeModel{
 		Slug:                         types.StringValue(tt.Slug),

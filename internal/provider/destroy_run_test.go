@@ -332,7 +332,7 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 			}
 			if cr, ok := r.(resource.ResourceWithConfigure); ok {
 				var cresp resource.ConfigureResponse
-				cr.Configure(ctx, resource.ConfigureRequest{ProviderData: &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{})}}, &cresp)
+				cr.Configure(ctx, resource.ConfigureRequest{ProviderData: &ProviderData{Client: c, Cache: lookup.NewObjectCache(c, client.ToolkitVersions{})}}, &cresp)
 				if cresp.Diagnostics.HasError() {
 					t.Fatal(cresp.Diagnostics)
 				}
@@ -386,7 +386,7 @@ func TestReadReadyGoesThroughTheGate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{}), VersionKeys: []string{"githb"}}
+		d := &ProviderData{Client: c, Cache: lookup.NewObjectCache(c, client.ToolkitVersions{}), VersionKeys: []string{"githb"}}
 		var diags diag.Diagnostics
 		ok := readReady(destroyrun.WithDetection(t.Context(), mode), d, "service_toolkits", &diags)
 		switch mode {

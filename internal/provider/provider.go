@@ -42,7 +42,7 @@ const registryDocsURL = "https://registry.terraform.io/providers/integration-ser
 // Environment variables read by the provider.
 const (
 	EnvAPIKey                = "SERVICE_API_KEY"
-	EnvOrgAPIKey             = "SERVICE_ORG_API_KEY"
+	EnvOrgAPIKey             = "SERVICE_ORG_API_KEY" //nolint:gosec // G101: the name of an environment variable, not a credential
 	EnvBaseURL               = "SERVICE_BASE_URL"
 	EnvToolkitVersionPrefix  = "SERVICE_TOOLKIT_VERSION_"
 	EnvMaxRequestsPerMinute  = "SERVICE_MAX_REQUESTS_PER_MINUTE"
@@ -274,7 +274,7 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 		Client:          c,
 		ToolkitVersions: settings.versions,
 		VersionSources:  settings.versionSources,
-		Cache:           lookup.NewSchemaCache(c, settings.versions),
+		Cache:           lookup.NewObjectCache(c, settings.versions),
 		VersionKeys:     configuredVersionKeys(cfg),
 		NoProjectKey:    settings.clientConfig.APIKey == "",
 		NoOrgKey:        settings.clientConfig.OrgAPIKey == "",

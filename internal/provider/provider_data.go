@@ -41,7 +41,7 @@ type ProviderData struct {
 	VersionSources map[string]string
 	// Cache fetches referenced objects (toolkits, trigger types, auth
 	// configs, connected accounts) at most once per provider process.
-	Cache *lookup.SchemaCache
+	Cache *lookup.ObjectCache
 	// Refresh serves the Reads of connected accounts, auth configs and
 	// trigger instances, by listing when a run reads many of one type
 	// (package refreshlisting); nil reads every object by GET.
@@ -259,7 +259,7 @@ func (d *ProviderData) suggestTriggerType(ctx context.Context, slug string) stri
 	if !d.Configured() {
 		return ""
 	}
-	tk := toolkitPrefix(slug)
+	tk := client.ToolkitPrefix(slug)
 	list, err := d.Client.ListTriggerTypes(ctx, client.TriggerTypeListParams{ToolkitSlugs: []string{strings.ToLower(tk)}})
 	if err != nil {
 		return ""
@@ -508,4 +508,60 @@ func (d *ProviderData) readTriggerInstance(ctx context.Context, id string) (*cli
 		return d.Client.GetTriggerInstance(ctx, id)
 	}
 	return d.Refresh.TriggerInstance(ctx, id)
+}
+
+// projectListing is the organization's projects as one plan walk lists
+// them (once per ProviderData: Configure makes one per walk), for the
+// name-clash check of new projects.
+type projectListing struct {
+	once  sync.Once
+	names map[string]string // name -> id
+	err   error
+
+	mu sync.Mutex
+	// managed are the ids of projects that are in the state of a resource
+	// planned in this walk: a create whose name is one of theirs is the
+	// second half of a replacement (`-replace`, a tainted project), not a
+	// clash.
+	managed map[string]bool
+}
+
+// projectListingFor returns the walk's listing, kept in its ProviderData (and
+// gone with it).
+func projectListingFor(d *ProviderData) *projectListing { return &d.projects }
+
+func (l *projectListing) markManaged(id string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.managed == nil {
+		l.managed = map[string]bool{}
+	}
+	l.managed[id] = true
+}
+
+func (l *projectListing) isManaged(id string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.managed[id]
+}
+
+// lookup returns the id of the organization's project named name ("" when
+// none), listing the projects on first use.
+func (l *projectListing) lookup(ctx context.Context, c *client.Client, name string) (string, error) {
+	l.once.Do(func() {
+		l.names = map[string]string{}
+		for p, err := range c.Projects(ctx) {
+			if err != nil {
+				l.err = err
+				return
+			}
+			if !p.Deleted {
+				l.names[p.Name] = p.ID
+			}
+		}
+	})
+	if l.err != nil {
+		return "", l.err
+	}
+	return l.names[name], nil
 }

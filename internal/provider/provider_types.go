@@ -72,6 +72,16 @@ func (b *resourceBase) planAndState(ctx context.Context, req resource.UpdateRequ
 	return !resp.Diagnostics.HasError()
 }
 
+// planStateAndConfig is planAndState for an Update that also needs the
+// configuration (write-only values are only there): into config.
+func (b *resourceBase) planStateAndConfig(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, plan, state, config any) bool {
+	if !b.planAndState(ctx, req, resp, plan, state) {
+		return false
+	}
+	resp.Diagnostics.Append(codec.Get(ctx, req.Config, config)...)
+	return !resp.Diagnostics.HasError()
+}
+
 // deleteState starts a Delete: the attributes it needs from the state into
 // m; false when Delete stops there.
 func (b *resourceBase) deleteState(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse, m any, attrs ...string) bool {

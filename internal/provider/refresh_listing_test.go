@@ -97,7 +97,7 @@ func TestRefreshByListing_sameState(t *testing.T) {
 	disabledTI := upsert(2)
 	must(c.DisableTrigger(ctx, disabledTI))
 
-	cache := lookup.NewSchemaCache(c, client.ToolkitVersions{})
+	cache := lookup.NewObjectCache(c, client.ToolkitVersions{})
 	byGET := &ProviderData{Client: c, Cache: cache}
 	// A new run for every read, whose first read lists.
 	byListing := func() *ProviderData {

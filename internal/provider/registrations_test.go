@@ -9,6 +9,9 @@ package provider
 
 import (
 	"context"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"maps"
 	"os"
 	"path"
@@ -387,6 +390,83 @@ func TestRegistrationsTypeFiles(t *testing.T) {
 			}
 		}
 	}
+}
+
+// regBases are the shared starts (provider_types.go) every resource's Read,
+// Update and Delete begins with.
+var regBases = map[string][]string{
+	"Read":   {"readState"},
+	"Update": {"planAndState", "planStateAndConfig"},
+	"Delete": {"deleteState"},
+}
+
+// TestRegistrationsStartThroughBases: every resource's Read, Update and
+// Delete starts with its base (`if !r.readState(...) { return }`, ...), and
+// nothing before that reads the state, the plan or the client by hand.
+func TestRegistrationsStartThroughBases(t *testing.T) {
+	resources, _, _, _, _ := regTypes(t)
+	for _, typ := range resources.types {
+		file := resources.file + regShortName(typ) + ".go"
+		f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]bool{}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || fn.Body == nil || regBases[fn.Name.Name] == nil {
+				continue
+			}
+			seen[fn.Name.Name] = true
+			if where := regBaseStart(fn, regBases[fn.Name.Name]); where != "" {
+				t.Errorf("%s: %s %s: start it with `if !r.%s(ctx, req, resp, ...) { return }` (provider_types.go): %s",
+					file, typ, fn.Name.Name, strings.Join(regBases[fn.Name.Name], "` or `if !r."), where)
+			}
+		}
+		for m := range regBases {
+			if !seen[m] {
+				t.Errorf("%s: %s has no %s method in its file", file, typ, m)
+			}
+		}
+	}
+}
+
+// regBaseStart is "" when fn's body has a top-level `if !r.<base>(...)`, one
+// of bases, before any statement that reads the request's state, plan or
+// config or uses the client; else what it found instead.
+func regBaseStart(fn *ast.FuncDecl, bases []string) string {
+	for _, st := range fn.Body.List {
+		if ifs, ok := st.(*ast.IfStmt); ok {
+			if u, ok := ifs.Cond.(*ast.UnaryExpr); ok && u.Op == token.NOT {
+				if call, ok := u.X.(*ast.CallExpr); ok {
+					if sel, ok := call.Fun.(*ast.SelectorExpr); ok && slices.Contains(bases, sel.Sel.Name) {
+						return ""
+					}
+				}
+			}
+		}
+		found := ""
+		ast.Inspect(st, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok || found != "" {
+				return found == ""
+			}
+			if x, ok := sel.X.(*ast.SelectorExpr); ok && x.Sel.Name == "data" && sel.Sel.Name == "Client" {
+				found = "it uses the client first"
+			}
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == "req" && (sel.Sel.Name == "State" || sel.Sel.Name == "Plan" || sel.Sel.Name == "Config") {
+				found = "it reads req." + sel.Sel.Name + " by hand"
+			}
+			if x, ok := sel.X.(*ast.Ident); ok && x.Name == "codec" && sel.Sel.Name == "Get" {
+				found = "it calls codec.Get by hand"
+			}
+			return found == ""
+		})
+		if found != "" {
+			return found
+		}
+	}
+	return "it has no such start"
 }
 
 // regTableRows returns the cells of the rows of the Markdown tables in doc

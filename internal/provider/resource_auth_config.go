@@ -204,7 +204,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 				ElementType: types.StringType,
 				Validators: []validator.List{
 					listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
-					validators.UniqueStrings(),
+					listvalidator.UniqueValues(),
 				},
 				PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 			},
@@ -233,7 +233,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 						PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 						Validators: []validator.List{
 							listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)),
-							validators.UniqueStrings(),
+							listvalidator.UniqueValues(),
 						},
 					},
 					"tools_available_for_execution": schema.SetAttribute{
@@ -375,7 +375,7 @@ func acPlannedStatus(creating bool, plan, state authConfigResourceModel) (types.
 }
 
 // ModifyPlan checks the configuration against the toolkit (read once per
-// provider run through the lookup.SchemaCache) and fills values known at plan time.
+// provider run through the lookup.ObjectCache) and fills values known at plan time.
 func (r *authConfigResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	destroyrun.RemotePlanChecks(ctx, authConfigResourceType, req, resp, func() { r.modifyPlan(ctx, req, resp) })
 }
@@ -599,14 +599,9 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 }
 
 func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identity.FromPriorState(ctx, req, resp)
 	var state authConfigResourceModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.readState(ctx, req, resp, &state) {
 		return
-	}
-	if !r.data.Configured() {
-		return // keep the prior state; see ProviderData.Configured
 	}
 	id := state.ID.ValueString()
 	ac, err := r.data.readAuthConfig(ctx, id)
@@ -624,14 +619,8 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 
 func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var cfg, plan, state authConfigResourceModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planStateAndConfig(ctx, req, resp, &plan, &state, &cfg) {
 		return
 	}
 	id := state.ID.ValueString()
@@ -970,7 +959,7 @@ func acExtraAttributes() map[string]schema.Attribute {
 			Optional:      true,
 			Computed:      true,
 			ElementType:   types.StringType,
-			Validators:    []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)), validators.UniqueStrings()},
+			Validators:    []validator.List{listvalidator.ValueStringsAre(stringvalidator.LengthAtLeast(1)), listvalidator.UniqueValues()},
 			PlanModifiers: []planmodifier.List{listplanmodifier.UseStateForUnknown()},
 		},
 	}

@@ -631,7 +631,7 @@ resource "service_auth_config" "bad" {
   toolkit = "github"
   scopes  = ["repo", "repo"]
 }
-`, `(?s)Repeated\s+value.*Attribute\s+scopes:\s+"repo"\s+appears\s+more\s+than\s+once`),
+`, `(?s)Duplicate\s+List\s+Value.*Attribute\s+scopes:\s+This\s+attribute\s+contains\s+duplicate\s+values\s+of:\s+"repo"`),
 		step(`
 resource "service_auth_config" "bad" {
   toolkit = "github"
@@ -639,7 +639,7 @@ resource "service_auth_config" "bad" {
     tools_for_connected_account_creation = ["GITHUB_CREATE_AN_ISSUE", "GITHUB_CREATE_AN_ISSUE"]
   }
 }
-`, `(?s)Repeated\s+value.*tool_access_config.tools_for_connected_account_creation:\s+"GITHUB_CREATE_AN_ISSUE"`),
+`, `(?s)Duplicate\s+List\s+Value.*Attribute\s+tool_access_config.tools_for_connected_account_creation:\s+This\s+attribute\s+contains\s+duplicate\s+values\s+of:\s+"GITHUB_CREATE_AN_ISSUE"`),
 	})
 }
 
@@ -944,7 +944,7 @@ func TestAuthConfig_validateConfigOneErrorPerMistake(t *testing.T) {
 	objType := schResp.ResourceSchemas[authConfigResourceType].ValueType().(tftypes.Object)
 	strMap := func(kv ...string) tftypes.Value {
 		m := map[string]tftypes.Value{}
-		for i := 0; i < len(kv); i += 2 {
+		for i := 0; i+1 < len(kv); i += 2 {
 			m[kv[i]] = tftypes.NewValue(tftypes.String, kv[i+1])
 		}
 		return tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, m)

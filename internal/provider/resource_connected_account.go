@@ -917,14 +917,8 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 
 func (r *connectedAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan, config, state connectedAccountModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &config)...)
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planStateAndConfig(ctx, req, resp, &plan, &state, &config) {
 		return
 	}
 	c := r.data.Client

@@ -111,7 +111,7 @@ func testAccCACompleteStep(t *testing.T, id *string, cfg string, checks ...state
 // Read or Update directly).
 func testAccCAResource(ctx context.Context, c *client.Client) (*connectedAccountResource, schema.Schema) {
 	r := NewConnectedAccountResource().(*connectedAccountResource)
-	r.data = &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{})}
+	r.data = &ProviderData{Client: c, Cache: lookup.NewObjectCache(c, client.ToolkitVersions{})}
 	var resp resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &resp)
 	return r, resp.Schema

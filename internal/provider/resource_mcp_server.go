@@ -120,7 +120,7 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"allowed_tools": schema.SetAttribute{
 				MarkdownDescription: "Tool slugs (upper snake case, e.g. `GITHUB_CREATE_AN_ISSUE`) the server exposes; each " +
 					"must belong to one of the server's toolkits. When not set, every tool of those toolkits is exposed " +
-					"and this attribute shows the service's list.",
+					"and this attribute shows the service's list; `[]` is refused (leave the attribute out for every tool).",
 				Optional:    true,
 				Computed:    true,
 				ElementType: types.StringType,
@@ -129,7 +129,7 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 						"must be a tool slug in upper snake case prefixed by its toolkit, e.g. GITHUB_CREATE_AN_ISSUE")),
 					// The service takes an empty list for "every tool": `[]` would
 					// plan no tools and read back all of them.
-					validators.NonEmptySet("list at least one tool, or leave allowed_tools out to expose every tool of the server's toolkits"),
+					setvalidator.SizeAtLeast(1),
 				},
 			},
 			"no_auth_toolkits": schema.SetAttribute{
@@ -266,14 +266,9 @@ func addMCPServerWriteError(diags *diag.Diagnostics, op, id, name string, err er
 }
 
 func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identity.FromPriorState(ctx, req, resp)
 	var state mcpServerModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.readState(ctx, req, resp, &state) {
 		return
-	}
-	if !r.data.Configured() {
-		return // keep the prior state; see ProviderData.Configured
 	}
 	id := state.ID.ValueString()
 	m, err := r.data.Client.GetMCPServer(ctx, id)
@@ -290,7 +285,7 @@ func (r *mcpServerResource) Read(ctx context.Context, req resource.ReadRequest, 
 // fillRead is the Read after its GET: it updates m (the prior state; after
 // an import only its id) from the service's server s. The
 // service_mcp_server list resource applies it to each listed server.
-func (m *mcpServerModel) fillRead(ctx context.Context, cache *lookup.SchemaCache, s *client.MCPServer) diag.Diagnostics {
+func (m *mcpServerModel) fillRead(ctx context.Context, cache *lookup.ObjectCache, s *client.MCPServer) diag.Diagnostics {
 	var diags diag.Diagnostics
 	// The toolkits of the auth configs are known from the prior state while
 	// the auth configs stay the same (one GET per refresh); after an import
@@ -449,7 +444,7 @@ func (m *mcpServerModel) fill(_ context.Context, s *client.MCPServer, acToolkits
 // the NO_AUTH toolkits exist and need no authentication, and the allowed
 // tools (checkAllowedTools: fully when every auth config id is known, else
 // each tool against the toolkit its prefix names). Objects are read through
-// the schema cache: once per provider run. Auth configs created in the same
+// the object cache: once per provider run. Auth configs created in the same
 // apply are checked in the final plan Terraform makes during apply, before
 // Create. It plans toolkits as known when every auth config id is known, and
 // keeps the service's allowed_tools when the configuration leaves them out

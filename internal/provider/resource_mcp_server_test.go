@@ -304,7 +304,7 @@ func TestAccMCPServer_planTimeErrors(t *testing.T) {
 		testAccPlanError(testAccMCPServerOver("", both, ""), `name`, `length must be between 4 and 30`),
 		testAccPlanError(testAccMCPServerOver("bad_name!", both, ""), `name`, `letters, digits, spaces and hyphens`),
 		testAccPlanError(testAccMCPServerOver(name, both, `  allowed_tools = []`),
-			`Attribute allowed_tools is empty`, `leave allowed_tools out to expose every tool`),
+			`Attribute allowed_tools set must contain at least 1 elements, got: 0`),
 		testAccPlanError(testAccMCPServerOver("     ", both, ""), `name`, `is blank`),
 		testAccPlanError(testAccMCPServerOver(" srv ", both, ""), `name`, `white space around it`),
 		testAccPlanError(testAccMCPServerOver(name, []string{gh, "ac_doesnotexist1"}, ""),

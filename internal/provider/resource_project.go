@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -266,62 +265,6 @@ func (r *projectResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 // import is the baseline (planmodifiers.PrivateKeyImported), not a rotation: adopting a
 // project must not break the keys in use.
 var projectKeyPlanModifier = planmodifiers.Rotated{Rotation: "api_key_rotation", What: "the API key"}
-
-// projectListing is the organization's projects as one plan walk lists
-// them (once per ProviderData: Configure makes one per walk), for the
-// name-clash check of new projects.
-type projectListing struct {
-	once  sync.Once
-	names map[string]string // name -> id
-	err   error
-
-	mu sync.Mutex
-	// managed are the ids of projects that are in the state of a resource
-	// planned in this walk: a create whose name is one of theirs is the
-	// second half of a replacement (`-replace`, a tainted project), not a
-	// clash.
-	managed map[string]bool
-}
-
-// projectListingFor returns the walk's listing, kept in its ProviderData (and
-// gone with it).
-func projectListingFor(d *ProviderData) *projectListing { return &d.projects }
-
-func (l *projectListing) markManaged(id string) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.managed == nil {
-		l.managed = map[string]bool{}
-	}
-	l.managed[id] = true
-}
-
-func (l *projectListing) isManaged(id string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.managed[id]
-}
-
-// lookup returns the id of the organization's project named name ("" when
-// none), listing the projects on first use.
-func (l *projectListing) lookup(ctx context.Context, c *client.Client, name string) (string, error) {
-	l.once.Do(func() {
-		l.names = map[string]string{}
-		for p, err := range c.Projects(ctx) {
-			if err != nil {
-				l.err = err
-				return
-			}
-			if !p.Deleted {
-				l.names[p.Name] = p.ID
-			}
-		}
-	})
-	if l.err != nil {
-		return "", l.err
-	}
-	return l.names[name], nil
-}
 
 // ModifyPlan refuses, at plan and before any write, to destroy or replace a
 // project under deletion_protection and to change `config` on an existing

@@ -240,15 +240,15 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 	r.data.checkToolkitVersionKeys(ctx, &resp.Diagnostics)
 	tt, err := r.data.Cache.TriggerType(ctx, slug)
 	if err != nil {
-		if !r.data.addVersionNotFound(ctx, &resp.Diagnostics, toolkitPrefix(slug), err) {
-			diagnostics.AddLookupErrorSuggest(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, r.data.VersionFor(toolkitPrefix(slug)), err,
+		if !r.data.addVersionNotFound(ctx, &resp.Diagnostics, client.ToolkitPrefix(slug), err) {
+			diagnostics.AddLookupErrorSuggest(&resp.Diagnostics, path.Root("slug"), "trigger type", slug, r.data.VersionFor(client.ToolkitPrefix(slug)), err,
 				func() string { return r.data.suggestTriggerType(ctx, slug) })
 		}
 		return
 	}
 	toolkit := tt.Toolkit.Slug
 	if toolkit == "" {
-		toolkit = toolkitPrefix(slug)
+		toolkit = client.ToolkitPrefix(slug)
 	}
 	version := tt.Version
 	if version == "" {
@@ -366,7 +366,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 	userID := plan.UserID.ValueString()
 	toolkit := plan.Toolkit.ValueString()
 	if plan.Toolkit.IsUnknown() || toolkit == "" {
-		toolkit = toolkitPrefix(slug)
+		toolkit = client.ToolkitPrefix(slug)
 	}
 
 	cfg, d := jsonvalue.ObjectFromNormalized(plan.TriggerConfig, path.Root("trigger_config"))
@@ -494,14 +494,9 @@ func (r *triggerInstanceResource) checkAccountFields(a *client.ConnectedAccount,
 }
 
 func (r *triggerInstanceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	identity.FromPriorState(ctx, req, resp)
 	var state triggerInstanceModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	if !r.readState(ctx, req, resp, &state) {
 		return
-	}
-	if !r.data.Configured() {
-		return // keep the prior state; see ProviderData.Configured
 	}
 	id := state.ID.ValueString()
 	ti, err := r.data.readTriggerInstance(ctx, id)
@@ -524,13 +519,13 @@ func (m *triggerInstanceModel) fillRead(ctx context.Context, data *ProviderData,
 	return m.fill(ctx, ti)
 }
 
-// toolkitOf returns the toolkit of a trigger type from the schema cache,
+// toolkitOf returns the toolkit of a trigger type from the object cache,
 // falling back to the slug's prefix.
 func toolkitOf(ctx context.Context, data *ProviderData, slug string) string {
 	if tt, err := data.Cache.TriggerType(ctx, slug); err == nil && tt.Toolkit.Slug != "" {
 		return tt.Toolkit.Slug
 	}
-	return toolkitPrefix(slug)
+	return client.ToolkitPrefix(slug)
 }
 
 func (r *triggerInstanceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -659,14 +654,7 @@ func (m *triggerInstanceModel) fill(_ context.Context, ti *client.TriggerInstanc
 		m.ToolkitVersion = types.StringNull()
 	}
 	if m.Toolkit.IsUnknown() {
-		m.Toolkit = types.StringValue(toolkitPrefix(ti.TriggerName))
+		m.Toolkit = types.StringValue(client.ToolkitPrefix(ti.TriggerName))
 	}
 	return diags
-}
-
-// toolkitPrefix guesses a trigger's toolkit from its slug (the part before the
-// first underscore, lower case), as the service's SDK does.
-func toolkitPrefix(slug string) string {
-	first, _, _ := strings.Cut(strings.TrimSpace(slug), "_")
-	return strings.ToLower(first)
 }

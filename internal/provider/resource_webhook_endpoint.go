@@ -472,9 +472,8 @@ func (r *webhookEndpointResource) Update(ctx context.Context, req resource.Updat
 
 // Delete removes the endpoint from the state only: the API has no delete.
 func (r *webhookEndpointResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state webhookEndpointModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.State, &state)...)
-	if resp.Diagnostics.HasError() {
+	var state webhookEndpointModel // all Delete needs from the state
+	if !r.deleteState(ctx, req, resp, &state, "id", "toolkit", "client_id", "webhook_url") {
 		return
 	}
 	id := state.ID.ValueString()

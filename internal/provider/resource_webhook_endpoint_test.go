@@ -467,7 +467,7 @@ func TestWebhookEndpointModifyPlanReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	configured := &ProviderData{Client: c, Cache: lookup.NewSchemaCacheWith(client.ToolkitVersions{}, fetch)}
+	configured := &ProviderData{Client: c, Cache: lookup.NewObjectCacheWith(client.ToolkitVersions{}, fetch)}
 
 	plan := func(data *ProviderData, state, planned tftypes.Value) diag.Diagnostics {
 		r := NewWebhookEndpointResource().(*webhookEndpointResource)

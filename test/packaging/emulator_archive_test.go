@@ -16,7 +16,7 @@ import (
 // checkEmulatorArchive checks the snapshot's service-emulator archive for the
 // host platform (beside the registry zips, with its own .sha256 file) and
 // returns the path of the binary extracted from it.
-func checkEmulatorArchive(t *testing.T, dist, platform string) string {
+func checkEmulatorArchive(t *testing.T, root, dist, platform string) string {
 	t.Helper()
 	name := fmt.Sprintf("service-emulator_%s_%s.tar.gz", version, platform)
 	archive := filepath.Join(dist, name)
@@ -49,6 +49,13 @@ func checkEmulatorArchive(t *testing.T, dist, platform string) string {
 			t.Fatalf("%s: %v", name, err)
 		}
 		names = append(names, h.Name)
+		if h.Name == "LICENSE" {
+			b, err := io.ReadAll(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLicense(t, root, name, b)
+		}
 		if h.Name != "service-emulator" {
 			continue
 		}
@@ -64,8 +71,8 @@ func checkEmulatorArchive(t *testing.T, dist, platform string) string {
 		}
 	}
 	slices.Sort(names)
-	if strings.Join(names, ",") != "README.md,service-emulator" {
-		t.Fatalf("%s holds %v, want [README.md service-emulator]", name, names)
+	if strings.Join(names, ",") != "LICENSE,README.md,service-emulator" {
+		t.Fatalf("%s holds %v, want [LICENSE README.md service-emulator]", name, names)
 	}
 	return bin
 }

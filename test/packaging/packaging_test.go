@@ -11,6 +11,7 @@ package packaging_test
 import (
 	"archive/zip"
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -22,6 +23,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -128,7 +130,7 @@ func TestPackaging(t *testing.T) {
 `, mirror))
 
 	// The emulator users download: the one from the release's archive.
-	emulator := testutil.StartEmulator(t, checkEmulatorArchive(t, dist, platform))
+	emulator := testutil.StartEmulator(t, checkEmulatorArchive(t, root, dist, platform))
 	env := testutil.TerraformEnv(cliConfig,
 		"SERVICE_BASE_URL="+emulator.URL,
 		"SERVICE_API_KEY="+emulator.APIKey,
@@ -273,7 +275,8 @@ func checkArtifacts(t *testing.T, root, dist, zipName, sumsName, manifestName st
 		t.Fatalf("archives = %v, want exactly [%s]", zips, zipName)
 	}
 
-	// The zip holds only the binary, named as the Registry expects.
+	// The zip holds the binary, named as the Registry expects, and the
+	// repository's LICENSE.
 	zr, err := zip.OpenReader(filepath.Join(dist, zipName))
 	if err != nil {
 		t.Fatal(err)
@@ -283,14 +286,30 @@ func checkArtifacts(t *testing.T, root, dist, zipName, sumsName, manifestName st
 	if runtime.GOOS == "windows" {
 		wantBin += ".exe"
 	}
-	if len(zr.File) != 1 || zr.File[0].Name != wantBin {
-		var names []string
-		for _, f := range zr.File {
-			names = append(names, f.Name)
+	var names []string
+	for _, f := range zr.File {
+		names = append(names, f.Name)
+		switch f.Name {
+		case wantBin:
+			if f.Mode()&0o111 == 0 {
+				t.Errorf("%s in the zip is not executable (mode %v)", wantBin, f.Mode())
+			}
+		case "LICENSE":
+			r, err := f.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := io.ReadAll(r)
+			_ = r.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkLicense(t, root, zipName, b)
 		}
-		t.Errorf("zip contents = %v, want [%s]", names, wantBin)
-	} else if zr.File[0].Mode()&0o111 == 0 {
-		t.Errorf("%s in the zip is not executable (mode %v)", wantBin, zr.File[0].Mode())
+	}
+	slices.Sort(names)
+	if want := []string{"LICENSE", wantBin}; !slices.Equal(names, want) {
+		t.Errorf("zip contents = %v, want %v", names, want)
 	}
 
 	// The manifest (published next to the zips by release.extra_files, so
@@ -333,6 +352,19 @@ func checkArtifacts(t *testing.T, root, dist, zipName, sumsName, manifestName st
 	}
 	if len(listed) != 2 || !listed[zipName] || !listed[manifestName] {
 		t.Errorf("SHA256SUMS lists %v, want exactly %s and %s", listed, zipName, manifestName)
+	}
+}
+
+// checkLicense fails unless b, the LICENSE of the archive name, is the
+// repository's LICENSE (the MPL-2.0).
+func checkLicense(t *testing.T, root, name string, b []byte) {
+	t.Helper()
+	want, err := os.ReadFile(filepath.Join(root, "LICENSE"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, want) || !bytes.HasPrefix(want, []byte("Mozilla Public License Version 2.0\n")) {
+		t.Errorf("the LICENSE in %s is not the repository's MPL-2.0 LICENSE (%d bytes, want %d)", name, len(b), len(want))
 	}
 }
 

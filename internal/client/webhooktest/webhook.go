@@ -1,4 +1,4 @@
-// Package webhooktest is for tests only: it signs, verifies and parses the
+// Package webhooktest is for tests only: it verifies and parses the
 // webhooks the emulator delivers as a receiver does (the official SDK's
 // verifyWebhook), so tests check the emulator's and the provider's deliveries.
 package webhooktest
@@ -6,7 +6,6 @@ package webhooktest
 import (
 	"bytes"
 	"crypto/hmac"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/webhooksig"
 )
 
 // DefaultWebhookTolerance is the default allowed clock skew of a webhook timestamp.
@@ -93,23 +93,6 @@ type VerifyWebhookResult struct {
 	RawPayload map[string]any
 }
 
-// SignWebhook returns the "v1,<base64>" signature of a webhook: HMAC-SHA256
-// keyed with the secret's raw UTF-8 bytes over "<id>.<timestamp>.<body>",
-// standard base64 with padding.
-func SignWebhook(secret, id, timestamp string, body []byte) string {
-	return "v1," + base64.StdEncoding.EncodeToString(webhookMAC(secret, id, timestamp, body))
-}
-
-func webhookMAC(secret, id, timestamp string, body []byte) []byte {
-	m := hmac.New(sha256.New, []byte(secret))
-	m.Write([]byte(id))
-	m.Write([]byte{'.'})
-	m.Write([]byte(timestamp))
-	m.Write([]byte{'.'})
-	m.Write(body)
-	return m.Sum(nil)
-}
-
 // VerifyWebhook checks a webhook's signature and timestamp the way the
 // service signs them, then parses the body (V3, then V2, then V1).
 //
@@ -148,7 +131,7 @@ func VerifyWebhook(p VerifyWebhookParams) (*VerifyWebhookResult, error) {
 			return nil, fmt.Errorf("%w: timestamp %d is %ds away from now (tolerance %s)", ErrWebhookTimestamp, ts, skew, tol)
 		}
 	}
-	want := webhookMAC(p.Secret, p.ID, p.Timestamp, p.Payload)
+	want := webhooksig.MAC(p.Secret, p.ID, p.Timestamp, p.Payload)
 	matched, sawV1 := false, false
 	for _, entry := range strings.Fields(p.Signature) {
 		version, value, ok := strings.Cut(entry, ",")
@@ -216,12 +199,13 @@ func strs(m map[string]any, keys ...string) ([]string, bool) {
 	return out, true
 }
 
-func toolkitPrefix(slug string) string {
-	first, _, _ := strings.Cut(slug, "_")
-	if first == "" {
-		return "UNKNOWN"
+// sdkToolkitSlug is the toolkit slug the SDK's parser reports for a trigger
+// slug: its toolkit prefix in upper case, UNKNOWN when it has none.
+func sdkToolkitSlug(slug string) string {
+	if tk := client.ToolkitPrefix(slug); tk != "" {
+		return strings.ToUpper(tk)
 	}
-	return strings.ToUpper(first)
+	return "UNKNOWN"
 }
 
 func parseV3(raw map[string]any) (IncomingTriggerPayload, bool) {
@@ -236,7 +220,7 @@ func parseV3(raw map[string]any) (IncomingTriggerPayload, bool) {
 	}
 	if m, ok := strs(meta, "log_id", "trigger_slug", "trigger_id", "connected_account_id", "auth_config_id", "user_id"); ok {
 		slug, tid, ca, ac, user := m[1], m[2], m[3], m[4], m[5]
-		tk := toolkitPrefix(slug)
+		tk := sdkToolkitSlug(slug)
 		return IncomingTriggerPayload{
 			ID: tid, UUID: tid, TriggerSlug: slug, ToolkitSlug: tk, UserID: user,
 			Payload: data, OriginalPayload: data,
@@ -305,7 +289,7 @@ func parseV1(raw map[string]any) (IncomingTriggerPayload, bool) {
 		return IncomingTriggerPayload{}, false
 	}
 	name, conn, tid := f[0], f[1], f[2]
-	tk := toolkitPrefix(name)
+	tk := sdkToolkitSlug(name)
 	return IncomingTriggerPayload{
 		ID: tid, UUID: tid, TriggerSlug: name, ToolkitSlug: tk,
 		Payload: payload, OriginalPayload: payload,

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/integration-service/terraform-provider-service/internal/webhooksig"
 )
 
 // Fixed vectors computed independently with:
@@ -30,15 +32,15 @@ func vecParams() VerifyWebhookParams {
 	}
 }
 
-func TestSignWebhookMatchesVectors(t *testing.T) {
-	if got := SignWebhook(vecSecret, vecID, vecTimestamp, []byte(vecBody)); got != vecSig {
-		t.Errorf("SignWebhook = %s, want %s", got, vecSig)
+func TestSignMatchesVectors(t *testing.T) {
+	if got := webhooksig.Sign(vecSecret, vecID, vecTimestamp, []byte(vecBody)); got != vecSig {
+		t.Errorf("webhooksig.Sign = %s, want %s", got, vecSig)
 	}
-	if got := SignWebhook("other_secret", vecID, vecTimestamp, []byte(vecBody)); got != vecSigOther {
-		t.Errorf("SignWebhook(other) = %s", got)
+	if got := webhooksig.Sign("other_secret", vecID, vecTimestamp, []byte(vecBody)); got != vecSigOther {
+		t.Errorf("webhooksig.Sign(other) = %s", got)
 	}
-	if got := SignWebhook(vecSecret, "msg_v1", vecTimestamp, []byte(`{"a":1}`)); got != vecSmallSig {
-		t.Errorf("SignWebhook(small) = %s", got)
+	if got := webhooksig.Sign(vecSecret, "msg_v1", vecTimestamp, []byte(`{"a":1}`)); got != vecSmallSig {
+		t.Errorf("webhooksig.Sign(small) = %s", got)
 	}
 }
 
@@ -229,7 +231,7 @@ func TestParseWebhookDetectionOrderAndErrors(t *testing.T) {
 	// A valid signature over an unknown payload is a payload error.
 	body := `{"hello":"world"}`
 	_, err := VerifyWebhook(VerifyWebhookParams{Payload: []byte(body), ID: "m", Timestamp: vecTimestamp, Secret: "s",
-		Signature: SignWebhook("s", "m", vecTimestamp, []byte(body)), Now: func() time.Time { return vecNow }})
+		Signature: webhooksig.Sign("s", "m", vecTimestamp, []byte(body)), Now: func() time.Time { return vecNow }})
 	if !errors.Is(err, ErrWebhookPayload) {
 		t.Errorf("unknown payload: %v", err)
 	}

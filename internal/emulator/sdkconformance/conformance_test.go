@@ -31,6 +31,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client/webhooktest"
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/webhooksig"
 )
 
 const (
@@ -389,13 +390,13 @@ func v3Body(id string, ts time.Time) string {
 	return string(b)
 }
 
-// writeGoVectors signs a current and a stale V3 payload with webhooktest.SignWebhook.
+// writeGoVectors signs a current and a stale V3 payload with webhooksig.Sign.
 func writeGoVectors(t *testing.T, path string) {
 	t.Helper()
 	secret := "go-secret-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	mk := func(id string, ts time.Time) vector {
 		v := vector{ID: "msg_" + id, Timestamp: strconv.FormatInt(ts.Unix(), 10), Body: v3Body(id, ts)}
-		v.Signature = webhooktest.SignWebhook(secret, v.ID, v.Timestamp, []byte(v.Body))
+		v.Signature = webhooksig.Sign(secret, v.ID, v.Timestamp, []byte(v.Body))
 		return v
 	}
 	now := time.Now()

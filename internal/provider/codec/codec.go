@@ -43,7 +43,9 @@ var attrValueType = reflect.TypeFor[attr.Value]()
 
 func layoutOf(t reflect.Type) *modelLayout {
 	if l, ok := modelLayouts.Load(t); ok {
-		return l.(*modelLayout)
+		if ml, ok := l.(*modelLayout); ok { // only layouts are stored
+			return ml
+		}
 	}
 	l := &modelLayout{index: map[string]int{}, plain: true}
 	for i := range t.NumField() {

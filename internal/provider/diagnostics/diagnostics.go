@@ -117,7 +117,7 @@ func ensurePeriod(s string) string {
 // internal/provider fails if they differ).
 const (
 	envAPIKey    = "SERVICE_API_KEY"
-	envOrgAPIKey = "SERVICE_ORG_API_KEY"
+	envOrgAPIKey = "SERVICE_ORG_API_KEY" //nolint:gosec // G101: the name of an environment variable, not a credential
 )
 
 // defaultFix is the suggested fix of an error whose answer has none. A 401

@@ -2,98 +2,33 @@ package jsonschema
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
+	"github.com/integration-service/terraform-provider-service/internal/client"
+	"github.com/integration-service/terraform-provider-service/internal/emulator"
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 const commitEventSchema = `{
   "type": "object",
-  "properties": {
-    "owner":  {"type": "string", "minLength": 1},
-    "repo":   {"type": "string"},
-    "events": {"type": "array", "items": {"type": "string", "enum": ["push", "tag"]}, "maxItems": 2},
-    "limit":  {"type": "integer", "minimum": 1, "maximum": 100},
-    "filter": {"type": "object", "properties": {"label": {"type": "string"}}, "required": ["label"], "additionalProperties": false}
-  },
+  "properties": {"owner": {"type": "string", "minLength": 1}, "repo": {"type": "string"}},
   "required": ["owner", "repo"],
   "additionalProperties": false
 }`
 
-func mustSchema(t *testing.T, s string) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(s), &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-func TestValidate(t *testing.T) {
-	t.Parallel()
-	schema := mustSchema(t, commitEventSchema)
-	tests := []struct {
-		doc    string
-		fields []string // offending fields; empty = valid
-		msg    string   // substring of the first message
-	}{
-		{doc: `{"owner":"o","repo":"r"}`},
-		{doc: `{"owner":"o","repo":"r","events":["push"],"limit":5,"filter":{"label":"x"}}`},
-		{doc: `{"repo":"r"}`, fields: []string{"owner"}, msg: "is required"},
-		{doc: `{"owner":"o","repo":"r","branch":"main"}`, fields: []string{"branch"}, msg: "not an allowed property (allowed: events, filter, limit, owner, repo)"},
-		{doc: `{"owner":1,"repo":"r"}`, fields: []string{"owner"}, msg: "must be a string, got an integer"},
-		{doc: `{"owner":"","repo":"r"}`, fields: []string{"owner"}, msg: "at least 1 characters"},
-		{doc: `{"owner":"o","repo":"r","limit":1.5}`, fields: []string{"limit"}, msg: "must be an integer"},
-		{doc: `{"owner":"o","repo":"r","limit":101}`, fields: []string{"limit"}, msg: "at most 100"},
-		{doc: `{"owner":"o","repo":"r","events":["push","pull"]}`, fields: []string{"events[1]"}, msg: `one of "push", "tag"`},
-		{doc: `{"owner":"o","repo":"r","events":["push","tag","push"]}`, fields: []string{"events"}, msg: "at most 2 items"},
-		{doc: `{"owner":"o","repo":"r","filter":{"x":1}}`, fields: []string{"filter.label", "filter.x"}},
-		{doc: `{"owner":"o","repo":"r","":1}`, fields: []string{"<empty name>"}, msg: "not an allowed property"},
-	}
-	for _, tc := range tests {
-		var doc any
-		if err := json.Unmarshal([]byte(tc.doc), &doc); err != nil {
-			t.Fatal(err)
-		}
-		got := Validate(schema, doc)
-		if len(got) != len(tc.fields) {
-			t.Errorf("%s: got %v, want fields %v", tc.doc, got, tc.fields)
-			continue
-		}
-		for i, f := range tc.fields {
-			if got[i].Field != f {
-				t.Errorf("%s: violation %d field %q, want %q", tc.doc, i, got[i].Field, f)
-			}
-		}
-		if tc.msg != "" && !strings.Contains(got[0].Message, tc.msg) {
-			t.Errorf("%s: message %q does not contain %q", tc.doc, got[0].Message, tc.msg)
-		}
-	}
-}
-
-func TestValidateLenient(t *testing.T) {
-	t.Parallel()
-	// Unsupported keywords are ignored; type lists and nullable work.
-	schema := mustSchema(t, `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"}]},"b":{"type":["string","null"]}}}`)
-	var doc any
-	_ = json.Unmarshal([]byte(`{"a":5,"b":null,"c":true}`), &doc)
-	if got := Validate(schema, doc); len(got) != 0 {
-		t.Fatalf("want no violations, got %v", got)
-	}
-	if got := Validate(nil, doc); len(got) != 0 {
-		t.Fatalf("nil schema: %v", got)
-	}
-	if got := Validate(mustSchema(t, `{"type":"object"}`), []any{}); len(got) != 1 || got[0].Field != "" {
-		t.Fatalf("root type: %v", got)
-	}
-}
-
 func TestCheckTriggerConfig(t *testing.T) {
 	t.Parallel()
-	schema := mustSchema(t, commitEventSchema)
+	var schema map[string]any
+	if err := json.Unmarshal([]byte(commitEventSchema), &schema); err != nil {
+		t.Fatal(err)
+	}
 	attr := path.Root("trigger_config")
 	if d := CheckTriggerConfig(schema, `{"repo":"r","owner":"o"}`, "GITHUB_COMMIT_EVENT", "20250901_00", attr); d.HasError() {
 		t.Fatalf("valid config refused: %v", d)
@@ -114,4 +49,154 @@ func TestCheckTriggerConfig(t *testing.T) {
 	if d := CheckTriggerConfig(schema, ``, "X", "latest", attr); !testutil.DiagsContain(d, `field "owner"`) {
 		t.Fatalf("empty config must miss owner: %v", d)
 	}
+}
+
+// TestCheckTriggerConfigAgreesWithEmulator: on every trigger type of the
+// emulator's catalog, at every version of its toolkit, the provider's plan
+// check and the emulator's upsert agree on each of a set of configs (the
+// schema's own valid one, each required property missing, a property
+// unknown, each property of every other type, beyond its bounds, outside its
+// enum) and name the same field. The upsert names an account that does not
+// exist: the emulator checks trigger_config first, so a valid config fails
+// on the account instead.
+func TestCheckTriggerConfigAgreesWithEmulator(t *testing.T) {
+	t.Parallel()
+	srv, err := emulator.New(emulator.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() { ts.Close(); _ = srv.Close() })
+	c, err := client.New(client.Config{BaseURL: ts.URL, APIKey: emulator.DefaultAPIKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	types, err := c.ListTriggerTypes(ctx, client.TriggerTypeListParams{})
+	if err != nil || len(types) == 0 {
+		t.Fatalf("trigger types: %v (%d)", err, len(types))
+	}
+	checked := 0
+	for _, tt := range types {
+		tk, err := c.GetToolkit(ctx, tt.Toolkit.Slug, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, version := range tk.Meta.AvailableVersions {
+			versions := &client.ToolkitVersions{PerToolkit: map[string]string{tt.Toolkit.Slug: version}}
+			at, err := c.GetTriggerType(ctx, tt.Slug, versions)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for name, doc := range agreementDocs(at.Config) {
+				b, err := json.Marshal(doc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checked++
+				d := CheckTriggerConfig(at.Config, string(b), tt.Slug, version, path.Root("trigger_config"))
+				_, err = c.UpsertTrigger(ctx, tt.Slug, client.UpsertTriggerRequest{
+					ConnectedAccountID: "ca_doesnotexist", TriggerConfig: doc, ToolkitVersions: versions})
+				var apiErr *client.APIError
+				emuRefused := errors.As(err, &apiErr) && apiErr.Code == emulator.CodeTriggerConfigInvalid
+				if d.HasError() != emuRefused {
+					t.Errorf("%s %s %s %s: provider refuses: %v (%v); emulator refuses: %v (%v)", tt.Slug, version, name, b, d.HasError(), d, emuRefused, err)
+					continue
+				}
+				if emuRefused {
+					// The emulator names the first violation's field, as the provider's first error.
+					field, _, _ := strings.Cut(strings.TrimPrefix(apiErr.Message, "trigger_config."), " ")
+					if want := fmt.Sprintf("field %q", field); !strings.Contains(d[0].Detail(), want) && field != "trigger_config" {
+						t.Errorf("%s %s %s: emulator names %q (%s), the provider %q", tt.Slug, version, name, field, apiErr.Message, d[0].Detail())
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d configs of %d trigger types checked", checked, len(types))
+}
+
+// agreementDocs are the configs TestCheckTriggerConfigAgreesWithEmulator
+// sends, by name.
+func agreementDocs(schema map[string]any) map[string]map[string]any {
+	props, _ := schema["properties"].(map[string]any)
+	full := map[string]any{}
+	for k, p := range props {
+		ps, _ := p.(map[string]any)
+		full[k] = agreementValue(ps)
+	}
+	with := func(k string, v any) map[string]any {
+		m := maps.Clone(full)
+		if v == nil && k != "" {
+			delete(m, k)
+		} else if k != "" {
+			m[k] = v
+		}
+		return m
+	}
+	docs := map[string]map[string]any{"empty": {}, "valid": with("", nil), "unknown property": with("zz_unknown", 1.0)}
+	required, _ := schema["required"].([]any)
+	for _, r := range required {
+		if name, ok := r.(string); ok {
+			docs["without "+name] = with(name, nil)
+		}
+	}
+	for k, p := range props {
+		ps, _ := p.(map[string]any)
+		for kind, v := range map[string]any{"null": jsonNull{}, "string": "s", "number": 1.5, "integer": 7.0, "boolean": false,
+			"array": []any{1.0}, "object": map[string]any{"a": 1.0}, "empty string": "", "negative": -1.0} {
+			docs[k+" "+kind] = with(k, v)
+		}
+		if m, ok := ps["minimum"].(float64); ok {
+			docs[k+" below minimum"] = with(k, m-1)
+		}
+		if m, ok := ps["maximum"].(float64); ok {
+			docs[k+" above maximum"] = with(k, m+1)
+		}
+		if _, ok := ps["enum"]; ok {
+			docs[k+" outside enum"] = with(k, "zz_not_in_enum")
+		}
+		if _, ok := ps["items"]; ok {
+			docs[k+" bad item"] = with(k, []any{map[string]any{}})
+		}
+	}
+	for _, d := range docs {
+		for k, v := range d {
+			if _, ok := v.(jsonNull); ok {
+				d[k] = nil
+			}
+		}
+	}
+	return docs
+}
+
+// jsonNull marks a property set to null (a nil value means "leave it out").
+type jsonNull struct{}
+
+// agreementValue is a value schema s accepts: its default, its enum's first
+// value, its minimum, or one of its type.
+func agreementValue(s map[string]any) any {
+	if d, ok := s["default"]; ok {
+		return d
+	}
+	if e, ok := s["enum"].([]any); ok && len(e) > 0 {
+		return e[0]
+	}
+	switch s["type"] {
+	case "integer", "number":
+		if m, ok := s["minimum"].(float64); ok {
+			return m
+		}
+		return 1.0
+	case "boolean":
+		return true
+	case "array":
+		if it, ok := s["items"].(map[string]any); ok {
+			return []any{agreementValue(it)}
+		}
+		return []any{}
+	case "object":
+		return map[string]any{}
+	}
+	return "x"
 }

@@ -10,12 +10,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// WholeNumbers rewrites one framework diagnostic into words a user can act
+// WholeNumbers rewrites framework diagnostics into words a user can act
 // on: a fractional number given to a whole-number attribute (say
 // credentials_wo_version = 1.5) fails the framework's conversion with
 // "Configuration Read Error ... This is always an error in the provider ...
-// Value %!s(*big.Float=1.5) is not an integer." Every other diagnostic and
-// call passes through unchanged.
+// Value %!s(*big.Float=1.5) is not an integer."; and the errors of the
+// framework's validators whose detail does not name the attribute
+// (listvalidator.UniqueValues: "This attribute contains duplicate values of:
+// ...", where the CLI shows only the resource for a nested attribute) get
+// "Attribute <name>: " in front. Every other diagnostic and call passes
+// through unchanged.
 type WholeNumbers struct {
 	Server
 }
@@ -24,8 +28,16 @@ type WholeNumbers struct {
 // number.
 var notIntegerRe = regexp.MustCompile(`Value (?:%!s\(\*big\.Float=)?([-+0-9.eE]+)\)? is not an integer\.`)
 
+// unnamedAttribute are the summaries of the framework validators' errors
+// whose detail does not name the attribute.
+var unnamedAttribute = map[string]bool{"Duplicate List Value": true}
+
 func rewriteNotInteger(ds []*tfprotov6.Diagnostic) {
 	for _, d := range ds {
+		if d != nil && d.Attribute != nil && unnamedAttribute[d.Summary] && !strings.HasPrefix(d.Detail, "Attribute ") {
+			d.Detail = fmt.Sprintf("Attribute %s: %s", attributeName(d.Attribute), d.Detail)
+			continue
+		}
 		if d == nil || !strings.HasSuffix(d.Summary, "Read Error") {
 			continue
 		}

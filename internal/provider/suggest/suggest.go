@@ -10,30 +10,11 @@ package suggest
 import (
 	"fmt"
 	"strings"
+
+	"github.com/agext/levenshtein"
 )
 
-// editDistance is the Levenshtein distance between a and b (bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
-
-// Closest returns the candidate nearest to s by edit distance, ignoring
+// Closest returns the candidate nearest to s by edit distance (Levenshtein), ignoring
 // case, when it is near enough to be a likely typo (at most a third of the
 // longer slug's length, at least 2 edits); "" otherwise or when s itself is
 // a candidate. The first of equally near candidates wins.
@@ -41,7 +22,7 @@ func Closest(s string, candidates []string) string {
 	want := strings.ToUpper(strings.TrimSpace(s))
 	best, bestDist := "", -1
 	for _, c := range candidates {
-		d := editDistance(want, strings.ToUpper(c))
+		d := levenshtein.Distance(want, strings.ToUpper(c), nil)
 		if d == 0 {
 			return ""
 		}

@@ -264,41 +264,6 @@ func DisplayName() validator.String {
 	}
 }
 
-// UniqueStrings refuses a list of strings that repeats a value: the
-// service may keep one copy, and the list read back would differ from the
-// configuration.
-// Kept on purpose beside listvalidator.UniqueValues: TestAccAuthConfig_planTimeErrors asserts its message.
-func UniqueStrings() validator.List { return uniqueStringsValidator{} }
-
-type uniqueStringsValidator struct{}
-
-func (uniqueStringsValidator) Description(_ context.Context) string {
-	return "each value at most once"
-}
-
-func (v uniqueStringsValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (uniqueStringsValidator) ValidateList(_ context.Context, req validator.ListRequest, resp *validator.ListResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	seen := map[string]bool{}
-	for _, e := range req.ConfigValue.Elements() {
-		s, ok := e.(types.String)
-		if !ok || s.IsNull() || s.IsUnknown() {
-			continue
-		}
-		if seen[s.ValueString()] {
-			resp.Diagnostics.AddAttributeError(req.Path, "Repeated value",
-				fmt.Sprintf("Attribute %s: %q appears more than once; list each value once.", req.Path, s.ValueString()))
-			return
-		}
-		seen[s.ValueString()] = true
-	}
-}
-
 // CredentialFields holds the validators of every map of credential fields:
 // field names are not empty and no value is blank. The service takes a blank
 // value for a missing field, so a blank required field would otherwise fail
@@ -318,29 +283,6 @@ func CredentialFields() []validator.Map {
 			},
 		}),
 	}
-}
-
-// NonEmptySet refuses an empty set where the service reads an empty
-// list as something else than "none" (hint says what to write instead).
-// Kept on purpose over setvalidator.SizeAtLeast(1): TestAccMCPServer_planTimeErrors asserts its hint.
-func NonEmptySet(hint string) validator.Set { return nonEmptySetValidator{hint: hint} }
-
-type nonEmptySetValidator struct{ hint string }
-
-func (v nonEmptySetValidator) Description(_ context.Context) string {
-	return "at least one element; " + v.hint
-}
-
-func (v nonEmptySetValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v nonEmptySetValidator) ValidateSet(_ context.Context, req validator.SetRequest, resp *validator.SetResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || len(req.ConfigValue.Elements()) > 0 {
-		return
-	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Empty set",
-		fmt.Sprintf("Attribute %s is empty: %s.", req.Path, v.hint))
 }
 
 // HTTPURL accepts absolute http(s) URLs with a host and no user

@@ -32,7 +32,10 @@ type catalogEntry struct {
 // run (failures are not remembered).
 func Catalog(ctx context.Context, c *client.Client) ([]client.WebhookEventType, error) {
 	v, _ := catalogs.LoadOrStore(c, &catalogEntry{})
-	e := v.(*catalogEntry)
+	e, ok := v.(*catalogEntry) // only entries are stored
+	if !ok {
+		return c.ListWebhookEventTypes(ctx)
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.types != nil {

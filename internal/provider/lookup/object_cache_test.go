@@ -13,9 +13,9 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-func TestSchemaCacheFetchesOnce(t *testing.T) {
+func TestObjectCacheFetchesOnce(t *testing.T) {
 	t.Parallel()
-	sc := newSchemaCache(client.ToolkitVersions{PerToolkit: map[string]string{"github": "20250901_00"}})
+	sc := newObjectCache(client.ToolkitVersions{PerToolkit: map[string]string{"github": "20250901_00"}})
 	var calls atomic.Int32
 	var gotVersion atomic.Value
 	release := make(chan struct{})
@@ -50,9 +50,9 @@ func TestSchemaCacheFetchesOnce(t *testing.T) {
 	}
 }
 
-func TestSchemaCacheLatestSendsNoVersion(t *testing.T) {
+func TestObjectCacheLatestSendsNoVersion(t *testing.T) {
 	t.Parallel()
-	sc := newSchemaCache(client.ToolkitVersions{})
+	sc := newObjectCache(client.ToolkitVersions{})
 	sc.fetch.Toolkit = func(_ context.Context, _, version string) (*client.Toolkit, error) {
 		if version != "" {
 			t.Errorf("version %q sent for latest", version)
@@ -64,9 +64,9 @@ func TestSchemaCacheLatestSendsNoVersion(t *testing.T) {
 	}
 }
 
-func TestSchemaCacheErrors(t *testing.T) {
+func TestObjectCacheErrors(t *testing.T) {
 	t.Parallel()
-	sc := newSchemaCache(client.ToolkitVersions{Global: "20251015_00"})
+	sc := newObjectCache(client.ToolkitVersions{Global: "20251015_00"})
 	var calls atomic.Int32
 	sc.fetch.TriggerType = func(_ context.Context, slug string, v *client.ToolkitVersions) (*client.TriggerType, error) {
 		calls.Add(1)
@@ -104,9 +104,9 @@ func TestSchemaCacheErrors(t *testing.T) {
 	}
 }
 
-func TestSchemaCacheWaiterHonoursContext(t *testing.T) {
+func TestObjectCacheWaiterHonoursContext(t *testing.T) {
 	t.Parallel()
-	sc := newSchemaCache(client.ToolkitVersions{})
+	sc := newObjectCache(client.ToolkitVersions{})
 	release := make(chan struct{})
 	started := make(chan struct{})
 	sc.fetch.Toolkit = func(_ context.Context, _, _ string) (*client.Toolkit, error) {
@@ -124,11 +124,11 @@ func TestSchemaCacheWaiterHonoursContext(t *testing.T) {
 	close(release)
 }
 
-// TestSchemaCacheReferencedObjects: auth configs and connected accounts are
+// TestObjectCacheReferencedObjects: auth configs and connected accounts are
 // read once per id (NotFound included), and separately for distinct ids.
-func TestSchemaCacheReferencedObjects(t *testing.T) {
+func TestObjectCacheReferencedObjects(t *testing.T) {
 	t.Parallel()
-	sc := newSchemaCache(client.ToolkitVersions{})
+	sc := newObjectCache(client.ToolkitVersions{})
 	acCalls, caCalls := map[string]int{}, map[string]int{}
 	sc.fetch.AuthConfig = func(_ context.Context, id string) (*client.AuthConfig, error) {
 		acCalls[id]++

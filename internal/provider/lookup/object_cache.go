@@ -1,6 +1,6 @@
 // Package lookup holds what the provider reads once per run and shares
 // between its resources and data sources: the catalog and referenced
-// objects of plan-time checks (SchemaCache).
+// objects of plan-time checks (ObjectCache).
 package lookup
 
 import (
@@ -11,7 +11,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-// SchemaCache is the per-provider-process cache of the objects that
+// ObjectCache is the per-provider-process cache of the objects that
 // plan-time checks read: toolkits and trigger types (per slug and toolkit
 // version), a toolkit's list of trigger types, the auth configs and
 // connected accounts other resources refer to (per id), and a user's
@@ -25,7 +25,7 @@ import (
 // Terraform starts a new provider process for each graph walk (the plan of
 // `terraform plan`, the final plan and apply of `terraform apply`), so a
 // cached object is at most as old as the current walk.
-type SchemaCache struct {
+type ObjectCache struct {
 	versions client.ToolkitVersions
 	fetch    Fetchers
 
@@ -46,8 +46,8 @@ type cacheEntry[T any] struct {
 	err  error
 }
 
-// Fetchers are the reads of a SchemaCache: the client's (NewSchemaCache), or
-// a test's (NewSchemaCacheWith).
+// Fetchers are the reads of a ObjectCache: the client's (NewObjectCache), or
+// a test's (NewObjectCacheWith).
 type Fetchers struct {
 	Toolkit          func(ctx context.Context, slug, version string) (*client.Toolkit, error)
 	TriggerType      func(ctx context.Context, slug string, versions *client.ToolkitVersions) (*client.TriggerType, error)
@@ -59,9 +59,9 @@ type Fetchers struct {
 	MCPServers       func(ctx context.Context, p client.MCPServerListParams) ([]client.MCPServer, error)
 }
 
-// NewSchemaCache returns a cache reading through c at the given versions.
-func NewSchemaCache(c *client.Client, versions client.ToolkitVersions) *SchemaCache {
-	return NewSchemaCacheWith(versions, Fetchers{
+// NewObjectCache returns a cache reading through c at the given versions.
+func NewObjectCache(c *client.Client, versions client.ToolkitVersions) *ObjectCache {
+	return NewObjectCacheWith(versions, Fetchers{
 		Toolkit:          c.GetToolkit,
 		TriggerType:      c.GetTriggerType,
 		Tools:            c.ListTools,
@@ -73,16 +73,16 @@ func NewSchemaCache(c *client.Client, versions client.ToolkitVersions) *SchemaCa
 	})
 }
 
-// NewSchemaCacheWith returns a cache reading through fetch at the given
+// NewObjectCacheWith returns a cache reading through fetch at the given
 // versions.
-func NewSchemaCacheWith(versions client.ToolkitVersions, fetch Fetchers) *SchemaCache {
-	sc := newSchemaCache(versions)
+func NewObjectCacheWith(versions client.ToolkitVersions, fetch Fetchers) *ObjectCache {
+	sc := newObjectCache(versions)
 	sc.fetch = fetch
 	return sc
 }
 
-func newSchemaCache(versions client.ToolkitVersions) *SchemaCache {
-	return &SchemaCache{
+func newObjectCache(versions client.ToolkitVersions) *ObjectCache {
+	return &ObjectCache{
 		versions:          versions,
 		toolkits:          map[string]*cacheEntry[client.Toolkit]{},
 		triggerTypes:      map[string]*cacheEntry[client.TriggerType]{},
@@ -98,7 +98,7 @@ func newSchemaCache(versions client.ToolkitVersions) *SchemaCache {
 // Toolkit returns the toolkit slug at the provider's configured version for
 // it. The error is the client's (use client.IsNotFound to detect an unknown
 // slug). Callers must not modify the returned value.
-func (c *SchemaCache) Toolkit(ctx context.Context, slug string) (*client.Toolkit, error) {
+func (c *ObjectCache) Toolkit(ctx context.Context, slug string) (*client.Toolkit, error) {
 	slug = strings.ToLower(strings.TrimSpace(slug))
 	version := c.versions.Resolve(slug)
 	wire := version
@@ -113,7 +113,7 @@ func (c *SchemaCache) Toolkit(ctx context.Context, slug string) (*client.Toolkit
 // TriggerType returns the trigger type slug read at the provider's configured
 // toolkit versions (the service picks the version for the trigger's toolkit).
 // Callers must not modify the returned value.
-func (c *SchemaCache) TriggerType(ctx context.Context, slug string) (*client.TriggerType, error) {
+func (c *ObjectCache) TriggerType(ctx context.Context, slug string) (*client.TriggerType, error) {
 	slug = strings.TrimSpace(slug)
 	versions := c.versions
 	var vp *client.ToolkitVersions
@@ -129,7 +129,7 @@ func (c *SchemaCache) TriggerType(ctx context.Context, slug string) (*client.Tri
 // provider's configured version for it (every page of GET
 // /triggers_types?toolkit_slugs=...), fetched at most once per provider
 // process. Callers must not modify the returned slice.
-func (c *SchemaCache) ToolkitTriggerTypes(ctx context.Context, slug string) ([]client.TriggerType, error) {
+func (c *ObjectCache) ToolkitTriggerTypes(ctx context.Context, slug string) ([]client.TriggerType, error) {
 	return onceToolkitList(ctx, c, c.toolkitTriggers, slug, func(ctx context.Context, slug string, pin *client.ToolkitVersions) ([]client.TriggerType, error) {
 		if c.fetch.TriggerTypes == nil {
 			return []client.TriggerType{}, nil
@@ -142,7 +142,7 @@ func (c *SchemaCache) ToolkitTriggerTypes(ctx context.Context, slug string) ([]c
 // types) at the provider's version for that toolkit, keyed slug@version.
 // fetch gets the lower-cased slug and the version pin to send (nil for the
 // service's latest).
-func onceToolkitList[T any](ctx context.Context, c *SchemaCache, m map[string]*cacheEntry[[]T], slug string,
+func onceToolkitList[T any](ctx context.Context, c *ObjectCache, m map[string]*cacheEntry[[]T], slug string,
 	fetch func(ctx context.Context, slug string, pin *client.ToolkitVersions) ([]T, error)) ([]T, error) {
 	slug = strings.ToLower(strings.TrimSpace(slug))
 	version := c.versions.Resolve(slug)
@@ -159,7 +159,7 @@ func onceToolkitList[T any](ctx context.Context, c *SchemaCache, m map[string]*c
 // it for plan-time checks of a referenced auth config (not in the auth config
 // resource's own Read, which must see the service's current state). Callers
 // must not modify the returned value.
-func (c *SchemaCache) AuthConfig(ctx context.Context, id string) (*client.AuthConfig, error) {
+func (c *ObjectCache) AuthConfig(ctx context.Context, id string) (*client.AuthConfig, error) {
 	return once(ctx, &c.mu, c.authConfigs, id, func(ctx context.Context) (*client.AuthConfig, error) {
 		return c.fetch.AuthConfig(ctx, id)
 	})
@@ -168,7 +168,7 @@ func (c *SchemaCache) AuthConfig(ctx context.Context, id string) (*client.AuthCo
 // ConnectedAccount returns the connected account id, read once per provider
 // process. Use it for checks of a referenced account (not in the connected
 // account resource's own Read). Callers must not modify the returned value.
-func (c *SchemaCache) ConnectedAccount(ctx context.Context, id string) (*client.ConnectedAccount, error) {
+func (c *ObjectCache) ConnectedAccount(ctx context.Context, id string) (*client.ConnectedAccount, error) {
 	return once(ctx, &c.mu, c.connectedAccounts, id, func(ctx context.Context) (*client.ConnectedAccount, error) {
 		return c.fetch.ConnectedAccount(ctx, id)
 	})
@@ -178,7 +178,7 @@ func (c *SchemaCache) ConnectedAccount(ctx context.Context, id string) (*client.
 // pages of GET /connected_accounts?user_ids=...), listed once per provider
 // process, for plan-time checks across a user's accounts (alias
 // uniqueness). Callers must not modify the returned slice.
-func (c *SchemaCache) UserAccounts(ctx context.Context, userID string) ([]client.ConnectedAccount, error) {
+func (c *ObjectCache) UserAccounts(ctx context.Context, userID string) ([]client.ConnectedAccount, error) {
 	return onceList(ctx, &c.mu, c.userAccounts, userID, func(ctx context.Context) ([]client.ConnectedAccount, error) {
 		return c.fetch.Accounts(ctx, client.ConnectedAccountListParams{UserIDs: []string{userID}})
 	})
