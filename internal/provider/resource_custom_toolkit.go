@@ -327,9 +327,8 @@ func (r *customToolkitResource) modifyPlan(ctx context.Context, req resource.Mod
 	}
 	resp.Diagnostics.AddAttributeError(path.Root("slug"), "Toolkit already exists",
 		fmt.Sprintf("Attribute slug: the project already has a toolkit %s, so the service would refuse to register "+
-			"another. Manage the existing one instead: import it with\n\n  terraform import %s.<name> %s\n\n(or an "+
-			"`import { to = %s.<name>, id = %q }` block), delete it first, or choose another slug.",
-			tk.Slug, customToolkitType, tk.Slug, customToolkitType, tk.Slug))
+			"another. Choose another slug, delete the existing toolkit first, or manage it instead.\n\n%s",
+			tk.Slug, diagnostics.ImportHint(customToolkitType, tk.Slug)))
 }
 
 // ValidateConfig checks that the MCP server URL is given once (mcp_url, or

@@ -555,7 +555,7 @@ func (r *mcpServerResource) checkNameFree(ctx context.Context, plan mcpServerMod
 		if m.ID != selfID && strings.EqualFold(m.Name, name) {
 			diags.AddAttributeError(path.Root("name"), "MCP server name taken",
 				fmt.Sprintf("Attribute name: the project already has an MCP server named %q (id %s). Choose another "+
-					"name, or import the existing server (`terraform import %s.<name> %s`).", m.Name, m.ID, mcpServerType, m.ID))
+					"name, or manage the existing server.\n\n%s", m.Name, m.ID, diagnostics.ImportHint(mcpServerType, m.ID)))
 			return
 		}
 	}

@@ -404,9 +404,8 @@ func (r *projectResource) modifyPlan(ctx context.Context, req resource.ModifyPla
 	if id != "" && !l.isManaged(id) {
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "Project name already taken",
 			fmt.Sprintf("Attribute name: the organization already has a project named %q (%s), and project names are "+
-				"unique in an organization. Choose another name, or manage the existing project with\n\n"+
-				"  terraform import %s.<name> %s\n\n(or an `import { to = %s.<name>, id = %q }` block).",
-				name, id, projectType, id, projectType, id))
+				"unique in an organization. Choose another name, or manage the existing project.\n\n%s",
+				name, id, diagnostics.ImportHint(projectType, id)))
 	}
 }
 

@@ -132,9 +132,8 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 }
 
 func importHint(id string) string {
-	return fmt.Sprintf("Manage the existing subscription instead of creating a second one: import it with\n\n"+
-		"  terraform import %s.<name> %s\n\n"+
-		"(or an `import { to = %s.<name>, id = %q }` block), or delete it first.", webhookSubscriptionType, id, webhookSubscriptionType, id)
+	return "Manage the existing subscription instead of creating a second one, or delete it first. " +
+		diagnostics.ImportHint(webhookSubscriptionType, id)
 }
 
 // ModifyPlan checks enabled_events against the service's event types for
