@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -200,6 +202,116 @@ func TestAccDestroy_afterPartialApplyWithPlanError(t *testing.T) {
 	}
 }
 
+// TestAccDestroy_testTeardownAfterFailedApply: per resource type, a
+// `terraform test` (or `tofu test`) run whose apply stops half-way on that
+// resource's plan-time check fails, and its teardown destroys what the apply
+// created: nothing is left in state, nothing on the service. Terraform
+// before 1.14 and OpenTofu tear a test down with a destroy that first plans
+// the configuration again (where the check would fail again and stop the
+// teardown); the provider reports the check as a warning there
+// (destroyrun.InTest) and refuses the object at apply. Through the CLI that
+// TF_CLI names.
+func TestAccDestroy_testTeardownAfterFailedApply(t *testing.T) {
+	t.Parallel()
+	for _, tc := range partialApplyCases {
+		t.Run(tc.resourceType, func(t *testing.T) {
+			t.Parallel()
+			w := newE2EWorkspace(t)
+			if tc.isolated {
+				key, _ := testAccIsolatedProject(t)
+				w.env = append(w.env, EnvAPIKey+"="+key) // the last value of a variable wins
+			}
+			name := acctest.RandomWithPrefix("tf-acc-teardown")
+			w.WriteFile("main.tf", fmt.Sprintf(tc.config, name, strings.ReplaceAll(name, "-", "_"), acctest.RandString(8)))
+			if err := os.MkdirAll(w.Path("tests"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			w.WriteFile("tests/partial.tftest.hcl", "run \"apply\" {}\n")
+			res := w.Run(nil, "test", "-no-color")
+			out := strings.Join(strings.Fields(res.Stdout+res.Stderr), " ")
+			if res.ExitCode == 0 {
+				t.Fatalf("terraform test passed; the test needs the apply to stop on the %s check:\n%s", tc.resourceType, res.Stdout)
+			}
+			for _, want := range tc.wantError {
+				if !strings.Contains(out, want) {
+					t.Fatalf("the run did not stop on the %s check (no %q):\n%s%s", tc.resourceType, want, res.Stdout, res.Stderr)
+				}
+			}
+			for _, leak := range []string{"cleaned up manually", "error destroying resources"} {
+				if strings.Contains(out, leak) {
+					t.Errorf("the teardown left objects behind (%q):\n%s%s", leak, res.Stdout, res.Stderr)
+				}
+			}
+			if !strings.Contains(out, "1 failed") {
+				t.Errorf("want the one run failed:\n%s", res.Stdout)
+			}
+			c := testAccClient(t)
+			if tc.isolated {
+				return // the project's own key is not testAccClient's
+			}
+			acs, err := c.ListAuthConfigs(t.Context(), client.AuthConfigListParams{ShowDisabled: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ac := range acs {
+				if strings.HasPrefix(ac.Name, name) {
+					t.Errorf("auth config %s (%s) left on the service after the teardown", ac.ID, ac.Name)
+				}
+			}
+		})
+	}
+}
+
+// TestCreateAndUpdateHonourRefusals: every resource whose ModifyPlan goes
+// through the gate refuses, in Create and in Update and before any request,
+// a configuration the gate refused under a test command (destroyrun.InTest
+// turns plan-time errors into warnings; the apply must still refuse). Not
+// parallel: the refusals are the process's, and TestModifyPlanGoesThroughTheGate
+// reads them for the same fixtures.
+func TestCreateAndUpdateHonourRefusals(t *testing.T) {
+	ctx := t.Context()
+	for _, newResource := range New("test")().Resources(ctx) {
+		r := newResource()
+		var md resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "service"}, &md)
+		fixture, ok := gateFixtures[md.TypeName]
+		if !ok {
+			continue // no ModifyPlan (TestModifyPlanGoesThroughTheGate)
+		}
+		var sr resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &sr)
+		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+		obj := testutil.ObjectValue(typ, fixture)
+		var refusal diag.Diagnostics
+		refusal.AddAttributeError(path.Root("name"), "Refused at plan "+md.TypeName, "Attribute name: refused.")
+		t.Cleanup(destroyrun.Refuse(md.TypeName, obj, refusal))
+		tr := &gateTransport{}
+		c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", OrgAPIKey: "o", MaxRetries: -1,
+			HTTPClient: &http.Client{Transport: tr}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cr, ok := r.(resource.ResourceWithConfigure); ok {
+			var cresp resource.ConfigureResponse
+			cr.Configure(ctx, resource.ConfigureRequest{ProviderData: &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{})}}, &cresp)
+		}
+		config := tfsdk.Config{Schema: sr.Schema, Raw: obj}
+		cresp := resource.CreateResponse{State: tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)}}
+		r.Create(ctx, resource.CreateRequest{Config: config, Plan: tfsdk.Plan{Schema: sr.Schema, Raw: obj}}, &cresp)
+		uresp := resource.UpdateResponse{State: tfsdk.State{Schema: sr.Schema, Raw: obj}}
+		r.Update(ctx, resource.UpdateRequest{Config: config, Plan: tfsdk.Plan{Schema: sr.Schema, Raw: obj},
+			State: tfsdk.State{Schema: sr.Schema, Raw: obj}}, &uresp)
+		for op, diags := range map[string]diag.Diagnostics{"Create": cresp.Diagnostics, "Update": uresp.Diagnostics} {
+			if !testutil.DiagsContain(diags, "Refused at plan "+md.TypeName) {
+				t.Errorf("%s.%s did not refuse the configuration the gate refused (call destroyrun.Refused first): %v", md.TypeName, op, diags)
+			}
+		}
+		if len(tr.reqs) > 0 {
+			t.Errorf("%s: a refused Create or Update sent %v", md.TypeName, tr.reqs)
+		}
+	}
+}
+
 // stateResources returns the addresses of the resources in terraform.tfstate.
 func (w *e2eWorkspace) stateResources() []string {
 	w.t.Helper()
@@ -323,7 +435,8 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 		r.Schema(ctx, resource.SchemaRequest{}, &sr)
 		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
 		obj := testutil.ObjectValue(typ, fixture)
-		for _, mode := range []destroyrun.Detection{destroyrun.NotDestroying, destroyrun.Destroying, destroyrun.Unknown} {
+		var planErrors int // under NotDestroying
+		for _, mode := range []destroyrun.Detection{destroyrun.NotDestroying, destroyrun.Destroying, destroyrun.Unknown, destroyrun.InTest} {
 			tr := &gateTransport{}
 			c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", OrgAPIKey: "o", MaxRetries: -1,
 				HTTPClient: &http.Client{Transport: tr}})
@@ -346,6 +459,7 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 			mp.ModifyPlan(destroyrun.WithDetection(ctx, mode), req, resp)
 			switch mode {
 			case destroyrun.NotDestroying:
+				planErrors = resp.Diagnostics.ErrorsCount()
 				if len(tr.reqs) == 0 {
 					t.Errorf("%s: the fixture's plan sent no request (diagnostics %v): make gateFixtures[%q] reach the "+
 						"checks that read the service", md.TypeName, resp.Diagnostics, md.TypeName)
@@ -362,6 +476,17 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 					if !strings.Contains(d.Detail(), "terraform destroy -refresh=false") {
 						t.Errorf("%s: error %q does not name terraform destroy -refresh=false:\n%s", md.TypeName, d.Summary(), d.Detail())
 					}
+				}
+			case destroyrun.InTest:
+				// The errors are warnings, and the apply refuses the object.
+				var refused diag.Diagnostics
+				destroyrun.Refused(ctx, md.TypeName, req.Config, &refused)
+				if resp.Diagnostics.HasError() || refused.ErrorsCount() != planErrors {
+					t.Errorf("%s under a test command: %d errors in the plan, %d refused at apply; want 0 and %d (the "+
+						"plan's errors): %v", md.TypeName, resp.Diagnostics.ErrorsCount(), refused.ErrorsCount(), planErrors, resp.Diagnostics)
+				}
+				if planErrors > 0 && resp.Diagnostics.WarningsCount() < planErrors {
+					t.Errorf("%s under a test command: the plan's errors are not warnings: %v", md.TypeName, resp.Diagnostics)
 				}
 			}
 		}
