@@ -312,6 +312,36 @@ func TestCreateAndUpdateHonourRefusals(t *testing.T) {
 	}
 }
 
+// stateInstance is one resource instance of terraform.tfstate.
+type stateInstance struct {
+	address string
+	attrs   map[string]any
+}
+
+// stateInstances returns the resource instances of terraform.tfstate.
+func (w *e2eWorkspace) stateInstances() []stateInstance {
+	w.t.Helper()
+	var st struct {
+		Resources []struct {
+			Type      string `json:"type"`
+			Name      string `json:"name"`
+			Instances []struct {
+				Attributes map[string]any `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(w.ReadFile("terraform.tfstate"), &st); err != nil {
+		w.t.Fatal(err)
+	}
+	var out []stateInstance
+	for _, r := range st.Resources {
+		for _, in := range r.Instances {
+			out = append(out, stateInstance{address: r.Type + "." + r.Name, attrs: in.Attributes})
+		}
+	}
+	return out
+}
+
 // stateResources returns the addresses of the resources in terraform.tfstate.
 func (w *e2eWorkspace) stateResources() []string {
 	w.t.Helper()

@@ -60,6 +60,10 @@ type ProviderData struct {
 	// parallel, and two creates of one key that both checked before either
 	// wrote would both write.
 	CreateLocks keyedLocks
+	// Triggers are the trigger instances of a connected account, listed at
+	// most once per account per provider process, and the instances this
+	// process upserted (see existingTrigger).
+	Triggers triggerInstances
 	// Created are the ids of the objects this provider process created (an
 	// apply's creates), so that a refusal can tell an object of another
 	// resource of the same apply from one made elsewhere.
