@@ -101,7 +101,9 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 			"arguments. Set `wait_for_connection` to make `apply` wait (up to `timeouts.create`, default 60 s) until " +
 			"the user has approved.\n\n" +
 			"Unless `allow_multiple` is true, creating a second `ACTIVE` account for the same user and auth config is " +
-			"refused at apply, before the account is written, with instructions to import the existing one. Changing `credentials_wo_version` or `credentials` " +
+			"refused at apply, before the account is written, with instructions to import the existing one. Two such " +
+			"resources in one apply are refused the same way, whichever Terraform creates second: the provider makes " +
+			"the check and the create one step per user and auth config across its parallel creates. Changing `credentials_wo_version` or `credentials` " +
 			"replaces the stored credentials in place. An account deleted outside Terraform is removed from state " +
 			"with a warning and created again by the next apply.\n\n" +
 			"**Revocation.** Deleting the account (`terraform destroy`, or the delete half of a replacement) " +

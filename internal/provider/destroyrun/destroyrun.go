@@ -12,7 +12,18 @@
 // -refresh=false. Terraform does not tell a provider which command runs, so
 // the provider reads the command line of the Terraform process that started
 // it (its parent); when that is a destroy, ModifyPlan skips its remote checks
-// (nothing will be created) and says so in the DEBUG log. Every ModifyPlan
+// (nothing will be created) and says so in the DEBUG log.
+//
+// `terraform test` (before Terraform 1.14) and `tofu test` tear each run down
+// with such a destroy too, inside the test command: the parent's command line
+// says `test` for the runs and the teardown alike, and what Terraform sends
+// the provider cannot tell them apart either (the teardown's first plan is a
+// normal plan: the same calls with the same values; ClientCapabilities carry
+// nothing about it; the null planned states of the deletes come only after
+// it, in another provider process). Under such a test command (InTest, which
+// the CLI's version from ConfigureProvider decides), the checks run and their
+// errors are warnings, and Create and Update refuse what they refused
+// (Refused) before anything is written. Every ModifyPlan
 // goes through one gate for this, RemotePlanChecks. Objects already in the
 // state and unchanged are never checked in any command. When the parent
 // cannot be read (another OS, a debugger-attached provider) the checks run as
