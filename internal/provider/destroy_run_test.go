@@ -47,12 +47,15 @@ resource "service_auth_config" "gh" {
 // can only run once those objects exist (an attribute is unknown until then:
 // `substr(x.id, 0, 0)` is "" once x.id is known). %[1]s is a unique name,
 // %[2]s the same with underscores, %[3]s a short random string.
-var partialApplyCases = []struct {
+type partialApplyCase struct {
 	resourceType string
 	config       string
 	wantError    []string // in the apply's output
 	isolated     bool     // in a project of its own (one webhook subscription per project)
-}{
+}
+
+// partialApplyCases are the cases, one per resource type with plan-time checks.
+var partialApplyCases = []partialApplyCase{
 	{
 		resourceType: authConfigResourceType,
 		config: partialGithubAuthConfig + `
@@ -160,6 +163,20 @@ resource "service_custom_toolkit" "second" {
 	},
 }
 
+// workspace returns an end-to-end workspace holding the case's main.tf (in
+// a project of its own when isolated) and the unique name it uses.
+func (tc partialApplyCase) workspace(t *testing.T, prefix string) (*e2eWorkspace, string) {
+	t.Helper()
+	w := newE2EWorkspace(t)
+	if tc.isolated {
+		key, _ := testAccIsolatedProject(t)
+		w.env = append(w.env, EnvAPIKey+"="+key) // the last value of a variable wins
+	}
+	name := acctest.RandomWithPrefix(prefix)
+	w.WriteFile("main.tf", fmt.Sprintf(tc.config, name, strings.ReplaceAll(name, "-", "_"), acctest.RandString(8)))
+	return w, name
+}
+
 // TestAccDestroy_afterPartialApplyWithPlanError: per resource type, an apply
 // stops half-way on that resource's plan-time check; then `terraform
 // destroy` and (after the same partial apply again) `terraform apply
@@ -173,13 +190,7 @@ func TestAccDestroy_afterPartialApplyWithPlanError(t *testing.T) {
 		for _, destroy := range [][]string{{"destroy"}, {"apply", "-destroy"}} {
 			t.Run(tc.resourceType+"/"+strings.Join(destroy, "_"), func(t *testing.T) {
 				t.Parallel()
-				w := newE2EWorkspace(t)
-				if tc.isolated {
-					key, _ := testAccIsolatedProject(t)
-					w.env = append(w.env, EnvAPIKey+"="+key) // the last value of a variable wins
-				}
-				name := acctest.RandomWithPrefix("tf-acc-partial")
-				w.WriteFile("main.tf", fmt.Sprintf(tc.config, name, strings.ReplaceAll(name, "-", "_"), acctest.RandString(8)))
+				w, _ := tc.workspace(t, "tf-acc-partial")
 				res := w.Run(nil, "apply", "-auto-approve", "-no-color", "-input=false")
 				out := strings.Join(strings.Fields(res.Stdout+res.Stderr), " ")
 				if res.ExitCode == 0 {
@@ -216,13 +227,7 @@ func TestAccDestroy_testTeardownAfterFailedApply(t *testing.T) {
 	for _, tc := range partialApplyCases {
 		t.Run(tc.resourceType, func(t *testing.T) {
 			t.Parallel()
-			w := newE2EWorkspace(t)
-			if tc.isolated {
-				key, _ := testAccIsolatedProject(t)
-				w.env = append(w.env, EnvAPIKey+"="+key) // the last value of a variable wins
-			}
-			name := acctest.RandomWithPrefix("tf-acc-teardown")
-			w.WriteFile("main.tf", fmt.Sprintf(tc.config, name, strings.ReplaceAll(name, "-", "_"), acctest.RandString(8)))
+			w, name := tc.workspace(t, "tf-acc-teardown")
 			if err := os.MkdirAll(w.Path("tests"), 0o700); err != nil {
 				t.Fatal(err)
 			}
@@ -285,16 +290,7 @@ func TestCreateAndUpdateHonourRefusals(t *testing.T) {
 		var refusal diag.Diagnostics
 		refusal.AddAttributeError(path.Root("name"), "Refused at plan "+md.TypeName, "Attribute name: refused.")
 		t.Cleanup(destroyrun.Refuse(md.TypeName, obj, refusal))
-		tr := &gateTransport{}
-		c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", OrgAPIKey: "o", MaxRetries: -1,
-			HTTPClient: &http.Client{Transport: tr}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if cr, ok := r.(resource.ResourceWithConfigure); ok {
-			var cresp resource.ConfigureResponse
-			cr.Configure(ctx, resource.ConfigureRequest{ProviderData: &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{})}}, &cresp)
-		}
+		tr := configureAtGate(t, r)
 		config := tfsdk.Config{Schema: sr.Schema, Raw: obj}
 		cresp := resource.CreateResponse{State: tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)}}
 		r.Create(ctx, resource.CreateRequest{Config: config, Plan: tfsdk.Plan{Schema: sr.Schema, Raw: obj}}, &cresp)
@@ -433,6 +429,26 @@ func (g *gateTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}, nil
 }
 
+// configureAtGate configures r with a client whose every request is
+// answered 404 by the returned gateTransport, which counts them.
+func configureAtGate(t *testing.T, r resource.Resource) *gateTransport {
+	t.Helper()
+	tr := &gateTransport{}
+	c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", OrgAPIKey: "o", MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cr, ok := r.(resource.ResourceWithConfigure); ok {
+		var cresp resource.ConfigureResponse
+		cr.Configure(t.Context(), resource.ConfigureRequest{ProviderData: &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{})}}, &cresp)
+		if cresp.Diagnostics.HasError() {
+			t.Fatal(cresp.Diagnostics)
+		}
+	}
+	return tr
+}
+
 // TestModifyPlanGoesThroughTheGate: every resource's ModifyPlan makes its API
 // calls inside the one gate (destroyrun.RemotePlanChecks). Each resource type
 // with a ModifyPlan plans the create of a fixture object: without a destroy
@@ -467,19 +483,7 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 		obj := testutil.ObjectValue(typ, fixture)
 		var planErrors int // under NotDestroying
 		for _, mode := range []destroyrun.Detection{destroyrun.NotDestroying, destroyrun.Destroying, destroyrun.Unknown, destroyrun.InTest} {
-			tr := &gateTransport{}
-			c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", OrgAPIKey: "o", MaxRetries: -1,
-				HTTPClient: &http.Client{Transport: tr}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if cr, ok := r.(resource.ResourceWithConfigure); ok {
-				var cresp resource.ConfigureResponse
-				cr.Configure(ctx, resource.ConfigureRequest{ProviderData: &ProviderData{Client: c, Cache: lookup.NewSchemaCache(c, client.ToolkitVersions{})}}, &cresp)
-				if cresp.Diagnostics.HasError() {
-					t.Fatal(cresp.Diagnostics)
-				}
-			}
+			tr := configureAtGate(t, r)
 			req := resource.ModifyPlanRequest{
 				Config: tfsdk.Config{Schema: sr.Schema, Raw: obj},
 				Plan:   tfsdk.Plan{Schema: sr.Schema, Raw: obj},

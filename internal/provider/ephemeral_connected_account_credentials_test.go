@@ -81,23 +81,29 @@ func testAccOAuthAccount(t *testing.T, token string) string {
 }
 
 func testAccCredentialsConfig(accountID string) string {
+	return testAccCredentialsEcho(accountID, `
+    status      = ephemeral.service_connected_account_credentials.gh.status
+    auth_scheme = ephemeral.service_connected_account_credentials.gh.auth_scheme
+    toolkit     = ephemeral.service_connected_account_credentials.gh.toolkit
+    expires_in  = ephemeral.service_connected_account_credentials.gh.values["expires_in"]
+    token_hash  = sha256(ephemeral.service_connected_account_credentials.gh.values["access_token"])`)
+}
+
+// testAccCredentialsEcho is the ephemeral credentials of accountID and the
+// echo provider's data built from them (data: its attributes).
+func testAccCredentialsEcho(accountID, data string) string {
 	return fmt.Sprintf(`
 ephemeral "service_connected_account_credentials" "gh" {
   connected_account_id = %q
 }
 
 provider "echo" {
-  data = {
-    status      = ephemeral.service_connected_account_credentials.gh.status
-    auth_scheme = ephemeral.service_connected_account_credentials.gh.auth_scheme
-    toolkit     = ephemeral.service_connected_account_credentials.gh.toolkit
-    expires_in  = ephemeral.service_connected_account_credentials.gh.values["expires_in"]
-    token_hash  = sha256(ephemeral.service_connected_account_credentials.gh.values["access_token"])
+  data = {%s
   }
 }
 
 resource "echo" "test" {}
-`, accountID)
+`, accountID, data)
 }
 
 // The connection's token reaches another provider's configuration (the echo
@@ -133,22 +139,11 @@ func TestAccConnectedAccountCredentials_feedsAnotherProvider(t *testing.T) {
 // resource gives for an account that may not be ACTIVE: values read with
 // lookup(), so the expression evaluates whatever the status.
 func testAccCredentialsStatusConfig(accountID string) string {
-	return fmt.Sprintf(`
-ephemeral "service_connected_account_credentials" "gh" {
-  connected_account_id = %q
-}
-
-provider "echo" {
-  data = {
+	return testAccCredentialsEcho(accountID, `
     status   = ephemeral.service_connected_account_credentials.gh.status
     toolkit  = ephemeral.service_connected_account_credentials.gh.toolkit
     n_values = length(ephemeral.service_connected_account_credentials.gh.values)
-    token    = lookup(ephemeral.service_connected_account_credentials.gh.values, "access_token", "none")
-  }
-}
-
-resource "echo" "test" {}
-`, accountID)
+    token    = lookup(ephemeral.service_connected_account_credentials.gh.values, "access_token", "none")`)
 }
 
 // An account that is not ACTIVE (EXPIRED here) is a warning, not an error:

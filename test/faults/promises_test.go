@@ -40,6 +40,32 @@ func faultClient(t *testing.T, emu *testutil.Emulator) *client.Client {
 	return c
 }
 
+// userAccounts is a stripe API-key auth config named acName and, for each
+// of names, a service_connected_account of user on it (ACTIVE at once).
+func userAccounts(acName, user string, names ...string) string {
+	hcl := fmt.Sprintf(`
+resource "service_auth_config" "ac" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = %q
+}
+`, acName)
+	for _, name := range names {
+		hcl += fmt.Sprintf(`
+resource "service_connected_account" %q {
+  user_id        = %q
+  auth_config_id = service_auth_config.ac.id
+  credentials_wo = {
+    api_key = "sk_test_%s"
+  }
+  credentials_wo_version = 1
+}
+`, name, user, name)
+	}
+	return hcl
+}
+
 // TestPromise_oneAccountPerUserAndAuthConfig: 20 rounds, each an apply of
 // two service_connected_accounts of one user on one auth config (API keys,
 // ACTIVE at once) under -parallelism=10: the second is refused before it is
@@ -53,32 +79,7 @@ func TestPromise_oneAccountPerUserAndAuthConfig(t *testing.T) {
 	duplicates := 0
 	for round := range rounds {
 		user := fmt.Sprintf("pair-user-%02d", round)
-		w := newWorkspace(t, emu, fmt.Sprintf(`
-resource "service_auth_config" "ac" {
-  toolkit     = "stripe"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = "pair-%[1]s"
-}
-
-resource "service_connected_account" "first" {
-  user_id        = %[1]q
-  auth_config_id = service_auth_config.ac.id
-  credentials_wo = {
-    api_key = "sk_test_first"
-  }
-  credentials_wo_version = 1
-}
-
-resource "service_connected_account" "second" {
-  user_id        = %[1]q
-  auth_config_id = service_auth_config.ac.id
-  credentials_wo = {
-    api_key = "sk_test_second"
-  }
-  credentials_wo_version = 1
-}
-`, user))
+		w := newWorkspace(t, emu, userAccounts("pair-"+user, user, "first", "second"))
 		out, code := w.run("apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10")
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		accounts, err := c.ListConnectedAccounts(ctx, client.ConnectedAccountListParams{UserIDs: []string{user}})
@@ -213,23 +214,7 @@ resource "service_trigger_instance" %q {
 }
 `, name, user)
 		}
-		w := newWorkspace(t, emu, fmt.Sprintf(`
-resource "service_auth_config" "ac" {
-  toolkit     = "stripe"
-  type        = "use_custom_auth"
-  auth_scheme = "API_KEY"
-  name        = "shared-%[1]s"
-}
-
-resource "service_connected_account" "a" {
-  user_id        = %[1]q
-  auth_config_id = service_auth_config.ac.id
-  credentials_wo = {
-    api_key = "sk_test_shared"
-  }
-  credentials_wo_version = 1
-}
-`, user)+trigger("first")+trigger("second"))
+		w := newWorkspace(t, emu, userAccounts("shared-"+user, user, "a")+trigger("first")+trigger("second"))
 		out, code := w.run("apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10")
 		if code == 0 {
 			t.Errorf("round %d: two triggers of one key applied:\n%s", round, tailText(out, 3000))
