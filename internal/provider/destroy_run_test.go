@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -45,12 +47,15 @@ resource "service_auth_config" "gh" {
 // can only run once those objects exist (an attribute is unknown until then:
 // `substr(x.id, 0, 0)` is "" once x.id is known). %[1]s is a unique name,
 // %[2]s the same with underscores, %[3]s a short random string.
-var partialApplyCases = []struct {
+type partialApplyCase struct {
 	resourceType string
 	config       string
 	wantError    []string // in the apply's output
 	isolated     bool     // in a project of its own (one webhook subscription per project)
-}{
+}
+
+// partialApplyCases are the cases, one per resource type with plan-time checks.
+var partialApplyCases = []partialApplyCase{
 	{
 		resourceType: authConfigResourceType,
 		config: partialGithubAuthConfig + `
@@ -158,6 +163,20 @@ resource "service_custom_toolkit" "second" {
 	},
 }
 
+// workspace returns an end-to-end workspace holding the case's main.tf (in
+// a project of its own when isolated) and the unique name it uses.
+func (tc partialApplyCase) workspace(t *testing.T, prefix string) (*e2eWorkspace, string) {
+	t.Helper()
+	w := newE2EWorkspace(t)
+	if tc.isolated {
+		key, _ := testAccIsolatedProject(t)
+		w.env = append(w.env, EnvAPIKey+"="+key) // the last value of a variable wins
+	}
+	name := acctest.RandomWithPrefix(prefix)
+	w.WriteFile("main.tf", fmt.Sprintf(tc.config, name, strings.ReplaceAll(name, "-", "_"), acctest.RandString(8)))
+	return w, name
+}
+
 // TestAccDestroy_afterPartialApplyWithPlanError: per resource type, an apply
 // stops half-way on that resource's plan-time check; then `terraform
 // destroy` and (after the same partial apply again) `terraform apply
@@ -171,13 +190,7 @@ func TestAccDestroy_afterPartialApplyWithPlanError(t *testing.T) {
 		for _, destroy := range [][]string{{"destroy"}, {"apply", "-destroy"}} {
 			t.Run(tc.resourceType+"/"+strings.Join(destroy, "_"), func(t *testing.T) {
 				t.Parallel()
-				w := newE2EWorkspace(t)
-				if tc.isolated {
-					key, _ := testAccIsolatedProject(t)
-					w.env = append(w.env, EnvAPIKey+"="+key) // the last value of a variable wins
-				}
-				name := acctest.RandomWithPrefix("tf-acc-partial")
-				w.WriteFile("main.tf", fmt.Sprintf(tc.config, name, strings.ReplaceAll(name, "-", "_"), acctest.RandString(8)))
+				w, _ := tc.workspace(t, "tf-acc-partial")
 				res := w.Run(nil, "apply", "-auto-approve", "-no-color", "-input=false")
 				out := strings.Join(strings.Fields(res.Stdout+res.Stderr), " ")
 				if res.ExitCode == 0 {
@@ -198,6 +211,131 @@ func TestAccDestroy_afterPartialApplyWithPlanError(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestAccDestroy_testTeardownAfterFailedApply: per resource type, a
+// `terraform test` (or `tofu test`) run whose apply stops half-way on that
+// resource's plan-time check fails, and its teardown destroys what the apply
+// created: nothing is left in state, nothing on the service. Terraform
+// before 1.14 and OpenTofu tear a test down with a destroy that first plans
+// the configuration again (where the check would fail again and stop the
+// teardown); the provider reports the check as a warning there
+// (destroyrun.InTest) and refuses the object at apply. Through the CLI that
+// TF_CLI names.
+func TestAccDestroy_testTeardownAfterFailedApply(t *testing.T) {
+	t.Parallel()
+	for _, tc := range partialApplyCases {
+		t.Run(tc.resourceType, func(t *testing.T) {
+			t.Parallel()
+			w, name := tc.workspace(t, "tf-acc-teardown")
+			if err := os.MkdirAll(w.Path("tests"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			w.WriteFile("tests/partial.tftest.hcl", "run \"apply\" {}\n")
+			res := w.Run(nil, "test", "-no-color")
+			out := strings.Join(strings.Fields(res.Stdout+res.Stderr), " ")
+			if res.ExitCode == 0 {
+				t.Fatalf("terraform test passed; the test needs the apply to stop on the %s check:\n%s", tc.resourceType, res.Stdout)
+			}
+			for _, want := range tc.wantError {
+				if !strings.Contains(out, want) {
+					t.Fatalf("the run did not stop on the %s check (no %q):\n%s%s", tc.resourceType, want, res.Stdout, res.Stderr)
+				}
+			}
+			for _, leak := range []string{"cleaned up manually", "error destroying resources"} {
+				if strings.Contains(out, leak) {
+					t.Errorf("the teardown left objects behind (%q):\n%s%s", leak, res.Stdout, res.Stderr)
+				}
+			}
+			if !strings.Contains(out, "1 failed") {
+				t.Errorf("want the one run failed:\n%s", res.Stdout)
+			}
+			c := testAccClient(t)
+			if tc.isolated {
+				return // the project's own key is not testAccClient's
+			}
+			acs, err := c.ListAuthConfigs(t.Context(), client.AuthConfigListParams{ShowDisabled: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, ac := range acs {
+				if strings.HasPrefix(ac.Name, name) {
+					t.Errorf("auth config %s (%s) left on the service after the teardown", ac.ID, ac.Name)
+				}
+			}
+		})
+	}
+}
+
+// TestCreateAndUpdateHonourRefusals: every resource whose ModifyPlan goes
+// through the gate refuses, in Create and in Update and before any request,
+// a configuration the gate refused under a test command (destroyrun.InTest
+// turns plan-time errors into warnings; the apply must still refuse). Not
+// parallel: the refusals are the process's, and TestModifyPlanGoesThroughTheGate
+// reads them for the same fixtures.
+func TestCreateAndUpdateHonourRefusals(t *testing.T) {
+	ctx := t.Context()
+	for _, newResource := range New("test")().Resources(ctx) {
+		r := newResource()
+		var md resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "service"}, &md)
+		fixture, ok := gateFixtures[md.TypeName]
+		if !ok {
+			continue // no ModifyPlan (TestModifyPlanGoesThroughTheGate)
+		}
+		var sr resource.SchemaResponse
+		r.Schema(ctx, resource.SchemaRequest{}, &sr)
+		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+		obj := testutil.ObjectValue(typ, fixture)
+		var refusal diag.Diagnostics
+		refusal.AddAttributeError(path.Root("name"), "Refused at plan "+md.TypeName, "Attribute name: refused.")
+		t.Cleanup(destroyrun.Refuse(md.TypeName, obj, refusal))
+		tr := configureAtGate(t, r)
+		config := tfsdk.Config{Schema: sr.Schema, Raw: obj}
+		cresp := resource.CreateResponse{State: tfsdk.State{Schema: sr.Schema, Raw: tftypes.NewValue(typ, nil)}}
+		r.Create(ctx, resource.CreateRequest{Config: config, Plan: tfsdk.Plan{Schema: sr.Schema, Raw: obj}}, &cresp)
+		uresp := resource.UpdateResponse{State: tfsdk.State{Schema: sr.Schema, Raw: obj}}
+		r.Update(ctx, resource.UpdateRequest{Config: config, Plan: tfsdk.Plan{Schema: sr.Schema, Raw: obj},
+			State: tfsdk.State{Schema: sr.Schema, Raw: obj}}, &uresp)
+		for op, diags := range map[string]diag.Diagnostics{"Create": cresp.Diagnostics, "Update": uresp.Diagnostics} {
+			if !testutil.DiagsContain(diags, "Refused at plan "+md.TypeName) {
+				t.Errorf("%s.%s did not refuse the configuration the gate refused (call destroyrun.Refused first): %v", md.TypeName, op, diags)
+			}
+		}
+		if len(tr.reqs) > 0 {
+			t.Errorf("%s: a refused Create or Update sent %v", md.TypeName, tr.reqs)
+		}
+	}
+}
+
+// stateInstance is one resource instance of terraform.tfstate.
+type stateInstance struct {
+	address string
+	attrs   map[string]any
+}
+
+// stateInstances returns the resource instances of terraform.tfstate.
+func (w *e2eWorkspace) stateInstances() []stateInstance {
+	w.t.Helper()
+	var st struct {
+		Resources []struct {
+			Type      string `json:"type"`
+			Name      string `json:"name"`
+			Instances []struct {
+				Attributes map[string]any `json:"attributes"`
+			} `json:"instances"`
+		} `json:"resources"`
+	}
+	if err := json.Unmarshal(w.ReadFile("terraform.tfstate"), &st); err != nil {
+		w.t.Fatal(err)
+	}
+	var out []stateInstance
+	for _, r := range st.Resources {
+		for _, in := range r.Instances {
+			out = append(out, stateInstance{address: r.Type + "." + r.Name, attrs: in.Attributes})
+		}
+	}
+	return out
 }
 
 // stateResources returns the addresses of the resources in terraform.tfstate.
@@ -291,6 +429,26 @@ func (g *gateTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}, nil
 }
 
+// configureAtGate configures r with a client whose every request is
+// answered 404 by the returned gateTransport, which counts them.
+func configureAtGate(t *testing.T, r resource.Resource) *gateTransport {
+	t.Helper()
+	tr := &gateTransport{}
+	c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", OrgAPIKey: "o", MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: tr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cr, ok := r.(resource.ResourceWithConfigure); ok {
+		var cresp resource.ConfigureResponse
+		cr.Configure(t.Context(), resource.ConfigureRequest{ProviderData: &ProviderData{Client: c, Cache: lookup.NewObjectCache(c, client.ToolkitVersions{})}}, &cresp)
+		if cresp.Diagnostics.HasError() {
+			t.Fatal(cresp.Diagnostics)
+		}
+	}
+	return tr
+}
+
 // TestModifyPlanGoesThroughTheGate: every resource's ModifyPlan makes its API
 // calls inside the one gate (destroyrun.RemotePlanChecks). Each resource type
 // with a ModifyPlan plans the create of a fixture object: without a destroy
@@ -323,20 +481,9 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 		r.Schema(ctx, resource.SchemaRequest{}, &sr)
 		typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
 		obj := testutil.ObjectValue(typ, fixture)
-		for _, mode := range []destroyrun.Detection{destroyrun.NotDestroying, destroyrun.Destroying, destroyrun.Unknown} {
-			tr := &gateTransport{}
-			c, err := client.New(client.Config{BaseURL: "http://gate.invalid", APIKey: "k", OrgAPIKey: "o", MaxRetries: -1,
-				HTTPClient: &http.Client{Transport: tr}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if cr, ok := r.(resource.ResourceWithConfigure); ok {
-				var cresp resource.ConfigureResponse
-				cr.Configure(ctx, resource.ConfigureRequest{ProviderData: &ProviderData{Client: c, Cache: lookup.NewObjectCache(c, client.ToolkitVersions{})}}, &cresp)
-				if cresp.Diagnostics.HasError() {
-					t.Fatal(cresp.Diagnostics)
-				}
-			}
+		var planErrors int // under NotDestroying
+		for _, mode := range []destroyrun.Detection{destroyrun.NotDestroying, destroyrun.Destroying, destroyrun.Unknown, destroyrun.InTest} {
+			tr := configureAtGate(t, r)
 			req := resource.ModifyPlanRequest{
 				Config: tfsdk.Config{Schema: sr.Schema, Raw: obj},
 				Plan:   tfsdk.Plan{Schema: sr.Schema, Raw: obj},
@@ -346,6 +493,7 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 			mp.ModifyPlan(destroyrun.WithDetection(ctx, mode), req, resp)
 			switch mode {
 			case destroyrun.NotDestroying:
+				planErrors = resp.Diagnostics.ErrorsCount()
 				if len(tr.reqs) == 0 {
 					t.Errorf("%s: the fixture's plan sent no request (diagnostics %v): make gateFixtures[%q] reach the "+
 						"checks that read the service", md.TypeName, resp.Diagnostics, md.TypeName)
@@ -362,6 +510,17 @@ func TestModifyPlanGoesThroughTheGate(t *testing.T) {
 					if !strings.Contains(d.Detail(), "terraform destroy -refresh=false") {
 						t.Errorf("%s: error %q does not name terraform destroy -refresh=false:\n%s", md.TypeName, d.Summary(), d.Detail())
 					}
+				}
+			case destroyrun.InTest:
+				// The errors are warnings, and the apply refuses the object.
+				var refused diag.Diagnostics
+				destroyrun.Refused(ctx, md.TypeName, req.Config, &refused)
+				if resp.Diagnostics.HasError() || refused.ErrorsCount() != planErrors {
+					t.Errorf("%s under a test command: %d errors in the plan, %d refused at apply; want 0 and %d (the "+
+						"plan's errors): %v", md.TypeName, resp.Diagnostics.ErrorsCount(), refused.ErrorsCount(), planErrors, resp.Diagnostics)
+				}
+				if planErrors > 0 && resp.Diagnostics.WarningsCount() < planErrors {
+					t.Errorf("%s under a test command: the plan's errors are not warnings: %v", md.TypeName, resp.Diagnostics)
 				}
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
@@ -47,7 +50,11 @@ func (e *connectedAccountCredentialsEphemeral) Schema(_ context.Context, _ ephem
 			"`access_token` of a user's GitHub or Slack connection), read at plan and apply time to configure " +
 			"another provider, and never stored in the plan or the state (Terraform 1.10 or later).\n\n" +
 			"The values are what the service returns for the account: a project that masks connected account " +
-			"secrets returns masked values. An account that is not `ACTIVE`, or is disabled, is refused with an error.",
+			"secrets returns masked values. An account that is not `ACTIVE`, or is disabled, is only a warning: " +
+			"`values` is then empty (read it with `lookup()` or `try()`), so a plan or a `terraform destroy` after a " +
+			"revocation or an expiry goes on. During `terraform destroy` (and the teardown of `terraform test` and " +
+			"`tofu test`) an account that cannot be read at all (deleted, say) is a warning too, with `values` empty " +
+			"and the other attributes null.",
 		Attributes: map[string]schema.Attribute{
 			"connected_account_id": schema.StringAttribute{
 				MarkdownDescription: "Connected account id (`ca_...`).",
@@ -55,8 +62,9 @@ func (e *connectedAccountCredentialsEphemeral) Schema(_ context.Context, _ ephem
 				Validators:          []validator.String{validators.ObjectID("ca_")},
 			},
 			"status": schema.StringAttribute{
-				MarkdownDescription: "Status of the account; always `ACTIVE` (other statuses are refused).",
-				Computed:            true,
+				MarkdownDescription: "Status of the account: `ACTIVE`, or the status that left `values` empty (`REVOKED`, " +
+					"`EXPIRED`, `INITIATED`...; see the resource's description).",
+				Computed: true,
 			},
 			"auth_scheme": schema.StringAttribute{
 				MarkdownDescription: "Authentication scheme of the connection, e.g. `OAUTH2` or `API_KEY`.",
@@ -93,10 +101,29 @@ func (e *connectedAccountCredentialsEphemeral) Open(ctx context.Context, req eph
 	id := m.ConnectedAccountID.ValueString()
 	a, err := e.data.Client.GetConnectedAccount(ctx, id)
 	if err != nil {
-		diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("connected_account_id"), "reading", connectedAccountCredentialsType, id, err)
+		if d := destroyrun.Detect(ctx); d != destroyrun.Destroying && d != destroyrun.InTest {
+			diagnostics.AddAPIErrorAt(&resp.Diagnostics, path.Root("connected_account_id"), "reading", connectedAccountCredentialsType, id, err)
+			return
+		}
+		// A destroy (or a test's teardown) must not stop here: whatever reads
+		// these values gets none, and says so if it needs them.
+		var read diag.Diagnostics
+		diagnostics.AddAPIErrorAt(&read, path.Root("connected_account_id"), "reading", connectedAccountCredentialsType, id, err)
+		resp.Diagnostics.AddAttributeWarning(path.Root("connected_account_id"), "Connected account not read",
+			read.Errors()[0].Detail()+"\n\nTerraform is destroying (or tearing a test down), so this is not an error: "+
+				"values is empty and status, auth_scheme, toolkit and user_id are null.")
+		m.Values = types.MapValueMust(types.StringType, map[string]attr.Value{})
+		m.Status, m.AuthScheme, m.Toolkit, m.UserID = types.StringNull(), types.StringNull(), types.StringNull(), types.StringNull()
+		resp.Diagnostics.Append(codec.Set(ctx, &resp.Result, &m)...)
 		return
 	}
+	m.Status = types.StringValue(a.Status)
+	m.Toolkit = types.StringValue(a.Toolkit.Slug)
+	m.UserID = types.StringValue(a.UserID)
 	if a.Status != client.StatusActive || a.IsDisabled {
+		// Not an error: a revoked or expired account must not stop a plan or
+		// a destroy of the configuration that reads it (offboarding a user is
+		// revoke, then destroy). Nothing secret is in the warning.
 		state := a.Status
 		if a.IsDisabled {
 			state += " and disabled"
@@ -105,10 +132,18 @@ func (e *connectedAccountCredentialsEphemeral) Open(ctx context.Context, req eph
 		if a.StatusReason != "" {
 			reason = fmt.Sprintf(" (%s)", a.StatusReason)
 		}
-		resp.Diagnostics.AddAttributeError(path.Root("connected_account_id"), "Connected account is not usable",
+		resp.Diagnostics.AddAttributeWarning(path.Root("connected_account_id"), "Connected account is not usable",
 			fmt.Sprintf("Attribute connected_account_id: connected account %s of user %q is %s%s, so it has no usable "+
-				"credentials. Only ACTIVE, enabled accounts can be read: complete or renew the connection (for example "+
-				"with a new service_connected_account) and apply again.", id, a.UserID, state, reason))
+				"credentials: values is empty (read it with lookup() or try() so that expressions still evaluate), and "+
+				"whatever needs a credential from it will fail. Only ACTIVE, enabled accounts have credentials: "+
+				"complete or renew the connection (for example with a new service_connected_account), or remove this "+
+				"ephemeral block.", id, a.UserID, state, reason))
+		m.AuthScheme = types.StringValue(a.AuthConfig.AuthScheme)
+		if a.State != nil && a.State.AuthScheme != "" {
+			m.AuthScheme = types.StringValue(a.State.AuthScheme)
+		}
+		m.Values = types.MapValueMust(types.StringType, map[string]attr.Value{})
+		resp.Diagnostics.Append(codec.Set(ctx, &resp.Result, &m)...)
 		return
 	}
 	values := map[string]string{}
@@ -134,10 +169,7 @@ func (e *connectedAccountCredentialsEphemeral) Open(ctx context.Context, req eph
 	}
 	vm, diags := types.MapValueFrom(ctx, types.StringType, values)
 	resp.Diagnostics.Append(diags...)
-	m.Status = types.StringValue(a.Status)
 	m.AuthScheme = types.StringValue(scheme)
-	m.Toolkit = types.StringValue(a.Toolkit.Slug)
-	m.UserID = types.StringValue(a.UserID)
 	m.Values = vm
 	resp.Diagnostics.Append(codec.Set(ctx, &resp.Result, &m)...)
 }

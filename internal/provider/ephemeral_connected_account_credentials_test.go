@@ -81,23 +81,29 @@ func testAccOAuthAccount(t *testing.T, token string) string {
 }
 
 func testAccCredentialsConfig(accountID string) string {
+	return testAccCredentialsEcho(accountID, `
+    status      = ephemeral.service_connected_account_credentials.gh.status
+    auth_scheme = ephemeral.service_connected_account_credentials.gh.auth_scheme
+    toolkit     = ephemeral.service_connected_account_credentials.gh.toolkit
+    expires_in  = ephemeral.service_connected_account_credentials.gh.values["expires_in"]
+    token_hash  = sha256(ephemeral.service_connected_account_credentials.gh.values["access_token"])`)
+}
+
+// testAccCredentialsEcho is the ephemeral credentials of accountID and the
+// echo provider's data built from them (data: its attributes).
+func testAccCredentialsEcho(accountID, data string) string {
 	return fmt.Sprintf(`
 ephemeral "service_connected_account_credentials" "gh" {
   connected_account_id = %q
 }
 
 provider "echo" {
-  data = {
-    status      = ephemeral.service_connected_account_credentials.gh.status
-    auth_scheme = ephemeral.service_connected_account_credentials.gh.auth_scheme
-    toolkit     = ephemeral.service_connected_account_credentials.gh.toolkit
-    expires_in  = ephemeral.service_connected_account_credentials.gh.values["expires_in"]
-    token_hash  = sha256(ephemeral.service_connected_account_credentials.gh.values["access_token"])
+  data = {%s
   }
 }
 
 resource "echo" "test" {}
-`, accountID)
+`, accountID, data)
 }
 
 // The connection's token reaches another provider's configuration (the echo
@@ -129,7 +135,22 @@ func TestAccConnectedAccountCredentials_feedsAnotherProvider(t *testing.T) {
 	})
 }
 
-// An account that is not ACTIVE is refused with an error naming its status.
+// testAccCredentialsStatusConfig hands another provider what the ephemeral
+// resource gives for an account that may not be ACTIVE: values read with
+// lookup(), so the expression evaluates whatever the status.
+func testAccCredentialsStatusConfig(accountID string) string {
+	return testAccCredentialsEcho(accountID, `
+    status   = ephemeral.service_connected_account_credentials.gh.status
+    toolkit  = ephemeral.service_connected_account_credentials.gh.toolkit
+    n_values = length(ephemeral.service_connected_account_credentials.gh.values)
+    token    = lookup(ephemeral.service_connected_account_credentials.gh.values, "access_token", "none")`)
+}
+
+// An account that is not ACTIVE (EXPIRED here) is a warning, not an error:
+// the plan and apply go on with its status and no values. An id of another
+// kind is refused at validate, an account the service does not have with
+// the service's 404 (outside a destroy). The last step is the EXPIRED one:
+// the test's destroy then reads it too.
 func TestAccConnectedAccountCredentials_notActive(t *testing.T) {
 	testAccRequireEmulator(t)
 	testAccPreCheck(t)
@@ -141,10 +162,6 @@ func TestAccConnectedAccountCredentials_notActive(t *testing.T) {
 		ProtoV6ProviderFactories: testAccEchoFactories,
 		Steps: []resource.TestStep{
 			{
-				Config:      testAccCredentialsConfig(accountID),
-				ExpectError: testAccErrRe("Connected account is not usable", accountID, "is EXPIRED", "refresh token revoked", "Only ACTIVE"),
-			},
-			{
 				Config:      testAccCredentialsConfig("not an id"),
 				ExpectError: testAccErrRe("connected_account_id", "must be the id of a connected account"),
 			},
@@ -152,6 +169,83 @@ func TestAccConnectedAccountCredentials_notActive(t *testing.T) {
 				Config:      testAccCredentialsConfig("ca_doesnotexist"),
 				ExpectError: testAccErrRe("ca_doesnotexist", "404"),
 			},
+			{
+				Config: testAccCredentialsStatusConfig(accountID),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("status"), knownvalue.StringExact("EXPIRED")),
+					statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("toolkit"), knownvalue.StringExact("github")),
+					statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("n_values"), knownvalue.Int64Exact(0)),
+					statecheck.ExpectKnownValue("echo.test", tfjsonpath.New("data").AtMapKey("token"), knownvalue.StringExact("none")),
+				},
+			},
 		},
 	})
+}
+
+// TestAccConnectedAccountCredentials_destroyAfterRevocation: a configuration
+// with the ephemeral credentials of an account, applied while the account
+// is ACTIVE; once the account is REVOKED (the revoke action's call) or
+// EXPIRED, a plan warns and names the status (and no secret), and
+// `terraform destroy` (without -refresh=false) succeeds; once the account
+// is deleted, destroy still succeeds. Through the CLI that TF_CLI names.
+func TestAccConnectedAccountCredentials_destroyAfterRevocation(t *testing.T) {
+	testAccRequireEmulator(t)
+	t.Parallel()
+	for _, status := range []string{"REVOKED", "EXPIRED", "deleted"} {
+		t.Run(status, func(t *testing.T) {
+			t.Parallel()
+			token := "gho_" + acctest.RandString(24)
+			accountID := testAccOAuthAccount(t, token)
+			w := newE2EWorkspace(t)
+			name := acctest.RandomWithPrefix("tf-acc-offboard")
+			w.WriteFile("main.tf", fmt.Sprintf(`
+ephemeral "service_connected_account_credentials" "gh" {
+  connected_account_id = %[1]q
+}
+
+# A write-only argument takes the ephemeral value: the consumer of the token.
+resource "service_auth_config" "consumer" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = %[2]q
+  credentials_wo = {
+    base_url = "https://api.example.com/${lookup(ephemeral.service_connected_account_credentials.gh.values, "token_type", "none")}"
+  }
+  credentials_wo_version = 1
+}
+`, accountID, name))
+			w.RunOK("apply", "-auto-approve", "-no-color", "-input=false")
+			c := testAccClient(t)
+			switch status {
+			case "REVOKED":
+				if _, err := c.RevokeConnectedAccount(t.Context(), accountID); err != nil {
+					t.Fatal(err)
+				}
+			case "EXPIRED":
+				testAccEmulatorPostJSON(t, "connected_accounts/"+accountID+"/expire", map[string]any{"reason": "token expired"})
+			case "deleted":
+				if err := c.DeleteConnectedAccount(t.Context(), accountID); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if status != "deleted" {
+				plan := w.RunOK("plan", "-no-color", "-input=false")
+				out := strings.Join(strings.Fields(plan.Stdout+plan.Stderr), " ")
+				if !strings.Contains(out, "Warning: Connected account is not usable") || !strings.Contains(out, "is "+status) {
+					t.Errorf("the plan after the account became %s does not warn naming the status:\n%s", status, plan.Stdout+plan.Stderr)
+				}
+				if strings.Contains(out, token) {
+					t.Errorf("the plan's output has the account's token")
+				}
+			}
+			res := w.RunOK("destroy", "-auto-approve", "-no-color", "-input=false")
+			if strings.Contains(res.Stdout+res.Stderr, token) {
+				t.Errorf("the destroy's output has the account's token")
+			}
+			if left := w.stateResources(); len(left) != 0 {
+				t.Errorf("state after destroy still has %v", left)
+			}
+		})
+	}
 }

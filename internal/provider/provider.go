@@ -28,6 +28,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
 	"github.com/integration-service/terraform-provider-service/internal/provider/refreshlisting"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
@@ -213,6 +214,7 @@ func (p *ServiceProvider) ConfigValidators(_ context.Context) []provider.ConfigV
 // Configure builds the API client and hands *ProviderData to every resource,
 // data source and ephemeral resource.
 func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	destroyrun.SetCLIVersion(req.TerraformVersion) // whether a test's teardown plans first (destroyrun.InTest)
 	var cfg providerModel
 	resp.Diagnostics.Append(codec.Get(ctx, req.Config, &cfg)...)
 	if resp.Diagnostics.HasError() {

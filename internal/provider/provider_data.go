@@ -53,6 +53,21 @@ type ProviderData struct {
 	// AliasClaims are the connected account aliases (user, toolkit, alias)
 	// this plan sets (checkAliasAtPlan), per graph walk like TriggerCreates.
 	AliasClaims plannedKeys
+	// CreateLocks make a create's check for an existing object and its write
+	// one step across the concurrent creates of the provider process (a
+	// connected account per user and auth config, a trigger instance per
+	// type, account and configuration): Terraform creates resources in
+	// parallel, and two creates of one key that both checked before either
+	// wrote would both write.
+	CreateLocks keyedLocks
+	// Triggers are the trigger instances of a connected account, listed at
+	// most once per account per provider process, and the instances this
+	// process upserted (see existingTrigger).
+	Triggers triggerInstances
+	// Created are the ids of the objects this provider process created (an
+	// apply's creates), so that a refusal can tell an object of another
+	// resource of the same apply from one made elsewhere.
+	Created plannedKeys
 	// VersionKeys are the keys of toolkit_versions in the provider block,
 	// checked against the catalog by checkToolkitVersionKeys.
 	VersionKeys []string
@@ -93,6 +108,60 @@ func (p *plannedKeys) claim(key string) bool {
 	}
 	p.keys[key] = true
 	return true
+}
+
+// has reports whether key was claimed.
+func (p *plannedKeys) has(key string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.keys[key]
+}
+
+// keyedLocks is a set of mutexes by key, each created on first use and
+// dropped when no one holds or waits for it.
+type keyedLocks struct {
+	mu    sync.Mutex
+	locks map[string]*keyedLock
+}
+
+type keyedLock struct {
+	mu    sync.Mutex
+	users int // holders and waiters
+}
+
+// lock blocks until key is free, or ctx ends (false then, nothing held), and
+// returns the function that frees it.
+func (k *keyedLocks) lock(ctx context.Context, key string) (unlock func(), ok bool) {
+	k.mu.Lock()
+	if k.locks == nil {
+		k.locks = map[string]*keyedLock{}
+	}
+	l := k.locks[key]
+	if l == nil {
+		l = &keyedLock{}
+		k.locks[key] = l
+	}
+	l.users++
+	k.mu.Unlock()
+	release := func() {
+		k.mu.Lock()
+		if l.users--; l.users == 0 {
+			delete(k.locks, key)
+		}
+		k.mu.Unlock()
+	}
+	got := make(chan struct{})
+	go func() {
+		l.mu.Lock()
+		close(got)
+	}()
+	select {
+	case <-got:
+		return func() { l.mu.Unlock(); release() }, true
+	case <-ctx.Done():
+		go func() { <-got; l.mu.Unlock(); release() }() // free it once the goroutine has it
+		return nil, false
+	}
 }
 
 // Configured reports whether d carries a usable client. It is nil-safe: the

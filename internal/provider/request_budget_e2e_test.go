@@ -92,17 +92,19 @@ resource "service_webhook_subscription" "hook" {
 		// type, the existing auth config and connected account), whatever n;
 		// the alias check lists each user's accounts once (n users); the
 		// (single) webhook subscription reads the event types and lists the
-		// project's subscription.
+		// project's subscription; the trigger instances' account is listed
+		// once for instances their upsert would answer.
 		{"plan", []string{"plan", "-out=tfplan", "-no-color"}, map[string]int{
-			getToolkit: 2, listTools: 1, getTriggerType: 1, getAC: 1, getCA: 1, listCA: n, eventTypes: 1, listWHS: 1,
+			getToolkit: 2, listTools: 1, getTriggerType: 1, getAC: 1, getCA: 1, listCA: n, eventTypes: 1, listWHS: 1, listTI: 1,
 		}},
 		// Apply of the saved plan: the final plan reads each referenced
 		// object (and lists each user's accounts) once again (a new provider
 		// process); each Create makes one write and one read-back, plus the
-		// listing that finds a duplicate account or alias.
+		// listing that finds a duplicate account or alias (the trigger
+		// instances' account listing of the final plan serves their Creates).
 		{"apply", []string{"apply", "-no-color", "tfplan"}, map[string]int{
 			getToolkit: 2, listTools: 1, getTriggerType: 1, getAC: 1 + n, getCA: 1 + n,
-			createAC: n, initiateCA: n, listCA: n + n, upsertTI: n, listTI: n,
+			createAC: n, initiateCA: n, listCA: n + n, upsertTI: n, listTI: n + 1,
 			eventTypes: 1, listWHS: 1, createWHS: 1,
 		}},
 		// Refresh and plan with nothing to change: one GET per resource, no

@@ -501,6 +501,9 @@ func (r *authConfigResource) modifyPlan(ctx context.Context, req resource.Modify
 }
 
 func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if destroyrun.Refused(ctx, authConfigResourceType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
@@ -618,6 +621,9 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 }
 
 func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if destroyrun.Refused(ctx, authConfigResourceType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var cfg, plan, state authConfigResourceModel
 	if !r.planStateAndConfig(ctx, req, resp, &plan, &state, &cfg) {

@@ -101,7 +101,9 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 			"arguments. Set `wait_for_connection` to make `apply` wait (up to `timeouts.create`, default 60 s) until " +
 			"the user has approved.\n\n" +
 			"Unless `allow_multiple` is true, creating a second `ACTIVE` account for the same user and auth config is " +
-			"refused at apply, before the account is written, with instructions to import the existing one. Changing `credentials_wo_version` or `credentials` " +
+			"refused at apply, before the account is written, with instructions to import the existing one. Two such " +
+			"resources in one apply are refused the same way, whichever Terraform creates second: the provider makes " +
+			"the check and the create one step per user and auth config across its parallel creates. Changing `credentials_wo_version` or `credentials` " +
 			"replaces the stored credentials in place. An account deleted outside Terraform is removed from state " +
 			"with a warning and created again by the next apply.\n\n" +
 			"**Revocation.** Deleting the account (`terraform destroy`, or the delete half of a replacement) " +
@@ -633,6 +635,9 @@ func (r *connectedAccountResource) addAuthConfigNotFound(ctx context.Context, re
 }
 
 func (r *connectedAccountResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if destroyrun.Refused(ctx, connectedAccountType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
@@ -669,7 +674,19 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		scheme = plan.AuthScheme.ValueString()
 	}
 
-	if !checkBeforeCreate(ctx, c, plan, &resp.Diagnostics) {
+	// The check for an existing account and the write are one step across
+	// the provider's concurrent creates of this user and auth config:
+	// Terraform creates two such resources in parallel, and both would
+	// otherwise list no account and both write one. Held until the service
+	// answered the write, so the next create of the pair lists this account.
+	unlock, locked := r.data.CreateLocks.lock(ctx, "connected_account\x00"+userID+"\x00"+acID)
+	if !locked {
+		resp.Diagnostics.AddError("Error creating "+connectedAccountType, fmt.Sprintf("Cancelled while waiting for "+
+			"another create of a connected account for user %q and auth config %s to finish: nothing was created.", userID, acID))
+		return
+	}
+	defer func() { unlock() }() // unlock is replaced once the account exists
+	if !checkBeforeCreate(ctx, r.data, plan, &resp.Diagnostics) {
 		return
 	}
 
@@ -718,6 +735,9 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		return
 	}
 
+	r.data.Created.claim(id)
+	unlock() // the account is on the service: the next create of the pair sees it
+	unlock = func() {}
 	plan.ID = types.StringValue(id)
 	plan.RedirectURL = codec.StringOrNull(redirect)
 	// From here on the account exists: every exit path saves it in the state.
@@ -916,6 +936,9 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 }
 
 func (r *connectedAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if destroyrun.Refused(ctx, connectedAccountType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, config, state connectedAccountModel
 	if !r.planStateAndConfig(ctx, req, resp, &plan, &state, &config) {
@@ -1104,7 +1127,8 @@ func (r *connectedAccountResource) checkAliasAtPlan(ctx context.Context, req res
 // alias is set or allow_multiple is false, and refuses (false, nothing
 // written) an alias another account of the user on the toolkit has, and a
 // second ACTIVE account of the user on the auth config unless allow_multiple.
-func checkBeforeCreate(ctx context.Context, c *client.Client, plan connectedAccountModel, diags *diag.Diagnostics) bool {
+func checkBeforeCreate(ctx context.Context, d *ProviderData, plan connectedAccountModel, diags *diag.Diagnostics) bool {
+	c := d.Client
 	userID, acID, alias := plan.UserID.ValueString(), plan.AuthConfigID.ValueString(), plan.Alias.ValueString()
 	toolkit := ""
 	if !plan.Toolkit.IsUnknown() {
@@ -1140,7 +1164,7 @@ func checkBeforeCreate(ctx context.Context, c *client.Client, plan connectedAcco
 			}
 		}
 		if len(existing) > 0 {
-			addExistingAccountError(diags, userID, acID, existing)
+			addExistingAccountError(diags, d, userID, acID, existing)
 			ok = false
 		}
 	}
@@ -1188,22 +1212,31 @@ func addAliasConflictAtApply(ctx context.Context, c *client.Client, userID, tool
 	diags.AddAttributeError(path.Root("alias"), summary, lead+"\n\n"+detail)
 }
 
-// addExistingAccountError refuses a duplicate account and explains how to
-// import the existing one.
-func addExistingAccountError(diags *diag.Diagnostics, userID, acID string, existing []client.ConnectedAccount) {
+// addExistingAccountError refuses a duplicate account: when another resource
+// of this apply created the existing one (d.Created), two resources of the
+// configuration manage one user and auth config; otherwise it says how to
+// import the existing account instead.
+func addExistingAccountError(diags *diag.Diagnostics, d *ProviderData, userID, acID string, existing []client.ConnectedAccount) {
 	ids := make([]string, 0, len(existing))
+	sameApply := ""
 	for _, a := range existing {
 		ids = append(ids, a.ID)
+		if d.Created.has(a.ID) {
+			sameApply = a.ID
+		}
 	}
 	sort.Strings(ids)
-	first := existing[0].ID
-	diags.AddError("Connected account already exists",
-		fmt.Sprintf("User %q already has an ACTIVE connected account for auth config %s: %s. A second account was not "+
-			"created.\n\n"+
-			"To manage the existing account with this resource, import it (replace <name> with this resource's name):\n\n"+
-			"  terraform import %s.<name> %s\n\n"+
-			"or add an import block and apply:\n\n"+
-			"  import {\n    to = %s.<name>\n    id = %q\n  }\n\n"+
-			"To create another account for the same user and auth config anyway, set allow_multiple = true.",
-			userID, acID, strings.Join(ids, ", "), connectedAccountType, first, connectedAccountType, first))
+	lead := fmt.Sprintf("Attribute user_id: user %q already has an ACTIVE connected account for auth config %s: %s. A "+
+		"second account was not created (allow_multiple is false).\n\n", userID, acID, strings.Join(ids, ", "))
+	if sameApply != "" {
+		diags.AddAttributeError(path.Root("user_id"), "Connected account already exists", lead+fmt.Sprintf(
+			"Account %s was created a moment ago by this apply, for another %s of this configuration with the same "+
+				"user_id and auth_config_id: two resources would manage connections of one user to one auth config. "+
+				"Remove one of them, or set allow_multiple = true on both to keep two accounts.",
+			sameApply, connectedAccountType))
+		return
+	}
+	diags.AddAttributeError(path.Root("user_id"), "Connected account already exists", lead+
+		diagnostics.ImportHint(connectedAccountType, ids[0])+"\n\n"+
+		"To create another account for the same user and auth config anyway, set allow_multiple = true.")
 }

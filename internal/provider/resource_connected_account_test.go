@@ -668,8 +668,8 @@ resource "service_connected_account" "second" {
 			{Config: ac + first},
 			{
 				Config: ac + first + second(""),
-				ExpectError: testAccErrRe(`already has an ACTIVE connected account`, `terraform import service_connected_account\.<name> ca_`,
-					`import \{ to = service_connected_account\.<name> id = "ca_`, `allow_multiple = true`),
+				ExpectError: testAccErrRe(`already has an ACTIVE connected account`, `import \{ to = service_connected_account\.NAME id = "ca_`,
+					`terraform import service_connected_account\.NAME ca_`, `allow_multiple = true`),
 			},
 			{
 				Config: ac + first + second("allow_multiple = true"),

@@ -327,9 +327,8 @@ func (r *customToolkitResource) modifyPlan(ctx context.Context, req resource.Mod
 	}
 	resp.Diagnostics.AddAttributeError(path.Root("slug"), "Toolkit already exists",
 		fmt.Sprintf("Attribute slug: the project already has a toolkit %s, so the service would refuse to register "+
-			"another. Manage the existing one instead: import it with\n\n  terraform import %s.<name> %s\n\n(or an "+
-			"`import { to = %s.<name>, id = %q }` block), delete it first, or choose another slug.",
-			tk.Slug, customToolkitType, tk.Slug, customToolkitType, tk.Slug))
+			"another. Choose another slug, delete the existing toolkit first, or manage it instead.\n\n%s",
+			tk.Slug, diagnostics.ImportHint(customToolkitType, tk.Slug)))
 }
 
 // ValidateConfig checks that the MCP server URL is given once (mcp_url, or
@@ -423,6 +422,9 @@ func customToolkitConfig(ctx context.Context, m customToolkitModel) (client.Cust
 }
 
 func (r *customToolkitResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if destroyrun.Refused(ctx, customToolkitType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacingToolkit, nil)...) // a plan's note, not state
@@ -530,6 +532,9 @@ func (m *customToolkitModel) fillRead(ctx context.Context, tk *client.Toolkit) d
 }
 
 func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if destroyrun.Refused(ctx, customToolkitType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacingToolkit, nil)...) // a plan's note, not state

@@ -219,6 +219,9 @@ func stringSet(vals []string, keepNull bool) types.Set {
 }
 
 func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if destroyrun.Refused(ctx, mcpServerType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
@@ -346,6 +349,9 @@ func sortedCopy(s []string) []string {
 }
 
 func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if destroyrun.Refused(ctx, mcpServerType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state mcpServerModel
 	if !r.planAndState(ctx, req, resp, &plan, &state) {
@@ -550,7 +556,7 @@ func (r *mcpServerResource) checkNameFree(ctx context.Context, plan mcpServerMod
 		if m.ID != selfID && strings.EqualFold(m.Name, name) {
 			diags.AddAttributeError(path.Root("name"), "MCP server name taken",
 				fmt.Sprintf("Attribute name: the project already has an MCP server named %q (id %s). Choose another "+
-					"name, or import the existing server (`terraform import %s.<name> %s`).", m.Name, m.ID, mcpServerType, m.ID))
+					"name, or manage the existing server.\n\n%s", m.Name, m.ID, diagnostics.ImportHint(mcpServerType, m.ID)))
 			return
 		}
 	}

@@ -366,9 +366,8 @@ func (r *projectResource) modifyPlan(ctx context.Context, req resource.ModifyPla
 	if id != "" && !l.isManaged(id) {
 		resp.Diagnostics.AddAttributeError(path.Root("name"), "Project name already taken",
 			fmt.Sprintf("Attribute name: the organization already has a project named %q (%s), and project names are "+
-				"unique in an organization. Choose another name, or manage the existing project with\n\n"+
-				"  terraform import %s.<name> %s\n\n(or an `import { to = %s.<name>, id = %q }` block).",
-				name, id, projectType, id, projectType, id))
+				"unique in an organization. Choose another name, or manage the existing project.\n\n%s",
+				name, id, diagnostics.ImportHint(projectType, id)))
 	}
 }
 
@@ -467,6 +466,9 @@ func (projectConfigExclusive) ValidateObject(_ context.Context, req validator.Ob
 }
 
 func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if destroyrun.Refused(ctx, projectType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
@@ -565,6 +567,9 @@ func (r *projectResource) Read(ctx context.Context, req resource.ReadRequest, re
 }
 
 func (r *projectResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if destroyrun.Refused(ctx, projectType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state projectModel
 	if !r.planAndState(ctx, req, resp, &plan, &state) {

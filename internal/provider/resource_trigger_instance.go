@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-jsontypes/jsontypes"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -86,9 +87,14 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 			"apply, before the trigger is written, where an account that is not `ACTIVE` and enabled is an error. " +
 			"Without `connected_account_id`, the user's first `ACTIVE` account is looked up at apply.\n\n" +
 			"The service creates triggers with an *upsert*: creating an instance whose trigger type, connected account " +
-			"and configuration equal those of an existing instance returns (and manages) that existing instance. A plan " +
-			"that creates two such resources fails on `trigger_config`, since both would manage one instance; " +
-			"resources in different configurations cannot be compared, so give each trigger its own configuration.",
+			"and configuration equal those of an existing instance returns that existing instance, which two resources " +
+			"would then share (and deleting either would delete it for both). So a create is refused, on " +
+			"`trigger_config` and before anything is written, when such an instance exists: held by another resource " +
+			"of this or another configuration, or by none (made outside Terraform). At plan when `connected_account_id` " +
+			"is known (the account's instances are listed once per provider run), else at apply before the upsert " +
+			"(without `connected_account_id`, or an account created in the same apply); two such resources in one " +
+			"plan are refused too. The error names the instance and the `import` block that manages it with this " +
+			"resource.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The trigger id (`ti_...`), used for import.",
@@ -268,6 +274,124 @@ func (r *triggerInstanceResource) modifyPlan(ctx context.Context, req resource.M
 		resp.Diagnostics.Append(codec.GetAttributes(ctx, req.Config, &cfg, "connected_account_id")...)
 		r.claimTriggerCreate(plan, cfg.ConnectedAccountID, slug, &resp.Diagnostics)
 	}
+	// The create is an upsert: refuse one that would answer an instance the
+	// service already has (held by another resource, or by nothing in this
+	// state). Known at plan when the account is.
+	if !resp.Diagnostics.HasError() && !plan.ConnectedAccountID.IsUnknown() && !plan.ConnectedAccountID.IsNull() &&
+		plan.ConnectedAccountID.ValueString() != "" {
+		except := ""
+		if state != nil {
+			except = state.ID.ValueString() // -replace of this very instance
+		}
+		r.refuseExistingTrigger(ctx, plan.ConnectedAccountID.ValueString(), slug, plan.TriggerConfig, except, "The plan stops here: nothing was created.", &resp.Diagnostics)
+	}
+}
+
+// triggerInstances are a provider process's listings of trigger instances
+// by connected account, and the instances it upserted by key
+// (triggerKey), for refuseExistingTrigger.
+type triggerInstances struct {
+	mu       sync.Mutex
+	listings map[string][]client.TriggerInstance
+	upserted map[string]string
+}
+
+// triggerKey is what the service's upsert matches on: the trigger type,
+// the account and the configuration (canonical JSON).
+func triggerKey(slug, accountID, canonicalConfig string) string {
+	return strings.Join([]string{slug, accountID, canonicalConfig}, "\x00")
+}
+
+// canonicalJSON is v as JSON with sorted keys and one spelling per number,
+// so that two configurations that mean the same compare equal.
+func canonicalJSON(v any) (string, bool) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", false
+	}
+	var x any
+	if err := json.Unmarshal(b, &x); err != nil {
+		return "", false
+	}
+	if b, err = json.Marshal(x); err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// existingTrigger returns the id of the instance the upsert of (slug,
+// accountID, config) would answer, other than except: one this process
+// upserted, else one of the account's listing (read once per account per
+// provider process, disabled instances included); "" when there is none.
+func (r *triggerInstanceResource) existingTrigger(ctx context.Context, accountID, slug, config, except string) (string, error) {
+	t := &r.data.Triggers
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if id := t.upserted[triggerKey(slug, accountID, config)]; id != "" && id != except {
+		return id, nil
+	}
+	list, ok := t.listings[accountID]
+	if !ok {
+		var err error
+		list, err = r.data.Client.ListActiveTriggers(ctx, client.TriggerInstanceListParams{
+			ConnectedAccountIDs: []string{accountID}, ShowDisabled: true})
+		if err != nil {
+			return "", err
+		}
+		if t.listings == nil {
+			t.listings = map[string][]client.TriggerInstance{}
+		}
+		t.listings[accountID] = list
+	}
+	for _, ti := range list {
+		if ti.ID == except || ti.ConnectedAccountID != accountID || ti.TriggerName != slug {
+			continue
+		}
+		if c, ok := canonicalJSON(ti.TriggerConfig); ok && c == config {
+			return ti.ID, nil
+		}
+	}
+	return "", nil
+}
+
+// upserted records that this process's upsert of (slug, accountID, config)
+// answered id.
+func (t *triggerInstances) record(slug, accountID, config, id string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.upserted == nil {
+		t.upserted = map[string]string{}
+	}
+	t.upserted[triggerKey(slug, accountID, config)] = id
+}
+
+// refuseExistingTrigger adds the error for a create whose upsert would answer
+// an instance the service already has (existingTrigger), with the import to
+// use; outcome says what was not done. A failed listing is left to the
+// service (the check is best effort at plan) and logged.
+func (r *triggerInstanceResource) refuseExistingTrigger(ctx context.Context, accountID, slug string, config jsontypes.Normalized, except, outcome string, diags *diag.Diagnostics) bool {
+	cfg, d := jsonvalue.ObjectFromNormalized(config, path.Root("trigger_config"))
+	canonical, ok := canonicalJSON(cfg)
+	if d.HasError() || !ok {
+		return false
+	}
+	id, err := r.existingTrigger(ctx, accountID, slug, canonical, except)
+	if err != nil {
+		tflog.Debug(ctx, "existing trigger instances not checked", map[string]any{"connected_account_id": accountID, "error": err.Error()})
+		return false
+	}
+	if id == "" {
+		return false
+	}
+	diags.AddAttributeError(path.Root("trigger_config"), "Trigger instance already exists",
+		fmt.Sprintf("Attribute trigger_config: the service already has trigger instance %s for connected account %s, "+
+			"trigger type %s and this trigger_config. Its create is an upsert: it would answer %s, and this resource "+
+			"would then share that instance with whatever holds it (another resource of this or another "+
+			"configuration), and deleting either would delete it for both. %s\n\n"+
+			"If another resource manages %s, remove this one or give it another trigger_config. Otherwise manage the "+
+			"existing instance with this resource. %s", id, accountID, slug, id, outcome, id,
+			diagnostics.ImportHint(triggerInstanceType, id)))
+	return true
 }
 
 // claimTriggerCreate refuses a second trigger instance in this plan with the
@@ -352,6 +476,9 @@ func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, us
 }
 
 func (r *triggerInstanceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if destroyrun.Refused(ctx, triggerInstanceType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
@@ -391,6 +518,21 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 
+	// The check for an instance the upsert would answer and the upsert are
+	// one step across the provider's concurrent creates of one key: a
+	// second resource of this apply then finds the first's instance.
+	canonical, _ := canonicalJSON(cfg)
+	unlock, locked := r.data.CreateLocks.lock(ctx, "trigger_instance\x00"+triggerKey(slug, accountID, canonical))
+	if !locked {
+		resp.Diagnostics.AddError("Error creating "+triggerInstanceType, fmt.Sprintf("Cancelled while waiting for "+
+			"another create of trigger %s on connected account %s to finish: nothing was created.", slug, accountID))
+		return
+	}
+	defer unlock()
+	if r.refuseExistingTrigger(ctx, accountID, slug, plan.TriggerConfig, "", "No trigger instance was created or changed.", &resp.Diagnostics) {
+		return
+	}
+
 	versions := r.data.ToolkitVersions
 	var vp *client.ToolkitVersions
 	if !versions.IsZero() {
@@ -407,6 +549,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		diagnostics.AddAPIError(&resp.Diagnostics, "creating", triggerInstanceType, slug, err)
 		return
 	}
+	r.data.Triggers.record(slug, accountID, canonical, id)
 	tflog.Debug(ctx, "created trigger instance", map[string]any{"id": id, "slug": slug, "connected_account_id": accountID})
 
 	if !plan.Enabled.IsNull() && !plan.Enabled.ValueBool() {
@@ -529,6 +672,9 @@ func toolkitOf(ctx context.Context, data *ProviderData, slug string) string {
 }
 
 func (r *triggerInstanceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if destroyrun.Refused(ctx, triggerInstanceType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state triggerInstanceModel
 	if !r.planAndState(ctx, req, resp, &plan, &state) {

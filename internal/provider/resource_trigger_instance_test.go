@@ -1099,3 +1099,117 @@ resource "service_trigger_instance" "test" {
 		},
 	})
 }
+
+// TestAccE2E_triggerInstanceNeverShared: the service's create is an upsert,
+// so a second service_trigger_instance with the slug, account and
+// trigger_config of one that exists would answer (and share) its ti_. It is
+// refused before anything is written: at plan when the account is known
+// (the first is in this state), at apply when it is not (no
+// connected_account_id: the user's first ACTIVE account, chosen at create),
+// and for an instance of no resource (made outside Terraform) alike, each
+// time naming the instance and the import block to use. The first
+// instance survives the second's removal. Through the CLI that TF_CLI names.
+func TestAccE2E_triggerInstanceNeverShared(t *testing.T) {
+	t.Parallel()
+	w := newE2EWorkspace(t)
+	name := acctest.RandomWithPrefix("tf-acc-shared")
+	base := fmt.Sprintf(`
+resource "service_auth_config" "ac" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = %[1]q
+}
+
+resource "service_connected_account" "a" {
+  user_id        = "%[1]s-user"
+  auth_config_id = service_auth_config.ac.id
+  credentials_wo = {
+    api_key = "sk_test_shared"
+  }
+  credentials_wo_version = 1
+}
+
+resource "service_trigger_instance" "first" {
+  user_id              = "%[1]s-user"
+  slug                 = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+  connected_account_id = service_connected_account.a.id
+  trigger_config       = jsonencode({ min_amount = 5 })
+}
+`, name)
+	second := func(account string) string {
+		return fmt.Sprintf(`
+resource "service_trigger_instance" "second" {
+  user_id        = "%[1]s-user"
+  slug           = "STRIPE_CHARGE_SUCCEEDED_TRIGGER"
+  %[2]s
+  trigger_config = jsonencode({ min_amount = 5 })
+}
+`, name, account)
+	}
+	w.WriteFile("main.tf", base)
+	w.RunOK("apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10")
+	var firstID, accountID string
+	for _, r := range w.stateInstances() {
+		switch r.address {
+		case "service_trigger_instance.first":
+			firstID = r.attrs["id"].(string)
+		case "service_connected_account.a":
+			accountID = r.attrs["id"].(string)
+		}
+	}
+	c := testAccClient(t)
+	instances := func() []string {
+		list, err := c.ListActiveTriggers(t.Context(), client.TriggerInstanceListParams{ConnectedAccountIDs: []string{accountID}, ShowDisabled: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, ti := range list {
+			ids = append(ids, ti.ID)
+		}
+		return ids
+	}
+	refused := func(res e2eResult, outcome string) {
+		t.Helper()
+		out := strings.Join(strings.Fields(res.Stdout+res.Stderr), " ")
+		for _, want := range []string{"Trigger instance already exists", firstID, outcome, "import { to = service_trigger_instance.NAME id = \"" + firstID + "\" }"} {
+			if res.ExitCode == 0 || !strings.Contains(out, want) {
+				t.Errorf("exit %d, want the refusal naming %q:\n%s%s", res.ExitCode, want, res.Stdout, res.Stderr)
+			}
+		}
+		if ids := instances(); len(ids) != 1 || ids[0] != firstID {
+			t.Errorf("the account's trigger instances are %v, want only %s", ids, firstID)
+		}
+	}
+
+	// In this state, the account known at plan: refused by the plan.
+	w.WriteFile("main.tf", base+second("connected_account_id = service_connected_account.a.id"))
+	refused(w.Run(nil, "plan", "-no-color", "-input=false"), "The plan stops here")
+	// The account chosen at create: refused by the apply, before the upsert.
+	w.WriteFile("main.tf", base+second(""))
+	refused(w.Run(nil, "apply", "-auto-approve", "-no-color", "-input=false", "-parallelism=10"), "No trigger instance was created")
+	// Removing the second (never created) leaves the first's trigger.
+	w.WriteFile("main.tf", base)
+	w.RunOK("apply", "-auto-approve", "-no-color", "-input=false")
+	if ti, err := c.GetTriggerInstance(t.Context(), firstID); err != nil || ti.ID != firstID {
+		t.Errorf("the first resource's trigger %s after the second's removal: %v", firstID, err)
+	}
+
+	// An instance of no resource in this state (made outside Terraform)
+	// with a third resource's key: refused at plan too.
+	outside, err := c.UpsertTrigger(t.Context(), "STRIPE_CHARGE_SUCCEEDED_TRIGGER", client.UpsertTriggerRequest{
+		ConnectedAccountID: accountID, UserID: name + "-user", TriggerConfig: map[string]any{"min_amount": 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.DeleteTrigger(context.Background(), outside) })
+	w.WriteFile("main.tf", base+strings.ReplaceAll(second("connected_account_id = service_connected_account.a.id"), "min_amount = 5", "min_amount = 7"))
+	res := w.Run(nil, "plan", "-no-color", "-input=false")
+	if out := strings.Join(strings.Fields(res.Stdout+res.Stderr), " "); res.ExitCode == 0 || !strings.Contains(out, "Trigger instance already exists") ||
+		!strings.Contains(out, `id = "`+outside+`"`) {
+		t.Errorf("a trigger that would answer %s (made outside Terraform) was not refused:\n%s%s", outside, res.Stdout, res.Stderr)
+	}
+	w.WriteFile("main.tf", base)
+	w.RunOK("destroy", "-auto-approve", "-no-color", "-input=false")
+}

@@ -349,6 +349,9 @@ func configuredData(ctx context.Context, config codec.AttributeGetter, diags *di
 }
 
 func (r *webhookEndpointResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if destroyrun.Refused(ctx, webhookEndpointType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
@@ -443,6 +446,9 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 // Update sends data_wo when data_wo_version changed to a new value; the
 // other attributes replace the resource, so nothing else changes in place.
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if destroyrun.Refused(ctx, webhookEndpointType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state webhookEndpointModel
 	if !r.planAndState(ctx, req, resp, &plan, &state) {

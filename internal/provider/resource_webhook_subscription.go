@@ -132,9 +132,8 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 }
 
 func importHint(id string) string {
-	return fmt.Sprintf("Manage the existing subscription instead of creating a second one: import it with\n\n"+
-		"  terraform import %s.<name> %s\n\n"+
-		"(or an `import { to = %s.<name>, id = %q }` block), or delete it first.", webhookSubscriptionType, id, webhookSubscriptionType, id)
+	return "Manage the existing subscription instead of creating a second one, or delete it first. " +
+		diagnostics.ImportHint(webhookSubscriptionType, id)
 }
 
 // ModifyPlan checks enabled_events against the service's event types for
@@ -200,6 +199,9 @@ func (r *webhookSubscriptionResource) modifyPlan(ctx context.Context, req resour
 }
 
 func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	if destroyrun.Refused(ctx, webhookSubscriptionType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if !requireClient(r.data, &resp.Diagnostics) {
 		return
@@ -253,6 +255,9 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 }
 
 func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if destroyrun.Refused(ctx, webhookSubscriptionType, req.Config, &resp.Diagnostics) {
+		return // refused at plan under a test command (destroyrun.InTest): nothing written
+	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state webhookSubscriptionModel
 	if !r.planAndState(ctx, req, resp, &plan, &state) {

@@ -288,7 +288,8 @@ func TestAccWebhookSubscription_existing(t *testing.T) {
 	_, w := testAccExistingWebhookSubscription(t, "https://dashboard.example.com/hook")
 	testAccNoWritesTest(t, []resource.TestStep{
 		testAccPlanError(testAccWebhookSubConfig("https://h.example.com", "", "", "composio.trigger.message"),
-			"already has a webhook subscription", "webhook_url", w.ID, "terraform import service_webhook_subscription.<name> "+w.ID),
+			"already has a webhook subscription", "webhook_url", w.ID, "import {", "to = service_webhook_subscription.NAME", `id = "`+w.ID+`"`, "}",
+			"terraform import service_webhook_subscription.NAME "+w.ID),
 	})
 }
 

@@ -13,10 +13,12 @@ ephemeral "service_connected_account_credentials" "github" {
 # For example, with the integrations/github provider:
 #
 # provider "github" {
-#   token = ephemeral.service_connected_account_credentials.github.values["access_token"]
+#   # lookup(): values is empty once the account is REVOKED or EXPIRED (a
+#   # warning then), and a plan or destroy must still evaluate this.
+#   token = lookup(ephemeral.service_connected_account_credentials.github.values, "access_token", null)
 # }
 
 locals {
-  # Only ACTIVE accounts can be read; others fail with an error naming the status.
+  # Only ACTIVE accounts have values; others give a warning naming the status.
   github_scheme = ephemeral.service_connected_account_credentials.github.auth_scheme
 }

@@ -48,3 +48,36 @@ func TestWithDestroyHint(t *testing.T) {
 		t.Errorf("hinted error lost its path or text: %#v", diags[1])
 	}
 }
+
+// TestTestCommandTeardown: `terraform test` and `tofu test` are told apart
+// from other commands (global options first too), and a test command counts
+// as one whose teardown plans the configuration (InTest) for OpenTofu and
+// for Terraform before 1.14, or while the version is not known yet.
+func TestTestCommandTeardown(t *testing.T) {
+	for _, tc := range []struct {
+		argv, version string
+		want          Detection
+	}{
+		{"terraform test -no-color", "1.11.4", InTest},
+		{"/usr/bin/terraform -chdir=mod test", "1.13.5", InTest},
+		{"terraform test", "", InTest},
+		{"terraform test", "1.14.0", NotDestroying},
+		{"terraform test -verbose", "1.16.4", NotDestroying},
+		{"tofu test", "1.12.6", InTest},
+		{"tofu test", "1.16.0", InTest},
+		{"terraform apply -var=test=1", "1.11.4", NotDestroying},
+		{"terraform destroy", "1.11.4", Destroying},
+		{"provider.test -test.run test", "1.11.4", Unknown},
+	} {
+		SetCLIVersion(tc.version)
+		got := classify(strings.Fields(tc.argv))
+		if got == InTest && !testTeardownPlans() {
+			got = NotDestroying
+		}
+		if got != tc.want {
+			t.Errorf("%q on %q: %v, want %v", tc.argv, tc.version, got, tc.want)
+		}
+	}
+	SetCLIVersion("")
+	cliIsTofu.Store(false)
+}
