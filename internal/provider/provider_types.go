@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
+	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/identity"
 )
 
@@ -62,9 +63,10 @@ func (b *resourceBase) readState(ctx context.Context, req resource.ReadRequest, 
 }
 
 // planAndState starts an Update: the planned model into plan, the prior one
-// into state; false when Update stops there.
+// into state; false when Update stops there, a configuration refused at plan
+// under a test command (destroyrun.Refused: nothing written) among them.
 func (b *resourceBase) planAndState(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse, plan, state any) bool {
-	if !requireClient(b.data, &resp.Diagnostics) {
+	if !requireClient(b.data, &resp.Diagnostics) || destroyrun.Refused(ctx, b.typeName(providerTypeName), req.Config, &resp.Diagnostics) {
 		return false
 	}
 	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, plan)...)

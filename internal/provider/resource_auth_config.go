@@ -621,9 +621,6 @@ func (r *authConfigResource) Read(ctx context.Context, req resource.ReadRequest,
 }
 
 func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if destroyrun.Refused(ctx, authConfigResourceType, req.Config, &resp.Diagnostics) {
-		return // refused at plan under a test command (destroyrun.InTest): nothing written
-	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var cfg, plan, state authConfigResourceModel
 	if !r.planStateAndConfig(ctx, req, resp, &plan, &state, &cfg) {

@@ -936,9 +936,6 @@ func (r *connectedAccountResource) Read(ctx context.Context, req resource.ReadRe
 }
 
 func (r *connectedAccountResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if destroyrun.Refused(ctx, connectedAccountType, req.Config, &resp.Diagnostics) {
-		return // refused at plan under a test command (destroyrun.InTest): nothing written
-	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, config, state connectedAccountModel
 	if !r.planStateAndConfig(ctx, req, resp, &plan, &state, &config) {

@@ -532,9 +532,6 @@ func (m *customToolkitModel) fillRead(ctx context.Context, tk *client.Toolkit) d
 }
 
 func (r *customToolkitResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if destroyrun.Refused(ctx, customToolkitType, req.Config, &resp.Diagnostics) {
-		return // refused at plan under a test command (destroyrun.InTest): nothing written
-	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, privateKeyReplacingToolkit, nil)...) // a plan's note, not state

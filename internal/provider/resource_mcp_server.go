@@ -349,9 +349,6 @@ func sortedCopy(s []string) []string {
 }
 
 func (r *mcpServerResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if destroyrun.Refused(ctx, mcpServerType, req.Config, &resp.Diagnostics) {
-		return // refused at plan under a test command (destroyrun.InTest): nothing written
-	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state mcpServerModel
 	if !r.planAndState(ctx, req, resp, &plan, &state) {

@@ -672,9 +672,6 @@ func toolkitOf(ctx context.Context, data *ProviderData, slug string) string {
 }
 
 func (r *triggerInstanceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if destroyrun.Refused(ctx, triggerInstanceType, req.Config, &resp.Diagnostics) {
-		return // refused at plan under a test command (destroyrun.InTest): nothing written
-	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state triggerInstanceModel
 	if !r.planAndState(ctx, req, resp, &plan, &state) {

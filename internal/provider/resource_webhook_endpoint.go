@@ -446,9 +446,6 @@ func (r *webhookEndpointResource) Read(ctx context.Context, req resource.ReadReq
 // Update sends data_wo when data_wo_version changed to a new value; the
 // other attributes replace the resource, so nothing else changes in place.
 func (r *webhookEndpointResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if destroyrun.Refused(ctx, webhookEndpointType, req.Config, &resp.Diagnostics) {
-		return // refused at plan under a test command (destroyrun.InTest): nothing written
-	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state webhookEndpointModel
 	if !r.planAndState(ctx, req, resp, &plan, &state) {

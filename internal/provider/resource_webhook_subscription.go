@@ -255,9 +255,6 @@ func (r *webhookSubscriptionResource) Read(ctx context.Context, req resource.Rea
 }
 
 func (r *webhookSubscriptionResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	if destroyrun.Refused(ctx, webhookSubscriptionType, req.Config, &resp.Diagnostics) {
-		return // refused at plan under a test command (destroyrun.InTest): nothing written
-	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
 	var plan, state webhookSubscriptionModel
 	if !r.planAndState(ctx, req, resp, &plan, &state) {
