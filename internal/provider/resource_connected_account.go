@@ -941,7 +941,11 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 			return
 		}
 		if creds != nil {
-			val := map[string]any{"status": client.StatusActive}
+			// The credential keys alone: the documents declare val of this
+			// PATCH as a closed object of credential keys (the service's v3
+			// document: additionalProperties false; @composio/client rc.6
+			// alike), with no status in it, unlike the initiate's val.
+			val := make(map[string]any, len(creds))
 			for k, v := range creds {
 				val[k] = v
 			}
