@@ -163,7 +163,7 @@ resource "service_auth_config" "linear" {
 	updatedAt := statecheck.CompareValue(compare.ValuesDiffer())
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -283,7 +283,7 @@ func TestAccConnectedAccount_oauthApproval(t *testing.T) {
 	var id string
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -474,7 +474,7 @@ func TestAccConnectedAccount_waitFailed(t *testing.T) {
 	var started time.Time
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroyIn(c),
 		Steps: []tfresource.TestStep{
 			{
@@ -520,7 +520,7 @@ func TestAccConnectedAccount_waitForConnection(t *testing.T) {
 	var done <-chan testAccWaitAction
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroyIn(c),
 		Steps: []tfresource.TestStep{
 			{
@@ -542,7 +542,7 @@ func TestAccConnectedAccount_waitTimeout(t *testing.T) {
 	user := acctest.RandomWithPrefix("tf-ca-timeout")
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -571,7 +571,7 @@ func TestAccConnectedAccount_hostedLink(t *testing.T) {
 	var id string
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -620,7 +620,7 @@ resource "service_connected_account" "second" {
 	}
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{Config: ac + first},
@@ -1029,7 +1029,7 @@ func TestAccConnectedAccount_badCredentialsSameApply(t *testing.T) {
 	}
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy: func(s *terraform.State) error {
 			noAccount()
 			return nil
@@ -1322,7 +1322,7 @@ func TestAccConnectedAccount_planComputedOnUpdate(t *testing.T) {
 	var id string
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -1390,7 +1390,7 @@ func TestAccConnectedAccount_importIDs(t *testing.T) {
 	}
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{Config: cfg},
@@ -1445,7 +1445,7 @@ resource "service_connected_account" "plain" {
 	plainUpdatedAt := statecheck.CompareValue(compare.ValuesSame())
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy: func(s *terraform.State) error {
 			if err := testAccCheckConnectedAccountDestroy(t)(s); err != nil {
 				return err
@@ -1563,7 +1563,7 @@ data "service_connected_accounts" "user" {
 	}}
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -1657,7 +1657,7 @@ resource "service_auth_config" "github" {
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -1754,7 +1754,7 @@ resource "service_connected_account" %q {
 		before := testAccEmulatorStatsNow(t)
 		tfresource.Test(t, tfresource.TestCase{
 			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			ProtoV6ProviderFactories: testAccProviders(t),
 			Steps:                    steps,
 		})
 		after := testAccEmulatorStatsNow(t)
@@ -1792,7 +1792,7 @@ resource "terraform_data" "user" {
 	var before int
 	tfresource.Test(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{Config: account("test", q(user), second, `alias = "personal"`)},

@@ -362,7 +362,7 @@ func TestAccProject_lifecycle(t *testing.T) {
 
 	tfresource.Test(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckProjectDestroyed(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -556,7 +556,7 @@ func TestAccProject_importKeepsKeys(t *testing.T) {
 	newKey := &testAccValue{}
 	tfresource.Test(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckProjectDestroyed(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -632,7 +632,7 @@ func TestAccProject_badInputs(t *testing.T) {
 						t.Setenv(EnvOrgAPIKey, "")
 					}
 				},
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: testAccProviders(t),
 				Steps: []tfresource.TestStep{{
 					Config:      tc.config,
 					PlanOnly:    true,

@@ -101,7 +101,7 @@ func TestAccWebhookEndpoint_lifecycle(t *testing.T) {
 	v2 := testAccWebhookEndpointConfig(clientID, "    signing_secret = \"second-secret\"\n", 2)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		CheckDestroy:             testAccWebhookEndpointStillExists(t),
 		Steps: []resource.TestStep{
@@ -209,7 +209,7 @@ func TestAccWebhookEndpoint_importByIdentity(t *testing.T) {
 	config := testAccWebhookEndpointConfig("tf-acc-"+acctest.RandString(10), "", 0)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		CheckDestroy:             testAccWebhookEndpointStillExists(t),
 		Steps: []resource.TestStep{
@@ -305,7 +305,7 @@ func TestAccWebhookEndpoint_invalidConfig(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		Steps:                    steps,
 	})
@@ -322,7 +322,7 @@ func TestAccWebhookEndpoint_refusedToolkit(t *testing.T) {
 	before := testAccEmulatorStatsNow(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		// Apply steps: without the plan-time check the apply would send the
 		// create (counted below) and fail with the service's error instead.
 		Steps: []resource.TestStep{
@@ -370,7 +370,7 @@ func TestAccWebhookEndpoint_refusedData(t *testing.T) {
 	clientID := "tf-acc-" + acctest.RandString(10)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		CheckDestroy:             testAccWebhookEndpointStillExists(t),
 		Steps: []resource.TestStep{

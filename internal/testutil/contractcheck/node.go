@@ -228,3 +228,12 @@ func CheckRequests(tb testing.TB, recs []Record) {
 			len(problems), strings.Join(problems, "\n  "))
 	}
 }
+
+// Started returns this test binary's checker when Shared has started it,
+// else nil.
+func Started() *Checker {
+	if shared == nil {
+		return nil
+	}
+	return shared
+}
