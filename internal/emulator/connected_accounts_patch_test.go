@@ -53,12 +53,14 @@ func TestPatchAccountValIsClosed(t *testing.T) {
 		"a number":       {map[string]any{"api_key": 5}, "connection.state.val.api_key must be of type [string null]"},
 		"missing val":    {nil, "connection.state.val is required"},
 	} {
-		r := e.do("PATCH", v+"/connected_accounts/"+id, map[string]any{
-			"connection": map[string]any{"state": map[string]any{"authScheme": "API_KEY", "val": c.val}}})
-		checkErr(t, r, http.StatusBadRequest, c.want)
-		if r.str("error", "slug") != "ValidationError" {
-			t.Errorf("%s: %s", name, r.raw)
-		}
+		t.Run(name, func(t *testing.T) {
+			r := e.do("PATCH", v+"/connected_accounts/"+id, map[string]any{
+				"connection": map[string]any{"state": map[string]any{"authScheme": "API_KEY", "val": c.val}}})
+			checkErr(t, r, http.StatusBadRequest, c.want)
+			if r.str("error", "slug") != "ValidationError" {
+				t.Errorf("%s: %s", name, r.raw)
+			}
+		})
 	}
 	if after := e.must(200, "GET", v+"/connected_accounts/"+id, nil).raw; after != before {
 		t.Errorf("refused patches changed the account:\nbefore %s\nafter  %s", before, after)
