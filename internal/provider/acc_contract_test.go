@@ -8,9 +8,7 @@ package provider
 // is checked when the test binary ends (testAccCheckLateRequests).
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -24,8 +22,9 @@ import (
 var (
 	// testAccSharedHandler is the shared emulator's handler.
 	testAccSharedHandler http.Handler
-	// testAccSharedRecorder records what reaches the shared listener.
-	testAccSharedRecorder *testAccLateRecorder
+	// testAccSharedRecorder records what reaches the shared listener itself
+	// (a provider server made without testAccProviders, say).
+	testAccSharedRecorder *contractcheck.Recorder
 	// testAccRecordings holds each test's recording (testing.TB -> *testAccRecording).
 	testAccRecordings sync.Map
 	// testAccChecked lists the recordings whose test has ended.
@@ -74,43 +73,6 @@ func testAccRecorded(t testing.TB) *testAccRecording {
 	return r
 }
 
-// testAccLateRecorder keeps the API requests sent to the shared listener
-// itself (by a provider server a test made without testAccProviders, say),
-// with the tests running when each arrived.
-type testAccLateRecorder struct {
-	next http.Handler
-	mu   sync.Mutex
-	reqs []testAccLateRequest
-}
-
-type testAccLateRequest struct {
-	method string
-	req    *http.Request
-	body   []byte
-	status int
-}
-
-func (l *testAccLateRecorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !strings.HasPrefix(r.URL.Path, "/api/") {
-		l.next.ServeHTTP(w, r)
-		return
-	}
-	body, _ := io.ReadAll(r.Body)
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	sw := &testAccStatus{ResponseWriter: w, code: http.StatusOK}
-	l.next.ServeHTTP(sw, r)
-	l.mu.Lock()
-	l.reqs = append(l.reqs, testAccLateRequest{method: r.Method, req: r, body: body, status: sw.code})
-	l.mu.Unlock()
-}
-
-type testAccStatus struct {
-	http.ResponseWriter
-	code int
-}
-
-func (w *testAccStatus) WriteHeader(code int) { w.code = code; w.ResponseWriter.WriteHeader(code) }
-
 // testAccCheckLateRequests checks, when the test binary ends, the requests
 // no test's check saw: those sent to the shared listener itself and those a
 // test's listener received after its test ended. It reports what is outside
@@ -120,16 +82,9 @@ func testAccCheckLateRequests() bool {
 	if c == nil {
 		return true
 	}
-	router := c.Router()
 	var recs []contractcheck.Record
 	if testAccSharedRecorder != nil {
-		testAccSharedRecorder.mu.Lock()
-		for _, q := range testAccSharedRecorder.reqs {
-			if rec, ok := router.NewRecord("a test that sent it to the shared emulator's own URL (not through testAccEnvironment)", q.method, q.req.URL, q.body, q.status, nil); ok {
-				recs = append(recs, rec)
-			}
-		}
-		testAccSharedRecorder.mu.Unlock()
+		recs = testAccSharedRecorder.Take()
 	}
 	testAccCheckedMu.Lock()
 	for _, r := range testAccChecked {

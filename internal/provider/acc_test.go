@@ -132,8 +132,13 @@ func testAccSharedEndpoint(t testing.TB) testAccEndpoint {
 		}
 		// Never closed: it lives as long as the test binary.
 		testAccSharedHandler = srv.Handler()
-		testAccSharedRecorder = &testAccLateRecorder{next: testAccSharedHandler}
-		ts := httptest.NewServer(testAccSharedRecorder)
+		h := testAccSharedHandler
+		if c, skip := contractcheck.Shared(t); skip == "" {
+			testAccSharedRecorder = contractcheck.NewRecorder(h, c.Ops, false)
+			testAccSharedRecorder.SetSource("a test that sent it to the shared emulator's own URL (not through testAccEnvironment)")
+			h = testAccSharedRecorder
+		}
+		ts := httptest.NewServer(h)
 		srv.SetBaseURL(ts.URL)
 		testAccEP = testAccEndpoint{BaseURL: ts.URL, APIKey: testAccAPIKey, OrgAPIKey: emulator.DefaultOrgAPIKey, Emulated: true}
 	})
