@@ -223,6 +223,7 @@ func CheckRequests(tb testing.TB, recs []Record) {
 		tb.Errorf("checking the requests against the contract: %v", err)
 		return
 	}
+	tb.Logf("%d request(s) this test sent checked against the contract's request types: %d outside them", len(recs), len(problems))
 	if len(problems) > 0 {
 		tb.Errorf("%d request(s) outside the contract's request types (@composio/client; accepted deviations: test/contract/exceptions.json):\n  %s",
 			len(problems), strings.Join(problems, "\n  "))
