@@ -540,7 +540,8 @@ func TestAccProject_importKeepsKeys(t *testing.T) {
 	c := testAccOrgClient(t)
 	testAccRequireEmulator(t)
 	name := acctest.RandomWithPrefix("tf-project-adopt")
-	p, err := c.CreateProject(context.Background(), client.CreateProjectRequest{Name: name})
+	withKey := true
+	p, err := c.CreateProject(context.Background(), client.CreateProjectRequest{Name: name, ShouldCreateAPIKey: &withKey})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,7 +94,8 @@ func testAccWebhookEndpointStillExists(t *testing.T) func(*terraform.State) erro
 func TestAccWebhookEndpoint_lifecycle(t *testing.T) {
 	t.Parallel()
 	clientID := "tf-acc-" + acctest.RandString(10)
-	ep := testAccEnvironment(t)
+	// the emulator names its own (shared) origin in the URLs it makes
+	ep := testAccSharedEndpoint(t)
 	id := &testAccValue{}
 	v1 := testAccWebhookEndpointConfig(clientID, "    signing_secret = \"first-secret\"\n    app_id = \"A1\"\n", 1)
 	v1Changed := testAccWebhookEndpointConfig(clientID, "    signing_secret = \"second-secret\"\n", 1)

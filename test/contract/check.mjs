@@ -358,6 +358,21 @@ function property(checker, t, name) {
   return pt.flags & F.Never ? undefined : pt;
 }
 
+// deepObjectMember is the type of member key of an object-typed query
+// parameter t (a declared property, else its string index), or undefined.
+function deepObjectMember(checker, t, key) {
+  if (!t) return undefined;
+  const members = t.flags & F.Union ? t.types : [t];
+  for (const m of members) {
+    if (!(m.flags & F.Object) || checker.isArrayType(m)) continue;
+    const sym = checker.getPropertyOfType(m, key);
+    if (sym) return checker.getTypeOfSymbol(sym);
+    const index = checker.getIndexInfosOfType(m).find((ii) => ii.keyType.flags & (F.String | F.TemplateLiteral));
+    if (index) return index.type;
+  }
+  return undefined;
+}
+
 function checkRequest(rec, dataType, fb, ctx) {
   const { checker, walker } = ctx;
   const out = [];
@@ -372,6 +387,14 @@ function checkRequest(rec, dataType, fb, ctx) {
   for (const [k, vs] of Object.entries(query)) {
     const qt = property(checker, queryT, k);
     if (!qt) {
+      // deepObject style: name[key]=value is member key of the object
+      // parameter name (toolkit_versions[github]=20250901_00)
+      const deep = /^([^[\]]+)\[([^[\]]+)\]$/.exec(k);
+      const mt = deep && deepObjectMember(checker, property(checker, queryT, deep[1]), deep[2]);
+      if (mt) {
+        walker.walkQuery(vs, mt, `query.${deep[1]}.${deep[2]}`, out);
+        continue;
+      }
       out.push({ path: `query.${k}`, kind: 'undeclared', m: () => 'query parameter not declared by the operation' });
       continue;
     }
