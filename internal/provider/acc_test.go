@@ -587,7 +587,7 @@ func testAccOwnEmulator(t *testing.T, faults string) testAccEndpoint {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var h http.Handler = srv.Handler()
+	h := srv.Handler()
 	var rec *contractcheck.Recorder
 	if c, skip := contractcheck.Shared(t); skip == "" {
 		rec = contractcheck.NewRecorder(h, c.Ops, false)

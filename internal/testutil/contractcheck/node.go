@@ -100,9 +100,12 @@ func start(nodeBin, dir string) (*Checker, error) {
 	}()
 	select {
 	case err := <-got:
-		if err != nil || !r.Ready || len(r.Operations) == 0 {
+		if err == nil && (!r.Ready || len(r.Operations) == 0) {
+			err = errors.New("its first line is not the operation table")
+		}
+		if err != nil {
 			_ = cmd.Process.Kill()
-			return nil, fmt.Errorf("node check.mjs serve did not start (%v): %s", err, stderr.String())
+			return nil, fmt.Errorf("node check.mjs serve did not start (%w): %s", err, stderr.String())
 		}
 	case <-time.After(5 * time.Minute):
 		_ = cmd.Process.Kill()
