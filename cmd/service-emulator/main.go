@@ -2,6 +2,7 @@
 //
 //	service-emulator [--listen 127.0.0.1:8080] [--data PATH] [--api-key K | --api-key PROJECT=K]...
 //	                 [--org-api-key ORG=KEY]... [--faults SPEC] [--webhook-url U --webhook-secret S] [--catalog DIR]
+//	                 [--record FILE]
 //	service-emulator --operations
 //
 // --catalog DIR loads toolkit files (JSON, the format of the built-in catalog
@@ -15,6 +16,11 @@
 // emulator-org-key. The projects of --api-key belong to the first
 // organization (sorted by id); an organization key creates, lists, reads,
 // deletes projects and regenerates their keys (/org/owner/project/...).
+//
+// --record FILE (default $SERVICE_EMULATOR_RECORD) appends every API request
+// received to FILE, one JSON line each ({"method", "path", "query", "body"}):
+// the tests check what a client sent against the contract with it. The file
+// holds the bodies as sent, credentials included.
 //
 // --operations prints the operation table (one line per operation: "emulated"
 // or "501", method, path below /api/v3.1, operation ID, client method) and exits.
@@ -105,6 +111,7 @@ func run(args []string) error {
 	webhookSecret := fs.String("webhook-secret", "", "signing secret of the --webhook-url subscriptions (generated when empty)")
 	catalogDir := fs.String("catalog", "", "directory of catalog files adding or replacing toolkits, tools and trigger types")
 	operations := fs.Bool("operations", false, "print the operation table (which operations are emulated) and exit")
+	record := fs.String("record", os.Getenv(envRecord), "append every API request received (method, path, query, body: credentials included) to this file, one JSON line each, for tests that check what a client sends (default $"+envRecord+")")
 	var apiKeys keyFlags
 	fs.Var(&apiKeys, "api-key", "API key (repeatable; KEY or PROJECT=KEY); default one project with key emulator-key")
 	var orgAPIKeys keyFlags
@@ -146,7 +153,18 @@ func run(args []string) error {
 	}
 	origin := "http://" + ln.Addr().String()
 	srv.SetBaseURL(origin)
-	httpSrv := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	handler := srv.Handler()
+	if *record != "" {
+		rr, err := newRequestRecorder(handler, *record)
+		if err != nil {
+			_ = ln.Close()
+			_ = srv.Close()
+			return fmt.Errorf("--record: %w", err)
+		}
+		defer func() { _ = rr.Close() }()
+		handler = rr
+	}
+	httpSrv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintln(os.Stdout, "listening on "+origin)
 	if len(keys) == 0 {
 		log.Info("no --api-key given: one project \"default\" with key " + emulator.DefaultAPIKey)

@@ -41,9 +41,10 @@ func TestCLIContract(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
+	record := filepath.Join(dir, "requests.jsonl")
 	cmd := exec.CommandContext(ctx, bin, "--listen", "127.0.0.1:0", "--data", filepath.Join(dir, "d.db"), "--api-key", "team=secret-key",
 		"--catalog", "../../examples/emulator-catalog")
-	cmd.Env = append(os.Environ(), "SERVICE_LOG_LEVEL=debug")
+	cmd.Env = append(os.Environ(), "SERVICE_LOG_LEVEL=debug", "SERVICE_EMULATOR_RECORD="+record)
 	stdout, _ := cmd.StdoutPipe()
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -81,6 +82,21 @@ func TestCLIContract(t *testing.T) {
 	logs := stderr.String()
 	if !strings.Contains(logs, "level=INFO msg=\"emulator started\"") || !strings.Contains(logs, "msg=stopped") || !strings.Contains(logs, "level=DEBUG") {
 		t.Fatalf("stderr logs:\n%s", logs)
+	}
+	// $SERVICE_EMULATOR_RECORD (--record): one JSON line per API request, in order
+	b, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	want := []string{"/api/v3.1/toolkits/acme", "/api/v3.1/tools/ACME_CREATE_TICKET", "/api/v3.1/toolkits/github", "/api/v3.1/toolkits/github"}
+	if len(lines) != len(want) {
+		t.Fatalf("recorded %d requests, want %d:\n%s", len(lines), len(want), b)
+	}
+	for i, l := range lines {
+		if l != `{"method":"GET","path":"`+want[i]+`"}` {
+			t.Errorf("recorded request %d: %s, want GET %s", i, l, want[i])
+		}
 	}
 }
 

@@ -12,8 +12,10 @@ type ConnectedAccountUpdate struct {
 	// alias another account of the same user and toolkit has.
 	Alias *string
 	// State replaces the stored credentials (rotating the API key, password
-	// or token of an API_KEY, BASIC or BEARER_TOKEN account in place); a
-	// "status" key in State.Val, when present, is sent as given.
+	// or token of an API_KEY, BASIC or BEARER_TOKEN account in place).
+	// State.Val is sent as given: the documents declare it a closed object
+	// of the credential keys (token, api_key, username, password, ...), with
+	// no status in it (unlike the initiate's val).
 	State *ConnectionState
 }
 

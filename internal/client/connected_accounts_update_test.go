@@ -11,11 +11,11 @@ func TestUpdateConnectedAccountCredentials(t *testing.T) {
 		name: "patch state",
 		call: func(ctx context.Context, c *Client) (any, error) {
 			return nil, c.UpdateConnectedAccountCredentials(ctx, "ca_1", ConnectionState{AuthScheme: "API_KEY",
-				Val: map[string]any{"status": "ACTIVE", "api_key": "k2"}})
+				Val: map[string]any{"api_key": "k2"}})
 		},
 		reply:  `{"id":"ca_1","status":"ACTIVE","success":true}`,
 		method: "PATCH", path: "/api/v3.1/connected_accounts/ca_1",
-		body: `{"connection":{"state":{"authScheme":"API_KEY","val":{"status":"ACTIVE","api_key":"k2"}}}}`,
+		body: `{"connection":{"state":{"authScheme":"API_KEY","val":{"api_key":"k2"}}}}`,
 	}, {
 		name: "nil val sends an empty object",
 		call: func(ctx context.Context, c *Client) (any, error) {
@@ -49,7 +49,7 @@ func TestUpdateConnectedAccountCredentials(t *testing.T) {
 func TestUpdateConnectedAccountCredentialsErrorHasNoSecret(t *testing.T) {
 	c, _ := newTestClient(t, replyJSON(400, `{"error":{"message":"connection.state.val.api_key is required","code":605,"status":400}}`))
 	err := c.UpdateConnectedAccountCredentials(context.Background(), "ca_1", ConnectionState{AuthScheme: "API_KEY",
-		Val: map[string]any{"status": "ACTIVE", "apikey": "super-secret-value"}})
+		Val: map[string]any{"apikey": "super-secret-value"}})
 	if err == nil || !IsStatus(err, 400) {
 		t.Fatalf("want a 400 APIError, got %v", err)
 	}
@@ -62,8 +62,8 @@ func TestUpdateConnectedAccountCredentialsErrorHasNoSecret(t *testing.T) {
 // account (v3.1 PATCH /connected_accounts/{id} with
 // {"connection":{"state":{"authScheme":...,"val":{...}}}}). Use it to rotate
 // the API key, password or token of an API_KEY, BASIC or BEARER_TOKEN account
-// in place. state.Val holds the credential fields; a "status" key, when
-// present, is sent as given. The error never contains the credential values.
+// in place. state.Val holds the credential keys alone, sent as given. The
+// error never contains the credential values.
 func (c *Client) UpdateConnectedAccountCredentials(ctx context.Context, id string, state ConnectionState) error {
 	return c.UpdateConnectedAccount(ctx, id, ConnectedAccountUpdate{State: &state})
 }

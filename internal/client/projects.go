@@ -72,8 +72,9 @@ const (
 // CreateProjectRequest is the body of a project create.
 type CreateProjectRequest struct {
 	Name string `json:"name"`
-	// ShouldCreateAPIKey false creates the project without a key; nil leaves
-	// the service default (a key is created and returned).
+	// ShouldCreateAPIKey true creates the project's API key and returns it;
+	// false or nil (left out: the documented default is false, in the
+	// service's v3 document and @composio/client rc.6 alike) creates none.
 	ShouldCreateAPIKey *bool          `json:"should_create_api_key,omitempty"`
 	Config             *ProjectConfig `json:"config,omitempty"`
 }
@@ -144,7 +145,7 @@ func (c *Client) CreateProject(ctx context.Context, r CreateProjectRequest) (*Cr
 	if err != nil {
 		return nil, err
 	}
-	if out.Adopted && (r.ShouldCreateAPIKey == nil || *r.ShouldCreateAPIKey) {
+	if out.Adopted && r.ShouldCreateAPIKey != nil && *r.ShouldCreateAPIKey {
 		key, err := c.RegenerateProjectAPIKey(ctx, out.ID)
 		if err != nil {
 			return nil, fmt.Errorf("project %s (%q) was created, but its answer was lost and regenerating its API key failed: %w. "+

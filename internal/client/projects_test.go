@@ -110,43 +110,54 @@ func TestGetProjectDeletedIsNotFound(t *testing.T) {
 
 // A create whose answer is lost is reconciled by name (a project of another
 // name, and one of the same name made before the request, are not adopted)
-// and the adopted project's key is regenerated, so the caller gets a key.
+// and, when a key was asked for, the adopted project's key is regenerated,
+// so the caller gets a key; without should_create_api_key (its documented
+// default is false) nothing is regenerated.
 func TestCreateProjectReconcilesByNameAndRotatesTheKey(t *testing.T) {
-	var mu sync.Mutex
-	var posts, lists, regens int
-	old := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339Nano)
-	data := []map[string]any{
-		{"id": "pr_old", "name": "staging", "created_at": old, "deleted": true},
-		{"id": "pr_other", "name": "staging-2", "created_at": time.Now().UTC().Format(time.RFC3339Nano)},
-	}
-	c, _ := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		switch {
-		case r.Method == http.MethodGet:
-			lists++
-			writeJSON(w, 200, map[string]any{"data": data, "total_pages": 1, "current_page": 1})
-		case strings.HasSuffix(r.URL.Path, "/regenerate_api_key"):
-			regens++
-			if !strings.Contains(r.URL.Path, "/pr_new/") {
-				t.Errorf("regenerated %s, want pr_new", r.URL.Path)
+	yes, no := true, false
+	for name, c := range map[string]struct {
+		ask    *bool
+		regens int
+	}{"key asked for": {&yes, 1}, "no key": {&no, 0}, "left out": {nil, 0}} {
+		t.Run(name, func(t *testing.T) {
+			var mu sync.Mutex
+			var posts, lists, regens int
+			old := time.Now().Add(-time.Hour).UTC().Format(time.RFC3339Nano)
+			data := []map[string]any{
+				{"id": "pr_old", "name": "staging", "created_at": old, "deleted": true},
+				{"id": "pr_other", "name": "staging-2", "created_at": time.Now().UTC().Format(time.RFC3339Nano)},
 			}
-			writeJSON(w, 200, map[string]any{"api_key": map[string]any{"id": "k2", "name": "default", "key": "new-key"}, "message": "ok"})
-		default:
-			posts++
-			data = append(data, map[string]any{"id": "pr_new", "name": "staging", "created_at": time.Now().UTC().Format(time.RFC3339Nano)})
-			hangUp(w, r)
-		}
-	}, withOrgKey)
-	got, err := c.CreateProject(context.Background(), CreateProjectRequest{Name: "staging"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got.ID != "pr_new" || !got.Adopted || got.APIKey == nil || *got.APIKey != "new-key" {
-		t.Fatalf("got %+v; want pr_new adopted with the regenerated key", got)
-	}
-	if posts != 1 || lists != 1 || regens != 1 {
-		t.Fatalf("%d creates, %d lists, %d regenerations; want 1 each", posts, lists, regens)
+			cl, _ := newTestClient(t, func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				defer mu.Unlock()
+				switch {
+				case r.Method == http.MethodGet:
+					lists++
+					writeJSON(w, 200, map[string]any{"data": data, "total_pages": 1, "current_page": 1})
+				case strings.HasSuffix(r.URL.Path, "/regenerate_api_key"):
+					regens++
+					if !strings.Contains(r.URL.Path, "/pr_new/") {
+						t.Errorf("regenerated %s, want pr_new", r.URL.Path)
+					}
+					writeJSON(w, 200, map[string]any{"api_key": map[string]any{"id": "k2", "name": "default", "key": "new-key"}, "message": "ok"})
+				default:
+					posts++
+					data = append(data, map[string]any{"id": "pr_new", "name": "staging", "created_at": time.Now().UTC().Format(time.RFC3339Nano)})
+					hangUp(w, r)
+				}
+			}, withOrgKey)
+			got, err := cl.CreateProject(context.Background(), CreateProjectRequest{Name: "staging", ShouldCreateAPIKey: c.ask})
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantKey := c.regens == 1
+			if got.ID != "pr_new" || !got.Adopted || (got.APIKey != nil) != wantKey || (wantKey && *got.APIKey != "new-key") {
+				t.Fatalf("got %+v; want pr_new adopted, with the regenerated key: %v", got, wantKey)
+			}
+			if posts != 1 || lists != 1 || regens != c.regens {
+				t.Fatalf("%d creates, %d lists, %d regenerations; want 1, 1, %d", posts, lists, regens, c.regens)
+			}
+		})
 	}
 }
 

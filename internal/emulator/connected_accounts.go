@@ -526,6 +526,26 @@ func (s *Server) setAccountStatus(c *call) (int, any, *apiError) {
 // PatchConnectedAccountBody connection.state.authScheme).
 var patchableSchemes = []string{"BEARER_TOKEN", "API_KEY", "BASIC", "BASIC_WITH_JWT", "GOOGLE_SERVICE_ACCOUNT", "SERVICE_ACCOUNT"}
 
+// patchCredentialKeys are the members of connection.state.val of PATCH
+// /connected_accounts/{nanoid}. The service's v3 document declares val a
+// closed object of these keys (additionalProperties: false); the contract
+// (@composio/client rc.6 PatchConnectedAccountBody) lists the same keys. A
+// status (which the initiate's val carries) is not one of them: a strict
+// service answers 400 to it, and so does the emulator.
+var patchCredentialKeys = []string{"token", "generic_api_key", "api_key", "bearer_token", "basic_encoded", "generic_token",
+	"api_key_prefix", "generic_secret", "generic_id", "user_agent", "username", "password", "credentials_json",
+	"application_id", "installation_id", "private_key"}
+
+// patchValSchema is connection.state.val of the PATCH: each key a string or
+// null, nothing else.
+var patchValSchema = func() map[string]any {
+	props := map[string]any{}
+	for _, k := range patchCredentialKeys {
+		props[k] = map[string]any{"type": []any{"string", "null"}}
+	}
+	return map[string]any{"type": "object", "additionalProperties": false, "properties": props}
+}()
+
 func (s *Server) patchAccount(c *call) (int, any, *apiError) {
 	var body struct {
 		Alias      *string `json:"alias"`
@@ -537,6 +557,12 @@ func (s *Server) patchAccount(c *call) (int, any, *apiError) {
 		return 0, nil, e
 	}
 	if body.Connection != nil && body.Connection.State != nil {
+		if body.Connection.State.Val == nil {
+			return 0, nil, errValidation("connection.state.val", "connection.state.val is required (an object of the credential keys)")
+		}
+		if path, msg, ok := schemaError(patchValSchema, body.Connection.State.Val, "connection.state.val"); !ok {
+			return 0, nil, errValidation(path, "%s %s", path, msg)
+		}
 		scheme := body.Connection.State.AuthScheme
 		if scheme == "" {
 			scheme = body.Connection.State.AuthSchemeSnake

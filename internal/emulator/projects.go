@@ -368,7 +368,10 @@ func (s *Server) createProject(c *call) (int, any, *apiError) {
 	if !projectNamePattern.MatchString(name) {
 		return 0, nil, errValidation("name", "name %q is malformed: 1 to 64 letters, digits, spaces, hyphens and underscores, starting with a letter or digit", name)
 	}
-	createKey := true
+	// The documented default is false (the service's v3 document; the
+	// contract, @composio/client rc.6: "If true, the API key will be created
+	// and returned"): a key only when asked for.
+	createKey := false
 	if v, ok := body["should_create_api_key"].(bool); ok {
 		createKey = v
 	}

@@ -29,7 +29,7 @@ func (e *testEnv) org(key, method, path string, body any) resp {
 func TestProjectCreateRetrieve(t *testing.T) {
 	e := newEnv(t, Options{})
 	ok := DefaultOrgAPIKey
-	r := e.org(ok, "POST", projectsPath+"/new", map[string]any{"name": "alpha", "config": map[string]any{
+	r := e.org(ok, "POST", projectsPath+"/new", map[string]any{"name": "alpha", "should_create_api_key": true, "config": map[string]any{
 		"is_2FA_enabled": false, "mask_secret_keys_in_connected_account": true, "log_visibility_setting": "dont_store_data",
 		"display_name": "Alpha", "signed_url_file_expiry_in_seconds": 60}})
 	id, key := r.str("id"), r.str("api_key")
@@ -59,13 +59,19 @@ func TestProjectCreateRetrieve(t *testing.T) {
 	if masked, _ := k0["key"].(string); masked == key || !strings.HasPrefix(masked, key[:4]+"****") || k0["id"] == "" || k0["name"] == "" || k0["created_at"] == "" {
 		t.Errorf("api key not masked or incomplete: %v", k0)
 	}
-	// without a key
-	nk := e.org(ok, "POST", projectsPath+"/new", map[string]any{"name": "no key", "should_create_api_key": false})
-	if nk.get("api_key") != nil || !strings.Contains(nk.raw, `"api_key":null`) {
-		t.Errorf("should_create_api_key=false: %s", nk.raw)
-	}
-	if ks, _ := e.org(ok, "GET", projectsPath+"/"+nk.str("id"), nil).get("api_keys").([]any); len(ks) != 0 {
-		t.Errorf("project without key has keys: %v", ks)
+	// without a key: asked for, and by default (the documents default
+	// should_create_api_key to false)
+	for name, body := range map[string]map[string]any{
+		"no key":         {"name": "no key", "should_create_api_key": false},
+		"no key default": {"name": "no key default"},
+	} {
+		nk := e.org(ok, "POST", projectsPath+"/new", body)
+		if nk.get("api_key") != nil || !strings.Contains(nk.raw, `"api_key":null`) {
+			t.Errorf("%s: %s", name, nk.raw)
+		}
+		if ks, _ := e.org(ok, "GET", projectsPath+"/"+nk.str("id"), nil).get("api_keys").([]any); len(ks) != 0 {
+			t.Errorf("%s: project without key has keys: %v", name, ks)
+		}
 	}
 	// name clash, blank and malformed names, strict bodies
 	clash := e.doHeaders(orgHeaders(ok), "POST", projectsPath+"/new", map[string]any{"name": "alpha"})
@@ -180,7 +186,7 @@ func TestProjectListPages(t *testing.T) {
 func TestProjectDelete(t *testing.T) {
 	e := newEnv(t, Options{})
 	ok := DefaultOrgAPIKey
-	r := e.org(ok, "POST", projectsPath+"/new", map[string]any{"name": "gone"})
+	r := e.org(ok, "POST", projectsPath+"/new", map[string]any{"name": "gone", "should_create_api_key": true})
 	id, key := r.str("id"), r.str("api_key")
 	e.must(200, "GET", v+"/auth_configs", nil)
 	if got := e.doKey(key, "GET", v+"/auth_configs", nil); got.status != 200 {
@@ -198,7 +204,7 @@ func TestProjectDelete(t *testing.T) {
 		t.Fatalf("deleted project listed: %s", l.raw)
 	}
 	// the name is free again
-	again := e.org(ok, "POST", projectsPath+"/new", map[string]any{"name": "gone"})
+	again := e.org(ok, "POST", projectsPath+"/new", map[string]any{"name": "gone", "should_create_api_key": true})
 	if again.str("id") == id {
 		t.Fatal("re-created project reuses the id")
 	}
@@ -229,7 +235,7 @@ func TestProjectRegenerateAPIKey(t *testing.T) {
 		t.Fatalf("new key on the project's data: %d %s", got.status, got.raw)
 	}
 	// a created project: its old key stops, the new one works
-	p := e.org(ok, "POST", projectsPath+"/new", map[string]any{"name": "rot"})
+	p := e.org(ok, "POST", projectsPath+"/new", map[string]any{"name": "rot", "should_create_api_key": true})
 	r = e.org(ok, "POST", projectsPath+"/"+p.str("id")+"/regenerate_api_key", nil)
 	checkErr(t, e.doKey(p.str("api_key"), "GET", v+"/auth_configs", nil), http.StatusUnauthorized, "invalid API key")
 	if got := e.doKey(r.str("api_key", "key"), "GET", v+"/auth_configs", nil); got.status != 200 || len(got.items()) != 0 {
@@ -247,7 +253,7 @@ func TestProjectRegenerateAPIKey(t *testing.T) {
 // (TestProjectIsolationEveryIDRoute covers the project-key routes.)
 func TestOrganizationIsolationEveryOrgIDRoute(t *testing.T) {
 	e := newEnv(t, Options{OrgAPIKeys: map[string]string{"org-key-a": "org-a", "org-key-b": "org-b"}})
-	p := e.org("org-key-a", "POST", projectsPath+"/new", map[string]any{"name": "mine"})
+	p := e.org("org-key-a", "POST", projectsPath+"/new", map[string]any{"name": "mine", "should_create_api_key": true})
 	id, key := p.str("id"), p.str("api_key")
 	cases := map[string]string{
 		"GET /org/owner/project/{nano_id}":                     "/org/owner/project/" + id,
@@ -282,7 +288,7 @@ func TestOrganizationIsolationEveryOrgIDRoute(t *testing.T) {
 		t.Errorf("organization a's list: %s", l.raw)
 	}
 	// the same name in another organization is fine
-	e.org("org-key-b", "POST", projectsPath+"/new", map[string]any{"name": "mine"})
+	e.org("org-key-b", "POST", projectsPath+"/new", map[string]any{"name": "mine", "should_create_api_key": true})
 	if got := e.doKey(key, "GET", v+"/auth_configs", nil); got.status != 200 {
 		t.Fatalf("a's project key after b's calls: %d %s", got.status, got.raw)
 	}
@@ -301,9 +307,9 @@ func TestProjectsPersist(t *testing.T) {
 	e := envFor(t, srv)
 	e.key = "key-x"
 	ac := e.createManagedAC("github")
-	created := e.org(DefaultOrgAPIKey, "POST", projectsPath+"/new", map[string]any{"name": "kept", "config": map[string]any{
+	created := e.org(DefaultOrgAPIKey, "POST", projectsPath+"/new", map[string]any{"name": "kept", "should_create_api_key": true, "config": map[string]any{
 		"is_2FA_enabled": true, "mask_secret_keys_in_connected_account": false, "log_visibility_setting": "show_all"}})
-	gone := e.org(DefaultOrgAPIKey, "POST", projectsPath+"/new", map[string]any{"name": "gone"})
+	gone := e.org(DefaultOrgAPIKey, "POST", projectsPath+"/new", map[string]any{"name": "gone", "should_create_api_key": true})
 	e.org(DefaultOrgAPIKey, "DELETE", projectsPath+"/"+gone.str("id"), nil)
 	newX := e.org(DefaultOrgAPIKey, "POST", projectsPath+"/"+configuredProjectID("x")+"/regenerate_api_key", nil).str("api_key", "key")
 	before := e.org(DefaultOrgAPIKey, "GET", projectsPath+"/list", nil).get("data")
@@ -336,7 +342,7 @@ func TestProjectsPersist(t *testing.T) {
 		t.Fatalf("config not stored: %+v", p)
 	}
 	checkErr(t, e2.doHeaders(orgHeaders(DefaultOrgAPIKey), "POST", projectsPath+"/new", map[string]any{"name": "kept"}), http.StatusConflict, "kept")
-	e2.org(DefaultOrgAPIKey, "POST", projectsPath+"/new", map[string]any{"name": "gone"})
+	e2.org(DefaultOrgAPIKey, "POST", projectsPath+"/new", map[string]any{"name": "gone", "should_create_api_key": true})
 	e2.ts.Close()
 	if err := srv2.Close(); err != nil {
 		t.Fatal(err)

@@ -12,7 +12,7 @@ package provider
 //	func TestAccFoo_basic(t *testing.T) {
 //		resource.Test(t, resource.TestCase{
 //			PreCheck:                 func() { testAccPreCheck(t) },
-//			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+//			ProtoV6ProviderFactories: testAccProviders(t),
 //			Steps: []resource.TestStep{{Config: `resource "service_foo" "x" { ... }`}},
 //		})
 //	}
@@ -46,15 +46,29 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/emulator"
+	"github.com/integration-service/terraform-provider-service/internal/testutil/contractcheck"
 )
 
 // testAccAPIKey is the emulator's API key in acceptance tests.
 const testAccAPIKey = "emulator-key"
 
-// testAccProtoV6ProviderFactories serves the provider in-process to
-// terraform-plugin-testing under the name "service".
-var testAccProtoV6ProviderFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"service": NewServer("test"),
+// testAccProviders serves the provider in-process to terraform-plugin-testing
+// under the name "service", for the test t: where SERVICE_BASE_URL names the
+// shared emulator (testAccPreCheck sets it process-wide), the provider sends
+// its requests to t's own recorded endpoint instead, so that every request
+// it makes is checked against the contract and a problem names t (see
+// testAccEnvironment).
+func testAccProviders(t testing.TB) map[string]func() (tfprotov6.ProviderServer, error) {
+	getenv := func(k string) string {
+		v := os.Getenv(k)
+		if k == EnvBaseURL && v != "" {
+			if shared := testAccSharedEndpoint(t); shared.Emulated && v == shared.BaseURL {
+				return testAccEnvironment(t).BaseURL
+			}
+		}
+		return v
+	}
+	return map[string]func() (tfprotov6.ProviderServer, error){"service": newServer("test", getenv)}
 }
 
 // testAccEndpoint describes where acceptance tests send requests.
@@ -78,9 +92,28 @@ var (
 	testAccRealOrgKey  = os.Getenv(EnvOrgAPIKey)
 )
 
-// testAccEnvironment returns the shared endpoint, starting the in-process
-// emulator on first use unless SERVICE_BASE_URL and SERVICE_API_KEY are set.
+// testAccEnvironment returns the endpoint of the test t, starting the
+// in-process emulator on first use unless SERVICE_BASE_URL and
+// SERVICE_API_KEY are set. Against the emulator its BaseURL is t's own
+// listener in front of the shared emulator: every API request sent to it is
+// recorded and, when t ends, checked against the contract's request types
+// (contractcheck.CheckRequests: a member the contract does not declare, a
+// missing required one, a value outside an enum fails t, naming the
+// operation and the member; test/contract/exceptions.json lists what is
+// accepted).
 func testAccEnvironment(t testing.TB) testAccEndpoint {
+	t.Helper()
+	ep := testAccSharedEndpoint(t)
+	if ep.Emulated {
+		ep.BaseURL = testAccRecorded(t).url
+	}
+	return ep
+}
+
+// testAccSharedEndpoint is the endpoint every test shares: the in-process
+// emulator's own listener (its requests are checked when the test binary
+// ends, see testAccCheckLateRequests), or the real endpoint.
+func testAccSharedEndpoint(t testing.TB) testAccEndpoint {
 	t.Helper()
 	testAccOnce.Do(func() {
 		baseURL, key := testAccRealBaseURL, testAccRealAPIKey
@@ -98,7 +131,14 @@ func testAccEnvironment(t testing.TB) testAccEndpoint {
 			return
 		}
 		// Never closed: it lives as long as the test binary.
-		ts := httptest.NewServer(srv.Handler())
+		testAccSharedHandler = srv.Handler()
+		h := testAccSharedHandler
+		if c, skip := contractcheck.Shared(t); skip == "" {
+			testAccSharedRecorder = contractcheck.NewRecorder(h, c.Ops, false)
+			testAccSharedRecorder.SetSource("a test that sent it to the shared emulator's own URL (not through testAccEnvironment)")
+			h = testAccSharedRecorder
+		}
+		ts := httptest.NewServer(h)
 		srv.SetBaseURL(ts.URL)
 		testAccEP = testAccEndpoint{BaseURL: ts.URL, APIKey: testAccAPIKey, OrgAPIKey: emulator.DefaultOrgAPIKey, Emulated: true}
 	})
@@ -153,9 +193,10 @@ func testAccIsolatedProject(t *testing.T) (string, *client.Client) {
 // that change them with t.Setenv do not leak.
 func testAccPreCheck(t testing.TB) {
 	t.Helper()
-	ep := testAccEnvironment(t)
+	ep := testAccSharedEndpoint(t)
 	// os.Setenv, not t.Setenv: the values are process-wide on purpose and
-	// t.Setenv cannot be used in parallel tests.
+	// t.Setenv cannot be used in parallel tests. The in-process provider of
+	// testAccProviders(t) maps the shared emulator's URL to t's own.
 	if err := os.Setenv(EnvBaseURL, ep.BaseURL); err != nil { //nolint:usetesting // process-wide on purpose
 		t.Fatal(err)
 	}
@@ -420,7 +461,7 @@ func testAccNoWritesTest(t *testing.T, steps []resource.TestStep) {
 	before := testAccEmulatorWrites(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps:                    steps,
 	})
 	testAccAssertNoWritesSince(t, before)
@@ -546,12 +587,22 @@ func testAccOwnEmulator(t *testing.T, faults string) testAccEndpoint {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := httptest.NewServer(srv.Handler())
+	h := srv.Handler()
+	var rec *contractcheck.Recorder
+	if c, skip := contractcheck.Shared(t); skip == "" {
+		rec = contractcheck.NewRecorder(h, c.Ops, false)
+		rec.SetSource(t.Name() + " (its own emulator)")
+		h = rec
+	}
+	ts := httptest.NewServer(h)
 	srv.SetBaseURL(ts.URL)
 	t.Cleanup(func() {
 		ts.Close()
 		_ = srv.Close()
 	})
+	if rec != nil {
+		t.Cleanup(func() { contractcheck.CheckRequests(t, rec.Take()) })
+	}
 	return testAccEndpoint{BaseURL: ts.URL, APIKey: emulator.DefaultAPIKey, OrgAPIKey: emulator.DefaultOrgAPIKey, Emulated: true}
 }
 

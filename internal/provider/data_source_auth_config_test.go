@@ -35,7 +35,7 @@ data "service_auth_config" "by_name" {
 `, name)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: cfg,
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -67,7 +67,7 @@ func TestAccAuthConfigDataSource_errors(t *testing.T) {
 	missing := acctest.RandomWithPrefix("tfacc-acds-missing")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			{
 				Config:      `data "service_auth_config" "x" {}`,

@@ -62,7 +62,7 @@ func TestAccAuthConfigsDataSource_filtersAndPaging(t *testing.T) {
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `
 data "service_auth_configs" "enabled" {

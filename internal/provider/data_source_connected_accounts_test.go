@@ -32,7 +32,7 @@ resource "service_connected_account" "oauth" {
 	ds := "data.service_connected_accounts."
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -92,7 +92,7 @@ data "service_connected_accounts" "nobody" {
 func TestAccConnectedAccountsDataSource_invalidFilters(t *testing.T) {
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			{
 				Config:      `data "service_connected_accounts" "x" { statuses = ["active"] }`,

@@ -49,7 +49,7 @@ func TestAccMCPServerDataSources(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			testAccPlanError(`data "service_mcp_server" "x" { name = "no such server" }`, `Attribute name: the project has no MCP server named "no such server"`),
 			testAccPlanError(`data "service_mcp_server" "x" { id = "00000000-0000-4000-8000-000000000000" }`, `Attribute id: the project has no MCP server "00000000-0000-4000-8000-000000000000"`),

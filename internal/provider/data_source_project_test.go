@@ -33,7 +33,7 @@ func TestAccProjectDataSources(t *testing.T) {
 	}
 	tfresource.Test(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []tfresource.TestStep{
 			{
 				Config:      fmt.Sprintf("data \"service_project\" \"x\" {\n  name = %q\n}\n", strings.ToUpper(prefix+"-a")),

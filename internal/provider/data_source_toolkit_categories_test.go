@@ -14,7 +14,7 @@ func TestAccToolkitCategoriesDataSource_basic(t *testing.T) {
 	t.Parallel()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `data "service_toolkit_categories" "all" {}`,
 			ConfigStateChecks: []statecheck.StateCheck{

@@ -19,7 +19,7 @@ func TestAccToolkitDataSource_github(t *testing.T) {
 	oauth := tfjsonpath.New("auth_config_details").AtSliceIndex(0)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `
 data "service_toolkit" "github" {
@@ -93,7 +93,7 @@ func TestAccToolkitDataSource_stripeAPIKey(t *testing.T) {
 	apiKey := tfjsonpath.New("auth_config_details").AtSliceIndex(0)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `data "service_toolkit" "stripe" { slug = "stripe" }`,
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -128,7 +128,7 @@ func TestAccToolkitDataSource_versions(t *testing.T) {
 	testAccRequireEmulator(t) // relies on the emulator's two catalog versions
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			{
 				Config: `
@@ -175,7 +175,7 @@ func TestAccToolkitDataSource_errors(t *testing.T) {
 	t.Parallel()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			{
 				Config:      `data "service_toolkit" "x" { slug = "no-such-toolkit" }`,
@@ -202,7 +202,7 @@ func TestAccToolkitDataSource_unknownVersion(t *testing.T) {
 	testAccRequireEmulator(t) // the emulator has exactly two versions
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `
 data "service_toolkit" "x" {

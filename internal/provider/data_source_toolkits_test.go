@@ -28,7 +28,7 @@ func TestAccToolkitsDataSource_all(t *testing.T) {
 	const addr = "data.service_toolkits.all"
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `data "service_toolkits" "all" {}`,
 			Check: resource.ComposeAggregateTestCheckFunc(
@@ -61,7 +61,7 @@ func TestAccToolkitsDataSource_filters(t *testing.T) {
 	t.Parallel()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `
 data "service_toolkits" "finance" {
@@ -111,7 +111,7 @@ func TestAccToolkitsDataSource_emulatorOrder(t *testing.T) {
 	testAccRequireEmulator(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `
 data "service_toolkits" "first3" {
@@ -139,7 +139,7 @@ func TestAccToolkitsDataSource_invalidFilters(t *testing.T) {
 	t.Parallel()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			{
 				Config:      `data "service_toolkits" "x" { managed_by = "composio" }`,
@@ -166,7 +166,7 @@ func TestAccToolkitsDataSource_unknownCategory(t *testing.T) {
 	testAccRequireEmulator(t) // the emulator rejects unknown categories with 400
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config:      `data "service_toolkits" "x" { category = "no-such-category" }`,
 			ExpectError: regexp.MustCompile(`(?s)Error\s+reading\s+service_toolkits.*category = "no-such-category".*unknown\s+category`),
@@ -219,7 +219,7 @@ func TestToolkitsDataSource_wire(t *testing.T) {
 
 	provider := fmt.Sprintf("provider \"service\" {\n  base_url = %q\n  api_key = \"unit-key\"\n  max_retries = 0\n}\n", srv.URL)
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: reset,

@@ -18,7 +18,7 @@ func TestAccToolsDataSource(t *testing.T) {
 	slug := testAccCustomSlug()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			{
 				Config: fmt.Sprintf(`

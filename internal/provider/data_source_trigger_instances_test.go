@@ -70,7 +70,7 @@ data "service_trigger_instances" "none" {
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: config,
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -121,7 +121,7 @@ func TestAccTriggerInstancesDataSource_pages(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 data "service_trigger_instances" "test" {

@@ -34,7 +34,7 @@ func TestAccTriggerTypeDataSource_latest(t *testing.T) {
 	name := "data.service_trigger_type.commit"
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `
 data "service_trigger_type" "commit" {
@@ -81,7 +81,7 @@ func TestAccTriggerTypeDataSource_pinned(t *testing.T) {
 	name := "data.service_trigger_type.commit"
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `
 provider "service" {
@@ -104,7 +104,7 @@ func TestAccTriggerTypeDataSource_errors(t *testing.T) {
 	t.Parallel()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			{
 				Config:      `data "service_trigger_type" "x" { slug = "GITHUB_NO_SUCH_EVENT" }`,
@@ -129,7 +129,7 @@ func TestAccTriggerTypeDataSource_requiresWebhookEndpointSetup(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `
 data "service_trigger_type" "slack" {

@@ -19,7 +19,7 @@ func TestAccTriggerTypesDataSource_basic(t *testing.T) {
 	pinned := "data.service_trigger_types.two"
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `
 provider "service" {
@@ -74,7 +74,7 @@ func TestAccTriggerTypesDataSource_errors(t *testing.T) {
 	t.Parallel()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			{
 				Config:      `data "service_trigger_types" "x" { toolkits = ["no_such_toolkit"] }`,

@@ -30,7 +30,7 @@ func TestAccWebhookEndpointsDataSource_basic(t *testing.T) {
 	var before int
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			{
 				Config:      `data "service_webhook_endpoints" "x" { toolkit = "not a slug" }`,

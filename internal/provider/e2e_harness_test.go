@@ -51,6 +51,9 @@ var (
 func TestMain(m *testing.M) {
 	benchProviderMain()
 	code := m.Run()
+	if !testAccCheckLateRequests() && code == 0 {
+		code = 1
+	}
 	if report := rpcBenchReport(); report != "" {
 		fmt.Println(report)
 		if out := os.Getenv("SERVICE_BENCH_RPC_OUT"); out != "" {

@@ -25,9 +25,11 @@ import (
 // testAccEchoFactories serves this provider and terraform-plugin-testing's
 // echo provider, which copies its provider configuration into the state of
 // an "echo" resource: what reaches another provider's configuration.
-var testAccEchoFactories = map[string]func() (tfprotov6.ProviderServer, error){
-	"service": testAccProtoV6ProviderFactories["service"],
-	"echo":    echoprovider.NewProviderServer(),
+func testAccEchoFactories(t testing.TB) map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"service": testAccProviders(t)["service"],
+		"echo":    echoprovider.NewProviderServer(),
+	}
 }
 
 // absentFromArtifacts fails when secret appears anywhere in the JSON state
@@ -118,7 +120,7 @@ func TestAccConnectedAccountCredentials_feedsAnotherProvider(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccEchoFactories,
+		ProtoV6ProviderFactories: testAccEchoFactories(t),
 		Steps: []resource.TestStep{{
 			Config:           testAccCredentialsConfig(accountID),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{check}, PostApplyPostRefresh: []plancheck.PlanCheck{check}},
@@ -159,7 +161,7 @@ func TestAccConnectedAccountCredentials_notActive(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_10_0)},
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccEchoFactories,
+		ProtoV6ProviderFactories: testAccEchoFactories(t),
 		Steps: []resource.TestStep{
 			{
 				Config:      testAccCredentialsConfig("not an id"),

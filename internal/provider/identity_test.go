@@ -60,7 +60,7 @@ func testAccIdentity(t *testing.T, tc identityCase) {
 			},
 			{
 				// This provider refreshes that state: the identity appears.
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: testAccProviders(t),
 				Config:                   tc.create,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(tc.addr, plancheck.ResourceActionNoop),
@@ -68,7 +68,7 @@ func testAccIdentity(t *testing.T, tc identityCase) {
 				ConfigStateChecks: checks,
 			},
 			{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: testAccProviders(t),
 				Config:                   tc.update,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(tc.addr, plancheck.ResourceActionUpdate),
@@ -77,7 +77,7 @@ func testAccIdentity(t *testing.T, tc identityCase) {
 				Check:             same.capture(tc.addr, "id"),
 			},
 			{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: testAccProviders(t),
 				Config:                   tc.update,
 				ResourceName:             tc.addr,
 				ImportState:              true,
@@ -85,7 +85,7 @@ func testAccIdentity(t *testing.T, tc identityCase) {
 				ExpectNonEmptyPlan:       tc.importNE,
 			},
 			{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: testAccProviders(t),
 				Config:                   tc.update,
 				ResourceName:             tc.addr,
 				ImportState:              true,
@@ -93,7 +93,7 @@ func testAccIdentity(t *testing.T, tc identityCase) {
 				ExpectNonEmptyPlan:       tc.importNE,
 			},
 			{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: testAccProviders(t),
 				Config:                   tc.update,
 				ResourceName:             tc.addr,
 				ImportState:              true,
@@ -112,7 +112,7 @@ func testAccIdentity(t *testing.T, tc identityCase) {
 				// Deleted outside Terraform: the refresh removes it from
 				// state (no "Missing Resource Identity After Read"), and the
 				// plan creates it again.
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: testAccProviders(t),
 				PreConfig: func() {
 					if err := tc.remove(context.Background(), testAccClient(t), id.v); err != nil {
 						t.Fatalf("deleting %s outside Terraform: %v", id.v, err)

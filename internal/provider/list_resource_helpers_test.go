@@ -290,7 +290,7 @@ func testAccListTest(t *testing.T, steps []resource.TestStep) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
 		TerraformVersionChecks:   listVersionChecks,
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps:                    steps,
 	})
 }

@@ -38,7 +38,7 @@ resource "service_trigger_instance" "test" {
 	before := testAccEmulatorWrites(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			// One user_id rule everywhere: blank, padded, too long.
 			{Config: account("   "), ExpectError: testAccErrRe(`Invalid user id`, `Attribute user_id`, `is blank`)},
@@ -98,7 +98,7 @@ func TestAccPlanChecks_toolkitVersionFromEnvironment(t *testing.T) {
 	before := testAccEmulatorWrites(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: `
 resource "service_auth_config" "x" {

@@ -68,6 +68,16 @@ type ServiceProvider struct {
 	// writes counts the writes of the provider server that serves it
 	// (protocol.WriteTracking): a listing that predates a write serves no Read.
 	writes *refreshlisting.Clock
+	// getenv reads the environment (nil: os.Getenv).
+	getenv func(string) string
+}
+
+// env is the provider's view of the environment variables.
+func (p *ServiceProvider) env() envLookup {
+	if p.getenv == nil {
+		return envLookup{getenv: os.Getenv, environ: os.Environ}
+	}
+	return envLookup{getenv: p.getenv, environ: os.Environ}
 }
 
 var (
@@ -221,7 +231,7 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 		return
 	}
 
-	settings, diags := resolveSettings(cfg, envLookup{getenv: os.Getenv, environ: os.Environ}, p.version, req.TerraformVersion)
+	settings, diags := resolveSettings(cfg, p.env(), p.version, req.TerraformVersion)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

@@ -98,7 +98,7 @@ resource "service_auth_config" "gh" {
 `, name)
 	tfresource.Test(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []tfresource.TestStep{
 			{
 				Config: `

@@ -44,7 +44,7 @@ func TestAccProvider_envFallbacks(t *testing.T) {
 	t.Setenv(EnvBaseURL, ep.BaseURL)
 	t.Setenv("SERVICE_TOOLKIT_VERSION_GITHUB", "20250901_00")
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: testAccCategoriesConfig + `
 data "service_toolkit" "github" {
@@ -72,7 +72,7 @@ func TestAccProvider_configOverridesEnv(t *testing.T) {
 	t.Setenv(EnvAPIKey, "wrong-key-from-env")
 	t.Setenv(EnvBaseURL, "https://unused.invalid")
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: testAccProviderBlock(fmt.Sprintf(`
   api_key          = %q
@@ -93,7 +93,7 @@ func TestAccProvider_missingAPIKey(t *testing.T) {
 	testAccUnsetProviderEnv(t)
 	t.Setenv(EnvBaseURL, ep.BaseURL)
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config:      testAccCategoriesConfig,
 			ExpectError: regexp.MustCompile(`(?s)Missing API key.*api_key.*SERVICE_API_KEY`),
@@ -111,7 +111,7 @@ func TestAccProvider_projectObjectWithoutProjectKey(t *testing.T) {
 	t.Setenv(EnvOrgAPIKey, ep.OrgAPIKey)
 	before := testAccEmulatorWrites(t)
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			{
 				Config: `
@@ -154,7 +154,7 @@ func TestAccProvider_validationNamesAttribute(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			resource.UnitTest(t, resource.TestCase{
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: testAccProviders(t),
 				Steps: []resource.TestStep{{
 					Config:      testAccProviderBlock(tc.body),
 					ExpectError: regexp.MustCompile(tc.want),
@@ -171,7 +171,7 @@ func TestAccProvider_envValidation(t *testing.T) {
 	t.Setenv(EnvBaseURL, ep.BaseURL)
 	t.Setenv("SERVICE_TOOLKIT_VERSION_GITHUB", "20251015")
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: testAccCategoriesConfig,
 			ExpectError: testAccErrRe(`Invalid toolkit version in environment variable SERVICE_TOOLKIT_VERSION_GITHUB`,
@@ -185,7 +185,7 @@ func TestAccProvider_insecureFromEnvRefused(t *testing.T) {
 	t.Setenv(EnvAPIKey, "k")
 	t.Setenv(EnvBaseURL, "http://api.example.com")
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config:      testAccCategoriesConfig,
 			ExpectError: regexp.MustCompile(`(?s)Insecure base URL.*SERVICE_BASE_URL`),
@@ -198,7 +198,7 @@ func TestAccProvider_insecureOptIn(t *testing.T) {
 	// 192.0.2.1 (TEST-NET-1) is not loopback and never answers: getting as far
 	// as the connection probe proves the configuration was accepted.
 	resource.UnitTest(t, resource.TestCase{
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config: testAccProviderBlock(`
   api_key             = "k"
@@ -231,7 +231,7 @@ resource "service_auth_config" "a%d" {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			PreConfig: func() { testAccEmulatorSetFaults(t, "status=429:0.3,status=503:0.2") },
 			// Half of all requests fail. A request gives up only after every

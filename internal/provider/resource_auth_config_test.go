@@ -74,7 +74,7 @@ func TestAccAuthConfig_managedLifecycle(t *testing.T) {
 	var id string
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -170,7 +170,7 @@ func TestAccAuthConfig_importBlock(t *testing.T) {
 	name := acctest.RandomWithPrefix("tfacc-ac-imp")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
 			{Config: testAccAuthConfigManaged(name, "")},
@@ -233,7 +233,7 @@ func TestAccAuthConfig_customWriteOnly(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -296,7 +296,7 @@ func TestAccAuthConfig_customSensitiveCredentials(t *testing.T) {
 	name := acctest.RandomWithPrefix("tfacc-ac-cred")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -323,7 +323,7 @@ func TestAccAuthConfig_customAPIKeyNoCredentials(t *testing.T) {
 	name := acctest.RandomWithPrefix("tfacc-ac-stripe")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{{
 			// API_KEY has no required creation fields: credentials are optional.
@@ -350,7 +350,7 @@ func TestAccAuthConfig_createDisabled(t *testing.T) {
 	name := acctest.RandomWithPrefix("tfacc-ac-dis")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -393,7 +393,7 @@ func TestAccAuthConfig_drift(t *testing.T) {
 	ctx := context.Background()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: testAccCaptureAuthConfigID(&id)},
@@ -467,7 +467,7 @@ func TestAccAuthConfig_replace(t *testing.T) {
 	name := acctest.RandomWithPrefix("tfacc-ac-repl")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
 			{Config: fmt.Sprintf(`
@@ -691,7 +691,7 @@ func TestAccAuthConfig_clearScopesAndTools(t *testing.T) {
 	emptyAfterApply := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -781,7 +781,7 @@ func TestAccAuthConfig_createWithEmptyLists(t *testing.T) {
 	var id string
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -824,7 +824,7 @@ func TestAccAuthConfig_customClearScopes(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -857,7 +857,7 @@ func TestAccAuthConfig_importPlansKnownValues(t *testing.T) {
 	cfg := strings.Replace(testAccAuthConfigCustomWO(name, "cid-1", "secret-1", 1), "  scopes", "  enabled = false\n  scopes", 1)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -893,7 +893,7 @@ func TestAccAuthConfig_staleStatusNoRefresh(t *testing.T) {
 	var id string
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		AdditionalCLIOptions:     &resource.AdditionalCLIOptions{Plan: resource.PlanOptions{NoRefresh: true}},
 		Steps: []resource.TestStep{
@@ -933,7 +933,7 @@ func TestAccAuthConfig_staleStatusNoRefresh(t *testing.T) {
 // of checks that assume a valid type.
 func TestAuthConfig_validateConfigOneErrorPerMistake(t *testing.T) {
 	ctx := context.Background()
-	srv, err := testAccProtoV6ProviderFactories["service"]()
+	srv, err := testAccProviders(t)["service"]()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1090,7 +1090,7 @@ resource "service_auth_config" "keeping" {
 	onFirst, onSecond, onKeeping := &testAccValue{}, &testAccValue{}, &testAccValue{}
 	resource.ParallelTest(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy: func(s *terraform.State) error {
 			if err := testAccCheckAuthConfigDestroy(t)(s); err != nil {
 				return err
@@ -1189,7 +1189,7 @@ func TestAccAuthConfig_accessProxySharedUserScopes(t *testing.T) {
 	execTools := tfjsonpath.New("tool_access_config").AtMapKey("tools_available_for_execution")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckAuthConfigDestroy(t),
 		Steps: []resource.TestStep{
 			{

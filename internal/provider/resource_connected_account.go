@@ -665,13 +665,30 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	// plan Terraform makes during apply right before calling Create, when
 	// every argument is known (so an auth config created in the same apply is
 	// checked there, before this account is written). Bad credentials therefore
-	// never reach Create. If the scheme is still unknown here (the service
-	// returned none), the initiate request goes without it and the service's
-	// own validation decides; it rejects bad fields before storing anything and
-	// its error is reported on the credentials attribute (addCredentialsAPIError).
+	// never reach Create. If the scheme is still unknown here with
+	// credentials to send, the auth config is read for it (one GET, only
+	// then): the documents require connection.state.authScheme, one of the
+	// schemes, beside val, so an initiate without it is never sent. The
+	// service's own validation then decides on the fields; it rejects bad ones
+	// before storing anything and its error is reported on the credentials
+	// attribute (addCredentialsAPIError).
 	scheme := ""
 	if !plan.AuthScheme.IsUnknown() {
 		scheme = plan.AuthScheme.ValueString()
+	}
+	if scheme == "" && creds != nil && !plan.HostedLink.ValueBool() {
+		ac, err := c.GetAuthConfig(ctx, acID)
+		if err != nil {
+			diagnostics.AddAPIError(&resp.Diagnostics, "reading the auth scheme (auth config "+acID+") of", connectedAccountType, "", err)
+			return
+		}
+		if scheme = ac.AuthScheme; scheme == "" {
+			resp.Diagnostics.AddAttributeError(attr, "Auth scheme unknown",
+				fmt.Sprintf("Auth config %s reports no auth_scheme, and credentials are sent with their scheme "+
+					"(connection.state.authScheme). Check the auth config, or create the account without %s "+
+					"(an OAuth flow or hosted_link).", acID, attr))
+			return
+		}
 	}
 
 	// The check for an existing account and the write are one step across
@@ -957,7 +974,11 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 			return
 		}
 		if creds != nil {
-			val := map[string]any{"status": client.StatusActive}
+			// The credential keys alone: the documents declare val of this
+			// PATCH as a closed object of credential keys (the service's v3
+			// document: additionalProperties false; @composio/client rc.6
+			// alike), with no status in it, unlike the initiate's val.
+			val := make(map[string]any, len(creds))
 			for k, v := range creds {
 				val[k] = v
 			}

@@ -163,7 +163,7 @@ resource "service_auth_config" "linear" {
 	updatedAt := statecheck.CompareValue(compare.ValuesDiffer())
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -283,7 +283,7 @@ func TestAccConnectedAccount_oauthApproval(t *testing.T) {
 	var id string
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -516,7 +516,7 @@ func TestAccConnectedAccount_waitFailed(t *testing.T) {
 	var started time.Time
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroyIn(c),
 		Steps: []tfresource.TestStep{
 			{
@@ -562,7 +562,7 @@ func TestAccConnectedAccount_waitForConnection(t *testing.T) {
 	var done <-chan testAccWaitAction
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroyIn(c),
 		Steps: []tfresource.TestStep{
 			{
@@ -584,7 +584,7 @@ func TestAccConnectedAccount_waitTimeout(t *testing.T) {
 	user := acctest.RandomWithPrefix("tf-ca-timeout")
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -613,7 +613,7 @@ func TestAccConnectedAccount_hostedLink(t *testing.T) {
 	var id string
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -662,7 +662,7 @@ resource "service_connected_account" "second" {
 	}
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{Config: ac + first},
@@ -1071,7 +1071,7 @@ func TestAccConnectedAccount_badCredentialsSameApply(t *testing.T) {
 	}
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy: func(s *terraform.State) error {
 			noAccount()
 			return nil
@@ -1364,7 +1364,7 @@ func TestAccConnectedAccount_planComputedOnUpdate(t *testing.T) {
 	var id string
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -1432,7 +1432,7 @@ func TestAccConnectedAccount_importIDs(t *testing.T) {
 	}
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{Config: cfg},
@@ -1487,7 +1487,7 @@ resource "service_connected_account" "plain" {
 	plainUpdatedAt := statecheck.CompareValue(compare.ValuesSame())
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy: func(s *terraform.State) error {
 			if err := testAccCheckConnectedAccountDestroy(t)(s); err != nil {
 				return err
@@ -1605,7 +1605,7 @@ data "service_connected_accounts" "user" {
 	}}
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -1699,7 +1699,7 @@ resource "service_auth_config" "github" {
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -1796,7 +1796,7 @@ resource "service_connected_account" %q {
 		before := testAccEmulatorStatsNow(t)
 		tfresource.Test(t, tfresource.TestCase{
 			PreCheck:                 func() { testAccPreCheck(t) },
-			ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+			ProtoV6ProviderFactories: testAccProviders(t),
 			Steps:                    steps,
 		})
 		after := testAccEmulatorStatsNow(t)
@@ -1834,7 +1834,7 @@ resource "terraform_data" "user" {
 	var before int
 	tfresource.Test(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{Config: account("test", q(user), second, `alias = "personal"`)},

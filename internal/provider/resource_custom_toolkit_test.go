@@ -72,7 +72,7 @@ func TestAccCustomToolkit_lifecycle(t *testing.T) {
 	var firstID string
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckCustomToolkitDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -154,7 +154,7 @@ func TestAccCustomToolkit_drift(t *testing.T) {
 	ctx := context.Background()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckCustomToolkitDestroy(t),
 		Steps: []resource.TestStep{
 			{Config: cfg},
@@ -207,7 +207,7 @@ resource "service_auth_config" "test" {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy: func(s *terraform.State) error {
 			if err := testAccCheckAuthConfigDestroy(t)(s); err != nil {
 				return err
@@ -307,7 +307,7 @@ func TestAccCustomToolkit_importAdoptsAuthDetails(t *testing.T) {
 			cfg := testAccCustomToolkitConfig(slug, "Adopted", "https://mcp.example.com/mcp", scheme, "")
 			resource.Test(t, resource.TestCase{
 				PreCheck:                 func() { testAccPreCheck(t) },
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: testAccProviders(t),
 				CheckDestroy:             testAccCheckCustomToolkitDestroy(t),
 				Steps: []resource.TestStep{
 					{Config: cfg},
@@ -400,7 +400,7 @@ resource "service_custom_toolkit" "old" {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckCustomToolkitDestroy(t),
 		Steps: []resource.TestStep{
 			{

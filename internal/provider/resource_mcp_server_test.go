@@ -84,7 +84,7 @@ func TestAccMCPServer_lifecycle(t *testing.T) {
 	var id string
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckMCPServerDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -183,7 +183,7 @@ func TestAccMCPServer_drift(t *testing.T) {
 	ctx := context.Background()
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckMCPServerDestroy(t),
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: testAccCaptureMCPServerID(&id)},
@@ -334,7 +334,7 @@ func TestAccMCPServer_nameTaken(t *testing.T) {
 	t.Cleanup(func() { _ = testAccClient(t).DeleteMCPServer(context.Background(), existing.ID) })
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckMCPServerDestroy(t),
 		Steps: []resource.TestStep{{
 			Config:      testAccMCPServerOver(name, []string{gh}, ""),
@@ -350,7 +350,7 @@ func TestAccMCPServer_importInvalidID(t *testing.T) {
 	gh, _ := testAccMCPExistingACs(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{{
 			Config:        testAccMCPServerOver(testAccMCPName(), []string{gh}, ""),
 			ResourceName:  testAccMCPServerName,
@@ -394,7 +394,7 @@ resource "service_mcp_server" "test" {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckMCPServerDestroy(t),
 		Steps: []resource.TestStep{
 			{

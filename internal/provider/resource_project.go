@@ -483,7 +483,12 @@ func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest
 		return
 	}
 	c := r.data.Client
-	created, err := c.CreateProject(ctx, client.CreateProjectRequest{Name: plan.Name.ValueString(), Config: cfg})
+	// should_create_api_key is sent explicitly: the documents default it to
+	// false (the service's v3 document; @composio/client rc.6: "If true, the
+	// API key will be created and returned"), and api_key is what a project
+	// is for here (the provider block of the environment it holds).
+	withKey := true
+	created, err := c.CreateProject(ctx, client.CreateProjectRequest{Name: plan.Name.ValueString(), ShouldCreateAPIKey: &withKey, Config: cfg})
 	if err != nil {
 		diagnostics.AddAPIError(&resp.Diagnostics, "creating", projectType, "", err)
 		return

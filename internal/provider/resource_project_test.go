@@ -363,7 +363,7 @@ func TestAccProject_lifecycle(t *testing.T) {
 
 	tfresource.Test(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckProjectDestroyed(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -541,7 +541,8 @@ func TestAccProject_importKeepsKeys(t *testing.T) {
 	c := testAccOrgClient(t)
 	testAccRequireEmulator(t)
 	name := acctest.RandomWithPrefix("tf-project-adopt")
-	p, err := c.CreateProject(context.Background(), client.CreateProjectRequest{Name: name})
+	withKey := true
+	p, err := c.CreateProject(context.Background(), client.CreateProjectRequest{Name: name, ShouldCreateAPIKey: &withKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -557,7 +558,7 @@ func TestAccProject_importKeepsKeys(t *testing.T) {
 	newKey := &testAccValue{}
 	tfresource.Test(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckProjectDestroyed(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -633,7 +634,7 @@ func TestAccProject_badInputs(t *testing.T) {
 						t.Setenv(EnvOrgAPIKey, "")
 					}
 				},
-				ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+				ProtoV6ProviderFactories: testAccProviders(t),
 				Steps: []tfresource.TestStep{{
 					Config:      tc.config,
 					PlanOnly:    true,

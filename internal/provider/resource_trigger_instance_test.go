@@ -105,7 +105,7 @@ func TestAccTriggerInstance_lifecycle(t *testing.T) {
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
 		Steps: []resource.TestStep{
 			// Create with an explicit account; branch is valid at the latest version.
@@ -241,7 +241,7 @@ resource "service_trigger_instance" "test" {
 `, user)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -302,7 +302,7 @@ func TestAccTriggerInstance_accountErrors(t *testing.T) {
 	nobody := acctest.RandomWithPrefix("tf-acc-trig-nobody")
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			{
 				Config: fmt.Sprintf(`
@@ -350,7 +350,7 @@ resource "service_trigger_instance" "t%d" {
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []resource.TestStep{
 			// Missing required field.
 			{
@@ -471,7 +471,7 @@ resource "service_trigger_instance" "test" {
 `, user, accountID)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
 		Steps: []resource.TestStep{
 			{Config: config},
@@ -576,7 +576,7 @@ resource "service_trigger_instance" "test" {
 `, proxy.URL, user, accountID)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
 		Steps: []resource.TestStep{
 			{Config: config},
@@ -632,7 +632,7 @@ resource "service_trigger_instance" "auto" {
 `, user)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -719,7 +719,7 @@ resource "service_trigger_instance" "test" {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
 		Steps: []resource.TestStep{
 			{

@@ -94,14 +94,15 @@ func testAccWebhookEndpointStillExists(t *testing.T) func(*terraform.State) erro
 func TestAccWebhookEndpoint_lifecycle(t *testing.T) {
 	t.Parallel()
 	clientID := "tf-acc-" + acctest.RandString(10)
-	ep := testAccEnvironment(t)
+	// the emulator names its own (shared) origin in the URLs it makes
+	ep := testAccSharedEndpoint(t)
 	id := &testAccValue{}
 	v1 := testAccWebhookEndpointConfig(clientID, "    signing_secret = \"first-secret\"\n    app_id = \"A1\"\n", 1)
 	v1Changed := testAccWebhookEndpointConfig(clientID, "    signing_secret = \"second-secret\"\n", 1)
 	v2 := testAccWebhookEndpointConfig(clientID, "    signing_secret = \"second-secret\"\n", 2)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		CheckDestroy:             testAccWebhookEndpointStillExists(t),
 		Steps: []resource.TestStep{
@@ -209,7 +210,7 @@ func TestAccWebhookEndpoint_importByIdentity(t *testing.T) {
 	config := testAccWebhookEndpointConfig("tf-acc-"+acctest.RandString(10), "", 0)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_12_0)},
 		CheckDestroy:             testAccWebhookEndpointStillExists(t),
 		Steps: []resource.TestStep{
@@ -305,7 +306,7 @@ func TestAccWebhookEndpoint_invalidConfig(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		Steps:                    steps,
 	})
@@ -322,7 +323,7 @@ func TestAccWebhookEndpoint_refusedToolkit(t *testing.T) {
 	before := testAccEmulatorStatsNow(t)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		// Apply steps: without the plan-time check the apply would send the
 		// create (counted below) and fail with the service's error instead.
 		Steps: []resource.TestStep{
@@ -370,7 +371,7 @@ func TestAccWebhookEndpoint_refusedData(t *testing.T) {
 	clientID := "tf-acc-" + acctest.RandString(10)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		TerraformVersionChecks:   []tfversion.TerraformVersionCheck{tfversion.SkipBelow(tfversion.Version1_11_0)},
 		CheckDestroy:             testAccWebhookEndpointStillExists(t),
 		Steps: []resource.TestStep{

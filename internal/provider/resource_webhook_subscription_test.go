@@ -84,7 +84,7 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 	emulated := testAccEnvironment(t).Emulated
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckWebhookSubDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -319,7 +319,7 @@ func TestAccWebhookSubscription_importKeepsSecret(t *testing.T) {
 	importBlock := fmt.Sprintf("\nimport {\n  to = %s\n  id = %q\n}\n", webhookSubName, w.ID)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckWebhookSubDestroy(t),
 		Steps: []resource.TestStep{
 			{
@@ -433,7 +433,7 @@ func TestAccWebhookSubscription_deliveries(t *testing.T) {
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckWebhookSubDestroy(t),
 		Steps:                    []resource.TestStep{deliver("V1"), deliver("V2"), deliver("V3")},
 	})

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -17,8 +18,15 @@ import (
 // attribute paths of the list resources') and tick the write clock
 // (WriteTracking).
 func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
+	return newServer(version, os.Getenv)
+}
+
+// newServer is NewServer with the provider reading its environment
+// variables through getenv (the acceptance tests give each test its own
+// endpoint this way).
+func newServer(version string, getenv func(string) string) func() (tfprotov6.ProviderServer, error) {
 	return func() (tfprotov6.ProviderServer, error) {
-		p := &ServiceProvider{version: version, writes: &refreshlisting.Clock{}}
+		p := &ServiceProvider{version: version, writes: &refreshlisting.Clock{}, getenv: getenv}
 		next := providerserver.NewProtocol6(p)()
 		full, ok := next.(protocol.Server)
 		if !ok {

@@ -24,6 +24,7 @@ type Emulator struct {
 	Data string
 
 	bin     string
+	record  string
 	logFile *os.File
 	cmd     *exec.Cmd
 	done    chan struct{} // closed when the current process has exited
@@ -33,6 +34,9 @@ type Emulator struct {
 type EmulatorOptions struct {
 	// Faults is passed as --faults (e.g. "status=429:0.1,reset=0.02").
 	Faults string
+	// Record is passed as --record: the file the emulator appends every API
+	// request it receives to (contractcheck.StartEmulator checks them).
+	Record string
 }
 
 // StartEmulator runs the emulator binary at bin on a free loopback port with
@@ -50,7 +54,7 @@ func StartEmulatorWith(tb testing.TB, bin string, opts EmulatorOptions) *Emulato
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e := &Emulator{APIKey: "emulator-key", OrgAPIKey: "emulator-org-key", Data: filepath.Join(tb.TempDir(), "emulator.db"), bin: bin, logFile: logFile}
+	e := &Emulator{APIKey: "emulator-key", OrgAPIKey: "emulator-org-key", Data: filepath.Join(tb.TempDir(), "emulator.db"), bin: bin, logFile: logFile, record: opts.Record}
 	tb.Cleanup(func() {
 		e.stop()
 		_ = logFile.Close()
@@ -81,6 +85,9 @@ func (e *Emulator) start(tb testing.TB, listen, faults string) {
 	args := []string{"--listen", listen, "--data", e.Data}
 	if faults != "" {
 		args = append(args, "--faults", faults)
+	}
+	if e.record != "" {
+		args = append(args, "--record", e.record)
 	}
 	cmd := exec.Command(e.bin, args...) //nolint:noctx // stopped with SIGTERM in Cleanup
 	// An os.Pipe rather than StdoutPipe: the reader may outlive cmd.Wait.

@@ -3,6 +3,7 @@
 //
 //   node check.mjs ops                     prints the operation table (JSON)
 //   node check.mjs check RECORDS OUT       checks RECORDS, writes the findings to OUT
+//   node check.mjs serve                   checks each line of stdin (an array of records), answers a line each
 //
 // The operation table (method, path template, method chain) is the package's own
 // GENERATED_OPERATIONS array. Each operation's wire types are the generated
@@ -357,6 +358,21 @@ function property(checker, t, name) {
   return pt.flags & F.Never ? undefined : pt;
 }
 
+// deepObjectMember is the type of member key of an object-typed query
+// parameter t (a declared property, else its string index), or undefined.
+function deepObjectMember(checker, t, key) {
+  if (!t) return undefined;
+  const members = t.flags & F.Union ? t.types : [t];
+  for (const m of members) {
+    if (!(m.flags & F.Object) || checker.isArrayType(m)) continue;
+    const sym = checker.getPropertyOfType(m, key);
+    if (sym) return checker.getTypeOfSymbol(sym);
+    const index = checker.getIndexInfosOfType(m).find((ii) => ii.keyType.flags & (F.String | F.TemplateLiteral));
+    if (index) return index.type;
+  }
+  return undefined;
+}
+
 function checkRequest(rec, dataType, fb, ctx) {
   const { checker, walker } = ctx;
   const out = [];
@@ -371,6 +387,14 @@ function checkRequest(rec, dataType, fb, ctx) {
   for (const [k, vs] of Object.entries(query)) {
     const qt = property(checker, queryT, k);
     if (!qt) {
+      // deepObject style: name[key]=value is member key of the object
+      // parameter name (toolkit_versions[github]=20250901_00)
+      const deep = /^([^[\]]+)\[([^[\]]+)\]$/.exec(k);
+      const mt = deep && deepObjectMember(checker, property(checker, queryT, deep[1]), deep[2]);
+      if (mt) {
+        walker.walkQuery(vs, mt, `query.${deep[1]}.${deep[2]}`, out);
+        continue;
+      }
       out.push({ path: `query.${k}`, kind: 'undeclared', m: () => 'query parameter not declared by the operation' });
       continue;
     }
@@ -416,36 +440,79 @@ function checkResponse(rec, respType, fb, ctx) {
   return out;
 }
 
-async function runCheck(recordsFile, outFile) {
-  const started = Date.now();
+// makeChecker loads the operation table and the type program once and
+// returns a function that checks an array of records.
+async function makeChecker() {
   const ops = await loadOperations();
   const byOp = new Map(ops.map((o) => [o.operation, o]));
   const { checker, aliases, client } = loadTypes();
   const walker = makeWalker(checker);
   const ctx = { checker, walker };
-  const records = JSON.parse(fs.readFileSync(recordsFile, 'utf8'));
-  const findings = [];
-  for (const [i, rec] of records.entries()) {
-    const op = byOp.get(rec.operation);
-    if (!op) {
-      findings.push({ record: i, direction: 'request', path: '', kind: 'operation', message: `unknown operation ${rec.operation}` });
-      continue;
+  const fallbacks = new Map();
+  const check = (records) => {
+    const started = Date.now();
+    const findings = [];
+    for (const [i, rec] of records.entries()) {
+      const op = byOp.get(rec.operation);
+      if (!op) {
+        findings.push({ record: i, direction: 'request', path: '', kind: 'operation', message: `unknown operation ${rec.operation}` });
+        continue;
+      }
+      const data = aliases.get(op.name + 'Data');
+      const resp = aliases.get(op.name + 'Responses');
+      let fb = {};
+      if (!(data && resp)) {
+        if (!fallbacks.has(op.operation)) fallbacks.set(op.operation, fallbackTypes(checker, methodSignature(checker, client, op.operation)));
+        fb = fallbacks.get(op.operation);
+      }
+      const reqErrs = checkRequest(rec, data, fb, ctx);
+      for (const e of reqErrs) findings.push({ record: i, direction: 'request', path: e.path, kind: e.kind, message: e.m() });
+      if (rec.status >= 200 && rec.status < 300 && rec.response !== undefined) {
+        for (const e of checkResponse(rec, resp, fb, ctx)) findings.push({ record: i, direction: 'response', path: e.path, kind: e.kind, message: e.m() });
+      }
     }
-    const data = aliases.get(op.name + 'Data');
-    const resp = aliases.get(op.name + 'Responses');
-    const fb = data && resp ? {} : fallbackTypes(checker, methodSignature(checker, client, op.operation));
-    const reqErrs = checkRequest(rec, data, fb, ctx);
-    for (const e of reqErrs) findings.push({ record: i, direction: 'request', path: e.path, kind: e.kind, message: e.m() });
-    if (rec.status >= 200 && rec.status < 300 && rec.response !== undefined) {
-      for (const e of checkResponse(rec, resp, fb, ctx)) findings.push({ record: i, direction: 'response', path: e.path, kind: e.kind, message: e.m() });
-    }
-  }
+    return { findings, checked: records.length, ms: Date.now() - started };
+  };
   const typed = ops.map((o) => ({
     operation: o.operation,
     data: aliases.has(o.name + 'Data'),
     responses: aliases.has(o.name + 'Responses'),
   }));
-  fs.writeFileSync(outFile, JSON.stringify({ findings, operations: typed, checked: records.length, ms: Date.now() - started }));
+  return { check, typed };
+}
+
+async function runCheck(recordsFile, outFile) {
+  const started = Date.now();
+  const { check, typed } = await makeChecker();
+  const out = check(JSON.parse(fs.readFileSync(recordsFile, 'utf8')));
+  fs.writeFileSync(outFile, JSON.stringify({ ...out, operations: typed, ms: Date.now() - started }));
+}
+
+// serve answers on stdout, one line each, the lines of stdin: a JSON array
+// of records in, {"findings", "checked", "ms"} (or {"error"}) out. The first
+// line out is {"ready": true, "operations": [...the table...]} once the type
+// program is loaded, so a test binary pays for it once.
+async function serve() {
+  const { check } = await makeChecker();
+  process.stdout.write(JSON.stringify({ ready: true, operations: await loadOperations() }) + '\n');
+  let buf = '';
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk) => {
+    buf += chunk;
+    let nl;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      if (line.trim() === '') continue;
+      let reply;
+      try {
+        reply = check(JSON.parse(line));
+      } catch (e) {
+        reply = { error: String((e && e.stack) || e) };
+      }
+      process.stdout.write(JSON.stringify(reply) + '\n');
+    }
+  });
 }
 
 const [mode, ...args] = process.argv.slice(2);
@@ -453,7 +520,9 @@ if (mode === 'ops') {
   process.stdout.write(JSON.stringify(await loadOperations()));
 } else if (mode === 'check' && args.length === 2) {
   await runCheck(args[0], args[1]);
+} else if (mode === 'serve') {
+  await serve();
 } else {
-  process.stderr.write('usage: node check.mjs ops | check RECORDS OUT\n');
+  process.stderr.write('usage: node check.mjs ops | check RECORDS OUT | serve\n');
   process.exit(2);
 }

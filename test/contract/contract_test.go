@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/integration-service/terraform-provider-service/internal/emulator"
+	"github.com/integration-service/terraform-provider-service/internal/testutil/contractcheck"
 )
 
 // startEmulator serves an in-process emulator behind a recorder.
@@ -40,7 +41,7 @@ func startEmulator(t *testing.T, ops []operation) (*recorder, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = srv.Close() })
-	rec := newRecorder(srv.Handler(), ops)
+	rec := contractcheck.NewRecorder(srv.Handler(), ops, true)
 	hs := httptest.NewServer(rec)
 	t.Cleanup(hs.Close)
 	srv.SetBaseURL(hs.URL)
@@ -78,15 +79,15 @@ func TestContract(t *testing.T) {
 	w.walkWebhookEndpoints()
 	w.walkMCP()
 
-	rec.setSource("client")
+	rec.SetSource("client")
 	driveClient(t, base)
 	driveMCPClient(t, base)
 
-	recs := rec.records()
+	recs := rec.Records()
 	first := len(recs)
 	checked := append(recs, selfTestRecords()...)
-	if len(rec.missed) > 0 {
-		t.Errorf("requests matching no operation of the package: %s", strings.Join(rec.missed, ", "))
+	if missed := rec.Missed(); len(missed) > 0 {
+		t.Errorf("requests matching no operation of the package: %s", strings.Join(missed, ", "))
 	}
 	if keep := os.Getenv("CONTRACT_RECORDS_OUT"); keep != "" {
 		b, err := json.Marshal(checked)
@@ -98,7 +99,7 @@ func TestContract(t *testing.T) {
 		}
 	}
 	walked := time.Since(start)
-	out := n.check(t, checked)
+	out := check(t, n, checked)
 
 	checkSelfTest(t, first, out.Findings)
 	var walkFindings []finding
@@ -107,7 +108,7 @@ func TestContract(t *testing.T) {
 			walkFindings = append(walkFindings, f)
 		}
 	}
-	devs, undeclared, invalid := classify(recs, walkFindings)
+	devs, undeclared, invalid := contractcheck.Classify(recs, walkFindings)
 	w.checkAccepted(invalid)
 	coverage := map[string]map[string]int{} // operation -> source -> count
 	for _, r := range recs {
@@ -130,5 +131,5 @@ func TestContract(t *testing.T) {
 		t.Logf("response properties the types do not declare (reported, not failed): %d\n  %s", len(u), strings.Join(u, "\n  "))
 	}
 	t.Logf("deviations observed: %d", len(devs))
-	compare(t, devs, loadExceptions(t))
+	compare(t, devs, loadExceptions(t, n))
 }

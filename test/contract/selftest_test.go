@@ -46,6 +46,15 @@ var selfTests = []selfTest{
 			Query: map[string][]string{"statuses": {"ACTIVE", "SLEEPING"}, "limit": {"ten"}, "colour": {"red"}}},
 		want: []string{"request query.statuses[] enum", "request query.limit type", "request query.colour undeclared"},
 	},
+	{ // deepObject query: a member of an object parameter is fine, of a string one undeclared
+		rec: record{Operation: "tools.list", Method: "GET", Path: "/api/v3.1/tools", Status: 400,
+			Query: map[string][]string{"toolkit_versions[github]": {"20250901_00"}, "toolkit_slug[x]": {"y"}}},
+		want: []string{"request query.toolkit_slug[x] undeclared"},
+	},
+	{ // deepObject query alone: no findings
+		rec: record{Operation: "tools.list", Method: "GET", Path: "/api/v3.1/tools", Status: 400,
+			Query: map[string][]string{"toolkit_versions[github]": {"20250901_00"}}},
+	},
 	{ // a valid request and response: no findings
 		rec: record{Operation: "toolRouter.session.delete", Method: "DELETE", Path: "/api/v3.1/tool_router/session/trs_1",
 			PathParams: map[string]string{"session_id": "trs_1"}, Status: 200, Response: raw(`{"session_id":"trs_1","deleted":true}`)},

@@ -148,6 +148,12 @@ func (w *walker) walkAccounts(configs []configured) (active map[string]string) {
 		bad := dummyFields(c.initReq)
 		bad["status"] = "EXPIRED"
 		w.reject("an API_KEY connection state EXPIRED", "POST", "/connected_accounts", nil, state(bad))
+		// the credential PATCH's val is closed: the create's status is not one of its keys
+		good := dummyFields(c.initReq)
+		good["status"] = "ACTIVE"
+		id := w.must("POST", "/connected_accounts", nil, state(good)).str("id")
+		w.reject("a credential PATCH with val.status", "PATCH", "/connected_accounts/"+id, nil, map[string]any{
+			"connection": map[string]any{"state": map[string]any{"authScheme": "API_KEY", "val": map[string]any{"status": "ACTIVE"}}}})
 		break
 	}
 	for _, c := range configs {

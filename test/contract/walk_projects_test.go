@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/integration-service/terraform-provider-service/internal/emulator"
+	"github.com/integration-service/terraform-provider-service/internal/testutil/contractcheck"
 
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
@@ -163,15 +164,15 @@ func TestContractProjects(t *testing.T) {
 	w := &walker{t: t, base: base, hc: &http.Client{Timeout: 30 * time.Second}}
 	w.walkProjects()
 	w.walkCredentialRuleEveryGroup(ops)
-	recs := rec.records()
-	if len(rec.missed) > 0 {
-		t.Errorf("requests matching no operation of the package: %s", strings.Join(rec.missed, ", "))
+	recs := rec.Records()
+	if missed := rec.Missed(); len(missed) > 0 {
+		t.Errorf("requests matching no operation of the package: %s", strings.Join(missed, ", "))
 	}
-	out := n.check(t, recs)
-	devs, _, invalid := classify(recs, out.Findings)
+	out := check(t, n, recs)
+	devs, _, invalid := contractcheck.Classify(recs, out.Findings)
 	w.checkAccepted(invalid)
 	for _, k := range slices.Sorted(maps.Keys(devs)) {
-		t.Errorf("deviation %s (%d×), e.g. %s", k, devs[k].count, devs[k].example)
+		t.Errorf("deviation %s (%d×), e.g. %s", k, devs[k].Count, devs[k].Example)
 	}
 	answered := map[string][2]int{} // operation -> 2xx count, 4xx count
 	for _, r := range recs {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil/contractcheck"
 	"github.com/integration-service/terraform-provider-service/test/demo"
 )
 
@@ -58,11 +59,16 @@ func runDemo(t *testing.T, root string, c demo.CLI, provider, emulator string) {
 	cmd := exec.CommandContext(ctx, filepath.Join(root, "scripts", "demo.sh"))
 	cmd.Dir = root
 	tmp := t.TempDir()
+	// the emulator the script starts records what it receives: checked
+	// against the contract when the test ends
+	record := filepath.Join(t.TempDir(), "requests.jsonl")
+	t.Cleanup(func() { contractcheck.CheckRecordFile(t, record, t.Name()) })
 	cmd.Env = demo.WithEnv(testutil.TerraformEnv(filepath.Join(t.TempDir(), "unused.rc")), nil,
 		"PATH="+demo.OnlyCLIPath(t, c.Name, c.Path),
 		"PROVIDER_BIN="+provider,
 		"EMULATOR_BIN="+emulator,
 		"TMPDIR="+tmp,
+		"SERVICE_EMULATOR_RECORD="+record,
 	)
 	cmd.WaitDelay = 10 * time.Second
 	ran := time.Now()

@@ -37,6 +37,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil/contractcheck"
 )
 
 // exampleVars are the values of the variables the examples declare.
@@ -150,7 +151,7 @@ func TestExamplesApply(t *testing.T) {
 
 func applyExample(t *testing.T, root, rel, emulatorBin, cliConfig string) {
 	ctx := t.Context()
-	e := testutil.StartEmulator(t, emulatorBin)
+	e := contractcheck.StartEmulator(t, emulatorBin)
 	c, err := client.New(client.Config{BaseURL: e.URL, APIKey: e.APIKey})
 	if err != nil {
 		t.Fatal(err)

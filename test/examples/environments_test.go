@@ -15,6 +15,7 @@ import (
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil/contractcheck"
 	"github.com/integration-service/terraform-provider-service/test/demo"
 )
 
@@ -51,7 +52,7 @@ func TestEnvironmentsExample(t *testing.T) {
 	root := testutil.RepoRoot(t)
 	blocks := guideBlocks(t, root)
 	emulatorBin := testutil.GoBuild(t, t.TempDir(), "service-emulator", "./cmd/service-emulator")
-	e := testutil.StartEmulator(t, emulatorBin)
+	e := contractcheck.StartEmulator(t, emulatorBin)
 	ctx := t.Context()
 
 	// make dev's CLI configuration, written by the function make dev uses.

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil/contractcheck"
 )
 
 // TestCrashSuite kills the emulator (SIGKILL, by the crash-after-commit fault)
@@ -46,7 +47,7 @@ func startCrashingEmulator(t *testing.T, route string) *crashingEmulator {
 	t.Helper()
 	_, emuBin := binaries(t)
 	e := &crashingEmulator{
-		Emulator:  testutil.StartEmulatorWith(t, emuBin, testutil.EmulatorOptions{Faults: "crash-after-commit=" + route}),
+		Emulator:  contractcheck.StartEmulatorWith(t, emuBin, testutil.EmulatorOptions{Faults: "crash-after-commit=" + route}),
 		route:     route,
 		restarted: make(chan time.Duration, 1),
 	}

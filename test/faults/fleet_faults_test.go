@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil/contractcheck"
 )
 
 // faultSeed returns the seed of the emulator's random fault choices:
@@ -44,7 +45,7 @@ func TestFaultSuite(t *testing.T) {
 			t.Parallel()
 			_, emuBin := binaries(t)
 			seed := faultSeed(t)
-			emu := testutil.StartEmulatorWith(t, emuBin, testutil.EmulatorOptions{
+			emu := contractcheck.StartEmulatorWith(t, emuBin, testutil.EmulatorOptions{
 				Faults: "seed=" + strconv.FormatUint(seed, 10) + ",status=429:0.1,status=503:0.1,reset=" + reset + ",latency=20ms",
 			})
 			w := newWorkspace(t, emu, fleetConfig("fault", 10, 70))

@@ -15,12 +15,13 @@ import (
 	"testing"
 
 	"github.com/integration-service/terraform-provider-service/internal/testutil"
+	"github.com/integration-service/terraform-provider-service/internal/testutil/contractcheck"
 )
 
 func TestModuleTestingExample(t *testing.T) {
 	testutil.RequireTerraform(t)
 	root := testutil.RepoRoot(t)
-	emulator := testutil.StartEmulator(t, testutil.GoBuild(t, t.TempDir(), "service-emulator", "./cmd/service-emulator"))
+	emulator := contractcheck.StartEmulator(t, testutil.GoBuild(t, t.TempDir(), "service-emulator", "./cmd/service-emulator"))
 	env := testutil.TerraformEnv(testutil.DevOverridesConfig(t, testutil.BuildProvider(t)),
 		"SERVICE_BASE_URL="+emulator.URL,
 		"SERVICE_API_KEY="+emulator.APIKey,
