@@ -76,12 +76,14 @@ func triggerTypeComputedAttributes() map[string]schema.Attribute {
 		},
 		"input_schema": schema.StringAttribute{
 			MarkdownDescription: "JSON Schema of the trigger's configuration (the `trigger_config` of a " +
-				"`service_trigger_instance`), as a JSON string; use `jsondecode()` to inspect it.",
+				"`service_trigger_instance`), as a JSON string; use `jsondecode()` to inspect it. The service's " +
+				"trigger type (and the emulator's catalog file) calls this schema `config`.",
 			Computed:   true,
 			CustomType: jsontypes.NormalizedType{},
 		},
 		"payload_schema": schema.StringAttribute{
-			MarkdownDescription: "JSON Schema of the event payload the trigger delivers, as a JSON string.",
+			MarkdownDescription: "JSON Schema of the event payload the trigger delivers, as a JSON string (the " +
+				"service's and the emulator catalog's `payload`).",
 			Computed:            true,
 			CustomType:          jsontypes.NormalizedType{},
 		},
