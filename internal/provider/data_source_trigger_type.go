@@ -84,8 +84,8 @@ func triggerTypeComputedAttributes() map[string]schema.Attribute {
 		"payload_schema": schema.StringAttribute{
 			MarkdownDescription: "JSON Schema of the event payload the trigger delivers, as a JSON string (the " +
 				"service's and the emulator catalog's `payload`).",
-			Computed:            true,
-			CustomType:          jsontypes.NormalizedType{},
+			Computed:   true,
+			CustomType: jsontypes.NormalizedType{},
 		},
 		"requires_webhook_endpoint_setup": schema.BoolAttribute{
 			MarkdownDescription: "Whether the trigger fires only once a webhook endpoint is set up for the toolkit's " +
