@@ -14,8 +14,8 @@ import (
 // serves it and the acceptance tests run it in-process. Every RPC is served
 // by terraform-plugin-framework; the wrappers of package protocol rewrite
 // diagnostics (WholeNumbers one of their texts, ListConfigPaths the
-// attribute paths of the list resources') and tick the write clock
-// (WriteTracking).
+// attribute paths of the list resources'), tick the write clock
+// (WriteTracking) and warn of rate-limit waits (RateLimitNotices).
 func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
 	return func() (tfprotov6.ProviderServer, error) {
 		p := &ServiceProvider{version: version, writes: &refreshlisting.Clock{}}
@@ -24,6 +24,7 @@ func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
 		if !ok {
 			return nil, fmt.Errorf("the framework's server %T lacks an interface the provider serves", next)
 		}
-		return protocol.WholeNumbers{Server: protocol.WriteTracking{Server: protocol.ListConfigPaths{Server: full}, Tick: p.writes.Tick}}, nil
+		return protocol.RateLimitNotices{Server: protocol.WholeNumbers{Server: protocol.WriteTracking{
+			Server: protocol.ListConfigPaths{Server: full}, Tick: p.writes.Tick}}, Min: rateLimitNoticeMin}, nil
 	}
 }
