@@ -24,7 +24,7 @@ func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
 		if !ok {
 			return nil, fmt.Errorf("the framework's server %T lacks an interface the provider serves", next)
 		}
-		return protocol.RateLimitNotices{Server: protocol.WholeNumbers{Server: protocol.WriteTracking{
-			Server: protocol.ListConfigPaths{Server: full}, Tick: p.writes.Tick}}, Min: rateLimitNoticeMin}, nil
+		notices := protocol.RateLimitNotices{Server: protocol.ListConfigPaths{Server: full}, Min: rateLimitNoticeMin}
+		return protocol.WholeNumbers{Server: protocol.WriteTracking{Server: notices, Tick: p.writes.Tick}}, nil
 	}
 }
