@@ -23,7 +23,7 @@ func TestModuleTestingValidationNeedsNoService(t *testing.T) {
 
 	testutil.MustTerraform(t, work, env, "get", "-no-color")
 	out, code := testutil.Terraform(t, work, env, "test", "-no-color", "-filter=tests/validation.tftest.hcl")
-	if code != 0 || !strings.Contains(out, "Success! 2 passed, 0 failed.") {
+	if code != 0 || !strings.Contains(out, "Success! 3 passed, 0 failed.") {
 		t.Fatalf("the validation-only test needs something from a service (exit %d):\n%s", code, out)
 	}
 }

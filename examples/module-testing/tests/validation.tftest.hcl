@@ -30,3 +30,22 @@ run "accepts_a_valid_prefix" {
     error_message = "The auth config is named after the prefix."
   }
 }
+
+# The subscribe branch without an approval: the mocked apply creates
+# nothing, and override_resource makes the account read ACTIVE.
+run "subscribes_once_approved" {
+  variables {
+    name_prefix = "team-alpha"
+    subscribe   = true
+  }
+  override_resource {
+    target = service_connected_account.github
+    values = {
+      status = "ACTIVE"
+    }
+  }
+  assert {
+    condition     = output.account_status == "ACTIVE" && output.trigger_id != null
+    error_message = "An approved connection gets the commit trigger."
+  }
+}
