@@ -79,7 +79,7 @@ func TestModuleTestingDriftCheckFails(t *testing.T) {
 		}, []string{"stable", "no_drift"}, []string{"disabled_elsewhere"}},
 		{"a change not applied", func(s string) string {
 			i := strings.Index(s, `run "stable" {`)
-			return s[:i] + strings.Replace(s[i:], "subscribe = true", "subscribe   = true\n    name_prefix = \"renamed\"", 1)
+			return s[:i] + strings.Replace(s[i:], "subscribe    = true", "subscribe    = true\n    name_prefix  = \"renamed\"", 1)
 		}, []string{"stable"}, []string{"no_drift"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

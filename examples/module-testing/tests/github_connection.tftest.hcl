@@ -63,16 +63,18 @@ run "commit_pushed" {
   }
 }
 
-# Nothing would change: the plan's objects are those the last apply left.
+# Nothing would change: the plan's objects are those the last apply left
+# (handed over as a variable: tofu test reads run.<name> only there).
 # A planned update or replacement fails the assertion: its new values differ
 # from them, or are unknown until apply.
 run "stable" {
   command = plan
   variables {
-    subscribe = true
+    subscribe    = true
+    last_applied = run.subscribe.objects
   }
   assert {
-    condition     = output.objects == run.subscribe.objects
+    condition     = output.objects == var.last_applied
     error_message = "The plan would change what the last apply left."
   }
 }
@@ -86,10 +88,11 @@ run "no_drift" {
     mode = refresh-only
   }
   variables {
-    subscribe = true
+    subscribe    = true
+    last_applied = run.subscribe.objects
   }
   assert {
-    condition     = output.objects == run.subscribe.objects
+    condition     = output.objects == var.last_applied
     error_message = "The service's objects changed since the last apply."
   }
 }
