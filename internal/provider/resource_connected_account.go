@@ -223,7 +223,10 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				MarkdownDescription: "Make `apply` wait until the account is `ACTIVE` (polling every second, up to " +
 					"`timeouts.create`, default 60 s). If the account does not become `ACTIVE` in time, or fails, the " +
 					"apply reports an error; the account is kept in the state (marked tainted) so it is not orphaned. " +
-					"Only used at creation.",
+					"While it waits, the provider logs at WARN (shown with `TF_LOG_PROVIDER=WARN`), at once and every " +
+					"15 s, which account it waits for and its `redirect_url`, where the user approves. Needed to read " +
+					"a new OAuth account's token (`service_connected_account_credentials`) in the apply that creates " +
+					"it. Only used at creation.",
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
