@@ -543,18 +543,20 @@ func TestAccConnectedAccount_waitForConnection(t *testing.T) {
 // once and then at every interval until it stops, which account it waits
 // for and where the user approves it.
 func TestConnectionWaitAnnounced(t *testing.T) {
-	var out bytes.Buffer
-	ctx := tflogtest.RootLogger(context.Background(), &out)
+	out := &lockedLog{}
+	ctx := tflogtest.RootLogger(context.Background(), out)
 	const url = "https://consent.example/s/abc123"
 	stop := announceConnectionWait(ctx, "ca_wait1", url, time.Minute, 20*time.Millisecond)
-	time.Sleep(70 * time.Millisecond)
+	for deadline := time.Now().Add(10 * time.Second); out.lines() < 3 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	stop()
-	n := out.Len()
-	time.Sleep(50 * time.Millisecond)
-	if out.Len() != n {
+	n := out.lines()
+	time.Sleep(60 * time.Millisecond)
+	if out.lines() != n {
 		t.Error("the wait is still announced after stop")
 	}
-	entries, err := tflogtest.MultilineJSONDecode(&out)
+	entries, err := tflogtest.MultilineJSONDecode(bytes.NewBufferString(out.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -573,6 +575,26 @@ func TestConnectionWaitAnnounced(t *testing.T) {
 		}
 	}
 }
+
+// lockedLog is a log sink the announcing goroutine writes while the test reads.
+type lockedLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func (l *lockedLog) lines() int { return strings.Count(l.String(), "\n") }
 
 // TestAccConnectedAccount_waitAnnouncesRedirectURL: through the CLI, an
 // apply waiting for an OAuth account's approval logs its redirect_url where
