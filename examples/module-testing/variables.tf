@@ -1,6 +1,11 @@
 variable "name_prefix" {
   description = "Prefix of the auth config's name."
   type        = string
+
+  validation {
+    condition     = can(regex("^[a-z][a-z0-9-]{0,30}$", var.name_prefix))
+    error_message = "name_prefix must be 1 to 31 lower-case letters, digits and dashes, starting with a letter."
+  }
 }
 
 variable "user_id" {

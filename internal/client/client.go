@@ -6,6 +6,7 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -81,6 +82,21 @@ type Config struct {
 	HTTPClient *http.Client
 	// PollInterval is the WaitForConnection polling interval; default 1s.
 	PollInterval time.Duration
+	// OnRateLimitWait, when set, is told of every request the client held
+	// back for the service's rate limit before sending it (after a 429, or
+	// pacing itself to a known limit), with the ctx of that request, once
+	// the wait is over. It must not block. The client only logs waits
+	// itself (at INFO); the caller decides what is worth telling its user.
+	OnRateLimitWait func(ctx context.Context, w RateLimitWait)
+}
+
+// RateLimitWait is one request's wait for the service's rate limit: how long
+// it was held back and why, in words without any secret.
+type RateLimitWait struct {
+	Waited time.Duration
+	// Cause, e.g. "the service answered 429 Too Many Requests with
+	// Retry-After", or "pacing to a rate limit of 120 requests per 1m0s".
+	Cause string
 }
 
 // Client talks to the service. It is safe for concurrent use.

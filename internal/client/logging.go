@@ -212,6 +212,23 @@ func (c *Client) logPacing(ctx context.Context, w pacerWait) {
 	})
 }
 
+// cause says in words why acquire held a request back.
+func (w pacerWait) cause() string {
+	switch {
+	case w.throttled && w.serverAsked:
+		return "the service answered 429 Too Many Requests with Retry-After; every request waited until then"
+	case w.throttled && w.wait > 0:
+		return "the service answered 429 Too Many Requests without Retry-After; every request waited a shared backoff"
+	case w.throttled:
+		return "the service answered 429 Too Many Requests; every request waited for one request sent alone to pass"
+	case w.limit > 0:
+		return fmt.Sprintf("pacing to a rate limit of %d requests per %s (the service's rate-limit headers, or the "+
+			"client's own cap per minute)", w.limit, w.window)
+	default:
+		return "pacing to the service's rate limit"
+	}
+}
+
 // waitSeconds renders a wait in seconds for a log message: "0.5", "12".
 func waitSeconds(d time.Duration) string {
 	if d < 10*time.Second {

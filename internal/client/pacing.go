@@ -63,6 +63,9 @@ const (
 	// least pacingLogMin, at most once every pacingLogEvery.
 	pacingLogMin   = time.Second
 	pacingLogEvery = 10 * time.Second
+	// minReportedWait is the shortest hold told to Config.OnRateLimitWait
+	// (shorter ones are a request waking behind another, not a wait).
+	minReportedWait = time.Millisecond
 )
 
 // pacerEntry is one request answered by the service (any status).
@@ -75,6 +78,10 @@ type pacerEntry struct {
 type pacerTicket struct {
 	sentAt time.Time
 	probe  bool
+	// waited is how long acquire held the request, why the longest reason
+	// it gave for it (zero when it did not wait).
+	waited time.Duration
+	why    pacerWait
 }
 
 // pacerWaiter is a request waiting in acquire (not zero-sized: every one
@@ -85,8 +92,11 @@ type pacerWaiter struct{ _ byte }
 type pacerWait struct {
 	wait      time.Duration
 	throttled bool // a 429 blocks every request (else: pacing to a limit)
-	limit     int
-	window    time.Duration
+	// serverAsked: a throttled wait is the service's Retry-After (else a
+	// shared backoff, or the probe after one).
+	serverAsked bool
+	limit       int
+	window      time.Duration
 }
 
 // pacerOutcome is what done learned from an answer, for the caller's log.
@@ -118,10 +128,12 @@ type pacer struct {
 	inFlight int
 
 	blockedUntil time.Time // after a 429, no request before this
-	lastThrottle time.Time // when the latest 429 of a fresh request came
-	throttles    int       // 429s without Retry-After since the last accepted request
-	needProbe    bool      // after such a 429: one request alone first
-	probing      bool      // that request is out
+	// blockedByServer: blockedUntil is the service's Retry-After.
+	blockedByServer bool
+	lastThrottle    time.Time // when the latest 429 of a fresh request came
+	throttles       int       // 429s without Retry-After since the last accepted request
+	needProbe       bool      // after such a 429: one request alone first
+	probing         bool      // that request is out
 
 	queue         []*pacerWaiter // waiting requests, first come first
 	changed       chan struct{}
@@ -218,7 +230,7 @@ func (p *pacer) limitsLocked(now time.Time) []pacerLimit {
 // request in flight is answered).
 func (p *pacer) delayLocked(now time.Time) (w pacerWait, untilChange bool) {
 	if now.Before(p.blockedUntil) {
-		return pacerWait{wait: p.blockedUntil.Sub(now), throttled: true}, false
+		return pacerWait{wait: p.blockedUntil.Sub(now), throttled: true, serverAsked: p.blockedByServer}, false
 	}
 	if p.probing {
 		return pacerWait{throttled: true}, true
@@ -255,6 +267,8 @@ func (p *pacer) delayLocked(now time.Time) (w pacerWait, untilChange bool) {
 // pacing wait worth logging. Every ticket goes back through done.
 func (p *pacer) acquire(ctx context.Context, onPacing func(pacerWait)) (*pacerTicket, error) {
 	me := &pacerWaiter{}
+	start := time.Now()
+	var why pacerWait // the longest wait acquire saw, for the ticket
 	p.mu.Lock()
 	p.queue = append(p.queue, me)
 	var timer *time.Timer
@@ -268,10 +282,13 @@ func (p *pacer) acquire(ctx context.Context, onPacing func(pacerWait)) (*pacerTi
 		if p.queue[0] == me {
 			now := time.Now()
 			w, untilChange := p.delayLocked(now)
+			if w.wait > why.wait || (why == pacerWait{} && untilChange) {
+				why = w
+			}
 			if w.wait <= 0 && !untilChange {
 				p.queue = p.queue[1:]
 				p.inFlight++
-				t := &pacerTicket{sentAt: now}
+				t := &pacerTicket{sentAt: now, waited: now.Sub(start), why: why}
 				if p.needProbe {
 					p.probing, t.probe = true, true
 				}
@@ -358,7 +375,7 @@ func (p *pacer) done(t *pacerTicket, res *response) pacerOutcome {
 		p.lastThrottle = now
 	}
 	if until.After(p.blockedUntil) {
-		p.blockedUntil = until
+		p.blockedUntil, p.blockedByServer = until, out.serverAsked
 		out.newBlock = !blocked
 	}
 	out.wait = max(p.blockedUntil.Sub(now), 0)

@@ -262,6 +262,9 @@ func (c *Client) attempt(ctx context.Context, method, u, credName, credValue str
 	if err != nil {
 		return nil, err
 	}
+	if ticket.waited >= minReportedWait && c.cfg.OnRateLimitWait != nil {
+		c.cfg.OnRateLimitWait(ctx, RateLimitWait{Waited: ticket.waited, Cause: ticket.why.cause()})
+	}
 
 	actx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()

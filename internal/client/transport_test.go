@@ -617,3 +617,48 @@ func TestBackoffBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestRateLimitWaitReported: a request held back after a 429 is told to
+// Config.OnRateLimitWait once its wait is over, with its own ctx, how long
+// it waited and why (Retry-After, or the shared backoff without it); a
+// request that never waited is not.
+func TestRateLimitWaitReported(t *testing.T) {
+	type key struct{}
+	for _, tc := range []struct {
+		name    string
+		headers map[string]string
+		min     time.Duration
+		cause   string
+	}{
+		{"retry-after", map[string]string{"Retry-After": "1"}, 900 * time.Millisecond, "429 Too Many Requests with Retry-After"},
+		{"backoff", nil, 20 * time.Millisecond, "429 Too Many Requests without Retry-After"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var got []RateLimitWait
+			c, _ := newTestClient(t, statusSequence([]int{429}, tc.headers), func(cfg *Config) {
+				cfg.RetryWaitMin = 50 * time.Millisecond
+				cfg.OnRateLimitWait = func(ctx context.Context, w RateLimitWait) {
+					if ctx.Value(key{}) != "the request's" {
+						t.Error("OnRateLimitWait was not given the request's ctx")
+					}
+					mu.Lock()
+					got = append(got, w)
+					mu.Unlock()
+				}
+			})
+			ctx := context.WithValue(context.Background(), key{}, "the request's")
+			if _, err := c.GetAuthConfig(ctx, "ac_1"); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.GetAuthConfig(ctx, "ac_1"); err != nil { // no wait: not reported
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(got) != 1 || got[0].Waited < tc.min || !strings.Contains(got[0].Cause, tc.cause) {
+				t.Fatalf("OnRateLimitWait got %+v, want one wait of at least %v whose cause says %q", got, tc.min, tc.cause)
+			}
+		})
+	}
+}

@@ -129,6 +129,9 @@ type toolDef struct {
 }
 
 type catalog struct {
+	// files are the catalog files read from the catalog directory (paths as
+	// given), logged at start.
+	files      []string
 	categories []categoryDef
 	toolkits   []*toolkitDef
 	bySlug     map[string]*toolkitDef

@@ -147,6 +147,11 @@ func (c *catalog) addDir(fsys fs.FS, name string, builtin bool) error {
 	if !builtin && len(files) == 0 {
 		return fmt.Errorf("no *.json files in %s", name)
 	}
+	if !builtin {
+		for _, f := range files {
+			c.files = append(c.files, path.Join(name, f))
+		}
+	}
 	if slices.Contains(files, categoriesFile) {
 		if err := c.addCategories(fsys, name); err != nil {
 			return err

@@ -100,11 +100,14 @@ func (s *Server) fireTrigger(c *call) (int, any, *apiError) {
 	s.st.mu.RUnlock()
 	if t.DisabledAt != nil {
 		return 0, nil, newErr(http.StatusConflict, CodeTriggerAlreadyInState, "TriggerInstance_Disabled",
-			"trigger instance %s is disabled; enable it before firing", t.ID)
+			"trigger instance %s is disabled; enable it before firing", t.ID).
+			fix("Enable the trigger instance (PATCH /api/v3.1/trigger_instances/manage/{id} with status \"enable\"), then fire it again.")
 	}
 	if a == nil || a.Status != StatusActive || a.IsDisabled || a.AuthConfigDeleted {
 		return 0, nil, newErr(http.StatusConflict, CodeTriggerAccountInvalid, "TriggerInstance_AccountNotActive",
-			"the connected account of trigger instance %s is not ACTIVE", t.ID)
+			"the connected account of trigger instance %s is not ACTIVE", t.ID).
+			fix("Fire it once its connected account is ACTIVE and enabled: an INITIATED account is approved with " +
+				"POST /_emulator/connected_accounts/{id}/complete; an EXPIRED, FAILED or REVOKED one must be connected again.")
 	}
 	logID := newID("log")
 	msgID, payload, queued := s.publishTo(c.project, EventTriggerMessage, t.EgressURL, func(version, msgID string) map[string]any {

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -167,7 +168,12 @@ func TestFireTriggerSignedWebhookWithRetries(t *testing.T) {
 	}
 	// disabled triggers and inactive accounts do not fire
 	e.must(200, "PATCH", v+"/trigger_instances/manage/"+ti, map[string]any{"status": "disable"})
-	e.mustErr(409, "disabled", "POST", "/_emulator/trigger_instances/"+ti+"/fire", map[string]any{})
+	r := e.do("POST", "/_emulator/trigger_instances/"+ti+"/fire", map[string]any{})
+	checkErr(t, r, 409, "disabled")
+	// The fix agrees with the message: enable it; never "no change is needed".
+	if fix := r.str("error", "suggested_fix"); !strings.Contains(fix, "Enable the trigger instance") || strings.Contains(fix, "no change is needed") {
+		t.Fatalf("a disabled trigger's suggested_fix %q does not say to enable it", fix)
+	}
 	e.mustErr(404, "not found", "POST", "/_emulator/trigger_instances/ti_nope/fire", map[string]any{})
 	// The receiver has answered, but the emulator counts the delivery only
 	// once it has read that answer: wait for the counter rather than race it.
@@ -201,5 +207,13 @@ func TestFireWithoutWebhook(t *testing.T) {
 	case <-rec.done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("not delivered after PUT /_emulator/webhook")
+	}
+	// An account that is no longer ACTIVE: the fix says what makes it fire,
+	// not that nothing needs to change.
+	e.must(200, "POST", "/_emulator/connected_accounts/"+ca+"/expire", nil)
+	r := e.do("POST", "/_emulator/trigger_instances/"+ti+"/fire", map[string]any{})
+	checkErr(t, r, 409, "not ACTIVE")
+	if fix := r.str("error", "suggested_fix"); !strings.Contains(fix, "ACTIVE") || strings.Contains(fix, "no change is needed") {
+		t.Fatalf("an inactive account's suggested_fix %q does not say what makes the trigger fire", fix)
 	}
 }

@@ -166,6 +166,7 @@ func New(opts Options) (*Server, error) {
 		_ = st.close()
 		return nil, err
 	}
+	s.logCatalog()
 	s.baseURL.Store(strings.TrimRight(opts.BaseURL, "/"))
 	s.hooks = newWebhookSender(opts, log)
 	s.routes()

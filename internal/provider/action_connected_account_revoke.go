@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/action/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -80,7 +79,17 @@ func (a *connectedAccountRevokeAction) Invoke(ctx context.Context, req action.In
 	progress("Revoking the upstream tokens of connected account %s", id)
 	res, err := a.data.Client.RevokeConnectedAccount(ctx, id)
 	if err != nil {
-		addRevokeError(&resp.Diagnostics, id, err)
+		// Terraform prints a failed action's error diagnostic whole twice:
+		// in its "Action failed: <summary>: <detail>" line and as the
+		// error itself. The explanation and the service's answer go out
+		// once, as the action's progress; the error is its summary.
+		summary, detail := revokeErrorText(id, err)
+		if resp.SendProgress != nil {
+			progress("%s: %s", summary, detail)
+			resp.Diagnostics.AddAttributeError(path.Root("connected_account_id"), summary, "")
+			return
+		}
+		resp.Diagnostics.AddAttributeError(path.Root("connected_account_id"), summary, detail)
 		return
 	}
 	if len(res.RevokedTokens) == 0 {
@@ -91,11 +100,11 @@ func (a *connectedAccountRevokeAction) Invoke(ctx context.Context, req action.In
 		strings.Join(res.RevokedTokens, ", "))
 }
 
-// addRevokeError reports a refused revocation with what to do: the service's
-// 400 (the toolkit cannot revoke), 404 and 409 (neither ACTIVE nor REVOKED),
-// followed by the service's message and request id.
-func addRevokeError(diags *diag.Diagnostics, id string, err error) {
-	summary, detail := diagnostics.APIErrorText("revoking", "connected account", id, err)
+// revokeErrorText says what a refused revocation means and what to do: the
+// service's 400 (the toolkit cannot revoke), 404 and 409 (neither ACTIVE nor
+// REVOKED), followed by the service's message and request id.
+func revokeErrorText(id string, err error) (summary, detail string) {
+	summary, detail = diagnostics.APIErrorText("revoking", "connected account", id, err)
 	lead := ""
 	var apiErr *client.APIError
 	if errors.As(err, &apiErr) {
@@ -123,5 +132,5 @@ func addRevokeError(diags *diag.Diagnostics, id string, err error) {
 	if lead != "" {
 		detail = lead + "\n\n" + detail
 	}
-	diags.AddAttributeError(path.Root("connected_account_id"), summary, detail)
+	return summary, detail
 }

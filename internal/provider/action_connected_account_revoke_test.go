@@ -171,14 +171,24 @@ output "mailchimp" { value = service_connected_account.mailchimp.id }
 	}{
 		{"initiated", []string{`cannot be revoked in its status`, `neither ACTIVE nor REVOKED`, `is INITIATED`, `HTTP status: 409`, `Request ID: req_`}, ids["initiated"], client.StatusInitiated},
 		{"mailchimp", []string{`Toolkit cannot revoke`, `Revoke the access at the provider itself`, `toolkit mailchimp does not support`, `HTTP status: 400`}, ids["mailchimp"], client.StatusActive},
-		{"missing", []string{`Connected account ca_doesnotexist42 not found`, `connected_account_id`, `HTTP status: 404`}, "", ""},
+		{"missing", []string{`Connected account ca_doesnotexist42 not found`, `connected_account_id`, `HTTP status: 404`, `Request ID: req_`}, "", ""},
 	} {
 		res := invoke(tc.action)
 		if res.ExitCode == 0 {
 			t.Fatalf("invoking %s succeeded:\n%s", tc.action, res.Stdout)
 		}
-		if re := testAccErrRe(tc.want...); !re.MatchString(res.Stderr) {
-			t.Errorf("invoking %s: the error does not match %s:\n%s", tc.action, re, res.Stderr)
+		out := res.Stdout + res.Stderr
+		summary := testAccErrRe(tc.want[0])
+		if re := testAccErrRe(tc.want...); !re.MatchString(out) {
+			t.Errorf("invoking %s: the output does not match %s:\n%s", tc.action, re, out)
+		}
+		// Said once: the explanation and the service's answer (its request
+		// id) are printed one time; the error names the failure.
+		if n := strings.Count(out, "Request ID: req_"); n != 1 {
+			t.Errorf("invoking %s: the service's answer is printed %d times, want once:\n%s", tc.action, n, out)
+		}
+		if !summary.MatchString(res.Stderr) {
+			t.Errorf("invoking %s: the error does not match %s:\n%s", tc.action, summary, res.Stderr)
 		}
 		if tc.id != "" {
 			if a := status(tc.id); a.Status != tc.status {
@@ -217,6 +227,10 @@ func TestAccE2E_revokeBeforeDestroy(t *testing.T) {
 		}
 		t.Cleanup(func() { _ = testAccDeleteAuthConfig(context.Background(), c, ac.ID) })
 		w = newE2EWorkspace(t)
+		// The example as copied: it names its provider's source itself.
+		if err := os.Remove(w.Path("providers.tf")); err != nil {
+			t.Fatal(err)
+		}
 		w.WriteFile("main.tf", string(example)+"\noutput \"id\" { value = service_connected_account.bob.id }\n")
 		vars = []string{"-var=auth_config_id=" + ac.ID, "-var=bob_stripe_key=key_" + toolkit}
 		w.RunOK(append([]string{"apply", "-auto-approve", "-no-color", "-input=false"}, vars...)...)

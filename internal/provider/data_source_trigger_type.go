@@ -76,14 +76,16 @@ func triggerTypeComputedAttributes() map[string]schema.Attribute {
 		},
 		"input_schema": schema.StringAttribute{
 			MarkdownDescription: "JSON Schema of the trigger's configuration (the `trigger_config` of a " +
-				"`service_trigger_instance`), as a JSON string; use `jsondecode()` to inspect it.",
+				"`service_trigger_instance`), as a JSON string; use `jsondecode()` to inspect it. The service's " +
+				"trigger type (and the emulator's catalog file) calls this schema `config`.",
 			Computed:   true,
 			CustomType: jsontypes.NormalizedType{},
 		},
 		"payload_schema": schema.StringAttribute{
-			MarkdownDescription: "JSON Schema of the event payload the trigger delivers, as a JSON string.",
-			Computed:            true,
-			CustomType:          jsontypes.NormalizedType{},
+			MarkdownDescription: "JSON Schema of the event payload the trigger delivers, as a JSON string (the " +
+				"service's and the emulator catalog's `payload`).",
+			Computed:   true,
+			CustomType: jsontypes.NormalizedType{},
 		},
 		"requires_webhook_endpoint_setup": schema.BoolAttribute{
 			MarkdownDescription: "Whether the trigger fires only once a webhook endpoint is set up for the toolkit's " +

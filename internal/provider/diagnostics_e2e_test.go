@@ -152,7 +152,7 @@ resource "service_auth_config" "github" {
 `, key.Key, acctest.RandomWithPrefix("tf-acc-scoped"))
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		Steps: []tfresource.TestStep{
 			{Config: config, PlanOnly: true, ExpectNonEmptyPlan: true},
 			{

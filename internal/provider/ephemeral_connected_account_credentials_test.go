@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/echoprovider"
@@ -250,4 +252,110 @@ resource "service_auth_config" "consumer" {
 			}
 		})
 	}
+}
+
+// TestAccE2E_credentialsOfANewOAuthAccount runs what the authentication flows
+// guide says of reading a new OAuth account's token in the apply that
+// creates it: with wait_for_connection the ephemeral resource is opened once
+// the user approved, and its token reaches a write-only argument (here the
+// API key of another account); without it the account is still INITIATED
+// when the ephemeral resource is opened, and the apply fails naming that.
+func TestAccE2E_credentialsOfANewOAuthAccount(t *testing.T) {
+	t.Parallel()
+	testAccRequireEmulator(t)
+	ep := testAccEnvironment(t)
+	c := testAccClient(t)
+	cfg := func(user string, wait bool) string {
+		return fmt.Sprintf(`
+resource "service_auth_config" "github" {
+  toolkit = "github"
+  name    = %[1]q
+}
+
+resource "service_connected_account" "github" {
+  user_id             = %[1]q
+  auth_config_id      = service_auth_config.github.id
+  wait_for_connection = %[2]t
+  timeouts = {
+    create = "45s"
+  }
+}
+
+ephemeral "service_connected_account_credentials" "github" {
+  connected_account_id = service_connected_account.github.id
+}
+
+resource "service_auth_config" "stripe" {
+  toolkit     = "stripe"
+  type        = "use_custom_auth"
+  auth_scheme = "API_KEY"
+  name        = %[1]q
+}
+
+resource "service_connected_account" "consumer" {
+  user_id                = "%[1]s-consumer"
+  auth_config_id         = service_auth_config.stripe.id
+  credentials_wo         = { api_key = ephemeral.service_connected_account_credentials.github.values["access_token"] }
+  credentials_wo_version = 1
+}
+`, user, wait)
+	}
+	for _, wait := range []bool{true, false} {
+		t.Run(fmt.Sprintf("wait_for_connection=%t", wait), func(t *testing.T) {
+			t.Parallel()
+			user := acctest.RandomWithPrefix("tf-ephem-new")
+			w := newE2EWorkspace(t)
+			w.WriteFile("main.tf", cfg(user, wait))
+			t.Cleanup(func() { w.Run(nil, "destroy", "-auto-approve", "-input=false", "-no-color", "-refresh=false") })
+			approved := make(chan error, 1)
+			if wait {
+				go func() { approved <- testAccApproveWhenCreated(ep, c, user) }()
+			}
+			res := w.Run(nil, "apply", "-auto-approve", "-input=false", "-no-color")
+			if !wait {
+				if res.ExitCode == 0 || !testAccErrRe("Connected account is not usable", "INITIATED").MatchString(res.Stderr) {
+					t.Fatalf("without wait_for_connection the apply did not fail on the INITIATED account (exit %d):\n%s\n%s", res.ExitCode, res.Stdout, res.Stderr)
+				}
+				return
+			}
+			if res.ExitCode != 0 {
+				t.Fatalf("apply with wait_for_connection: exit %d\n%s\n%s", res.ExitCode, res.Stdout, res.Stderr)
+			}
+			if err := <-approved; err != nil {
+				t.Fatal(err)
+			}
+			accts, err := c.ListConnectedAccounts(context.Background(), client.ConnectedAccountListParams{UserIDs: []string{user + "-consumer"}})
+			if err != nil || len(accts) != 1 || accts[0].Status != client.StatusActive {
+				t.Fatalf("the account given the token: %+v (%v), want one ACTIVE", accts, err)
+			}
+		})
+	}
+}
+
+// testAccApproveWhenCreated approves (the emulator's control route) the
+// first connected account of user once it exists, as the user would.
+func testAccApproveWhenCreated(ep testAccEndpoint, c *client.Client, user string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
+	defer cancel()
+	for ctx.Err() == nil {
+		accts, err := c.ListConnectedAccounts(ctx, client.ConnectedAccountListParams{UserIDs: []string{user}})
+		if err == nil && len(accts) > 0 {
+			req, err := http.NewRequestWithContext(ctx, http.MethodPost, ep.BaseURL+"/_emulator/connected_accounts/"+accts[0].ID+"/complete", nil)
+			if err != nil {
+				return err
+			}
+			req.Header.Set("x-api-key", ep.APIKey)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				return err
+			}
+			_ = resp.Body.Close()
+			if resp.StatusCode != http.StatusOK {
+				return fmt.Errorf("approving %s: %s", accts[0].ID, resp.Status)
+			}
+			return nil
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("no connected account of %s appeared: %w", user, ctx.Err())
 }

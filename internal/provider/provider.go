@@ -30,6 +30,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
 	"github.com/integration-service/terraform-provider-service/internal/provider/lookup"
+	"github.com/integration-service/terraform-provider-service/internal/provider/protocol"
 	"github.com/integration-service/terraform-provider-service/internal/provider/refreshlisting"
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
@@ -255,6 +256,7 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 		return
 	}
 
+	settings.clientConfig.OnRateLimitWait = noteRateLimitWait
 	c, err := client.New(settings.clientConfig)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Unable to create API client",
@@ -299,6 +301,23 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 	resp.EphemeralResourceData = data
 	resp.ActionData = data
 	resp.ListResourceData = data
+}
+
+// rateLimitNoticeMin is the shortest wait for the service's rate limit the
+// user is told of: as a warning of the operation (protocol.RateLimitNotices)
+// and a WARN log line as it ends.
+const rateLimitNoticeMin = 5 * time.Second
+
+// noteRateLimitWait is the client's OnRateLimitWait: a wait of
+// rateLimitNoticeMin or more is logged at WARN and counted towards the
+// warning of the RPC the request belongs to.
+func noteRateLimitWait(ctx context.Context, w client.RateLimitWait) {
+	if w.Waited < rateLimitNoticeMin {
+		return
+	}
+	tflog.Warn(ctx, fmt.Sprintf("a request waited %s for the service's rate limit: %s", w.Waited.Round(100*time.Millisecond), w.Cause),
+		map[string]any{"wait_ms": w.Waited.Milliseconds()})
+	protocol.NoteRateLimitWait(ctx, w.Waited, w.Cause)
 }
 
 // Resources lists the managed resource types. Add one constructor per line.

@@ -4,8 +4,12 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -107,5 +111,65 @@ func TestAccE2E_ThrottledApply(t *testing.T) {
 				t.Errorf("the service holds %d accounts of %d users, want %d of %d", len(got), len(users), accounts, accounts)
 			}
 		})
+	}
+}
+
+// TestAccE2E_RateLimitWaitWarned: a plan whose data source read is answered
+// 429 with Retry-After: 6 waits it out and says so where the user sees it, a
+// warning naming the wait and its cause (it sat on "Reading..." in silence),
+// and logs it at WARN; a plan that never waited warns of nothing.
+func TestAccE2E_RateLimitWaitWarned(t *testing.T) {
+	t.Parallel()
+	testAccRequireEmulator(t)
+	ep := testAccEnvironment(t)
+	target, err := url.Parse(ep.BaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var throttled atomic.Bool
+	throttle := &atomic.Bool{}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if throttle.Load() && strings.HasSuffix(r.URL.Path, "/toolkits/github") && throttled.CompareAndSwap(false, true) {
+			w.Header().Set("Retry-After", "6")
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(`{"error":{"message":"Rate limit exceeded","status":429}}`))
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(front.Close)
+	w := newE2EWorkspaceAt(t, testAccEndpoint{BaseURL: front.URL, APIKey: ep.APIKey, OrgAPIKey: ep.OrgAPIKey})
+	w.WriteFile("main.tf", `data "service_toolkit" "github" {
+  slug = "github"
+}
+`)
+	const warning = "Slowed down by the service's rate limit"
+	if res := w.RunOK("plan", "-input=false", "-no-color"); strings.Contains(res.Stdout+res.Stderr, warning) {
+		t.Fatalf("a plan that never waited warns of a rate limit:\n%s", res.Stdout)
+	}
+	throttle.Store(true)
+	logFile := w.Path("provider.log")
+	res := w.RunEnvOK([]string{"TF_LOG_PROVIDER=warn", "TF_LOG_PATH=" + logFile}, "plan", "-input=false", "-no-color")
+	out := res.Stdout + res.Stderr
+	flat := strings.Join(strings.Fields(out), " ") // Terraform wraps the detail
+	if !throttled.Load() {
+		t.Fatal("the plan read no toolkit through the proxy")
+	}
+	for _, want := range []string{"Warning: " + warning, "The read of data source service_toolkit waited 6", "429 Too Many Requests with Retry-After"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("the throttled plan does not say %q:\n%s", want, out)
+		}
+	}
+	log, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "for the service's rate limit: the service answered 429 Too Many Requests with Retry-After") {
+		t.Errorf("the provider log at WARN does not say why the request waited:\n%s", log)
+	}
+	if strings.Contains(out+string(log), ep.APIKey) {
+		t.Error("the API key is in the plan's output or the provider log")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -26,6 +27,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 	"github.com/integration-service/terraform-provider-service/internal/client"
 	"github.com/integration-service/terraform-provider-service/internal/provider/codec"
 	"github.com/integration-service/terraform-provider-service/internal/provider/destroyrun"
@@ -223,7 +225,10 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 				MarkdownDescription: "Make `apply` wait until the account is `ACTIVE` (polling every second, up to " +
 					"`timeouts.create`, default 60 s). If the account does not become `ACTIVE` in time, or fails, the " +
 					"apply reports an error; the account is kept in the state (marked tainted) so it is not orphaned. " +
-					"Only used at creation.",
+					"While it waits, the provider logs at WARN (shown with `TF_LOG_PROVIDER=WARN`), at once and every " +
+					"15 s, which account it waits for and its `redirect_url`, where the user approves. Needed to read " +
+					"a new OAuth account's token (`service_connected_account_credentials`) in the apply that creates " +
+					"it. Only used at creation.",
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
@@ -769,7 +774,9 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	if plan.WaitForConnection.ValueBool() && !errs.HasError() {
 		timeout, d := plan.Timeouts.Create(ctx, client.DefaultWaitTimeout)
 		resp.Diagnostics.Append(d...)
+		stop := announceConnectionWait(ctx, id, redirect, timeout, connectionWaitNoticeEvery)
 		a, err := c.WaitForConnection(ctx, id, timeout)
+		stop()
 		if err != nil {
 			addWaitError(&errs, id, redirect, timeout.String(), err)
 		}
@@ -847,6 +854,47 @@ func addCredentialsAPIError(diags *diag.Diagnostics, sentCredentials bool, attr 
 		lead += " No connected account was created."
 	}
 	diags.AddAttributeError(attr, summary, lead+"\n\n"+detail)
+}
+
+// connectionWaitNoticeEvery is how often a wait_for_connection wait says
+// again that it is still waiting.
+const connectionWaitNoticeEvery = 15 * time.Second
+
+// announceConnectionWait logs at WARN (shown with TF_LOG_PROVIDER=WARN or any
+// more verbose level) that the create waits for the account to become
+// ACTIVE and where the user approves it (redirect_url, which the state holds
+// too; never a credential), then again every `every` until stop is called.
+func announceConnectionWait(ctx context.Context, id, redirect string, timeout, every time.Duration) (stop func()) {
+	where := "redirect_url is empty: the account is connected outside this apply"
+	if redirect != "" {
+		where = "the user approves the connection at " + redirect
+	}
+	fields := map[string]any{"connected_account_id": id, "redirect_url": redirect, "timeout": timeout.String()}
+	tflog.Warn(ctx, fmt.Sprintf("wait_for_connection: waiting up to %s for connected account %s to become ACTIVE; %s",
+		timeout, id, where), fields)
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	start := time.Now()
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				tflog.Warn(ctx, fmt.Sprintf("wait_for_connection: still waiting (%s of %s) for connected account %s to become ACTIVE; %s",
+					time.Since(start).Round(time.Second), timeout, id, where), fields)
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
 }
 
 // addWaitError reports a wait_for_connection failure; the account stays in state.

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -24,6 +25,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	tfresource "github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -481,7 +483,7 @@ resource "service_auth_config" "sentry" {
 	var id string
 	tfresource.ParallelTest(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckConnectedAccountDestroy(t),
 		Steps: []tfresource.TestStep{
 			{
@@ -577,6 +579,94 @@ func TestAccConnectedAccount_waitForConnection(t *testing.T) {
 			},
 		},
 	})
+}
+
+// TestConnectionWaitAnnounced: a wait_for_connection wait logs at WARN, at
+// once and then at every interval until it stops, which account it waits
+// for and where the user approves it.
+func TestConnectionWaitAnnounced(t *testing.T) {
+	out := &lockedLog{}
+	ctx := tflogtest.RootLogger(context.Background(), out)
+	const url = "https://consent.example/s/abc123"
+	stop := announceConnectionWait(ctx, "ca_wait1", url, time.Minute, 20*time.Millisecond)
+	for deadline := time.Now().Add(10 * time.Second); out.lines() < 3 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	stop()
+	n := out.lines()
+	time.Sleep(60 * time.Millisecond)
+	if out.lines() != n {
+		t.Error("the wait is still announced after stop")
+	}
+	entries, err := tflogtest.MultilineJSONDecode(bytes.NewBufferString(out.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) < 3 {
+		t.Fatalf("%d log entries, want the start and at least two still-waiting ones: %v", len(entries), entries)
+	}
+	for i, e := range entries {
+		msg, _ := e["@message"].(string)
+		want := "wait_for_connection: still waiting ("
+		if i == 0 {
+			want = "wait_for_connection: waiting up to 1m0s for connected account ca_wait1 to become ACTIVE; "
+		}
+		if e["@level"] != "warn" || !strings.Contains(msg, want) || !strings.Contains(msg, "the user approves the connection at "+url) ||
+			e["redirect_url"] != url || e["connected_account_id"] != "ca_wait1" {
+			t.Errorf("entry %d = %v, want a warn entry saying %q and the redirect_url", i, e, want)
+		}
+	}
+}
+
+// lockedLog is a log sink the announcing goroutine writes while the test reads.
+type lockedLog struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func (l *lockedLog) lines() int { return strings.Count(l.String(), "\n") }
+
+// TestAccConnectedAccount_waitAnnouncesRedirectURL: through the CLI, an
+// apply waiting for an OAuth account's approval logs its redirect_url where
+// TF_LOG_PROVIDER=WARN shows it, and never the API key.
+func TestAccConnectedAccount_waitAnnouncesRedirectURL(t *testing.T) {
+	t.Parallel()
+	w := newE2EWorkspace(t)
+	user := acctest.RandomWithPrefix("tf-ca-announce")
+	w.WriteFile("main.tf", testAccCAGitHubAuthConfig(user)+testAccCAAccount(user, "service_auth_config.github.id",
+		`wait_for_connection = true`, `timeouts = { create = "2s" }`))
+	logFile := w.Path("provider.log")
+	res := w.Run([]string{"TF_LOG_PROVIDER=warn", "TF_LOG_PATH=" + logFile}, "apply", "-auto-approve", "-input=false", "-no-color")
+	t.Cleanup(func() { w.Run(nil, "destroy", "-auto-approve", "-input=false", "-no-color") })
+	if res.ExitCode == 0 || !strings.Contains(res.Stderr, "is not connected yet") {
+		t.Fatalf("the apply did not time out waiting (exit %d):\n%s", res.ExitCode, res.Stderr)
+	}
+	url := regexp.MustCompile(`approve it at redirect_url:\s+(\S+)`).FindStringSubmatch(res.Stderr)
+	if url == nil {
+		t.Fatalf("the timeout error names no redirect_url:\n%s", res.Stderr)
+	}
+	log, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "to become ACTIVE; the user approves the connection at "+url[1]) {
+		t.Errorf("the provider log at WARN does not say where the user approves the connection (%s):\n%s", url[1], log)
+	}
+	if strings.Contains(string(log), testAccAPIKey) {
+		t.Error("the provider log holds the API key")
+	}
 }
 
 func TestAccConnectedAccount_waitTimeout(t *testing.T) {

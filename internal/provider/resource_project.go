@@ -228,13 +228,14 @@ func (r *projectResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			},
 			"api_key_rotation": schema.StringAttribute{
 				MarkdownDescription: "Any string; changing it to a new value on an existing project regenerates the " +
-					"project's API key in place and stores the new one in `api_key` (for example a date, `\"2026-01\"`). " +
+					"project's API key in place and stores the new one in `api_key` (for example a date, `\"2026-01\"` then " +
+					"`\"2026-02\"`). " +
 					"**Every key of the project stops working at once**, including keys held by other tools and " +
-					"services, so roll the new key out right after the apply. Setting it when creating the project does " +
-					"not rotate; removing it does not rotate. Not read from the service, so an import leaves it unset; " +
-					"the first value given after an import is taken as the current key's, without rotating (importing " +
-					"never breaks the keys in use), and the next change rotates, which is how an imported project gets " +
-					"its `api_key` in state.",
+					"services, so roll the new key out right after the apply. Giving it its first value does not rotate, " +
+					"whether when creating the project, when adding it to an existing one or after an import (the value " +
+					"is taken as the current key's: adopting a project never breaks the keys in use); removing it does " +
+					"not rotate. Not read from the service, so an import leaves it unset, and the next change rotates, " +
+					"which is how an imported project gets its `api_key` in state.",
 				Optional: true,
 			},
 			"deletion_protection": schema.BoolAttribute{

@@ -216,7 +216,8 @@ func TestProjectModifyPlanCreateListsProjects(t *testing.T) {
 }
 
 // The api_key plan: kept (null after an import) unless api_key_rotation
-// changes to a new non-null value.
+// changes from a value to a new non-null one; its first value (set on an
+// existing project, or after an import) does not rotate.
 func TestProjectAPIKeyPlan(t *testing.T) {
 	t.Parallel()
 	ctx := t.Context()
@@ -237,10 +238,11 @@ func TestProjectAPIKeyPlan(t *testing.T) {
 	}{
 		{"unchanged", p("k"), p("r1"), p("r1"), false},
 		{"changed", p("k"), p("r1"), p("r2"), true},
-		{"set first", p("k"), nil, p("r1"), true},
+		{"set first", p("k"), nil, p("r1"), false},
 		{"removed", p("k"), p("r1"), nil, false},
 		{"imported, nothing set", nil, nil, nil, false},
-		{"imported, rotation set", nil, nil, p("r1"), true},
+		{"imported, rotation set", nil, nil, p("r1"), false},
+		{"imported, rotation changed", nil, p("r1"), p("r2"), true},
 	} {
 		state := testutil.ObjectValue(typ, map[string]tftypes.Value{"api_key": str(tc.key), "api_key_rotation": str(tc.prior)})
 		plan := testutil.ObjectValue(typ, map[string]tftypes.Value{"api_key": tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "api_key_rotation": str(tc.after)})
@@ -843,7 +845,7 @@ resource "service_project" "test" {
 	var writes int
 	tfresource.Test(t, tfresource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckProjectDestroyed(t),
 		Steps: []tfresource.TestStep{
 			{

@@ -1043,7 +1043,7 @@ resource "service_trigger_instance" "test" {
 	const a, b, outside = "https://hooks.example.com/ti-a", "https://hooks.example.com/ti-b", "https://elsewhere.example.com/x"
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { testAccPreCheck(t) },
-		ProtoV6ProviderFactories: testAccProtoV6ProviderFactories,
+		ProtoV6ProviderFactories: testAccProviders(t),
 		CheckDestroy:             testAccCheckTriggerInstanceDestroy(t),
 		Steps: []resource.TestStep{
 			{

@@ -103,10 +103,12 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 				Validators: []validator.String{stringvalidator.OneOf(webhookevents.Versions...)},
 			},
 			"secret_rotation": schema.StringAttribute{
-				MarkdownDescription: "Any string; changing it rotates `secret` in place (for example a date, " +
-					"`\"2026-01\"`). Setting it when creating the subscription does not rotate; removing it does not " +
-					"rotate. Not read from the service, so an import leaves it unset; the first value given after an " +
-					"import is taken as the current secret's, without rotating.",
+				MarkdownDescription: "Any string; changing it from one value to another rotates `secret` in place " +
+					"(for example a date, `\"2026-01\"` then `\"2026-02\"`): the receiver must verify with the new " +
+					"secret from then on. Giving it its first value does not rotate, whether when creating the " +
+					"subscription, when adding it to an existing one or after an import (the value is taken as the " +
+					"current secret's); removing it does not rotate. Not read from the service, so an import leaves it " +
+					"unset.",
 				Optional: true,
 			},
 			"secret": schema.StringAttribute{

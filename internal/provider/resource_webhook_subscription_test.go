@@ -177,9 +177,32 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 					})),
 				},
 			},
-			// Setting secret_rotation rotates the secret in place.
+			// Adding secret_rotation to the existing subscription is the
+			// baseline of its secret: nothing rotates (the receiver keeps
+			// verifying), as after an import.
 			{
 				Config: testAccWebhookSubConfig(urlB, "V1", "2026-01", "composio.trigger.message"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(webhookSubName, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(webhookSubName, tfjsonpath.New("secret"), knownvalue.NotNull()),
+				}},
+				Check: func(s *terraform.State) error {
+					if got := s.RootModule().Resources[webhookSubName].Primary.Attributes["secret"]; got != secret.v {
+						return fmt.Errorf("adding secret_rotation changed the secret in state")
+					}
+					w, err := c.GetWebhookSubscription(context.Background(), id.v)
+					if err != nil {
+						return err
+					}
+					if w.Secret != secret.v {
+						return fmt.Errorf("adding secret_rotation rotated the secret on the service")
+					}
+					return nil
+				},
+			},
+			// Changing secret_rotation rotates the secret in place.
+			{
+				Config: testAccWebhookSubConfig(urlB, "V1", "2026-02", "composio.trigger.message"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(webhookSubName, plancheck.ResourceActionUpdate),
 					plancheck.ExpectUnknownValue(webhookSubName, tfjsonpath.New("secret")),
@@ -200,7 +223,7 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 			},
 			// Same rotation value: nothing to do.
 			{
-				Config:   testAccWebhookSubConfig(urlB, "V1", "2026-01", "composio.trigger.message"),
+				Config:   testAccWebhookSubConfig(urlB, "V1", "2026-02", "composio.trigger.message"),
 				PlanOnly: true,
 			},
 			testAccImportStep(webhookSubName, "secret_rotation"),
@@ -213,7 +236,7 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: testAccWebhookSubConfig(urlB, "V1", "2026-01", "composio.trigger.message"),
+				Config: testAccWebhookSubConfig(urlB, "V1", "2026-02", "composio.trigger.message"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(webhookSubName, plancheck.ResourceActionUpdate),
 				}},
@@ -229,7 +252,7 @@ func TestAccWebhookSubscription_lifecycle(t *testing.T) {
 						t.Fatal(err)
 					}
 				},
-				Config: testAccWebhookSubConfig(urlB, "V1", "2026-01", "composio.trigger.message"),
+				Config: testAccWebhookSubConfig(urlB, "V1", "2026-02", "composio.trigger.message"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(webhookSubName, plancheck.ResourceActionCreate),
 				}},

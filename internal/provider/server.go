@@ -15,8 +15,8 @@ import (
 // serves it and the acceptance tests run it in-process. Every RPC is served
 // by terraform-plugin-framework; the wrappers of package protocol rewrite
 // diagnostics (WholeNumbers one of their texts, ListConfigPaths the
-// attribute paths of the list resources') and tick the write clock
-// (WriteTracking).
+// attribute paths of the list resources'), tick the write clock
+// (WriteTracking) and warn of rate-limit waits (RateLimitNotices).
 func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
 	return newServer(version, os.Getenv)
 }
@@ -32,6 +32,7 @@ func newServer(version string, getenv func(string) string) func() (tfprotov6.Pro
 		if !ok {
 			return nil, fmt.Errorf("the framework's server %T lacks an interface the provider serves", next)
 		}
-		return protocol.WholeNumbers{Server: protocol.WriteTracking{Server: protocol.ListConfigPaths{Server: full}, Tick: p.writes.Tick}}, nil
+		notices := protocol.RateLimitNotices{Server: protocol.ListConfigPaths{Server: full}, Min: rateLimitNoticeMin}
+		return protocol.WholeNumbers{Server: protocol.WriteTracking{Server: notices, Tick: p.writes.Tick}}, nil
 	}
 }

@@ -128,6 +128,9 @@ var (
 	// action_trigger destroy event (Terraform 1.16+).
 	actionRE       = regexp.MustCompile(`(?m)^\s*action\s+"`)
 	destroyEventRE = regexp.MustCompile(`\b(before|after)_destroy\b`)
+	// terraformRE finds an example's own terraform block: such an example is
+	// a root module to copy whole, so it names the provider's source itself.
+	terraformRE = regexp.MustCompile(`(?m)^terraform\s*\{`)
 )
 
 // TestExamples runs `terraform fmt -check` and `terraform validate` in every
@@ -149,6 +152,13 @@ func TestExamples(t *testing.T) {
 					t.Fatal(err)
 				}
 				texts = append(texts, string(b))
+			}
+			// An example with a terraform block of its own is copied whole: without
+			// required_providers, Terraform would look for hashicorp/service. It
+			// is then validated as it is (validate adds nothing to it).
+			if all := strings.Join(texts, "\n"); terraformRE.MatchString(all) && !strings.Contains(all, "required_providers") {
+				t.Errorf("its terraform block has no required_providers: copied as it is, Terraform looks for "+
+					"hashicorp/service; add required_providers { service = { source = %q } }", testutil.ProviderSource)
 			}
 			requireActions(t, strings.Join(texts, "\n"))
 			for _, text := range texts {

@@ -39,13 +39,14 @@ func TestModuleTestingExample(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("terraform test failed (exit %d):\n%s", code, out)
 	}
-	for _, run := range []string{"connect", "user_approves", "subscribe", "commit_pushed", "stable"} {
+	for _, run := range []string{"connect", "user_approves", "subscribe", "commit_pushed", "stable", "no_drift",
+		"rejects_an_invalid_prefix", "accepts_a_valid_prefix", "subscribes_once_approved"} {
 		if !strings.Contains(out, `run "`+run+`"... pass`) {
 			t.Errorf("run %q did not pass:\n%s", run, out)
 		}
 	}
-	if !strings.Contains(out, "Success! 5 passed, 0 failed.") {
-		t.Errorf("terraform test did not report 5 passed runs:\n%s", out)
+	if !strings.Contains(out, "Success! 9 passed, 0 failed.") {
+		t.Errorf("terraform test did not report 9 passed runs:\n%s", out)
 	}
 
 	// terraform test destroyed what it created.

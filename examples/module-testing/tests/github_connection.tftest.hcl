@@ -63,14 +63,36 @@ run "commit_pushed" {
   }
 }
 
-# Nothing drifts after the user's approval and the event.
+# Nothing would change: the plan's objects are those the last apply left
+# (handed over as a variable: tofu test reads run.<name> only there).
+# A planned update or replacement fails the assertion: its new values differ
+# from them, or are unknown until apply.
 run "stable" {
   command = plan
   variables {
-    subscribe = true
+    subscribe    = true
+    last_applied = run.subscribe.objects
   }
   assert {
-    condition     = output.account_status == "ACTIVE"
-    error_message = "The connection did not stay ACTIVE."
+    condition     = output.objects == var.last_applied
+    error_message = "The plan would change what the last apply left."
+  }
+}
+
+# Nothing drifted: a refresh-only plan reads what the service holds, which
+# must be what the last apply left (a change made outside Terraform, such as
+# the trigger disabled, fails it).
+run "no_drift" {
+  command = plan
+  plan_options {
+    mode = refresh-only
+  }
+  variables {
+    subscribe    = true
+    last_applied = run.subscribe.objects
+  }
+  assert {
+    condition     = output.objects == var.last_applied
+    error_message = "The service's objects changed since the last apply."
   }
 }

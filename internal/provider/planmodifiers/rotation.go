@@ -14,9 +14,10 @@ import (
 // Rotated is the plan modifier of a computed secret the service
 // delivers only when it makes one (a webhook subscription's secret, a
 // project's api_key): the value is kept from state unless the rotation
-// attribute changes to a new non-null value (then it is unknown: a rotation).
-// The first value the rotation attribute gets after an import is the
-// baseline (BaselineAfterImport), not a rotation. With NullStaysUnknown, a
+// attribute changes from a value to a new non-null one (then it is unknown:
+// a rotation; see Rotates). The first value the rotation attribute gets,
+// after a create without it or after an import (BaselineAfterImport), is
+// the baseline, not a rotation. With NullStaysUnknown, a
 // null in state is left unknown instead of kept.
 type Rotated struct {
 	Rotation         string // the rotation attribute, e.g. "secret_rotation"
@@ -71,7 +72,11 @@ func BaselineAfterImport(ctx context.Context, p PrivateGetter, prior types.Strin
 }
 
 // Rotates reports whether a rotation attribute going from prior to planned asks
-// for a rotation: a change to a new, non-null value (unknown counts).
+// for a rotation: a change from a value to another, non-null one (unknown
+// counts). Giving the attribute its first value (null before: a new block
+// on an existing object, or the first value after an import) is the
+// baseline of the current secret, never a rotation: what already uses the
+// secret keeps working until the value changes.
 func Rotates(prior, planned types.String) bool {
-	return !planned.IsNull() && !planned.Equal(prior)
+	return !prior.IsNull() && !planned.IsNull() && !planned.Equal(prior)
 }

@@ -13,7 +13,8 @@ func TestRotates(t *testing.T) {
 		want           bool
 	}{
 		{types.StringNull(), types.StringNull(), false},
-		{types.StringNull(), s("a"), true},
+		{types.StringNull(), s("a"), false}, // the first value: the baseline
+		{types.StringNull(), types.StringUnknown(), false},
 		{s("a"), s("a"), false},
 		{s("a"), s("b"), true},
 		{s("a"), types.StringNull(), false},

@@ -29,4 +29,5 @@ var (
 	_ tfprotov6.ProviderServerWithStateStores  = WholeNumbers{} //nolint:staticcheck // see Server
 	_ Server                                   = ListConfigPaths{}
 	_ Server                                   = WriteTracking{}
+	_ Server                                   = RateLimitNotices{}
 )

@@ -7,6 +7,12 @@
 # account anyway (Terraform never lets an action block a destroy).
 terraform {
   required_version = ">= 1.16"
+
+  required_providers {
+    service = {
+      source = "integration-service/service"
+    }
+  }
 }
 
 variable "auth_config_id" {
