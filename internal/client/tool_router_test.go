@@ -43,8 +43,8 @@ func TestSessionOperations(t *testing.T) {
 				return c.CreateSession(ctx, CreateSessionRequest{UserID: "u1", Toolkits: &SessionToolkitsParam{Slugs: []string{"github"}},
 					AuthConfigs: map[string]string{"github": "ac_1"}, ConnectedAccounts: map[string][]string{"github": {"ca_1"}},
 					ManageConnections: &SessionManageConnectionsParam{Enable: ptr(true), CallbackURL: "https://e/cb", EnableConnectionRemoval: ptr(false)},
-					Tools: map[string]SessionToolRuleParam{"github": {Disable: []string{"GITHUB_A"}}, "slack": {Tags: &SessionTagsParam{Enable: []string{"readOnlyHint"}}}},
-					Tags:  &SessionTagsParam{Disable: []string{"destructiveHint"}}, Workbench: &SessionWorkbenchParam{EnableProxyExecution: ptr(false), SandboxSize: "medium"},
+					Tools:             map[string]SessionToolRuleParam{"github": {Disable: []string{"GITHUB_A"}}, "slack": {Tags: &SessionTagsParam{Enable: []string{"readOnlyHint"}}}},
+					Tags:              &SessionTagsParam{Disable: []string{"destructiveHint"}}, Workbench: &SessionWorkbenchParam{EnableProxyExecution: ptr(false), SandboxSize: "medium"},
 					MultiAccount: &SessionMultiAccount{Enable: ptr(true)}, SessionConfigID: "sc_1"})
 			},
 			status: 201, reply: sessionJSON, method: "POST", path: "/api/v3.1/tool_router/session",
