@@ -295,6 +295,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 		NewAuthConfigResource,
 		NewConnectedAccountResource,
 		NewMCPServerResource,
+		NewToolRouterSessionResource,
 		NewTriggerInstanceResource,
 		NewCustomToolkitResource,
 		NewWebhookSubscriptionResource,
