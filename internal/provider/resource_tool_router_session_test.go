@@ -206,6 +206,40 @@ func TestAccToolRouterSession_lifecycle(t *testing.T) {
 				Check: testAccSameValue(id, testAccSessionName, "id"),
 			},
 			{
+				// Everything removed from the configuration: each member is
+				// reset in place (every toolkit, no maps, the defaults).
+				PreConfig: snap,
+				Config:    fmt.Sprintf("resource \"service_tool_router_session\" \"test\" {\n  user_id = %q\n}\n", fx.user),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(testAccSessionName, plancheck.ResourceActionUpdate),
+				}},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("toolkits"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("disabled_toolkits"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("connected_accounts"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("tools"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("disabled_tags"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("manage_connections"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("workbench"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("multi_account"), knownvalue.Null()),
+				},
+				Check: resource.ComposeTestCheckFunc(testAccSameValue(id, testAccSessionName, "id"), func(*terraform.State) error {
+					got, err := testAccClient(t).GetSession(ctx, id.v)
+					if err != nil {
+						return err
+					}
+					c := got.Config
+					if c.Toolkits != nil && (len(c.Toolkits.Enabled) > 0 || len(c.Toolkits.Disabled) > 0) || len(c.Tools) > 0 ||
+						len(c.ConnectedAccounts) > 0 || c.MultiAccount != nil || c.Tags != nil && len(c.Tags.Disabled) > 0 {
+						return fmt.Errorf("the session kept what the configuration removed: %+v", c)
+					}
+					if p := cost(routePatchSession); p != 1 {
+						return fmt.Errorf("%d PATCHes, want 1", p)
+					}
+					return nil
+				}),
+			},
+			{
 				// Deleted outside Terraform: planned again.
 				PreConfig: func() {
 					if err := testAccClient(t).DeleteSession(ctx, id.v); err != nil {
