@@ -430,10 +430,21 @@ type SessionConfigPolicy struct {
 // SavedSessionConfig is a session config as the retrieve answers it.
 type SavedSessionConfig struct {
 	SessionConfigSummary
-	Description *string             `json:"description"`
-	Config      SessionConfigPolicy `json:"config"`
-	// Raw is the answer's config member as sent.
-	Raw json.RawMessage `json:"-"`
+	Description *string `json:"description"`
+	// Config is the policy as the service sent it; Policy decodes it.
+	Config json.RawMessage `json:"config"`
+}
+
+// Policy decodes the config's policy (an absent config allows everything).
+func (sc *SavedSessionConfig) Policy() (SessionConfigPolicy, error) {
+	var p SessionConfigPolicy
+	if len(sc.Config) == 0 || string(sc.Config) == "null" {
+		return p, nil
+	}
+	if err := json.Unmarshal(sc.Config, &p); err != nil {
+		return p, fmt.Errorf("session config %s: config: %w", sc.ID, err)
+	}
+	return p, nil
 }
 
 // SessionConfigListParams filters ListSessionConfigs: Search matches names;
@@ -472,19 +483,9 @@ func (c *Client) ListSessionConfigs(ctx context.Context, p SessionConfigListPara
 // GetSessionConfig retrieves a session config with its description and
 // policy (404 *APIError when unknown, 403 without the feature).
 func (c *Client) GetSessionConfig(ctx context.Context, id string) (*SavedSessionConfig, error) {
-	var raw struct {
-		SavedSessionConfig
-		Config json.RawMessage `json:"config"`
-	}
-	if err := c.do(ctx, http.MethodGet, "/session_configs/"+escape(id), nil, nil, &raw); err != nil {
+	var out SavedSessionConfig
+	if err := c.do(ctx, http.MethodGet, "/session_configs/"+escape(id), nil, nil, &out); err != nil {
 		return nil, err
-	}
-	out := raw.SavedSessionConfig
-	out.Raw = raw.Config
-	if len(raw.Config) > 0 && string(raw.Config) != "null" {
-		if err := json.Unmarshal(raw.Config, &out.Config); err != nil {
-			return nil, fmt.Errorf("GET %s/session_configs/%s: config: %w", APIPrefix, id, err)
-		}
 	}
 	return &out, nil
 }

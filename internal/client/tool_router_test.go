@@ -101,9 +101,10 @@ func TestSessionOperations(t *testing.T) {
 			method: "GET", path: "/api/v3.1/session_configs/sc_1",
 			checkResp: func(t *testing.T, got any) {
 				sc := got.(*SavedSessionConfig)
-				if sc.ID != "sc_1" || sc.Name != "Support" || sc.Description != nil || sc.Config.Toolkits.Enabled[0] != "github" ||
-					sc.Config.Tags.Enabled[0] != "readOnlyHint" || sc.Config.Tools["github"].Disabled[0] != "GITHUB_A" || len(sc.Raw) == 0 {
-					t.Errorf("%+v", sc)
+				p, err := sc.Policy()
+				if err != nil || sc.ID != "sc_1" || sc.Name != "Support" || sc.Description != nil || p.Toolkits.Enabled[0] != "github" ||
+					p.Tags.Enabled[0] != "readOnlyHint" || p.Tools["github"].Disabled[0] != "GITHUB_A" {
+					t.Errorf("%+v %v", sc, err)
 				}
 			},
 		},

@@ -46,7 +46,14 @@ type readOp struct {
 	// missing is the id of the missing-object read when the side listed
 	// no object to model one on.
 	missing string
+	// unlisted says why no list names the objects of a read of one object
+	// (the service lists no tool-router sessions): only its missing-object
+	// read is sent.
+	unlisted string
 }
+
+// sessionsUnlisted: the service has no operation listing tool-router sessions.
+const sessionsUnlisted = "the service lists no tool-router sessions"
 
 // limitAboveMax is the page size of the limit probe: above every maximum
 // the service documents (1000).
@@ -79,6 +86,13 @@ var readPlan = []readOp{
 		queries: one(url.Values{"limit": {"50"}})},
 	{id: "getApiV31OrgOwnerProjectByNanoId", decodes: []reflect.Type{typeOf[client.Project]()}, org: true,
 		from: "getApiV31OrgOwnerProjectList", key: "id", missing: "pr_000000000000"},
+	{id: "getApiV31SessionConfigs", decodes: []reflect.Type{cursorOf[client.SessionConfigSummary]()}, paging: pagingCursor},
+	{id: "getApiV31SessionConfigsBySessionConfigId", decodes: []reflect.Type{typeOf[client.SavedSessionConfig]()},
+		from: "getApiV31SessionConfigs", key: "id", missing: "sc_000000000000"},
+	{id: "getApiV31ToolRouterSessionBySessionId", decodes: []reflect.Type{typeOf[client.ToolRouterSession]()},
+		missing: "trs_000000000000", unlisted: sessionsUnlisted},
+	{id: "getApiV31ToolRouterSessionBySessionIdConfigHistory", decodes: []reflect.Type{cursorOf[client.SessionConfigVersion]()},
+		missing: "trs_000000000000", unlisted: sessionsUnlisted},
 	{id: "getApiV31Toolkits", decodes: []reflect.Type{cursorOf[client.ToolkitSummary]()}, paging: pagingCursor,
 		queries: func(*sideReads) []url.Values { return []url.Values{{}, {"type": {"custom"}}} }},
 	{id: "getApiV31ToolkitsBySlug", decodes: []reflect.Type{typeOf[client.Toolkit]()},
@@ -124,4 +138,4 @@ var readPlan = []readOp{
 	}]()}},
 }
 
-func (op readOp) byID() bool { return op.from != "" }
+func (op readOp) byID() bool { return op.from != "" || op.unlisted != "" }
