@@ -323,6 +323,8 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewProjectDataSource,
 		NewProjectsDataSource,
 		NewWebhookEndpointsDataSource,
+		NewSessionConfigDataSource,
+		NewSessionConfigsDataSource,
 	}
 }
 
