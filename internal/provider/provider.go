@@ -348,6 +348,7 @@ func (p *ServiceProvider) ListResources(_ context.Context) []func() list.ListRes
 func (p *ServiceProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewConnectedAccountRevokeAction,
+		NewToolExecuteAction,
 	}
 }
 
