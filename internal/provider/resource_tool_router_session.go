@@ -1127,7 +1127,7 @@ func (r *toolRouterSessionResource) checkSessionConfig(ctx context.Context, diag
 	}
 	id := v.ValueString()
 	at := path.Root("session_config_id")
-	sc, err := r.data.Client.GetSessionConfig(ctx, id)
+	sc, err := r.data.sessionConfig(ctx, id)
 	switch {
 	case client.IsStatus(err, http.StatusForbidden):
 		diags.AddAttributeError(at, "Session configs not enabled", sessionConfigsForbidden("session_config_id", err))
@@ -1142,6 +1142,26 @@ func (r *toolRouterSessionResource) checkSessionConfig(ctx context.Context, diag
 			fmt.Sprintf("Attribute session_config_id: session config %s (%q) is archived, and an archived config cannot "+
 				"create sessions. Restore it in the service's dashboard, or choose another.", id, sc.Name))
 	}
+}
+
+// sessionConfigLookup is one read of a session config, kept for the run.
+type sessionConfigLookup struct {
+	sc  *client.SavedSessionConfig
+	err error
+}
+
+// sessionConfig reads a session config at most once per provider data (a
+// failure other than 403 or 404 is not kept: a later check reads again).
+func (d *ProviderData) sessionConfig(ctx context.Context, id string) (*client.SavedSessionConfig, error) {
+	if v, ok := d.sessionConfigs.Load(id); ok {
+		l := v.(sessionConfigLookup) //nolint:forcetypeassert // only sessionConfigLookup is stored
+		return l.sc, l.err
+	}
+	sc, err := d.Client.GetSessionConfig(ctx, id)
+	if err == nil || client.IsNotFound(err) || client.IsStatus(err, http.StatusForbidden) {
+		d.sessionConfigs.Store(id, sessionConfigLookup{sc, err})
+	}
+	return sc, err
 }
 
 // sessionConfigsForbidden explains a 403 of the session configs' routes.
