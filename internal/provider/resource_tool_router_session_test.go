@@ -174,7 +174,7 @@ func TestAccToolRouterSession_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("multi_account").AtMapKey("max_accounts_per_toolkit"), knownvalue.Int64Exact(3)),
 					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("tools").AtMapKey("stripe").AtMapKey("enabled"), testAccStrings("STRIPE_GET_ITEM", "STRIPE_LIST_ITEMS")),
 				},
-				Check: resource.ComposeTestCheckFunc(testAccSameValue(id, testAccSessionName, "id"), testAccSameValue(url, testAccSessionName, "mcp_url"),
+				Check: resource.ComposeTestCheckFunc(testAccSessionSame(id, "id"), testAccSessionSame(url, "mcp_url"),
 					func(*terraform.State) error {
 						if p, c := cost(routePatchSession), cost(routeCreateSession); p != 1 || c != 0 {
 							return fmt.Errorf("update cost %d PATCHes and %d creates, want 1 and 0", p, c)
@@ -203,7 +203,7 @@ func TestAccToolRouterSession_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("tags"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("workbench").AtMapKey("sandbox_size"), knownvalue.StringExact("large")),
 				},
-				Check: testAccSameValue(id, testAccSessionName, "id"),
+				Check: testAccSessionSame(id, "id"),
 			},
 			{
 				// Everything removed from the configuration: each member is
@@ -223,7 +223,7 @@ func TestAccToolRouterSession_lifecycle(t *testing.T) {
 					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("workbench"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(testAccSessionName, tfjsonpath.New("multi_account"), knownvalue.Null()),
 				},
-				Check: resource.ComposeTestCheckFunc(testAccSameValue(id, testAccSessionName, "id"), func(*terraform.State) error {
+				Check: resource.ComposeTestCheckFunc(testAccSessionSame(id, "id"), func(*terraform.State) error {
 					got, err := testAccClient(t).GetSession(ctx, id.v)
 					if err != nil {
 						return err
@@ -267,7 +267,7 @@ resource "service_tool_router_session" "test" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(testAccSessionName, plancheck.ResourceActionDestroyBeforeCreate),
 				}},
-				Check: testAccOtherValue(id, testAccSessionName, "id"),
+				Check: testAccSessionOther(id, "id"),
 			},
 		},
 	})
@@ -361,21 +361,23 @@ func testAccSessionConfigsFeature(t *testing.T, on bool) {
 	testAccEmulatorDo(t, "PUT", "/_emulator/session_configs/feature", map[string]any{"enabled": on}, nil)
 }
 
-// testAccSameValue checks that attr still holds the value v captured.
-func testAccSameValue(v *testAccValue, resourceName, attr string) resource.TestCheckFunc {
+// testAccSessionSame checks that the session's attr still holds the value v
+// captured.
+func testAccSessionSame(v *testAccValue, attr string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		if got := s.RootModule().Resources[resourceName].Primary.Attributes[attr]; got != v.v {
-			return fmt.Errorf("%s.%s changed: %q, was %q", resourceName, attr, got, v.v)
+		if got := s.RootModule().Resources[testAccSessionName].Primary.Attributes[attr]; got != v.v {
+			return fmt.Errorf("%s.%s changed: %q, was %q", testAccSessionName, attr, got, v.v)
 		}
 		return nil
 	}
 }
 
-// testAccOtherValue checks that attr no longer holds the value v captured.
-func testAccOtherValue(v *testAccValue, resourceName, attr string) resource.TestCheckFunc {
+// testAccSessionOther checks that the session's attr no longer holds the
+// value v captured.
+func testAccSessionOther(v *testAccValue, attr string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		if got := s.RootModule().Resources[resourceName].Primary.Attributes[attr]; got == v.v {
-			return fmt.Errorf("%s.%s is still %q", resourceName, attr, got)
+		if got := s.RootModule().Resources[testAccSessionName].Primary.Attributes[attr]; got == v.v {
+			return fmt.Errorf("%s.%s is still %q", testAccSessionName, attr, got)
 		}
 		return nil
 	}
