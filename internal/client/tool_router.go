@@ -298,29 +298,20 @@ func (r UpdateSessionRequest) Empty() bool {
 
 func (r UpdateSessionRequest) members() (map[string]any, error) {
 	m := map[string]any{}
-	if r.Toolkits != nil {
-		m["toolkits"] = r.Toolkits
-	}
-	if r.AuthConfigs != nil {
-		m["auth_configs"] = r.AuthConfigs
-	}
-	if r.ConnectedAccounts != nil {
-		m["connected_accounts"] = r.ConnectedAccounts
-	}
-	if r.ManageConnections != nil {
-		m["manage_connections"] = r.ManageConnections
-	}
-	if r.Tools != nil {
-		m["tools"] = r.Tools
-	}
-	if r.Tags != nil {
-		m["tags"] = r.Tags
-	}
-	if r.Workbench != nil {
-		m["workbench"] = r.Workbench
-	}
-	if r.MultiAccount != nil {
-		m["multi_account"] = r.MultiAccount
+	for _, f := range []struct {
+		name string
+		set  bool
+		v    any
+	}{
+		{"toolkits", r.Toolkits != nil, r.Toolkits}, {"auth_configs", r.AuthConfigs != nil, r.AuthConfigs},
+		{"connected_accounts", r.ConnectedAccounts != nil, r.ConnectedAccounts},
+		{"manage_connections", r.ManageConnections != nil, r.ManageConnections}, {"tools", r.Tools != nil, r.Tools},
+		{"tags", r.Tags != nil, r.Tags}, {"workbench", r.Workbench != nil, r.Workbench},
+		{"multi_account", r.MultiAccount != nil, r.MultiAccount},
+	} {
+		if f.set {
+			m[f.name] = f.v
+		}
 	}
 	for _, k := range r.Reset {
 		if !slices.Contains(sessionResettable, k) {
