@@ -54,7 +54,7 @@ set -uo pipefail
 # COMPAT_RUN selects the compatibility pass's tests (go test -run); it must
 # select a test of every resource, ephemeral resource and action
 # (TestRegistrationsCompatRun, internal/provider/registrations_test.go).
-COMPAT_RUN='^(TestAccAuthConfig_(managedLifecycle|drift|importBlock)|TestAccConnectedAccount_(apiKey|importIDs)|TestAccCustomToolkit_(lifecycle|drift)|TestAccE2E_customToolkitStateUpgrade|TestAccMCPServer_(lifecycle|drift)|TestAccTriggerInstance_(lifecycle|configDrift)|TestAccWebhookSubscription_(lifecycle|importKeepsSecret)|TestAccProject_(lifecycle|badInputs)|TestAccWebhookEndpoint_(lifecycle|refusedToolkit)|TestAccConnectedAccountCredentials_feedsAnotherProvider|TestAccE2E_importByIdentity|TestAccE2E_connectedAccountRevokeAction|TestModuleTestingExample|TestEnvironmentsExample)$'
+COMPAT_RUN='^(TestAccAuthConfig_(managedLifecycle|drift|importBlock)|TestAccConnectedAccount_(apiKey|importIDs)|TestAccCustomToolkit_(lifecycle|drift)|TestAccE2E_customToolkitStateUpgrade|TestAccMCPServer_(lifecycle|drift)|TestAccToolRouterSession_lifecycle|TestAccTriggerInstance_(lifecycle|configDrift)|TestAccWebhookSubscription_(lifecycle|importKeepsSecret)|TestAccProject_(lifecycle|badInputs)|TestAccWebhookEndpoint_(lifecycle|refusedToolkit)|TestAccConnectedAccountCredentials_feedsAnotherProvider|TestAccE2E_importByIdentity|TestAccE2E_connectedAccountRevokeAction|TestAccE2E_toolExecuteAction|TestModuleTestingExample|TestEnvironmentsExample)$'
 COMPAT_PKGS=(./internal/provider ./test/moduletest ./test/examples)
 
 # cli_label PATH: "terraform 1.16.4" or "tofu 1.12.6", from the binary itself.

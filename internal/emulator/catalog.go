@@ -137,6 +137,8 @@ type catalog struct {
 	bySlug     map[string]*toolkitDef
 	triggers   map[string]*triggerDef
 	tools      map[string]*toolDef
+	// sessionConfigs are session_configs.json's: every project's.
+	sessionConfigs []*SessionConfig
 }
 
 // categoryName is the display name of a category slug.

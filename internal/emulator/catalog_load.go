@@ -131,8 +131,9 @@ func loadCatalog(dir string) (*catalog, error) {
 	return c, c.index()
 }
 
-// addDir reads categories.json (required for the built-in catalog) and every
-// other *.json file as a toolkit; a toolkit replaces one of the same slug.
+// addDir reads categories.json (required for the built-in catalog),
+// session_configs.json (optional) and every other *.json file as a toolkit;
+// a toolkit replaces one of the same slug.
 func (c *catalog) addDir(fsys fs.FS, name string, builtin bool) error {
 	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
@@ -160,9 +161,12 @@ func (c *catalog) addDir(fsys fs.FS, name string, builtin bool) error {
 		return fmt.Errorf("%s missing", path.Join(name, categoriesFile))
 	}
 	var errs []error
+	if slices.Contains(files, sessionConfigsFile) {
+		errs = append(errs, c.addSessionConfigs(fsys, name))
+	}
 	seen := map[string]string{}
 	for _, f := range files {
-		if f == categoriesFile {
+		if f == categoriesFile || f == sessionConfigsFile {
 			continue
 		}
 		file := path.Join(name, f)

@@ -15,7 +15,7 @@ import (
 // created in project alpha.
 type isolationFixture struct {
 	authConfig, account, trigger, mcpServer, mcpUser, session, webhookSub, customToolkit string
-	webhookEndpoint                                                                      string
+	webhookEndpoint, sessionConfig                                                       string
 }
 
 // isolationCase is how an id route is called with another project's key and
@@ -71,11 +71,15 @@ func isolationCases(fx isolationFixture) map[string]isolationCase {
 		// appKey is a toolkit: the route lists the caller's servers using it.
 		"GET /mcp/app/{appKey}": {path: "/mcp/app/stripe", emptyList: true},
 
-		"GET /tool_router/session/{session_id}":          {path: "/tool_router/session/" + sess},
-		"DELETE /tool_router/session/{session_id}":       {path: "/tool_router/session/" + sess},
-		"GET /tool_router/session/{session_id}/toolkits": {path: "/tool_router/session/" + sess + "/toolkits"},
-		"GET /tool_router/session/{session_id}/tools":    {path: "/tool_router/session/" + sess + "/tools"},
-		"POST /tool_router/session/{session_id}/link":    {path: "/tool_router/session/" + sess + "/link", body: map[string]any{"toolkit": "stripe"}},
+		"GET /tool_router/session/{session_id}":                {path: "/tool_router/session/" + sess},
+		"DELETE /tool_router/session/{session_id}":             {path: "/tool_router/session/" + sess},
+		"GET /tool_router/session/{session_id}/toolkits":       {path: "/tool_router/session/" + sess + "/toolkits"},
+		"PATCH /tool_router/session/{session_id}":              {path: "/tool_router/session/" + sess, body: map[string]any{"tags": []string{"readOnlyHint"}}},
+		"GET /tool_router/session/{session_id}/config_history": {path: "/tool_router/session/" + sess + "/config_history"},
+		// The other project has the feature too: a 404, not its 403.
+		"GET /session_configs/{session_config_id}":    {path: "/session_configs/" + fx.sessionConfig},
+		"GET /tool_router/session/{session_id}/tools": {path: "/tool_router/session/" + sess + "/tools"},
+		"POST /tool_router/session/{session_id}/link": {path: "/tool_router/session/" + sess + "/link", body: map[string]any{"toolkit": "stripe"}},
 		"POST /tool_router/session/{session_id}/execute": {path: "/tool_router/session/" + sess + "/execute",
 			body: map[string]any{"tool_slug": "STRIPE_LIST_ITEMS", "arguments": map[string]any{}}},
 
@@ -166,13 +170,17 @@ func TestProjectIsolationEveryIDRoute(t *testing.T) {
 	fx.mcpUser = "u1"
 	e.must(201, "POST", v+"/mcp/servers/"+fx.mcpServer+"/instances", map[string]any{"user_id": fx.mcpUser})
 	fx.session = e.must(201, "POST", v+"/tool_router/session", map[string]any{"user_id": "u1", "toolkits": []any{"stripe"}}).str("session_id")
+	fx.sessionConfig = e.must(201, "POST", "/_emulator/session_configs", map[string]any{"name": "alpha policy"}).str("id")
+	e.key = "key-b"
+	e.must(200, "PUT", "/_emulator/session_configs/feature", map[string]any{"enabled": true})
+	e.key = "key-a"
 	sub := e.must(201, "POST", v+"/webhook_subscriptions", map[string]any{"webhook_url": "https://alpha.example/h", "enabled_events": []string{EventTriggerMessage}})
 	fx.webhookSub = sub.str("id")
 	fx.webhookEndpoint = e.must(201, "POST", v+"/webhook_endpoints", map[string]any{"toolkit_slug": "slack", "client_id": "alpha-app"}).str("id")
 	e.must(200, "POST", v+"/webhook_endpoints/"+fx.webhookEndpoint, map[string]any{"data": map[string]any{"signing_secret": "alpha-secret", "app_id": "A1"}})
 	for name, id := range map[string]string{"custom toolkit": fx.customToolkit, "auth config": fx.authConfig, "account": fx.account,
 		"trigger": fx.trigger, "MCP server": fx.mcpServer, "session": fx.session, "webhook subscription": fx.webhookSub,
-		"webhook endpoint": fx.webhookEndpoint} {
+		"webhook endpoint": fx.webhookEndpoint, "session config": fx.sessionConfig} {
 		if id == "" {
 			t.Fatalf("fixture: no %s id", name)
 		}

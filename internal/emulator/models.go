@@ -85,6 +85,45 @@ type Session struct {
 	// tools, assistive prompt), nil when the create body had none.
 	Experimental map[string]any `json:"experimental,omitempty"`
 	CreatedAt    string         `json:"created_at"`
+	// ConfigVersion counts the config's versions: 1 at create, one more
+	// per PATCH (0 in a session stored before PATCH existed: version 1).
+	ConfigVersion int `json:"config_version,omitempty"`
+	// History holds every version of the config, oldest first.
+	History []SessionVersion `json:"history,omitempty"`
+}
+
+// SessionVersion is one version of a session's config.
+type SessionVersion struct {
+	Version   int            `json:"version"`
+	CreatedAt string         `json:"created_at"`
+	Config    map[string]any `json:"config"`
+}
+
+// version is the session's config_version.
+func (s *Session) version() int { return max(s.ConfigVersion, 1) }
+
+// history is the session's config versions (one, version 1, for a session
+// stored before PATCH existed).
+func (s *Session) history() []SessionVersion {
+	if len(s.History) == 0 {
+		return []SessionVersion{{Version: 1, CreatedAt: s.CreatedAt, Config: s.Config}}
+	}
+	return s.History
+}
+
+// SessionConfig is a saved session config (sc_...): a named access policy
+// (toolkits, tools, tags) written in the service's dashboard; the emulator
+// takes it from its catalog or a control route.
+type SessionConfig struct {
+	ID          string         `json:"id"`
+	Project     string         `json:"project"`
+	Seq         int64          `json:"seq"`
+	Name        string         `json:"name"`
+	Description *string        `json:"description"`
+	Archived    bool           `json:"archived"`
+	Config      map[string]any `json:"config"`
+	CreatedAt   string         `json:"created_at"`
+	UpdatedAt   string         `json:"updated_at"`
 }
 
 // Account statuses.

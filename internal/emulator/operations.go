@@ -187,6 +187,8 @@ var operationSpecs = []operationSpec{
 	{"POST", "/custom/toolkits/sync", "customToolkits.sync", false, apiKey},
 	{"PATCH", "/custom/toolkits/{slug}", "customToolkits.update", false, apiKey},
 	{"DELETE", "/custom/toolkits/{slug}", "customToolkits.delete", false, apiKey},
+	{"GET", "/session_configs", "sessionConfigs.list", false, apiKey},
+	{"GET", "/session_configs/{session_config_id}", "sessionConfigs.retrieve", false, apiKey},
 }
 
 var (

@@ -60,6 +60,11 @@ type store struct {
 
 	// webhookEndpoints: inbound webhook endpoints (webhook_endpoints.go).
 	webhookEndpoints map[string]*WebhookEndpoint
+	// sessionConfigs: saved session configs (session_configs.go);
+	// sessionConfigFeature: the projects whose session configs feature a
+	// control route turned on or off.
+	sessionConfigs       map[string]*SessionConfig
+	sessionConfigFeature map[string]*sessionConfigFeature
 }
 
 // change is one put (val != nil) or delete (val == nil) in a bucket.
@@ -84,6 +89,9 @@ func openStore(path string) (*store, error) {
 		mcpServers:      map[string]*MCPServer{},
 
 		webhookEndpoints: map[string]*WebhookEndpoint{},
+
+		sessionConfigs:       map[string]*SessionConfig{},
+		sessionConfigFeature: map[string]*sessionConfigFeature{},
 	}
 	if path == "" {
 		return st, nil
@@ -135,6 +143,12 @@ func (st *store) load() error {
 			return err
 		}
 		if err := loadBucket(tx, bucketMCPServers, st.mcpServers); err != nil {
+			return err
+		}
+		if err := loadBucket(tx, bucketSessionConfigs, st.sessionConfigs); err != nil {
+			return err
+		}
+		if err := loadBucket(tx, bucketSessionConfigFeature, st.sessionConfigFeature); err != nil {
 			return err
 		}
 		if err := loadBucket(tx, bucketWebhookEndpoints, st.webhookEndpoints); err != nil {
@@ -236,6 +250,10 @@ func (st *store) commit(changes ...change) error {
 			applyChange(st.mcpServers, c)
 		case bucketWebhookEndpoints:
 			applyChange(st.webhookEndpoints, c)
+		case bucketSessionConfigs:
+			applyChange(st.sessionConfigs, c)
+		case bucketSessionConfigFeature:
+			applyChange(st.sessionConfigFeature, c)
 		}
 	}
 	return nil

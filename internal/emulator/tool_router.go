@@ -1,5 +1,5 @@
-// Resource group toolRouter.session: create, get, delete, tools, toolkits,
-// link, execute.
+// Resource group toolRouter.session: create, get, patch, delete,
+// config_history, tools, toolkits, link, execute.
 
 package emulator
 
@@ -23,6 +23,8 @@ func (s *Server) registerToolRouter() {
 	s.handle("getApiV31ToolRouterSessionBySessionIdToolkits", s.sessionToolkits)
 	s.handle("postApiV31ToolRouterSessionBySessionIdLink", s.sessionLink)
 	s.handle("postApiV31ToolRouterSessionBySessionIdExecute", s.sessionExecute)
+	s.handle("patchApiV31ToolRouterSessionBySessionId", s.patchSession)
+	s.handle("getApiV31ToolRouterSessionBySessionIdConfigHistory", s.sessionConfigHistory)
 	s.mux.Handle("/tool_router/{session_id}/mcp", s.wrap(func(c *call) (int, any, *apiError) {
 		return http.StatusNotImplemented, map[string]any{"error": map[string]any{
 			"message": "the emulator does not implement the MCP protocol", "code": CodeNotImplemented, "status": 501, "request_id": c.requestID,
@@ -250,98 +252,387 @@ func (s *Server) createSession(c *call) (int, any, *apiError) {
 	if userID == "" {
 		return 0, nil, errValidation("user_id", "user_id is required")
 	}
-	cfg := map[string]any{"user_id": userID, "preload": map[string]any{"tools": []any{}}, "search": map[string]any{}, "execute": map[string]any{}}
-	tks, e := toggleList("toolkits", body["toolkits"], nil)
-	if e != nil {
-		return 0, nil, e
-	}
-	if tks != nil {
-		for _, key := range []string{"enabled", "disabled"} {
-			list, _ := tks[key].([]any)
-			for _, sl := range list {
-				slug, _ := sl.(string)
-				if _, e := s.toolkitFor(c.project, slug); e != nil {
-					return 0, nil, e
-				}
-			}
-		}
-		cfg["toolkits"] = tks
-	}
-	if tags, e := toggleList("tags", body["tags"], sessionTags); e != nil {
-		return 0, nil, e
-	} else if tags != nil {
-		cfg["tags"] = tags
-	}
-	mc := map[string]any{"enabled": true}
-	switch x := body["manage_connections"].(type) {
-	case bool:
-		mc["enabled"] = x
-	case map[string]any:
-		for k, v := range x {
-			if k == "enable" {
-				mc["enabled"] = v
-			} else {
-				mc[k] = v
-			}
-		}
-		if cb, ok := x["callback_url"]; ok && cb != nil {
-			raw, isString := cb.(string)
-			if !isString {
-				return 0, nil, errValidation("manage_connections.callback_url", "manage_connections.callback_url must be a string")
-			}
-			if e := checkCallbackURL("manage_connections.callback_url", raw); e != nil {
-				return 0, nil, e
-			}
-		}
-	}
-	cfg["manage_connections"] = mc
-	for _, k := range []string{"auth_configs", "connected_accounts", "multi_account"} {
-		if v, ok := body[k]; ok {
-			cfg[k] = v
-		}
-	}
-	if v, ok := body["tools"]; ok && v != nil {
-		rules, e := s.toolRules(v)
-		if e != nil {
-			return 0, nil, e
-		}
-		cfg["tools"] = rules
-	}
-	wb, e := sessionWorkbench(body["workbench"])
-	if e != nil {
-		return 0, nil, e
-	}
+	cfg := map[string]any{"user_id": userID, "preload": map[string]any{"tools": []any{}}, "search": map[string]any{},
+		"execute": map[string]any{}, "manage_connections": map[string]any{"enabled": true}}
+	wb, _ := sessionWorkbench(nil)
 	cfg["workbench"] = wb
 	experimental, e := sessionExperimental(body["experimental"])
 	if e != nil {
 		return 0, nil, e
 	}
-	// search and execute are echoed as sent (the direct_tools preset sends
-	// {"enable":false} and {"enable_multi_execute":false}).
-	for _, k := range []string{"search", "execute"} {
-		switch x := body[k].(type) {
-		case nil:
-		case map[string]any:
-			cfg[k] = x
-		default:
-			return 0, nil, errValidation(k, "%s must be an object", k)
-		}
-	}
-	if p, ok := body["preload"]; ok && p != nil {
-		preload, e := s.sessionPreload(cfg, p)
-		if e != nil {
+	var source *SessionConfig
+	if x, ok := body["experimental"].(map[string]any); ok && x["session_config_id"] != nil {
+		if source, e = s.sessionConfigForCreate(c, x["session_config_id"]); e != nil {
 			return 0, nil, e
 		}
-		cfg["preload"] = preload
+	}
+	// Members in a fixed order: multi_account before connected_accounts
+	// (its cap depends on it), preload last (it needs the filters).
+	for _, k := range sessionMembers {
+		v, ok := body[k]
+		if !ok || k == "user_id" || k == "experimental" {
+			continue
+		}
+		if e := s.sessionMember(c, cfg, k, v, false); e != nil {
+			return 0, nil, e
+		}
+	}
+	if source != nil {
+		// The session gets exactly the access the config grants: its
+		// toolkits, tools and tags policy replaces the body's.
+		for _, k := range []string{"toolkits", "tools", "tags"} {
+			delete(cfg, k)
+			if v, ok := source.Config[k]; ok {
+				if e := s.sessionMember(c, cfg, k, v, false); e != nil {
+					return 0, nil, e
+				}
+			}
+		}
+		if experimental == nil {
+			experimental = map[string]any{}
+		}
+		experimental["source_session_config"] = map[string]any{"id": source.ID}
 	}
 	s.st.mu.Lock()
 	defer s.st.mu.Unlock()
+	now := s.st.stamp()
 	sess := &Session{ID: newID("trs"), Project: c.project, Seq: s.st.nextSeq(), UserID: userID, Config: cfg,
-		Experimental: experimental, CreatedAt: s.st.stamp()}
+		Experimental: experimental, CreatedAt: now, ConfigVersion: 1,
+		History: []SessionVersion{{Version: 1, CreatedAt: now, Config: cloneJSON(cfg)}}}
 	if err := s.st.commit(put(bucketSessions, sess.ID, sess)); err != nil {
 		return 0, nil, internalErr(err)
 	}
 	return http.StatusCreated, s.renderSession(c, sess), nil
+}
+
+// sessionMembers are the body members of a session create or PATCH, in the
+// order they are applied.
+var sessionMembers = []string{"user_id", "toolkits", "auth_configs", "multi_account", "connected_accounts", "manage_connections",
+	"tools", "tags", "workbench", "search", "execute", "preload", "experimental", "premium_usage"}
+
+// sessionPatchable are the members PATCH takes (the contract's
+// SessionPatchParams); user_id is fixed at create.
+var sessionPatchable = []string{"toolkits", "auth_configs", "connected_accounts", "manage_connections", "tools", "tags",
+	"workbench", "multi_account", "preload", "search", "execute", "experimental"}
+
+// sessionMember validates one member of a create or PATCH body and writes
+// it into the session config cfg in the answer's form. On a PATCH, null
+// resets a nullable member (connected_accounts, manage_connections,
+// workbench, multi_account) to what a create without it answers; maps
+// replace the stored ones, they are not merged.
+func (s *Server) sessionMember(c *call, cfg map[string]any, key string, v any, patch bool) *apiError {
+	if v == nil {
+		switch key {
+		case "connected_accounts", "multi_account":
+			delete(cfg, key)
+		case "manage_connections":
+			cfg[key] = map[string]any{"enabled": true}
+		case "workbench":
+			cfg[key], _ = sessionWorkbench(nil)
+		case "experimental":
+		default:
+			if patch {
+				return errValidation(key, "%s cannot be null", key)
+			}
+		}
+		return nil
+	}
+	switch key {
+	case "toolkits":
+		tks, e := toggleList("toolkits", v, nil)
+		if e != nil {
+			return e
+		}
+		if len(tks) != 1 {
+			return errValidation("toolkits", "toolkits takes either enable or disable (they are mutually exclusive)")
+		}
+		for _, k := range []string{"enabled", "disabled"} {
+			list, _ := tks[k].([]any)
+			for _, sl := range list {
+				slug, _ := sl.(string)
+				if _, e := s.toolkitFor(c.project, slug); e != nil {
+					return e
+				}
+			}
+		}
+		cfg["toolkits"] = tks
+	case "tags":
+		tags, e := toggleList("tags", v, sessionTags)
+		if e != nil {
+			return e
+		}
+		cfg["tags"] = tags
+	case "manage_connections":
+		mc := map[string]any{"enabled": true}
+		switch x := v.(type) {
+		case bool:
+			mc["enabled"] = x
+		case map[string]any:
+			for k, val := range x {
+				switch k {
+				case "enable", "enable_wait_for_connections", "enable_connection_removal":
+					if val == nil {
+						continue
+					}
+					if _, ok := val.(bool); !ok {
+						return errValidation("manage_connections."+k, "manage_connections.%s must be a boolean", k)
+					}
+					if k == "enable" {
+						k = "enabled"
+					}
+					mc[k] = val
+				case "callback_url":
+					raw, isString := val.(string)
+					if !isString {
+						return errValidation("manage_connections.callback_url", "manage_connections.callback_url must be a string")
+					}
+					if e := checkCallbackURL("manage_connections.callback_url", raw); e != nil {
+						return e
+					}
+					mc[k] = raw
+				default:
+					return errValidation("manage_connections."+k, "manage_connections.%s is not a known key", k)
+				}
+			}
+		default:
+			return errValidation("manage_connections", "manage_connections must be a boolean or an object")
+		}
+		cfg["manage_connections"] = mc
+	case "auth_configs":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return errValidation("auth_configs", "auth_configs must be an object of toolkit slug to auth config id")
+		}
+		s.st.mu.RLock()
+		defer s.st.mu.RUnlock()
+		out := map[string]any{}
+		for slug, idv := range m {
+			field := "auth_configs." + slug
+			id, _ := idv.(string)
+			if id == "" {
+				return errValidation(field, "%s must be an auth config id (ac_...)", field)
+			}
+			tk, e := s.toolkitFor(c.project, slug)
+			if e != nil {
+				return e
+			}
+			ac, e := c.authConfig(id)
+			if e != nil {
+				return e.with(field + ": auth config not found")
+			}
+			if ac.ToolkitSlug != tk.Slug {
+				return errValidation(field, "auth config %s is for toolkit %s, not %s", ac.ID, ac.ToolkitSlug, tk.Slug)
+			}
+			out[tk.Slug] = id
+		}
+		cfg["auth_configs"] = out
+	case "connected_accounts":
+		m, ok := v.(map[string]any)
+		if !ok {
+			return errValidation("connected_accounts", "connected_accounts must be an object of toolkit slug to connected account ids")
+		}
+		multi, _ := cfg["multi_account"].(map[string]any)
+		isMulti, _ := multi["enable"].(bool)
+		userID, _ := cfg["user_id"].(string)
+		s.st.mu.RLock()
+		defer s.st.mu.RUnlock()
+		out := map[string]any{}
+		for slug, ids := range m {
+			field := "connected_accounts." + slug
+			var list []string
+			switch x := ids.(type) {
+			case string:
+				list = []string{x}
+			case []any:
+				for i, it := range x {
+					id, ok := it.(string)
+					if !ok {
+						return errValidation(fmt.Sprintf("%s[%d]", field, i), "%s[%d] must be a connected account id", field, i)
+					}
+					list = append(list, id)
+				}
+			default:
+				return errValidation(field, "%s must be a list of connected account ids", field)
+			}
+			if len(list) > 1 && !isMulti {
+				return errValidation(field, "%s pins %d accounts; a session without multi_account.enable pins at most one per toolkit", field, len(list))
+			}
+			tk, e := s.toolkitFor(c.project, slug)
+			if e != nil {
+				return e
+			}
+			pinned := make([]any, 0, len(list))
+			for _, id := range list {
+				a, e := c.account(id)
+				if e != nil {
+					return e.with(field + ": connected account not found")
+				}
+				if a.UserID != userID {
+					return errValidation(field, "connected account %s belongs to user %q, not the session's user %q", id, a.UserID, userID)
+				}
+				if a.IsDisabled {
+					return errValidation(field, "connected account %s is disabled", id)
+				}
+				if a.ToolkitSlug != tk.Slug {
+					return errValidation(field, "connected account %s is of toolkit %s, not %s", id, a.ToolkitSlug, tk.Slug)
+				}
+				pinned = append(pinned, id)
+			}
+			out[tk.Slug] = pinned
+		}
+		cfg["connected_accounts"] = out
+	case "multi_account":
+		x, ok := v.(map[string]any)
+		if !ok {
+			return errValidation("multi_account", "multi_account must be an object")
+		}
+		for k, val := range x {
+			switch k {
+			case "enable", "require_explicit_selection":
+				if _, ok := val.(bool); !ok {
+					return errValidation("multi_account."+k, "multi_account.%s must be a boolean", k)
+				}
+			case "max_accounts_per_toolkit":
+				n, ok := toFloat(val)
+				if !ok || n != float64(int(n)) || n < 2 || n > 10 {
+					return errValidation("multi_account.max_accounts_per_toolkit", "multi_account.max_accounts_per_toolkit must be an integer from 2 to 10, got %v", val)
+				}
+			default:
+				return errValidation("multi_account."+k, "multi_account.%s is not a known key", k)
+			}
+		}
+		cfg["multi_account"] = x
+	case "tools":
+		rules, e := s.toolRules(v)
+		if e != nil {
+			return e
+		}
+		cfg["tools"] = rules
+	case "workbench":
+		wb, e := sessionWorkbench(v)
+		if e != nil {
+			return e
+		}
+		cfg["workbench"] = wb
+	case "search", "execute":
+		// Echoed as sent (the direct_tools preset sends {"enable":false}
+		// and {"enable_multi_execute":false}).
+		x, ok := v.(map[string]any)
+		if !ok {
+			return errValidation(key, "%s must be an object", key)
+		}
+		cfg[key] = x
+	case "preload":
+		preload, e := s.sessionPreload(cfg, v)
+		if e != nil {
+			return e
+		}
+		cfg["preload"] = preload
+	case "premium_usage":
+		// Accepted, not answered.
+	}
+	return nil
+}
+
+// patchSession answers PATCH /tool_router/session/{id}: the members sent
+// replace the stored ones (fields left out are kept), config_version goes
+// up by one and the new config joins the history.
+func (s *Server) patchSession(c *call) (int, any, *apiError) {
+	sess, e := c.session()
+	if e != nil {
+		return 0, nil, e
+	}
+	var body map[string]any
+	if e := c.decode(&body); e != nil {
+		return 0, nil, e
+	}
+	for k := range body {
+		if !slices.Contains(sessionPatchable, k) {
+			return 0, nil, errValidation(k, "%s cannot be changed on a session (PATCH takes %s)", k, strings.Join(sessionPatchable, ", "))
+		}
+	}
+	cfg := cloneJSON(sess.Config)
+	for _, k := range sessionMembers {
+		v, ok := body[k]
+		if !ok {
+			continue
+		}
+		if k == "experimental" {
+			if e := sessionPatchExperimental(v); e != nil {
+				return 0, nil, e
+			}
+			continue
+		}
+		if e := s.sessionMember(c, cfg, k, v, true); e != nil {
+			return 0, nil, e
+		}
+	}
+	if _, ok := body["preload"]; !ok {
+		// A preload of "all" needs the positive filter the patch may have removed.
+		if p, _ := cfg["preload"].(map[string]any); p["tools"] == "all" && !hasPositiveFilter(cfg) {
+			return 0, nil, errValidation("preload.tools", `the session preloads "all", which needs a positive filter: toolkits, tools or tags to enable`)
+		}
+	}
+	s.st.mu.Lock()
+	defer s.st.mu.Unlock()
+	cur, ok := s.st.sessions[sess.ID]
+	if !ok {
+		return 0, nil, errNotFound(CodeSessionNotFound, "ToolRouterSession_NotFound", "tool-router session", sess.ID)
+	}
+	next := *cur
+	next.Config = cfg
+	next.ConfigVersion = cur.version() + 1
+	next.History = append(slices.Clone(cur.history()), SessionVersion{Version: next.ConfigVersion, CreatedAt: s.st.stamp(), Config: cloneJSON(cfg)})
+	if err := s.st.commit(put(bucketSessions, next.ID, &next)); err != nil {
+		return 0, nil, internalErr(err)
+	}
+	return 200, s.renderSession(c, &next), nil
+}
+
+// sessionPatchExperimental checks a PATCH's experimental block: permissions
+// ({default, overrides}) and link_url_overwrite; neither is answered.
+func sessionPatchExperimental(v any) *apiError {
+	if v == nil {
+		return nil
+	}
+	x, ok := v.(map[string]any)
+	if !ok {
+		return errValidation("experimental", "experimental must be an object")
+	}
+	for k, val := range x {
+		switch k {
+		case "permissions":
+			p, ok := val.(map[string]any)
+			if !ok {
+				return errValidation("experimental.permissions", "experimental.permissions must be an object")
+			}
+			if d, _ := p["default"].(string); !slices.Contains([]string{"allow_all", "ask_every_call", "ask_once_per_session"}, d) {
+				return errValidation("experimental.permissions.default", "experimental.permissions.default must be allow_all, ask_every_call or ask_once_per_session")
+			}
+		case "link_url_overwrite":
+			if _, ok := val.(string); !ok {
+				return errValidation("experimental.link_url_overwrite", "experimental.link_url_overwrite must be a string")
+			}
+		default:
+			return errValidation("experimental."+k, "experimental.%s cannot be patched", k)
+		}
+	}
+	return nil
+}
+
+// sessionConfigHistory answers GET /tool_router/session/{id}/config_history:
+// every version of the session's config, newest first.
+func (s *Server) sessionConfigHistory(c *call) (int, any, *apiError) {
+	sess, e := c.session()
+	if e != nil {
+		return 0, nil, e
+	}
+	hist := slices.Clone(sess.history())
+	slices.Reverse(hist)
+	current := sess.version()
+	return answerPage(c.r, hist, maxLimit, func(v SessionVersion) any {
+		return map[string]any{"version": v.Version, "created_at": v.CreatedAt, "config": v.Config, "is_current": v.Version == current}
+	})
 }
 
 func (s *Server) renderSession(c *call, sess *Session) map[string]any {
@@ -350,7 +641,7 @@ func (s *Server) renderSession(c *call, sess *Session) map[string]any {
 		"mcp":               map[string]any{"type": "http", "url": s.origin(c.r) + "/tool_router/" + sess.ID + "/mcp"},
 		"tool_router_tools": toolRouterTools,
 		"config":            sess.Config,
-		"config_version":    1,
+		"config_version":    sess.version(),
 		"created_at":        sess.CreatedAt,
 	}
 	if sess.Experimental != nil {

@@ -2,8 +2,11 @@ package emulator
 
 import (
 	"net/url"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/integration-service/terraform-provider-service/internal/testutil"
 )
 
 func TestSessionTools(t *testing.T) {
@@ -370,4 +373,90 @@ func TestSessionExecute(t *testing.T) {
 	e.mustErr(400, "trs_", "POST", v+"/tool_router/session/bad/execute", body)
 	e.key = "other"
 	e.mustErr(404, "not found", "POST", v+"/tool_router/session/"+id+"/execute", body)
+}
+
+// PATCH changes the members it is sent and keeps the others; maps replace
+// the stored ones; null resets a nullable member; config_version goes up by
+// one per PATCH and config_history lists every version, newest first.
+func TestSessionPatch(t *testing.T) {
+	e := newEnv(t, Options{})
+	gh := e.createCustomAC("stripe", "API_KEY", map[string]any{})
+	gm := e.createCustomAC("linear", "API_KEY", map[string]any{})
+	acct := e.apiKeyAccount(gh, "u1")
+	other := e.apiKeyAccount(gh, "u2")
+	r := e.must(201, "POST", v+"/tool_router/session", map[string]any{
+		"user_id": "u1", "toolkits": map[string]any{"enable": []any{"stripe", "linear"}},
+		"auth_configs": map[string]any{"stripe": gh, "linear": gm}, "tags": []any{"readOnlyHint"},
+		"manage_connections": map[string]any{"enable": true, "callback_url": "https://example.com/cb"},
+	})
+	id := r.str("session_id")
+	if r.get("config_version") != float64(1) {
+		t.Fatalf("create: config_version %v", r.get("config_version"))
+	}
+	p := e.must(200, "PATCH", v+"/tool_router/session/"+id, map[string]any{
+		"toolkits":           map[string]any{"disable": []any{"slack"}},
+		"auth_configs":       map[string]any{"stripe": gh},
+		"connected_accounts": map[string]any{"stripe": []any{acct}},
+		"workbench":          map[string]any{"sandbox_size": "large"},
+	})
+	if p.get("config_version") != float64(2) || p.str("session_id") != id || p.str("mcp", "url") != r.str("mcp", "url") {
+		t.Fatalf("patch answer: %s", p.raw)
+	}
+	cfg := e.must(200, "GET", v+"/tool_router/session/"+id, nil)
+	if got := cfg.get("config", "toolkits"); !reflect.DeepEqual(got, map[string]any{"disabled": []any{"slack"}}) {
+		t.Errorf("toolkits = %v, want disabled [slack]", got)
+	}
+	if got := cfg.get("config", "auth_configs"); !reflect.DeepEqual(got, map[string]any{"stripe": gh}) {
+		t.Errorf("auth_configs = %v: the map replaces, it is not merged", got)
+	}
+	if got := cfg.get("config", "tags"); !reflect.DeepEqual(got, map[string]any{"enabled": []any{"readOnlyHint"}}) {
+		t.Errorf("tags = %v: a member left out is kept", got)
+	}
+	if cfg.str("config", "manage_connections", "callback_url") != "https://example.com/cb" || cfg.str("config", "workbench", "sandbox_size") != "large" {
+		t.Errorf("config: %s", cfg.raw)
+	}
+	// null resets: the connected accounts go, manage_connections is the default again.
+	e.must(200, "PATCH", v+"/tool_router/session/"+id, map[string]any{"connected_accounts": nil, "manage_connections": nil})
+	cfg = e.must(200, "GET", v+"/tool_router/session/"+id, nil)
+	if cfg.get("config", "connected_accounts") != nil || !reflect.DeepEqual(cfg.get("config", "manage_connections"), map[string]any{"enabled": true}) {
+		t.Errorf("after null: %s", cfg.raw)
+	}
+	h := e.must(200, "GET", v+"/tool_router/session/"+id+"/config_history", nil)
+	items := h.items()
+	if len(items) != 3 || items[0]["version"] != float64(3) || items[0]["is_current"] != true || items[2]["version"] != float64(1) || items[2]["is_current"] != false {
+		t.Fatalf("history: %s", h.raw)
+	}
+	if got := testutil.Dig(items[2], "config", "toolkits"); !reflect.DeepEqual(got, map[string]any{"enabled": []any{"stripe", "linear"}}) {
+		t.Errorf("version 1's toolkits = %v", got)
+	}
+	// What the service refuses, and nothing changes.
+	for _, tc := range []struct {
+		body map[string]any
+		want string
+	}{
+		{map[string]any{"user_id": "u2"}, "user_id cannot be changed"},
+		{map[string]any{"toolkits": map[string]any{"enable": []any{"stripe"}, "disable": []any{"linear"}}}, "mutually exclusive"},
+		{map[string]any{"auth_configs": map[string]any{"linear": gh}}, "is for toolkit stripe"},
+		{map[string]any{"connected_accounts": map[string]any{"stripe": []any{other}}}, "belongs to user \"u2\""},
+		{map[string]any{"connected_accounts": map[string]any{"stripe": []any{acct, acct}}}, "at most one"},
+		{map[string]any{"tags": []any{"fastHint"}}, "fastHint"},
+		{map[string]any{"workbench": map[string]any{"sandbox_size": "huge"}}, "sandbox_size"},
+		{map[string]any{"multi_account": map[string]any{"max_accounts_per_toolkit": 11}}, "2 to 10"},
+		{map[string]any{"tags": nil}, "cannot be null"},
+	} {
+		e.mustErr(400, tc.want, "PATCH", v+"/tool_router/session/"+id, tc.body)
+	}
+	e.mustErr(404, "strpe", "PATCH", v+"/tool_router/session/"+id, map[string]any{"toolkits": map[string]any{"enable": []any{"strpe"}}})
+	e.mustErr(404, "not found", "PATCH", v+"/tool_router/session/"+id, map[string]any{"auth_configs": map[string]any{"stripe": "ac_missing00000"}})
+	if got := e.must(200, "GET", v+"/tool_router/session/"+id, nil).get("config_version"); got != float64(3) {
+		t.Errorf("refused patches changed the version: %v", got)
+	}
+	// With multi_account on, two accounts of the user may be pinned.
+	second := e.apiKeyAccount(gh, "u1")
+	e.must(200, "PATCH", v+"/tool_router/session/"+id, map[string]any{
+		"multi_account":      map[string]any{"enable": true, "max_accounts_per_toolkit": 3},
+		"connected_accounts": map[string]any{"stripe": []any{acct, second}},
+	})
+	e.mustErr(404, "not found", "PATCH", v+"/tool_router/session/trs_missing0000", map[string]any{})
+	e.mustErr(404, "not found", "GET", v+"/tool_router/session/trs_missing0000/config_history", nil)
 }

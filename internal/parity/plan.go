@@ -49,6 +49,10 @@ type readOp struct {
 	// kindOnly are the members only some kinds of object carry: absent on
 	// a side that held no object of that kind, they are not compared.
 	kindOnly []kindOnly
+	// unlisted says why no list names the objects of a read of one object
+	// (the service lists no tool-router sessions): only its missing-object
+	// read is sent.
+	unlisted string
 }
 
 // kindOnly is a member (path) only objects of one kind carry: those whose
@@ -85,6 +89,9 @@ func customToolkitOnly(prefix string) []kindOnly {
 	}
 }
 
+// sessionsUnlisted: the service has no operation listing tool-router sessions.
+const sessionsUnlisted = "the service lists no tool-router sessions"
+
 // limitAboveMax is the page size of the limit probe: above every maximum
 // the service documents (1000).
 const limitAboveMax = 1001
@@ -116,6 +123,13 @@ var readPlan = []readOp{
 		queries: one(url.Values{"limit": {"50"}})},
 	{id: "getApiV31OrgOwnerProjectByNanoId", decodes: []reflect.Type{typeOf[client.Project]()}, org: true,
 		from: "getApiV31OrgOwnerProjectList", key: "id", missing: "pr_000000000000"},
+	{id: "getApiV31SessionConfigs", decodes: []reflect.Type{cursorOf[client.SessionConfigSummary]()}, paging: pagingCursor},
+	{id: "getApiV31SessionConfigsBySessionConfigId", decodes: []reflect.Type{typeOf[client.SavedSessionConfig]()},
+		from: "getApiV31SessionConfigs", key: "id", missing: "sc_000000000000"},
+	{id: "getApiV31ToolRouterSessionBySessionId", decodes: []reflect.Type{typeOf[client.ToolRouterSession]()},
+		missing: "trs_000000000000", unlisted: sessionsUnlisted},
+	{id: "getApiV31ToolRouterSessionBySessionIdConfigHistory", decodes: []reflect.Type{cursorOf[client.SessionConfigVersion]()},
+		missing: "trs_000000000000", unlisted: sessionsUnlisted},
 	{id: "getApiV31Toolkits", decodes: []reflect.Type{cursorOf[client.ToolkitSummary]()}, paging: pagingCursor,
 		queries:  func(*sideReads) []url.Values { return []url.Values{{}, {"type": {"custom"}}} },
 		kindOnly: customToolkitOnly("items[].")},
@@ -162,4 +176,4 @@ var readPlan = []readOp{
 	}]()}},
 }
 
-func (op readOp) byID() bool { return op.from != "" }
+func (op readOp) byID() bool { return op.from != "" || op.unlisted != "" }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
@@ -85,11 +86,38 @@ func seedEmulator(ctx context.Context, baseURL, apiKey, orgKey string) error {
 	if err := step("custom toolkit", err); err != nil {
 		return err
 	}
+	// Session configs are written only in the service's dashboard: the
+	// emulator's control route stands in for it.
+	if err := step("session config", seedSessionConfig(ctx, baseURL, apiKey)); err != nil {
+		return err
+	}
 	if orgKey != "" {
 		_, err = c.CreateProject(ctx, client.CreateProjectRequest{Name: "parity-project"})
 		if err := step("project", err); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// seedSessionConfig stores a session config through the emulator's control
+// route (POST /_emulator/session_configs).
+func seedSessionConfig(ctx context.Context, baseURL, apiKey string) error {
+	body := `{"name":"parity policy","description":"Parity","config":{"toolkits":{"enable":["github"]},"tags":["readOnlyHint"],` +
+		`"tools":{"github":{"disable":["GITHUB_CREATE_AN_ISSUE"]}}}}`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(baseURL, "/")+"/_emulator/session_configs", strings.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("content-type", "application/json")
+	req.Header.Set(client.HeaderAPIKey, apiKey)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusCreated {
+		return fmt.Errorf("POST /_emulator/session_configs: status %d", res.StatusCode)
 	}
 	return nil
 }

@@ -391,6 +391,11 @@ var gateFixtures = map[string]map[string]tftypes.Value{
 			[]tftypes.Value{tftypes.NewValue(tftypes.String, "composio.trigger.message")}),
 		"version": tftypes.NewValue(tftypes.String, "V3"),
 	},
+	toolRouterSessionType: {
+		"user_id": tftypes.NewValue(tftypes.String, "gate-user"),
+		"toolkits": tftypes.NewValue(tftypes.Set{ElementType: tftypes.String},
+			[]tftypes.Value{tftypes.NewValue(tftypes.String, "github")}),
+	},
 	mcpServerType: {
 		"name": tftypes.NewValue(tftypes.String, "gate"),
 		"auth_config_ids": tftypes.NewValue(tftypes.Set{ElementType: tftypes.String},

@@ -20,6 +20,7 @@ var codecModels = map[string]func() any{
 	connectedAccountType:    func() any { return &connectedAccountModel{} },
 	customToolkitType:       func() any { return &customToolkitModel{} },
 	mcpServerType:           func() any { return &mcpServerModel{} },
+	toolRouterSessionType:   func() any { return &toolRouterSessionModel{} },
 	triggerInstanceType:     func() any { return &triggerInstanceModel{} },
 	webhookSubscriptionType: func() any { return &webhookSubscriptionModel{} },
 	webhookEndpointType:     func() any { return &webhookEndpointModel{} },

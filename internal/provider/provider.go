@@ -326,6 +326,7 @@ func (p *ServiceProvider) Resources(_ context.Context) []func() resource.Resourc
 		NewAuthConfigResource,
 		NewConnectedAccountResource,
 		NewMCPServerResource,
+		NewToolRouterSessionResource,
 		NewTriggerInstanceResource,
 		NewCustomToolkitResource,
 		NewWebhookSubscriptionResource,
@@ -353,6 +354,8 @@ func (p *ServiceProvider) DataSources(_ context.Context) []func() datasource.Dat
 		NewProjectDataSource,
 		NewProjectsDataSource,
 		NewWebhookEndpointsDataSource,
+		NewSessionConfigDataSource,
+		NewSessionConfigsDataSource,
 	}
 }
 
@@ -376,6 +379,7 @@ func (p *ServiceProvider) ListResources(_ context.Context) []func() list.ListRes
 func (p *ServiceProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
 		NewConnectedAccountRevokeAction,
+		NewToolExecuteAction,
 	}
 }
 

@@ -80,6 +80,10 @@ type ProviderData struct {
 	// (orgProviderDataFrom).
 	NoOrgKey bool
 
+	// sessionConfigs memoizes the session configs the sessions' plan-time
+	// check reads (sessionConfig in resource_tool_router_session.go).
+	sessionConfigs sync.Map
+
 	// projects is the organization's project listing for service_project's
 	// plan-time name-clash check (projectListingFor).
 	projects projectListing

@@ -55,6 +55,12 @@ resource "service_trigger_instance" "ti" {
   trigger_config       = jsonencode({ min_amount = 100 + count.index })
 }
 
+resource "service_tool_router_session" "agent" {
+  count    = %[1]d
+  user_id  = "%[2]s-${count.index}"
+  toolkits = ["github"]
+}
+
 resource "service_webhook_subscription" "hook" {
   webhook_url    = "https://hooks.example.com/%[2]s"
   enabled_events = ["composio.trigger.message"]
@@ -80,6 +86,9 @@ resource "service_webhook_subscription" "hook" {
 		createWHS      = "POST /api/v3.1/webhook_subscriptions"
 		getWHS         = "GET /api/v3.1/webhook_subscriptions/{id}"
 		deleteWHS      = "DELETE /api/v3.1/webhook_subscriptions/{id}"
+		createTRS      = "POST /api/v3.1/tool_router/session"
+		getTRS         = "GET /api/v3.1/tool_router/session/{session_id}"
+		deleteTRS      = "DELETE /api/v3.1/tool_router/session/{session_id}"
 	)
 	const n = budgetN
 	phases := []struct {
@@ -101,20 +110,23 @@ resource "service_webhook_subscription" "hook" {
 		// object (and lists each user's accounts) once again (a new provider
 		// process); each Create makes one write and one read-back, plus the
 		// listing that finds a duplicate account or alias (the trigger
-		// instances' account listing of the final plan serves their Creates).
+		// instances' account listing of the final plan serves their Creates);
+		// a session's create is its one write (its answer holds everything,
+		// created_at too).
 		{"apply", []string{"apply", "-no-color", "tfplan"}, map[string]int{
 			getToolkit: 2, listTools: 1, getTriggerType: 1, getAC: 1 + n, getCA: 1 + n,
 			createAC: n, initiateCA: n, listCA: n + n, upsertTI: n, listTI: n + 1,
-			eventTypes: 1, listWHS: 1, createWHS: 1,
+			eventTypes: 1, listWHS: 1, createWHS: 1, createTRS: n,
 		}},
 		// Refresh and plan with nothing to change: one GET per resource, no
 		// plan-time read at all.
 		{"refresh plan", []string{"plan", "-detailed-exitcode", "-no-color"}, map[string]int{
-			getAC: n, getCA: n, listTI: n, getWHS: 1,
+			getAC: n, getCA: n, listTI: n, getWHS: 1, getTRS: n,
 		}},
 		// Destroy: the refresh GET and one DELETE per resource.
 		{"destroy", []string{"destroy", "-auto-approve", "-no-color"}, map[string]int{
 			getAC: n, getCA: n, listTI: n, deleteAC: n, deleteCA: n, deleteTI: n, getWHS: 1, deleteWHS: 1,
+			getTRS: n, deleteTRS: n,
 		}},
 	}
 	for _, ph := range phases {

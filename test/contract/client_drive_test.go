@@ -184,12 +184,33 @@ func driveClient(t *testing.T, baseURL string) {
 		must("delete trigger", c.DeleteTrigger(ctx, id))
 	}
 
-	// Tool-router sessions: the provider does not use them, so the Go client
-	// has no method for them; the same requests are sent raw.
+	// Tool-router sessions: every request service_tool_router_session and
+	// service_tool_execute send.
+	sess, err := c.CreateSession(ctx, client.CreateSessionRequest{UserID: "client-user",
+		Toolkits: &client.SessionToolkitsParam{Slugs: []string{"github"}}, Tags: &client.SessionTagsParam{Enable: []string{"readOnlyHint"}},
+		ManageConnections: &client.SessionManageConnectionsParam{CallbackURL: "https://example.com/cb", EnableWaitForConnections: ptrTo(true)},
+		Tools:             map[string]client.SessionToolRuleParam{"github": {Tags: &client.SessionTagsParam{Disable: []string{"destructiveHint"}}}},
+		Workbench:         &client.SessionWorkbenchParam{SandboxSize: "medium"}, MultiAccount: &client.SessionMultiAccount{Enable: ptrTo(true)}})
+	must("create session", err)
+	_, err = c.GetSession(ctx, sess.SessionID)
+	must("get session", err)
+	_, err = c.UpdateSession(ctx, sess.SessionID, client.UpdateSessionRequest{Toolkits: &client.SessionToolkitsParam{Disable: true},
+		Tags: &client.SessionTagsParam{}, Tools: map[string]client.SessionToolRuleParam{}, AuthConfigs: map[string]string{},
+		Reset: []string{"connected_accounts", "manage_connections", "workbench", "multi_account"}})
+	must("update session", err)
+	_, err = c.SessionCreatedAt(ctx, sess.SessionID)
+	must("session created_at from the config history", err)
+	// Session configs (GetSessionConfig, ListSessionConfigs) are routes the
+	// service documents outside the contract's types: not sent here (the
+	// emulator's TestSessionConfigs holds them).
+	must("delete session", c.DeleteSession(ctx, sess.SessionID))
+	if len(tools) > 0 {
+		_, err = c.ExecuteTool(ctx, tools[0].Slug, client.ExecuteToolRequest{ConnectedAccountID: gh.ID, Version: "latest", Arguments: map[string]any{}})
+		must("execute a tool", err)
+		_, err = c.ExecuteTool(ctx, tools[0].Slug, client.ExecuteToolRequest{UserID: "client-user", Arguments: map[string]any{}})
+		must("execute a tool as the user", err)
+	}
 	raw := rawDriver(t, baseURL)
-	sess := raw.must(http.MethodPost, "/tool_router/session", nil, map[string]any{
-		"user_id": "client-user", "toolkits": map[string]any{"enable": []string{"github"}}, "manage_connections": map[string]any{"enable": true}})
-	raw.must(http.MethodGet, "/tool_router/session/"+url.PathEscape(sess.str("session_id")), nil, nil)
 
 	must("delete account", c.DeleteConnectedAccount(ctx, oauth.ID))
 	_, err = c.DeleteAuthConfigWith(ctx, apiKeyConfig.ID, client.DeleteOptions{RevokeOnDelete: true})
@@ -198,3 +219,5 @@ func driveClient(t *testing.T, baseURL string) {
 	driveWebhookEndpointClient(ctx, c, must, raw)
 	driveProjectClient(ctx, t, baseURL)
 }
+
+func ptrTo[T any](v T) *T { return &v }

@@ -260,6 +260,27 @@ func (w *walker) walkSessions() {
 		w.must("GET", "/tool_router/session/"+id+"/tools", nil, nil)
 		w.pages("/tool_router/session/"+id+"/toolkits", nil, 2)
 		w.do("POST", "/tool_router/session/"+id+"/link", nil, map[string]any{"toolkit": "github"})
+		// What service_tool_router_session's updates send: changed members,
+		// maps replaced, nullable blocks reset (not on a session preloading
+		// "all", which needs its positive filter).
+		if p, _ := b["preload"].(map[string]any); p["tools"] == "all" {
+			w.reject("a PATCH removing the filter preload all needs", "PATCH", "/tool_router/session/"+id, nil,
+				map[string]any{"toolkits": map[string]any{"disable": []string{}}})
+			w.must("DELETE", "/tool_router/session/"+id, nil, nil)
+			continue
+		}
+		w.must("PATCH", "/tool_router/session/"+id, nil, map[string]any{
+			"toolkits": map[string]any{"disable": []string{"gmail"}}, "tags": map[string]any{"enable": []string{"readOnlyHint"}},
+			"manage_connections": map[string]any{"enable": true, "enable_wait_for_connections": false, "enable_connection_removal": true},
+			"workbench":          map[string]any{"enable": true, "enable_proxy_execution": true, "sandbox_size": "large"},
+			"multi_account":      map[string]any{"enable": true, "max_accounts_per_toolkit": 3},
+			"tools":              map[string]any{}, "auth_configs": map[string]any{},
+		})
+		w.must("PATCH", "/tool_router/session/"+id, nil, map[string]any{
+			"toolkits": map[string]any{"disable": []string{}}, "tags": map[string]any{},
+			"connected_accounts": nil, "manage_connections": nil, "workbench": nil, "multi_account": nil,
+		})
+		w.pages("/tool_router/session/"+id+"/config_history", nil, 1)
 		if toolSlug != "" {
 			w.do("POST", "/tool_router/session/"+id+"/execute", nil, map[string]any{"tool_slug": toolSlug, "arguments": map[string]any{}})
 		}
@@ -270,5 +291,11 @@ func (w *walker) walkSessions() {
 		"user_id": "u", "workbench": map[string]any{"sandbox_size": "huge"},
 	})
 	w.reject("a session without user", "POST", "/tool_router/session", nil, map[string]any{})
+	patched := w.must("POST", "/tool_router/session", nil, map[string]any{"user_id": "walk-session"}).str("session_id")
+	w.reject("a PATCH of the user", "PATCH", "/tool_router/session/"+patched, nil, map[string]any{"user_id": "other"})
+	w.reject("a PATCH with both toolkit forms", "PATCH", "/tool_router/session/"+patched, nil, map[string]any{
+		"toolkits": map[string]any{"enable": []string{"github"}, "disable": []string{"gmail"}},
+	})
+	w.do("PATCH", "/tool_router/session/trs_missing", nil, map[string]any{})
 	w.do("GET", "/tool_router/session/trs_missing", nil, nil)
 }

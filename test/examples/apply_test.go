@@ -27,11 +27,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -69,6 +71,18 @@ var seeds = map[string]seed{
 		}
 		return map[string]string{"6f1c2c9e-5b1a-4c3e-9d2f-0a1b2c3d4e5f": s.ID}, nil
 	},
+	// Reads a saved session config (the service writes them only in its
+	// dashboard: the emulator's control route stands in for it).
+	"data-sources/service_session_config": func(ctx context.Context, t *testing.T, _ *client.Client, e *testutil.Emulator) (map[string]string, map[string]string) {
+		id := seedSessionConfig(ctx, t, e, "Support policy")
+		return map[string]string{"sc_1a2b3c4d5e6f": id}, nil
+	},
+	// Lists the session configs named "support".
+	"data-sources/service_session_configs": func(ctx context.Context, t *testing.T, _ *client.Client, e *testutil.Emulator) (map[string]string, map[string]string) {
+		seedSessionConfig(ctx, t, e, "Support policy")
+		seedSessionConfig(ctx, t, e, "Operations policy")
+		return nil, nil
+	},
 	// Reads the credentials of an ACTIVE GitHub (OAuth) account: created, then
 	// approved through the emulator's control route.
 	"ephemeral-resources/service_connected_account_credentials": func(ctx context.Context, t *testing.T, c *client.Client, e *testutil.Emulator) (map[string]string, map[string]string) {
@@ -91,9 +105,30 @@ func createAuthConfig(ctx context.Context, t *testing.T, c *client.Client, toolk
 	return ac.ID
 }
 
+// seedSessionConfig stores a session config of the example's project
+// through the emulator's control route and returns its id.
+func seedSessionConfig(ctx context.Context, t *testing.T, e *testutil.Emulator, name string) string {
+	t.Helper()
+	body := `{"name":` + strconv.Quote(name) + `,"description":"Support agents",` +
+		`"config":{"toolkits":{"enable":["github","slack"]},"tags":{"disable":["destructiveHint"]}}}`
+	var out struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(controlBody(ctx, t, e, "/_emulator/session_configs", body), &out); err != nil || out.ID == "" {
+		t.Fatalf("seed session config: %v", err)
+	}
+	return out.ID
+}
+
 func control(ctx context.Context, t *testing.T, e *testutil.Emulator, path string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.URL+path, strings.NewReader("{}"))
+	controlBody(ctx, t, e, path, "{}")
+}
+
+// controlBody POSTs body to a control route and returns its answer.
+func controlBody(ctx context.Context, t *testing.T, e *testutil.Emulator, path, body string) []byte {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.URL+path, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,10 +138,12 @@ func control(ctx context.Context, t *testing.T, e *testutil.Emulator, path strin
 	if err != nil {
 		t.Fatalf("POST %s: %v", path, err)
 	}
-	_ = resp.Body.Close()
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode/100 != 2 {
-		t.Fatalf("POST %s: %s", path, resp.Status)
+		t.Fatalf("POST %s: %s %s", path, resp.Status, b)
 	}
+	return b
 }
 
 // applyDirs are the example directories applied: every resource, data
