@@ -105,9 +105,10 @@ func (e *apiError) render(form, requestID string) any {
 		return map[string]any{"error": map[string]any{"message": e.Message, "code": e.Code, "status": e.Status}}
 	case errorFormCodeString:
 		env := e.envelope(requestID)
-		body := env["error"].(map[string]any)
-		body["code"] = strconv.Itoa(e.Code)
-		body["id"] = requestID
+		if body, ok := env["error"].(map[string]any); ok { // envelope's own shape
+			body["code"] = strconv.Itoa(e.Code)
+			body["id"] = requestID
+		}
 		return env
 	}
 	return e.envelope(requestID)

@@ -71,10 +71,3 @@ func (s *Server) uniqueName(project, base string) string {
 	}
 	return name
 }
-
-func toolkitName(tk *toolkitDef, slug string) string {
-	if tk == nil {
-		return slug
-	}
-	return tk.Name
-}

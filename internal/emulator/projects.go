@@ -131,12 +131,6 @@ type projectKey struct {
 	perms                 map[string]string // nil: a full key
 }
 
-// projectScope resolves a project API key to its project's data scope.
-func (s *Server) projectScope(key string) (string, bool) {
-	pk, ok := s.projectKeyOf(key)
-	return pk.scope, ok
-}
-
 // projectKeyOf is the key index entry of a project API key.
 func (s *Server) projectKeyOf(key string) (projectKey, bool) {
 	s.keysMu.RLock()

@@ -7,15 +7,6 @@ import (
 	"time"
 )
 
-// publish sends an event of eventType to the project's webhook subscription
-// when it has one that enables the event. build renders the body for the
-// subscription's version (V3 when there is no subscription, for the caller's
-// answer). It returns the message id, the body sent and whether delivery was
-// queued.
-func (s *Server) publish(project, eventType string, build func(version, msgID string) map[string]any) (string, map[string]any, bool) {
-	return s.publishTo(project, eventType, "", build)
-}
-
 // publishTo is publish with the destination overridden by egressURL (a
 // trigger instance's egress_url; "" = the subscription's URL): the
 // subscription is still required and still decides the secret, the version
