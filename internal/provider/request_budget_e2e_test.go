@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -147,4 +148,82 @@ func formatCounts(m map[string]int) string {
 		fmt.Fprintf(&b, "%s=%d; ", k, m[k])
 	}
 	return b.String()
+}
+
+// TestAccE2E_RequestBudgetAtScale holds the request budget of applies at
+// scale (PERFORMANCE.md, "Requests per resource"): an apply of
+// scaleAccounts API-key connected accounts (one user each, one existing
+// auth config) and one of scaleAuthConfigs auth configs cost at most 1.2
+// requests per object through the emulator's counters, their creates'
+// duplicate checks and read-backs coalesced; their destroys one DELETE per
+// object plus the refresh by listing's few pages.
+//
+// Not parallel: it compares process-wide counters.
+func TestAccE2E_RequestBudgetAtScale(t *testing.T) {
+	const (
+		scaleAccounts    = 300
+		scaleAuthConfigs = 200
+		perObject        = 1.2
+	)
+	testAccRequireEmulator(t)
+	user := acctest.RandomWithPrefix("tf-scale")
+	fx := testAccStripeAccountFixture(t, user)
+	cases := []struct {
+		name, config string
+		n            int
+		write        string
+	}{
+		{"connected accounts", apiKeyAccountsConfig(scaleAccounts, user, fx.stripeAuthConfig), scaleAccounts, "POST /api/v3.1/connected_accounts"},
+		{"auth configs", fmt.Sprintf(`resource "service_auth_config" "ac" {
+  count   = %d
+  toolkit = "github"
+  name    = "%s-${count.index}"
+}
+`, scaleAuthConfigs, user), scaleAuthConfigs, "POST /api/v3.1/auth_configs"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newE2EWorkspace(t)
+			w.WriteFile("main.tf", tc.config)
+			if f := os.Getenv("SCALE_FAULTS"); f != "" {
+				testAccEmulatorSetFaults(t, f)
+			}
+			for _, ph := range []struct {
+				name string
+				args []string
+			}{
+				{"apply", []string{"apply", "-auto-approve", "-no-color", scaleParallelismFlag}},
+				{"destroy", []string{"destroy", "-auto-approve", "-no-color", scaleParallelismFlag}},
+			} {
+				before := testAccEmulatorStatsNow(t).Requests
+				res := w.Run(scaleEnv, ph.args...)
+				if res.ExitCode != 0 {
+					t.Fatalf("%s: exit %d\n%s\n%s", ph.name, res.ExitCode, res.Stdout, res.Stderr)
+				}
+				got := requestDelta(before, testAccEmulatorStatsNow(t).Requests)
+				total := 0
+				for _, v := range got {
+					total += v
+				}
+				t.Logf("%s of %d: %d requests (%.3f per object): %s", ph.name, tc.n, total, float64(total)/float64(tc.n), formatCounts(got))
+				if ph.name == "apply" && got[tc.write] != tc.n {
+					t.Errorf("apply: %d writes %s, want %d", got[tc.write], tc.write, tc.n)
+				}
+				if per := float64(total) / float64(tc.n); per > perObject {
+					t.Errorf("%s of %d: %.3f requests per object, want at most %.1f: %s", ph.name, tc.n, per, perObject, formatCounts(got))
+				}
+			}
+		})
+	}
+}
+
+var scaleParallelismFlag = "-parallelism=" + envOr("SCALE_PARALLELISM", "20")
+
+var scaleEnv = []string{EnvCoalesce + "=" + envOr("SCALE_COALESCE", "300ms/3s")}
+
+func envOr(k, d string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return d
 }

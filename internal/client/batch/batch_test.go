@@ -257,16 +257,91 @@ func TestCancelledCallerStopsWaiting(t *testing.T) {
 // A batch stays open while keys keep arriving within Window, up to MaxWait.
 func TestWindowExtendsUpToMaxWait(t *testing.T) {
 	r := &recorder{}
-	b := r.batcher(Config[string, string]{Window: 30 * time.Millisecond, MaxWait: 2 * time.Second})
+	b := r.batcher(Config[string, string]{Window: 200 * time.Millisecond, MaxWait: 5 * time.Second})
 	var wg sync.WaitGroup
 	var n atomic.Int32
 	for i := range 5 {
 		wg.Add(1)
 		go func() { defer wg.Done(); _, _ = b.Get(context.Background(), fmt.Sprint(i)); n.Add(1) }()
-		time.Sleep(5 * time.Millisecond) // well within the window each time
+		time.Sleep(20 * time.Millisecond) // well within the window each time
 	}
 	wg.Wait()
 	if len(r.batches) != 1 || len(r.batches[0]) != 5 {
-		t.Fatalf("keys 5ms apart with a 30ms window: want one batch of 5, got %v (single reads %v)", r.batches, r.ones)
+		t.Fatalf("keys 20ms apart with a 200ms window: want one batch of 5, got %v (single reads %v)", r.batches, r.ones)
+	}
+}
+
+// An expected caller keeps the batch open past the window until it joins
+// or is done; once done, the batch goes at once.
+func TestExpectedCallerKeepsTheBatchOpen(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: 2 * time.Millisecond, MaxWait: 5 * time.Second})
+	doneB := b.Expect() // b's write is in flight
+	doneC := b.Expect() // so is c's, which will fail and never read
+	res := make(chan string, 2)
+	go func() { v, _ := b.Get(context.Background(), "a"); res <- v }()
+	time.Sleep(40 * time.Millisecond) // 20 windows: a waits for b
+	go func() { doneB(); v, _ := b.Get(context.Background(), "b"); res <- v }()
+	time.Sleep(40 * time.Millisecond)
+	select {
+	case v := <-res:
+		t.Fatalf("the batch went (%s) while c was still expected", v)
+	default:
+	}
+	start := time.Now()
+	doneC()
+	got := []string{<-res, <-res}
+	if time.Since(start) > time.Second {
+		t.Errorf("the batch waited %s after the last expected caller was done", time.Since(start))
+	}
+	slices.Sort(got)
+	if len(r.batches) != 1 || !slices.Equal(got, []string{"many:a", "many:b"}) {
+		t.Fatalf("want a and b in one batch, got batches %v, values %v", r.batches, got)
+	}
+}
+
+// MaxWait bounds the wait for an expected caller that never comes.
+func TestExpectationBoundedByMaxWait(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: time.Millisecond, MaxWait: 30 * time.Millisecond})
+	defer b.Expect()()
+	start := time.Now()
+	if _, err := b.Get(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < 30*time.Millisecond || took > 2*time.Second {
+		t.Fatalf("a lone key with a caller expected forever waited %s, want MaxWait (30ms)", took)
+	}
+}
+
+// Anticipated callers keep the batch open until they have joined (or their
+// time is up); a joined key takes one anticipation.
+func TestAnticipatedCallersJoinOneBatch(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: 2 * time.Millisecond, MaxWait: 5 * time.Second})
+	b.Anticipate(3, 2*time.Second)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i, k := range []string{"a", "b", "c"} {
+		wg.Add(1)
+		go func() { defer wg.Done(); _, _ = b.Get(context.Background(), k) }()
+		if i < 2 {
+			time.Sleep(20 * time.Millisecond) // 10 windows apart
+		}
+	}
+	wg.Wait()
+	if len(r.batches) != 1 || len(r.batches[0]) != 3 {
+		t.Fatalf("three anticipated keys 20ms apart: want one batch, got %v (single reads %v)", r.batches, r.ones)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the batch waited %s: the last anticipated key had joined", took)
+	}
+	// Anticipations expire: a lone key later waits only the window.
+	b.Anticipate(1, 20*time.Millisecond)
+	time.Sleep(40 * time.Millisecond)
+	start = time.Now()
+	_, _ = b.Get(context.Background(), "d")
+	if took := time.Since(start); took > 15*time.Millisecond {
+		t.Errorf("an expired anticipation held a lone key for %s", took)
 	}
 }
