@@ -122,6 +122,20 @@ func concurrently[T any](ids []string, get func(string) (T, error)) ([]T, []erro
 	return out, errs
 }
 
+// readBackAll reads ids back at once through read and fails unless each
+// gets its own object (idOf names it).
+func readBackAll[T any](t *testing.T, ids []string, read func(context.Context, string) (T, error), idOf func(T) string) {
+	t.Helper()
+	got, errs := concurrently(ids, func(id string) (T, error) { return read(context.Background(), id) })
+	for i, id := range ids {
+		if errs[i] != nil || idOf(got[i]) != id {
+			t.Fatalf("read-back of %s: %v, %v", id, got[i], errs[i])
+		}
+	}
+}
+
+func accountID(a *ConnectedAccount) string { return a.ID }
+
 func routes(rec *recorder) []string {
 	var out []string
 	for _, r := range rec.all() {
@@ -146,14 +160,7 @@ func accountFake(n int) (*coalesceFake, []string) {
 func TestConnectedAccountAfterWriteCoalesced(t *testing.T) {
 	f, ids := accountFake(10)
 	c, rec := newCoalesceClient(t, f)
-	got, errs := concurrently(ids, func(id string) (*ConnectedAccount, error) {
-		return c.ConnectedAccountAfterWrite(context.Background(), id)
-	})
-	for i, id := range ids {
-		if errs[i] != nil || got[i].ID != id {
-			t.Fatalf("read-back of %s: %v, %v", id, got[i], errs[i])
-		}
-	}
+	readBackAll(t, ids, c.ConnectedAccountAfterWrite, accountID)
 	reqs := rec.all()
 	if len(reqs) != 1 || reqs[0].Path != "/api/v3.1/connected_accounts" {
 		t.Fatalf("10 concurrent read-backs: want one list request, got %v", routes(rec))
@@ -215,14 +222,7 @@ func TestCoalescedRequestFailingIsSplitOrRetried(t *testing.T) {
 		f, ids := accountFake(5)
 		f.listStatus.Store(http.StatusBadRequest)
 		c, rec := newCoalesceClient(t, f)
-		got, errs := concurrently(ids, func(id string) (*ConnectedAccount, error) {
-			return c.ConnectedAccountAfterWrite(context.Background(), id)
-		})
-		for i, id := range ids {
-			if errs[i] != nil || got[i].ID != id {
-				t.Fatalf("read-back of %s: %v, %v", id, got[i], errs[i])
-			}
-		}
+		readBackAll(t, ids, c.ConnectedAccountAfterWrite, accountID)
 		lists, gets := 0, 0
 		for _, r := range routes(rec) {
 			if r == "GET /api/v3.1/connected_accounts" {
@@ -240,14 +240,7 @@ func TestCoalescedRequestFailingIsSplitOrRetried(t *testing.T) {
 		f.listStatus.Store(http.StatusTooManyRequests)
 		f.listOnce.Store(true)
 		c, rec := newCoalesceClient(t, f)
-		_, errs := concurrently(ids, func(id string) (*ConnectedAccount, error) {
-			return c.ConnectedAccountAfterWrite(context.Background(), id)
-		})
-		for _, err := range errs {
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
+		readBackAll(t, ids, c.ConnectedAccountAfterWrite, accountID)
 		if r := routes(rec); len(r) != 2 || r[0] != r[1] || r[0] != "GET /api/v3.1/connected_accounts" {
 			t.Fatalf("a throttled list: want it retried once as the same one request, got %v", r)
 		}
@@ -301,14 +294,9 @@ func TestAuthConfigAfterWriteCoalesced(t *testing.T) {
 	f := &coalesceFake{authConfigs: []map[string]any{ac("ac_1"), ac("ac_2"), ac("ac_3"), ac("ac_4")}, hiddenOnList: map[string]bool{"ac_4": true}}
 	c, rec := newCoalesceClient(t, f)
 	ids := []string{"ac_1", "ac_2", "ac_3", "ac_4"}
-	got, errs := concurrently(ids, func(id string) (*AuthConfig, error) {
-		return c.AuthConfigAfterWrite(context.Background(), id, "github")
-	})
-	for i, id := range ids {
-		if errs[i] != nil || got[i].ID != id {
-			t.Fatalf("read-back of %s: %v, %v", id, got[i], errs[i])
-		}
-	}
+	readBackAll(t, ids, func(ctx context.Context, id string) (*AuthConfig, error) {
+		return c.AuthConfigAfterWrite(ctx, id, "github")
+	}, func(o *AuthConfig) string { return o.ID })
 	r := routes(rec)
 	slices.Sort(r)
 	if !slices.Equal(r, []string{"GET /api/v3.1/auth_configs", "GET /api/v3.1/auth_configs/ac_4"}) {
@@ -330,14 +318,7 @@ func TestTriggerInstanceAfterWriteCoalesced(t *testing.T) {
 		ids = append(ids, id)
 	}
 	c, rec := newCoalesceClient(t, f)
-	got, errs := concurrently(ids, func(id string) (*TriggerInstance, error) {
-		return c.TriggerInstanceAfterWrite(context.Background(), id)
-	})
-	for i, id := range ids {
-		if errs[i] != nil || got[i].ID != id {
-			t.Fatalf("read-back of %s: %v, %v", id, got[i], errs[i])
-		}
-	}
+	readBackAll(t, ids, c.TriggerInstanceAfterWrite, func(o *TriggerInstance) string { return o.ID })
 	reqs := rec.all()
 	if len(reqs) != 1 || len(strings.Split(reqs[0].Query.Get("trigger_ids"), ",")) != 4 || reqs[0].Query.Get("show_disabled") != "true" {
 		t.Fatalf("want one list of the 4 trigger_ids, got %v", routes(rec))
@@ -348,14 +329,7 @@ func TestTriggerInstanceAfterWriteCoalesced(t *testing.T) {
 func TestCoalescingOff(t *testing.T) {
 	f, ids := accountFake(3)
 	c, rec := newTestClient(t, f.handler, func(c *Config) { c.CoalesceWindow = -1 })
-	_, errs := concurrently(ids, func(id string) (*ConnectedAccount, error) {
-		return c.ConnectedAccountAfterWrite(context.Background(), id)
-	})
-	for _, err := range errs {
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	readBackAll(t, ids, c.ConnectedAccountAfterWrite, accountID)
 	if rec.count() != 3 {
 		t.Fatalf("coalescing off: want 3 GETs, got %v", routes(rec))
 	}
