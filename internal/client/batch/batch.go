@@ -13,6 +13,10 @@
 //     older than any of its callers' calls: a caller that joins after a
 //     write of its own gets what the service holds after that write. A key
 //     that arrives while a batch is being answered opens the next batch.
+//   - One batch of a Batcher is answered at a time: a batch whose time is
+//     up while another is in flight keeps collecting until that one ends,
+//     so that batches grow when the requests are slow (latency, a rate
+//     limit's waits) rather than piling up side by side.
 //   - A batch of one key is answered by One, the read the caller would
 //     have made alone: a lone caller sends the same request as without
 //     the batcher, after waiting Window.
