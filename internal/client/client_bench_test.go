@@ -106,7 +106,7 @@ func BenchmarkPaginate10k(b *testing.B) {
 // against a server answering after 50 ms (the end-to-end benchmark's
 // latency) and at once.
 func BenchmarkLoneReadBack(b *testing.B) {
-	body, _ := json.Marshal(fakeAccount("ca_1", "u1", "ac_1", StatusActive))
+	body, _ := json.Marshal(fakeAccount("ca_1", "u1", "ac_1"))
 	for _, delay := range []time.Duration{0, 50 * time.Millisecond} {
 		c := benchClient(b, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			time.Sleep(delay)

@@ -23,8 +23,8 @@ type coalesceFake struct {
 	hiddenOnList map[string]bool // ids a list leaves out (their GET still finds them)
 }
 
-func fakeAccount(id, user, ac, status string) map[string]any {
-	return map[string]any{"id": id, "user_id": user, "status": status, "created_at": "2026-12-01T00:00:00Z",
+func fakeAccount(id, user, ac string) map[string]any {
+	return map[string]any{"id": id, "user_id": user, "status": StatusActive, "created_at": "2026-12-01T00:00:00Z",
 		"updated_at": "2026-12-01T00:00:00Z", "toolkit": map[string]any{"slug": "stripe"},
 		"auth_config": map[string]any{"id": ac, "auth_scheme": "API_KEY"}, "state": map[string]any{"authScheme": "API_KEY", "val": map[string]any{}}}
 }
@@ -149,7 +149,7 @@ func accountFake(n int) (*coalesceFake, []string) {
 	var ids []string
 	for i := range n {
 		id := fmt.Sprintf("ca_%012d", i)
-		f.accounts[id] = fakeAccount(id, fmt.Sprintf("u%d", i), "ac_1", StatusActive)
+		f.accounts[id] = fakeAccount(id, fmt.Sprintf("u%d", i), "ac_1")
 		ids = append(ids, id)
 	}
 	return f, ids
@@ -251,9 +251,9 @@ func TestCoalescedRequestFailingIsSplitOrRetried(t *testing.T) {
 // over their users and auth configs; each gets only its own pair's accounts.
 func TestActiveConnectedAccountsOfCoalesced(t *testing.T) {
 	f := &coalesceFake{accounts: map[string]map[string]any{
-		"ca_a": fakeAccount("ca_a", "u1", "ac_1", StatusActive),
-		"ca_b": fakeAccount("ca_b", "u1", "ac_2", StatusActive), // u1 on another auth config
-		"ca_c": fakeAccount("ca_c", "u2", "ac_2", StatusActive),
+		"ca_a": fakeAccount("ca_a", "u1", "ac_1"),
+		"ca_b": fakeAccount("ca_b", "u1", "ac_2"), // u1 on another auth config
+		"ca_c": fakeAccount("ca_c", "u2", "ac_2"),
 	}}
 	c, rec := newCoalesceClient(t, f)
 	pairs := []string{"u1/ac_1", "u2/ac_1", "u2/ac_2"}
