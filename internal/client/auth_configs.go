@@ -240,10 +240,13 @@ func (c *Client) CreateAuthConfig(ctx context.Context, r CreateAuthConfigRequest
 		key += fmt.Sprintf(", name %q", r.Name)
 	}
 	return createReconciled(ctx, c, reconcile[*CreatedAuthConfig]{
-		What:   "auth config",
-		Key:    key,
-		Create: func(ctx context.Context) (*CreatedAuthConfig, error) { return c.createAuthConfigOnce(ctx, r) },
-		ID:     func(a *CreatedAuthConfig) string { return a.ID },
+		What: "auth config",
+		Key:  key,
+		Create: func(ctx context.Context) (*CreatedAuthConfig, error) {
+			defer c.reads.expect(authConfigReads)()
+			return c.createAuthConfigOnce(ctx, r)
+		},
+		ID: func(a *CreatedAuthConfig) string { return a.ID },
 		Find: func(ctx context.Context, since time.Time) ([]*CreatedAuthConfig, error) {
 			all, err := c.ListAuthConfigs(ctx, AuthConfigListParams{ToolkitSlug: r.ToolkitSlug, ShowDisabled: true})
 			if err != nil {

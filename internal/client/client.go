@@ -82,6 +82,11 @@ type Config struct {
 	HTTPClient *http.Client
 	// PollInterval is the WaitForConnection polling interval; default 1s.
 	PollInterval time.Duration
+	// CoalesceWindow is how long a coalesced read (coalesced.go) waits for
+	// concurrent ones to join it; 0 selects DefaultCoalesceWindow, a
+	// negative value sends every read alone at once. CoalesceMaxWait bounds
+	// how long a batch stays open (0: DefaultCoalesceMaxWait).
+	CoalesceWindow, CoalesceMaxWait time.Duration
 	// OnRateLimitWait, when set, is told of every request the client held
 	// back for the service's rate limit before sending it (after a 429, or
 	// pacing itself to a known limit), with the ctx of that request, once
@@ -107,8 +112,9 @@ type Client struct {
 	sem       chan struct{}
 	userAgent string
 	headers   http.Header
-	created   sync.Map // ids of objects this client created or adopted (see claim)
-	pacer     *pacer   // shared by every request (pacing.go)
+	created   sync.Map        // ids of objects this client created or adopted (see claim)
+	pacer     *pacer          // shared by every request (pacing.go)
+	reads     *coalescedReads // nil when Config.CoalesceWindow < 0
 }
 
 // New validates cfg, applies defaults and returns a Client.
@@ -175,7 +181,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	h.Set("Accept", "application/json")
 	h.Set("User-Agent", ua)
-	return &Client{
+	c := &Client{
 		cfg:       cfg,
 		base:      base,
 		http:      hc,
@@ -183,7 +189,9 @@ func New(cfg Config) (*Client, error) {
 		userAgent: ua,
 		headers:   h,
 		pacer:     newPacer(cfg.MaxRequestsPerMinute, cfg.RetryWaitMin),
-	}, nil
+	}
+	c.reads = newCoalescedReads(c, cfg.CoalesceWindow, cfg.CoalesceMaxWait)
+	return c, nil
 }
 
 // BaseURL returns the API root the client sends requests to (origin + /api/v3.1).

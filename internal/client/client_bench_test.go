@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
+	"time"
 )
 
 func benchClient(b *testing.B, h http.Handler) *Client {
@@ -97,4 +98,33 @@ func BenchmarkPaginate10k(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/total, "ns/item")
+}
+
+// BenchmarkLoneReadBack compares a lone create's read-back by GET with the
+// same read through the coalesced path (ConnectedAccountAfterWrite, which
+// waits DefaultCoalesceWindow for company and then sends the same GET),
+// against a server answering after 50 ms (the end-to-end benchmark's
+// latency) and at once.
+func BenchmarkLoneReadBack(b *testing.B) {
+	body, _ := json.Marshal(fakeAccount("ca_1", "u1", "ac_1"))
+	for _, delay := range []time.Duration{0, 50 * time.Millisecond} {
+		c := benchClient(b, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			time.Sleep(delay)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write(body)
+		}))
+		ctx := context.Background()
+		for _, v := range []struct {
+			name string
+			read func(context.Context, string) (*ConnectedAccount, error)
+		}{{"get", c.GetConnectedAccount}, {"coalesced", c.ConnectedAccountAfterWrite}} {
+			b.Run(fmt.Sprintf("%s/latency=%s", v.name, delay), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := v.read(ctx, "ca_1"); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

@@ -58,12 +58,15 @@ type ConnectedAccount struct {
 // ConnectedAccountListParams filters ListConnectedAccounts. Limit is the page
 // size; all pages are read.
 type ConnectedAccountListParams struct {
-	UserIDs        []string
-	ToolkitSlugs   []string
-	AuthConfigIDs  []string
-	Statuses       []string
-	OrderBy        string
-	OrderDirection string
+	UserIDs       []string
+	ToolkitSlugs  []string
+	AuthConfigIDs []string
+	// ConnectedAccountIDs lists the accounts of these ids (the service's
+	// connected_account_ids filter, newer than the contract's types).
+	ConnectedAccountIDs []string
+	Statuses            []string
+	OrderBy             string
+	OrderDirection      string
 	// AccountType is the sharing model listed: PRIVATE (the service's
 	// default when empty), SHARED or ALL.
 	AccountType string
@@ -75,6 +78,7 @@ func (p ConnectedAccountListParams) query() url.Values {
 	setList(q, "user_ids", p.UserIDs)
 	setList(q, "toolkit_slugs", p.ToolkitSlugs)
 	setList(q, "auth_config_ids", p.AuthConfigIDs)
+	setList(q, "connected_account_ids", p.ConnectedAccountIDs)
 	setList(q, "statuses", p.Statuses)
 	setString(q, "order_by", p.OrderBy)
 	setString(q, "order_direction", p.OrderDirection)
@@ -147,10 +151,13 @@ type initiateWire struct {
 // was sent (see the write policy in transport.go).
 func (c *Client) InitiateConnectedAccount(ctx context.Context, r InitiateConnectedAccountRequest) (*ConnectionRequest, error) {
 	return createReconciled(ctx, c, reconcile[*ConnectionRequest]{
-		What:   "connected account",
-		Key:    accountKey(r.UserID, r.AuthConfigID),
-		Create: func(ctx context.Context) (*ConnectionRequest, error) { return c.initiateOnce(ctx, r) },
-		ID:     func(cr *ConnectionRequest) string { return cr.ID },
+		What: "connected account",
+		Key:  accountKey(r.UserID, r.AuthConfigID),
+		Create: func(ctx context.Context) (*ConnectionRequest, error) {
+			defer c.reads.expect(accountReads)()
+			return c.initiateOnce(ctx, r)
+		},
+		ID: func(cr *ConnectionRequest) string { return cr.ID },
 		Find: func(ctx context.Context, since time.Time) ([]*ConnectionRequest, error) {
 			return accountsCreatedSince(ctx, c, r.UserID, r.AuthConfigID, since, func(a ConnectedAccount) *ConnectionRequest {
 				cr := &ConnectionRequest{ID: a.ID, Status: a.Status}

@@ -167,6 +167,7 @@ func (c *Client) UpsertTrigger(ctx context.Context, slug string, r UpsertTrigger
 		TriggerID string `json:"trigger_id"` // the answer's one documented member
 	}
 	path := "/trigger_instances/" + escape(slug) + "/upsert"
+	defer c.reads.expect(triggerReads)()
 	// Idempotent: an identical upsert returns the same instance.
 	if err := c.doKind(ctx, opIdempotent, http.MethodPost, path, nil, body, &out); err != nil {
 		return "", err

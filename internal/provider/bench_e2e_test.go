@@ -205,14 +205,17 @@ func benchScenarios() []benchScenario {
 }
 `, f.user, f.stripeAccount)
 	}}
-	authConfigs := benchScenario{name: "auth_configs_300", n: 300, config: func(f benchFixtures) string {
-		return fmt.Sprintf(`resource "service_auth_config" "ac" {
-  count   = 300
+	authConfigsN := func(n int) benchScenario {
+		return benchScenario{name: fmt.Sprintf("auth_configs_%d", n), n: n, config: func(f benchFixtures) string {
+			return fmt.Sprintf(`resource "service_auth_config" "ac" {
+  count   = %d
   toolkit = "github"
   name    = "%s-${count.index}"
 }
-`, f.user)
-	}}
+`, n, f.user)
+		}}
+	}
+	authConfigs := authConfigsN(300)
 	return []benchScenario{
 		accounts(100), accounts(300), accounts(1000), triggers, authConfigs,
 		benchWithLatency(authConfigs),
@@ -221,6 +224,11 @@ func benchScenarios() []benchScenario {
 		benchWithLatency(accounts(1000)),
 		benchThrottled(accounts(300), 600, true),
 		benchThrottled(accounts(300), 600, false),
+		benchWithLatency(authConfigsN(500)),
+		benchThrottled(accounts(300), 2000, true),
+		benchThrottled(accounts(1000), 2000, true),
+		benchThrottled(authConfigs, 2000, true),
+		benchThrottled(authConfigsN(500), 2000, true),
 	}
 }
 

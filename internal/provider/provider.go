@@ -257,6 +257,7 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 	}
 
 	settings.clientConfig.OnRateLimitWait = noteRateLimitWait
+	settings.clientConfig.CoalesceWindow, settings.clientConfig.CoalesceMaxWait = coalesceFromEnv(os.Getenv(EnvCoalesce))
 	c, err := client.New(settings.clientConfig)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Unable to create API client",
@@ -641,4 +642,22 @@ func headerNameValidator() validator.String {
 		Summary: "Invalid default header",
 		Check:   checkHeaderName,
 	}
+}
+
+// EnvCoalesce sets the client's coalesced reads (client.Config
+// CoalesceWindow and CoalesceMaxWait): "off" sends every read alone,
+// "WINDOW" or "WINDOW/MAXWAIT" (Go durations, e.g. "300ms/2s") sets them.
+// An internal switch for tests and benchmarks, not a user setting; unset
+// or unreadable, the client's defaults apply.
+const EnvCoalesce = "SERVICE_INTERNAL_COALESCE"
+
+func coalesceFromEnv(v string) (window, maxWait time.Duration) {
+	v = strings.TrimSpace(v)
+	if strings.EqualFold(v, "off") {
+		return -1, 0
+	}
+	w, m, _ := strings.Cut(v, "/")
+	window, _ = time.ParseDuration(w)
+	maxWait, _ = time.ParseDuration(m)
+	return max(window, 0), max(maxWait, 0)
 }

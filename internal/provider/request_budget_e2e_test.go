@@ -72,6 +72,7 @@ resource "service_webhook_subscription" "hook" {
 		getTriggerType = "GET /api/v3.1/triggers_types/{slug}"
 		listTools      = "GET /api/v3.1/tools"
 		createAC       = "POST /api/v3.1/auth_configs"
+		listAC         = "GET /api/v3.1/auth_configs"
 		getAC          = "GET /api/v3.1/auth_configs/{nanoid}"
 		deleteAC       = "DELETE /api/v3.1/auth_configs/{nanoid}"
 		initiateCA     = "POST /api/v3.1/connected_accounts"
@@ -108,14 +109,16 @@ resource "service_webhook_subscription" "hook" {
 		}},
 		// Apply of the saved plan: the final plan reads each referenced
 		// object (and lists each user's accounts) once again (a new provider
-		// process); each Create makes one write and one read-back, plus the
-		// listing that finds a duplicate account or alias (the trigger
-		// instances' account listing of the final plan serves their Creates);
-		// a session's create is its one write (its answer holds everything,
-		// created_at too).
+		// process); each Create makes one write, and the n creates of a type
+		// share their reads (coalesced, budgetCoalesce): one listing for the
+		// n accounts' alias and duplicate checks, one read-back list per type
+		// (accounts by connected_account_ids, auth configs by the toolkit's
+		// page, trigger instances by trigger_ids); the trigger instances' account listing of the final
+		// plan serves their Creates; a session's create is its one write (its
+		// answer holds everything, created_at too).
 		{"apply", []string{"apply", "-no-color", "tfplan"}, map[string]int{
-			getToolkit: 2, listTools: 1, getTriggerType: 1, getAC: 1 + n, getCA: 1 + n,
-			createAC: n, initiateCA: n, listCA: n + n, upsertTI: n, listTI: n + 1,
+			getToolkit: 2, listTools: 1, getTriggerType: 1, getAC: 1, getCA: 1, listAC: 1,
+			createAC: n, initiateCA: n, listCA: n + 2, upsertTI: n, listTI: 1 + 1,
 			eventTypes: 1, listWHS: 1, createWHS: 1, createTRS: n,
 		}},
 		// Refresh and plan with nothing to change: one GET per resource, no
@@ -131,7 +134,7 @@ resource "service_webhook_subscription" "hook" {
 	}
 	for _, ph := range phases {
 		before := testAccEmulatorStatsNow(t).Requests
-		res := w.Run(nil, ph.args...)
+		res := w.Run(budgetCoalesce, ph.args...)
 		if res.ExitCode != 0 {
 			t.Fatalf("%s: terraform %s: exit %d\n%s\n%s", ph.name, strings.Join(ph.args, " "), res.ExitCode, res.Stdout, res.Stderr)
 		}
@@ -141,6 +144,12 @@ resource "service_webhook_subscription" "hook" {
 		}
 	}
 }
+
+// budgetCoalesce widens the coalescing window (EnvCoalesce) so that the n
+// concurrent creates of a type always meet, whatever the machine's load:
+// the exact counts then hold. The default window's batches depend on how
+// fast Terraform starts the creates (PERFORMANCE.md).
+var budgetCoalesce = []string{EnvCoalesce + "=2s/10s"}
 
 // requestDelta returns the API requests counted between two emulator stats
 // snapshots, by route (routes with no request left out, control routes of
@@ -162,3 +171,74 @@ func formatCounts(m map[string]int) string {
 	}
 	return b.String()
 }
+
+// TestAccE2E_RequestBudgetAtScale holds the request budget of applies at
+// scale (PERFORMANCE.md, "Requests per resource" and "Coalesced reads"): an apply of
+// scaleAccounts API-key connected accounts (one user each, one existing
+// auth config) and one of scaleAuthConfigs auth configs cost at most 1.2
+// requests per object through the emulator's counters, their creates'
+// duplicate checks and read-backs coalesced; their destroys one DELETE per
+// object plus the refresh by listing's few pages.
+//
+// Not parallel: it compares process-wide counters.
+func TestAccE2E_RequestBudgetAtScale(t *testing.T) {
+	const (
+		scaleAccounts    = 300
+		scaleAuthConfigs = 200
+		perObject        = 1.2
+	)
+	testAccRequireEmulator(t)
+	user := acctest.RandomWithPrefix("tf-scale")
+	fx := testAccStripeAccountFixture(t, user)
+	cases := []struct {
+		name, config string
+		n            int
+		write        string
+	}{
+		{"connected accounts", apiKeyAccountsConfig(scaleAccounts, user, fx.stripeAuthConfig), scaleAccounts, "POST /api/v3.1/connected_accounts"},
+		{"auth configs", fmt.Sprintf(`resource "service_auth_config" "ac" {
+  count   = %d
+  toolkit = "github"
+  name    = "%s-${count.index}"
+}
+`, scaleAuthConfigs, user), scaleAuthConfigs, "POST /api/v3.1/auth_configs"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newE2EWorkspace(t)
+			w.WriteFile("main.tf", tc.config)
+			for _, ph := range []struct {
+				name string
+				args []string
+			}{
+				{"apply", []string{"apply", "-auto-approve", "-no-color", scaleParallelismFlag}},
+				{"destroy", []string{"destroy", "-auto-approve", "-no-color", scaleParallelismFlag}},
+			} {
+				before := testAccEmulatorStatsNow(t).Requests
+				res := w.Run(scaleEnv, ph.args...)
+				if res.ExitCode != 0 {
+					t.Fatalf("%s: exit %d\n%s\n%s", ph.name, res.ExitCode, res.Stdout, res.Stderr)
+				}
+				got := requestDelta(before, testAccEmulatorStatsNow(t).Requests)
+				total := 0
+				for _, v := range got {
+					total += v
+				}
+				t.Logf("%s of %d: %d requests (%.3f per object): %s", ph.name, tc.n, total, float64(total)/float64(tc.n), formatCounts(got))
+				if ph.name == "apply" && got[tc.write] != tc.n {
+					t.Errorf("apply: %d writes %s, want %d", got[tc.write], tc.write, tc.n)
+				}
+				if per := float64(total) / float64(tc.n); per > perObject {
+					t.Errorf("%s of %d: %.3f requests per object, want at most %.1f: %s", ph.name, tc.n, per, perObject, formatCounts(got))
+				}
+			}
+		})
+	}
+}
+
+// scaleParallelismFlag: 20 creates at once, so that a batch can hold more
+// than Terraform's default ten; scaleEnv widens the coalescing window so
+// that they meet whatever the machine's load (budgetCoalesce).
+const scaleParallelismFlag = "-parallelism=20"
+
+var scaleEnv = []string{EnvCoalesce + "=300ms/3s"}

@@ -590,7 +590,8 @@ func (r *authConfigResource) Create(ctx context.Context, req resource.CreateRequ
 		}
 	}
 
-	ac, err := r.data.Client.GetAuthConfig(ctx, id)
+	// Coalesced with the concurrent creates' read-backs of the toolkit.
+	ac, err := r.data.Client.AuthConfigAfterWrite(ctx, id, in.ToolkitSlug)
 	if err != nil {
 		diagnostics.AddAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
 		return
@@ -647,7 +648,7 @@ func (r *authConfigResource) Update(ctx context.Context, req resource.UpdateRequ
 		}
 	}
 
-	ac, err := r.data.Client.GetAuthConfig(ctx, id)
+	ac, err := r.data.Client.AuthConfigAfterWrite(ctx, id, state.Toolkit.ValueString())
 	if err != nil {
 		diagnostics.AddAPIError(&resp.Diagnostics, "reading", authConfigResourceType, id, err)
 		return

@@ -661,8 +661,9 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 	}
 
 	// Cost rule (see "Request budget" in provider_data.go): Create makes one
-	// write and one read (the read-back GET), plus the duplicate-account list
-	// below unless allow_multiple (the official SDK makes the same list). It
+	// write and one read (the read-back), plus the duplicate-account list
+	// below unless allow_multiple (the official SDK makes the same list);
+	// both reads are coalesced with those of the concurrent creates. It
 	// never reads the auth config: ModifyPlan reads it (through Cache, once per
 	// auth config per provider process) whenever auth_config_id is known,
 	// checks the credentials against the toolkit's initiation fields and plans
@@ -783,7 +784,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		acct = a
 	}
 	if acct == nil {
-		a, err := c.GetConnectedAccount(ctx, id)
+		a, err := c.ConnectedAccountAfterWrite(ctx, id) // coalesced with the concurrent creates' read-backs
 		if err != nil {
 			diagnostics.AddAPIError(&errs, "reading the new", connectedAccountType, id, err)
 		}
@@ -1071,7 +1072,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 	}
 
 	if called {
-		a, err := c.GetConnectedAccount(ctx, id)
+		a, err := c.ConnectedAccountAfterWrite(ctx, id)
 		if err != nil {
 			diagnostics.AddAPIError(&resp.Diagnostics, "reading", connectedAccountType, id, err)
 			return
@@ -1204,12 +1205,16 @@ func checkBeforeCreate(ctx context.Context, d *ProviderData, plan connectedAccou
 	if (alias == "" || toolkit == "") && allowMultiple {
 		return true
 	}
-	p := client.ConnectedAccountListParams{UserIDs: []string{userID}, AuthConfigIDs: []string{acID}, Statuses: []string{client.StatusActive}}
+	// One listing, coalesced with the checks of the concurrent creates of
+	// other pairs: the user's ACTIVE accounts on the auth config, or, with
+	// an alias, the user's accounts on the toolkit (it serves both checks).
+	var accounts []client.ConnectedAccount
+	var err error
 	if alias != "" && toolkit != "" {
-		// One listing serves both checks: the user's accounts on the toolkit.
-		p = client.ConnectedAccountListParams{UserIDs: []string{userID}, ToolkitSlugs: []string{toolkit}}
+		accounts, err = c.ConnectedAccountsOnToolkit(ctx, userID, toolkit)
+	} else {
+		accounts, err = c.ActiveConnectedAccountsOf(ctx, userID, acID)
 	}
-	accounts, err := c.ListConnectedAccounts(ctx, p)
 	if err != nil {
 		diagnostics.AddAPIError(diags, "checking for existing accounts before creating", connectedAccountType, "", err)
 		return false

@@ -562,7 +562,7 @@ func (r *triggerInstanceResource) Create(ctx context.Context, req resource.Creat
 		}
 	}
 
-	ti, err := c.GetTriggerInstance(ctx, id)
+	ti, err := c.TriggerInstanceAfterWrite(ctx, id) // coalesced with the concurrent creates' read-backs
 	if err != nil {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), types.StringValue(id))...)
 		diagnostics.AddAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
@@ -697,7 +697,7 @@ func (r *triggerInstanceResource) Update(ctx context.Context, req resource.Updat
 			return
 		}
 	}
-	ti, err := c.GetTriggerInstance(ctx, id)
+	ti, err := c.TriggerInstanceAfterWrite(ctx, id)
 	if err != nil {
 		diagnostics.AddAPIError(&resp.Diagnostics, "reading", triggerInstanceType, id, err)
 		return

@@ -135,27 +135,14 @@ func New(c *client.Client, writes *Clock) *Listings {
 	}
 }
 
-// accountListItemComplete: a listed account carries every field its
-// resource's state is made of (the provider's connectedAccountModel.fill), as the contract's
-// list item does (it lacks only params, which the state does not use).
-func accountListItemComplete(a *client.ConnectedAccount) bool {
-	return a.ID != "" && a.UserID != "" && a.Status != "" && a.CreatedAt != "" && a.UpdatedAt != "" &&
-		a.Toolkit.Slug != "" && a.AuthConfig.ID != "" && a.State != nil
-}
-
-// authConfigListItemComplete: a listed auth config carries every field its
-// resource's state is made of (the provider's authConfigResourceModel.fill).
-func authConfigListItemComplete(a *client.AuthConfig) bool {
-	return a.ID != "" && a.Name != "" && a.AuthScheme != "" && a.Status != "" && a.CreatedAt != "" &&
-		a.LastUpdatedAt != "" && a.Toolkit.Slug != ""
-}
-
-// triggerListItemComplete: a listed trigger instance carries every field its
-// resource's state is made of (the provider's triggerInstanceModel.fillRead); its GET is the same
-// list route filtered by id, so the shapes are the same.
-func triggerListItemComplete(t *client.TriggerInstance) bool {
-	return t.ID != "" && t.TriggerName != "" && t.ConnectedAccountID != "" && t.UpdatedAt != "" && t.TriggerConfig != nil
-}
+// The listed items that carry every field a resource's state is made of
+// (the provider's fill functions) are those the client's coalesced reads
+// take as well: client.ConnectedAccountListItemComplete and the others.
+var (
+	accountListItemComplete    = client.ConnectedAccountListItemComplete
+	authConfigListItemComplete = client.AuthConfigListItemComplete
+	triggerListItemComplete    = client.TriggerInstanceListItemComplete
+)
 
 // ConnectedAccount returns the account id for Read: from this run's listing
 // of accounts when it holds it, else by GET.

@@ -1,0 +1,347 @@
+package batch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// recorder is a Many and a One that record their calls.
+type recorder struct {
+	mu      sync.Mutex
+	batches [][]string
+	ones    []string
+	lack    map[string]bool // keys Many leaves out
+	fail    error           // Many's error
+	hold    chan struct{}   // when set, Many waits for it
+	manyCtx []context.Context
+}
+
+func (r *recorder) many(ctx context.Context, keys []string) (map[string]string, error) {
+	r.mu.Lock()
+	r.batches = append(r.batches, slices.Clone(keys))
+	r.manyCtx = append(r.manyCtx, ctx)
+	hold, fail := r.hold, r.fail
+	r.mu.Unlock()
+	if hold != nil {
+		select {
+		case <-hold:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if fail != nil {
+		return nil, fail
+	}
+	out := map[string]string{}
+	for _, k := range keys {
+		if !r.lack[k] {
+			out[k] = "many:" + k
+		}
+	}
+	return out, nil
+}
+
+func (r *recorder) one(_ context.Context, key string) (string, error) {
+	r.mu.Lock()
+	r.ones = append(r.ones, key)
+	r.mu.Unlock()
+	return "one:" + key, nil
+}
+
+func (r *recorder) batcher(cfg Config[string, string]) *Batcher[string, string] {
+	cfg.Many, cfg.One = r.many, r.one
+	return New(cfg)
+}
+
+// getAll calls Get for every key at once and returns the values by key.
+func getAll(t *testing.T, b *Batcher[string, string], keys []string) map[string]string {
+	t.Helper()
+	var mu sync.Mutex
+	got := map[string]string{}
+	var wg sync.WaitGroup
+	for _, k := range keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			v, err := b.Get(context.Background(), k)
+			if err != nil {
+				t.Errorf("Get(%s): %v", k, err)
+			}
+			mu.Lock()
+			got[k] = v
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return got
+}
+
+func keysN(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("k%03d", i)
+	}
+	return out
+}
+
+func TestConcurrentGetsAreOneRequest(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: 20 * time.Millisecond, MaxWait: time.Second})
+	keys := keysN(10)
+	got := getAll(t, b, keys)
+	if len(r.batches) != 1 || len(r.batches[0]) != 10 || len(r.ones) != 0 {
+		t.Fatalf("want one batch of 10 keys and no single read, got batches %v, single reads %v", r.batches, r.ones)
+	}
+	for _, k := range keys {
+		if got[k] != "many:"+k {
+			t.Errorf("Get(%s) = %q, want its own value from the batch", k, got[k])
+		}
+	}
+}
+
+func TestLoneGetIsTheSingleRead(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: 2 * time.Millisecond})
+	start := time.Now()
+	v, err := b.Get(context.Background(), "a")
+	took := time.Since(start)
+	if err != nil || v != "one:a" {
+		t.Fatalf("Get = %q, %v; want the single read's value", v, err)
+	}
+	if len(r.batches) != 0 || !slices.Equal(r.ones, []string{"a"}) {
+		t.Fatalf("a lone key must be read alone: batches %v, single reads %v", r.batches, r.ones)
+	}
+	if took > 200*time.Millisecond {
+		t.Errorf("a lone Get took %s; it waits only the window (2ms)", took)
+	}
+}
+
+func TestSameKeyTwiceIsOneKey(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: 20 * time.Millisecond, MaxWait: time.Second})
+	got := getAll(t, b, []string{"a", "a", "b"})
+	if len(r.batches) != 1 || !slices.Equal(r.batches[0], []string{"a", "b"}) && !slices.Equal(r.batches[0], []string{"b", "a"}) {
+		t.Fatalf("want one batch [a b], got %v", r.batches)
+	}
+	if got["a"] != "many:a" || got["b"] != "many:b" {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func TestBatchNeverHoldsMoreThanMaxKeys(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: 50 * time.Millisecond, MaxWait: time.Second, MaxKeys: 100})
+	getAll(t, b, keysN(250))
+	total := 0
+	for _, k := range r.batches {
+		if len(k) > 100 {
+			t.Errorf("a batch of %d keys; MaxKeys is 100", len(k))
+		}
+		total += len(k)
+	}
+	if total+len(r.ones) != 250 || len(r.batches) < 3 {
+		t.Fatalf("250 keys: want at least 3 batches covering all, got %d batches (%d keys) and %d single reads", len(r.batches), total, len(r.ones))
+	}
+}
+
+func TestKeyTheAnswerLacksIsReadAlone(t *testing.T) {
+	r := &recorder{lack: map[string]bool{"k002": true}}
+	b := r.batcher(Config[string, string]{Window: 20 * time.Millisecond, MaxWait: time.Second})
+	got := getAll(t, b, keysN(5))
+	if !slices.Equal(r.ones, []string{"k002"}) {
+		t.Fatalf("only the lacking key must be read alone, got single reads %v", r.ones)
+	}
+	if got["k002"] != "one:k002" || got["k001"] != "many:k001" {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func TestFailedBatchIsSplitIntoSingleReads(t *testing.T) {
+	r := &recorder{fail: errors.New("400 URL too long")}
+	b := r.batcher(Config[string, string]{Window: 20 * time.Millisecond, MaxWait: time.Second})
+	got := getAll(t, b, keysN(4))
+	slices.Sort(r.ones)
+	if len(r.batches) != 1 || !slices.Equal(r.ones, keysN(4)) {
+		t.Fatalf("a failed batch must be read key by key: batches %v, single reads %v", r.batches, r.ones)
+	}
+	for _, k := range keysN(4) {
+		if got[k] != "one:"+k {
+			t.Errorf("Get(%s) = %q, want the single read's value", k, got[k])
+		}
+	}
+}
+
+// A key that arrives while a batch is being answered is never served from
+// that answer (its request may have left before the caller's write): it
+// opens the next batch.
+func TestKeyArrivingDuringRequestOpensNextBatch(t *testing.T) {
+	r := &recorder{hold: make(chan struct{})}
+	b := r.batcher(Config[string, string]{Window: 5 * time.Millisecond, MaxWait: 20 * time.Millisecond})
+	var first sync.WaitGroup
+	for _, k := range []string{"a", "b"} {
+		first.Add(1)
+		go func() { defer first.Done(); _, _ = b.Get(context.Background(), k) }()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		r.mu.Lock()
+		n := len(r.batches)
+		r.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the first batch was never sent")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	late := make(chan string, 2)
+	for _, k := range []string{"a", "c"} {
+		go func() {
+			v, _ := b.Get(context.Background(), k)
+			late <- k + "=" + v
+		}()
+	}
+	time.Sleep(50 * time.Millisecond) // the late batch is sent and waits on hold as well
+	close(r.hold)
+	first.Wait()
+	got := []string{<-late, <-late}
+	slices.Sort(got)
+	if len(r.batches) != 2 || !slices.Contains(r.batches[1], "a") || !slices.Contains(r.batches[1], "c") {
+		t.Fatalf("the late keys must make a batch of their own, got batches %v", r.batches)
+	}
+	if !slices.Equal(got, []string{"a=many:a", "c=many:c"}) {
+		t.Fatalf("late values %v", got)
+	}
+}
+
+func TestCancelledCallerStopsWaiting(t *testing.T) {
+	r := &recorder{hold: make(chan struct{})}
+	defer close(r.hold)
+	b := r.batcher(Config[string, string]{Window: time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	errs := make(chan error, 2)
+	for _, k := range []string{"a", "b"} {
+		go func() { _, err := b.Get(ctx, k); errs <- err }()
+	}
+	time.Sleep(30 * time.Millisecond)
+	cancel()
+	for range 2 {
+		select {
+		case err := <-errs:
+			if !errors.Is(err, context.Canceled) {
+				t.Fatalf("want context.Canceled, got %v", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("a cancelled caller kept waiting for the batch")
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.manyCtx) != 1 {
+		t.Fatalf("want one batch, got %d", len(r.manyCtx))
+	}
+	select {
+	case <-r.manyCtx[0].Done():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the coalesced request was not cancelled when every caller had gone")
+	}
+}
+
+// A batch stays open while keys keep arriving within Window, up to MaxWait.
+func TestWindowExtendsUpToMaxWait(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: 200 * time.Millisecond, MaxWait: 5 * time.Second})
+	var wg sync.WaitGroup
+	var n atomic.Int32
+	for i := range 5 {
+		wg.Add(1)
+		go func() { defer wg.Done(); _, _ = b.Get(context.Background(), fmt.Sprint(i)); n.Add(1) }()
+		time.Sleep(20 * time.Millisecond) // well within the window each time
+	}
+	wg.Wait()
+	if len(r.batches) != 1 || len(r.batches[0]) != 5 {
+		t.Fatalf("keys 20ms apart with a 200ms window: want one batch of 5, got %v (single reads %v)", r.batches, r.ones)
+	}
+}
+
+// An expected caller keeps the batch open past the window until it joins
+// or is done; once done, the batch goes at once.
+func TestExpectedCallerKeepsTheBatchOpen(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: 2 * time.Millisecond, MaxWait: 5 * time.Second})
+	doneB := b.Expect() // b's write is in flight
+	doneC := b.Expect() // so is c's, which will fail and never read
+	res := make(chan string, 2)
+	go func() { v, _ := b.Get(context.Background(), "a"); res <- v }()
+	time.Sleep(40 * time.Millisecond) // 20 windows: a waits for b
+	go func() { doneB(); v, _ := b.Get(context.Background(), "b"); res <- v }()
+	time.Sleep(40 * time.Millisecond)
+	select {
+	case v := <-res:
+		t.Fatalf("the batch went (%s) while c was still expected", v)
+	default:
+	}
+	start := time.Now()
+	doneC()
+	got := []string{<-res, <-res}
+	if time.Since(start) > time.Second {
+		t.Errorf("the batch waited %s after the last expected caller was done", time.Since(start))
+	}
+	slices.Sort(got)
+	if len(r.batches) != 1 || !slices.Equal(got, []string{"many:a", "many:b"}) {
+		t.Fatalf("want a and b in one batch, got batches %v, values %v", r.batches, got)
+	}
+}
+
+// MaxWait bounds the wait for an expected caller that never comes.
+func TestExpectationBoundedByMaxWait(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: time.Millisecond, MaxWait: 30 * time.Millisecond})
+	defer b.Expect()()
+	start := time.Now()
+	if _, err := b.Get(context.Background(), "a"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took < 30*time.Millisecond || took > 2*time.Second {
+		t.Fatalf("a lone key with a caller expected forever waited %s, want MaxWait (30ms)", took)
+	}
+}
+
+// Anticipated callers keep the batch open until they have joined (or their
+// time is up); a joined key takes one anticipation.
+func TestAnticipatedCallersJoinOneBatch(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: 2 * time.Millisecond, MaxWait: 5 * time.Second})
+	b.Anticipate(3, 2*time.Second)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i, k := range []string{"a", "b", "c"} {
+		wg.Add(1)
+		go func() { defer wg.Done(); _, _ = b.Get(context.Background(), k) }()
+		if i < 2 {
+			time.Sleep(20 * time.Millisecond) // 10 windows apart
+		}
+	}
+	wg.Wait()
+	if len(r.batches) != 1 || len(r.batches[0]) != 3 {
+		t.Fatalf("three anticipated keys 20ms apart: want one batch, got %v (single reads %v)", r.batches, r.ones)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("the batch waited %s: the last anticipated key had joined", took)
+	}
+	// Anticipations expire: a lone key later waits only the window.
+	b.Anticipate(1, 20*time.Millisecond)
+	time.Sleep(40 * time.Millisecond)
+	start = time.Now()
+	_, _ = b.Get(context.Background(), "d")
+	if took := time.Since(start); took > 15*time.Millisecond {
+		t.Errorf("an expired anticipation held a lone key for %s", took)
+	}
+}

@@ -1,0 +1,333 @@
+package client
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/integration-service/terraform-provider-service/internal/client/batch"
+)
+
+// Coalesced reads: the reads that concurrent operations of one kind make
+// within a short window (Config.CoalesceWindow) are answered by one list
+// request where the API answers many at once (package batch holds the
+// rules). Each method below is the read one operation makes; called alone
+// it sends exactly the request it always did, after the window.
+//
+//   - ConnectedAccountAfterWrite, the read-back of a create or an update:
+//     one GET /connected_accounts?connected_account_ids=... for the batch.
+//   - ActiveConnectedAccountsOf and ConnectedAccountsOnToolkit, the
+//     duplicate and alias checks before a create: one list over the
+//     batch's user_ids and auth_config_ids (or toolkit_slugs), every page,
+//     each caller taking the accounts of its own pair.
+//   - AuthConfigAfterWrite: the auth config list has no id filter, so one
+//     page of the toolkit's auth configs (show_disabled=true, newest first)
+//     per toolkit in the batch; an auth config not on it is read by GET,
+//     and a toolkit whose first page held none of the batch's objects is
+//     read by GET from then on.
+//   - TriggerInstanceAfterWrite: one GET /trigger_instances/active with the
+//     batch's trigger_ids (the read by id is the same route with one id).
+//
+// Every batch is sent after each of its callers joined it, that is after
+// the caller's write: nothing is served from an answer older than the
+// write. A list item that lacks a member a read by id always has is read
+// by id.
+
+// DefaultCoalesceWindow is how long a coalesced read waits for another to
+// join it (see batch.Config.Window); a batch stays open at most
+// coalesceMaxWait.
+const DefaultCoalesceWindow = 2 * time.Millisecond
+
+// DefaultCoalesceMaxWait bounds how long a batch waits for the callers it
+// expects (the read-backs of writes in flight, the next creates).
+const DefaultCoalesceMaxWait = 10 * time.Millisecond
+
+const (
+	// accountBatchIDs is the most account ids one read-back request names
+	// (its answer is one page of as many items); accountBatchChecks the most
+	// (user, auth config) pairs one duplicate check lists (user ids are the
+	// caller's strings: the URL stays short).
+	accountBatchIDs    = 100
+	accountBatchChecks = 50
+	// accountCheckPage is the page size of a coalesced duplicate check.
+	accountCheckPage = 100
+	// authConfigBatchIDs stays below the page the read-back lists
+	// (AuthConfigListPageSize), so that the batch's own objects fit on it
+	// beside a few created meanwhile.
+	authConfigBatchIDs = 100
+	// triggerBatchIDs is the trigger instance list's maximum page.
+	triggerBatchIDs = 50
+)
+
+// accountPair is a connected account's natural key.
+type accountPair struct{ userID, authConfigID string }
+
+// userToolkit is a user's accounts on a toolkit (the alias check).
+type userToolkit struct{ userID, toolkit string }
+
+// authConfigRef is an auth config and the toolkit it was created on.
+type authConfigRef struct{ id, toolkit string }
+
+// coalescedReads holds a client's batchers (nil when coalescing is off).
+type coalescedReads struct {
+	accounts    *batch.Batcher[string, *ConnectedAccount]
+	active      *batch.Batcher[accountPair, []ConnectedAccount]
+	onToolkit   *batch.Batcher[userToolkit, []ConnectedAccount]
+	authConfigs *batch.Batcher[authConfigRef, *AuthConfig]
+	triggers    *batch.Batcher[string, *TriggerInstance]
+	// anticipateFor is how long the next operations of those a read-back
+	// just answered are anticipated at their duplicate check (Terraform
+	// starts the next creates as these end): the batches' MaxWait.
+	anticipateFor time.Duration
+	// unlisted are the toolkits whose auth config page held none of a
+	// batch's objects (the service lists them in another order, or holds
+	// too many): read by GET from then on.
+	unlisted sync.Map
+}
+
+func newCoalescedReads(c *Client, window, maxWait time.Duration) *coalescedReads {
+	if window < 0 {
+		return nil
+	}
+	if window == 0 {
+		window = DefaultCoalesceWindow
+	}
+	if maxWait <= 0 {
+		maxWait = DefaultCoalesceMaxWait
+	}
+	maxWait = max(maxWait, window)
+	r := &coalescedReads{anticipateFor: maxWait}
+	r.accounts = batch.New(batch.Config[string, *ConnectedAccount]{Window: window, MaxWait: maxWait, MaxKeys: accountBatchIDs,
+		One: c.GetConnectedAccount,
+		Many: func(ctx context.Context, ids []string) (map[string]*ConnectedAccount, error) {
+			all, err := c.ListConnectedAccounts(ctx, ConnectedAccountListParams{ConnectedAccountIDs: ids, AccountType: "ALL", Limit: len(ids)})
+			if err != nil {
+				return nil, err
+			}
+			out := make(map[string]*ConnectedAccount, len(all))
+			for i := range all {
+				if a := &all[i]; ConnectedAccountListItemComplete(a) {
+					out[a.ID] = a
+				}
+			}
+			return out, nil
+		}})
+	r.active = batch.New(batch.Config[accountPair, []ConnectedAccount]{Window: window, MaxWait: maxWait, MaxKeys: accountBatchChecks,
+		One: func(ctx context.Context, k accountPair) ([]ConnectedAccount, error) {
+			return c.ListConnectedAccounts(ctx, activeOf([]string{k.userID}, []string{k.authConfigID}, 0))
+		},
+		Many: func(ctx context.Context, keys []accountPair) (map[accountPair][]ConnectedAccount, error) {
+			users, acs := uniq(keys, func(k accountPair) string { return k.userID }), uniq(keys, func(k accountPair) string { return k.authConfigID })
+			all, err := c.ListConnectedAccounts(ctx, activeOf(users, acs, accountCheckPage))
+			if err != nil {
+				return nil, err
+			}
+			return answerEach(keys, all, func(k accountPair, a *ConnectedAccount) bool {
+				return a.UserID == k.userID && a.AuthConfig.ID == k.authConfigID
+			}), nil
+		}})
+	r.onToolkit = batch.New(batch.Config[userToolkit, []ConnectedAccount]{Window: window, MaxWait: maxWait, MaxKeys: accountBatchChecks,
+		One: func(ctx context.Context, k userToolkit) ([]ConnectedAccount, error) {
+			return c.ListConnectedAccounts(ctx, ConnectedAccountListParams{UserIDs: []string{k.userID}, ToolkitSlugs: []string{k.toolkit}})
+		},
+		Many: func(ctx context.Context, keys []userToolkit) (map[userToolkit][]ConnectedAccount, error) {
+			users, tks := uniq(keys, func(k userToolkit) string { return k.userID }), uniq(keys, func(k userToolkit) string { return k.toolkit })
+			all, err := c.ListConnectedAccounts(ctx, ConnectedAccountListParams{UserIDs: users, ToolkitSlugs: tks, Limit: accountCheckPage})
+			if err != nil {
+				return nil, err
+			}
+			return answerEach(keys, all, func(k userToolkit, a *ConnectedAccount) bool {
+				return a.UserID == k.userID && strings.EqualFold(a.Toolkit.Slug, k.toolkit)
+			}), nil
+		}})
+	r.authConfigs = batch.New(batch.Config[authConfigRef, *AuthConfig]{Window: window, MaxWait: maxWait, MaxKeys: authConfigBatchIDs,
+		One: func(ctx context.Context, k authConfigRef) (*AuthConfig, error) { return c.GetAuthConfig(ctx, k.id) },
+		Many: func(ctx context.Context, keys []authConfigRef) (map[authConfigRef]*AuthConfig, error) {
+			return r.authConfigPages(ctx, c, keys)
+		},
+	})
+	r.triggers = batch.New(batch.Config[string, *TriggerInstance]{Window: window, MaxWait: maxWait, MaxKeys: triggerBatchIDs,
+		One: c.GetTriggerInstance,
+		Many: func(ctx context.Context, ids []string) (map[string]*TriggerInstance, error) {
+			all, err := c.ListActiveTriggers(ctx, TriggerInstanceListParams{TriggerIDs: ids, ShowDisabled: true, Limit: triggerBatchIDs})
+			if err != nil {
+				return nil, err
+			}
+			out := make(map[string]*TriggerInstance, len(all))
+			for i := range all {
+				t := &all[i]
+				if !TriggerInstanceListItemComplete(t) {
+					continue
+				}
+				for _, id := range ids {
+					if t.ID == id || (t.UUID != "" && t.UUID == id) {
+						out[id] = t
+					}
+				}
+			}
+			return out, nil
+		}})
+	return r
+}
+
+// authConfigPages reads the first page of each toolkit's auth configs in
+// keys (one request per toolkit) and answers the keys it holds.
+func (r *coalescedReads) authConfigPages(ctx context.Context, c *Client, keys []authConfigRef) (map[authConfigRef]*AuthConfig, error) {
+	byToolkit := map[string][]authConfigRef{}
+	var order []string
+	for _, k := range keys {
+		if _, off := r.unlisted.Load(k.toolkit); off || k.toolkit == "" {
+			continue // read by GET
+		}
+		if _, ok := byToolkit[k.toolkit]; !ok {
+			order = append(order, k.toolkit)
+		}
+		byToolkit[k.toolkit] = append(byToolkit[k.toolkit], k)
+	}
+	out := map[authConfigRef]*AuthConfig{}
+	for _, tk := range order {
+		want := byToolkit[tk]
+		if len(want) < 2 {
+			continue // one auth config of this toolkit: its GET costs the same
+		}
+		p, err := c.AuthConfigsPage(ctx, AuthConfigListParams{ToolkitSlug: tk, ShowDisabled: true}, "")
+		if err != nil {
+			return nil, err
+		}
+		found := 0
+		for _, k := range want {
+			for i := range p.Items {
+				if a := &p.Items[i]; a.ID == k.id && AuthConfigListItemComplete(a) {
+					out[k] = a
+					found++
+					break
+				}
+			}
+		}
+		if found == 0 && p.NextCursor != "" {
+			r.unlisted.Store(tk, struct{}{})
+		}
+	}
+	return out, nil
+}
+
+func activeOf(users, acs []string, limit int) ConnectedAccountListParams {
+	return ConnectedAccountListParams{UserIDs: users, AuthConfigIDs: acs, Statuses: []string{StatusActive}, Limit: limit}
+}
+
+// uniq returns the distinct values of f over keys, in their first order.
+func uniq[K any](keys []K, f func(K) string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, k := range keys {
+		if v := f(k); !seen[v] {
+			seen[v] = true
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// answerEach gives every key the accounts of all that match it (an empty
+// list when none does: the list answered for it).
+func answerEach[K comparable](keys []K, all []ConnectedAccount, match func(K, *ConnectedAccount) bool) map[K][]ConnectedAccount {
+	out := make(map[K][]ConnectedAccount, len(keys))
+	for _, k := range keys {
+		mine := []ConnectedAccount{}
+		for i := range all {
+			if match(k, &all[i]) {
+				mine = append(mine, all[i])
+			}
+		}
+		out[k] = mine
+	}
+	return out
+}
+
+// ConnectedAccountListItemComplete reports whether a listed account
+// carries the members a read by id always has (the contract's list item
+// lacks only params).
+func ConnectedAccountListItemComplete(a *ConnectedAccount) bool {
+	return a.ID != "" && a.UserID != "" && a.Status != "" && a.CreatedAt != "" && a.UpdatedAt != "" &&
+		a.Toolkit.Slug != "" && a.AuthConfig.ID != "" && a.State != nil
+}
+
+// AuthConfigListItemComplete is ConnectedAccountListItemComplete for auth
+// configs.
+func AuthConfigListItemComplete(a *AuthConfig) bool {
+	return a.ID != "" && a.Name != "" && a.AuthScheme != "" && a.Status != "" && a.CreatedAt != "" &&
+		a.LastUpdatedAt != "" && a.Toolkit.Slug != ""
+}
+
+// TriggerInstanceListItemComplete is ConnectedAccountListItemComplete for
+// trigger instances (whose read by id is the same list route).
+func TriggerInstanceListItemComplete(t *TriggerInstance) bool {
+	return t.ID != "" && t.TriggerName != "" && t.ConnectedAccountID != "" && t.UpdatedAt != "" && t.TriggerConfig != nil
+}
+
+// expect announces to the read-back batcher of a kind (b picks it) a
+// write in flight whose read-back will follow (batch.Batcher.Expect); the
+// returned func, called when the write returns, ends it.
+func (r *coalescedReads) expect(b func(*coalescedReads) interface{ Expect() func() }) func() {
+	if r == nil {
+		return func() {}
+	}
+	return b(r).Expect()
+}
+
+func accountReads(r *coalescedReads) interface{ Expect() func() }    { return r.accounts }
+func authConfigReads(r *coalescedReads) interface{ Expect() func() } { return r.authConfigs }
+func triggerReads(r *coalescedReads) interface{ Expect() func() }    { return r.triggers }
+
+// ConnectedAccountAfterWrite reads account id as the service holds it
+// after the caller's write (a create's or an update's read-back):
+// coalesced with the concurrent read-backs (see above), else
+// GetConnectedAccount.
+func (c *Client) ConnectedAccountAfterWrite(ctx context.Context, id string) (*ConnectedAccount, error) {
+	if c.reads == nil {
+		return c.GetConnectedAccount(ctx, id)
+	}
+	defer c.reads.active.Anticipate(1, c.reads.anticipateFor)
+	defer c.reads.onToolkit.Anticipate(1, c.reads.anticipateFor)
+	return c.reads.accounts.Get(ctx, id)
+}
+
+// ActiveConnectedAccountsOf lists the ACTIVE accounts of userID on
+// authConfigID (the duplicate check before a create), coalesced with the
+// concurrent checks of other pairs.
+func (c *Client) ActiveConnectedAccountsOf(ctx context.Context, userID, authConfigID string) ([]ConnectedAccount, error) {
+	if c.reads == nil {
+		return c.ListConnectedAccounts(ctx, activeOf([]string{userID}, []string{authConfigID}, 0))
+	}
+	return c.reads.active.Get(ctx, accountPair{userID, authConfigID})
+}
+
+// ConnectedAccountsOnToolkit lists every account of userID on toolkit (the
+// alias check before a create), coalesced with the concurrent checks of
+// other users and toolkits.
+func (c *Client) ConnectedAccountsOnToolkit(ctx context.Context, userID, toolkit string) ([]ConnectedAccount, error) {
+	if c.reads == nil {
+		return c.ListConnectedAccounts(ctx, ConnectedAccountListParams{UserIDs: []string{userID}, ToolkitSlugs: []string{toolkit}})
+	}
+	return c.reads.onToolkit.Get(ctx, userToolkit{userID, toolkit})
+}
+
+// AuthConfigAfterWrite reads auth config id of toolkit after the caller's
+// write, coalesced with the concurrent read-backs of the same toolkit
+// (see above), else GetAuthConfig.
+func (c *Client) AuthConfigAfterWrite(ctx context.Context, id, toolkit string) (*AuthConfig, error) {
+	if c.reads == nil {
+		return c.GetAuthConfig(ctx, id)
+	}
+	return c.reads.authConfigs.Get(ctx, authConfigRef{id, toolkit})
+}
+
+// TriggerInstanceAfterWrite reads trigger instance id after the caller's
+// write, coalesced with the concurrent read-backs, else GetTriggerInstance.
+func (c *Client) TriggerInstanceAfterWrite(ctx context.Context, id string) (*TriggerInstance, error) {
+	if c.reads == nil {
+		return c.GetTriggerInstance(ctx, id)
+	}
+	return c.reads.triggers.Get(ctx, id)
+}

@@ -1,0 +1,336 @@
+package client
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// coalesceFake serves the routes of the coalesced reads from a fixed set
+// of accounts, auth configs and trigger instances.
+type coalesceFake struct {
+	listStatus   atomic.Int32 // answered to the next list requests when set (then cleared if once)
+	listOnce     atomic.Bool
+	accounts     map[string]map[string]any
+	authConfigs  []map[string]any
+	triggers     map[string]map[string]any
+	hiddenOnList map[string]bool // ids a list leaves out (their GET still finds them)
+}
+
+func fakeAccount(id, user, ac string) map[string]any {
+	return map[string]any{"id": id, "user_id": user, "status": StatusActive, "created_at": "2026-12-01T00:00:00Z",
+		"updated_at": "2026-12-01T00:00:00Z", "toolkit": map[string]any{"slug": "stripe"},
+		"auth_config": map[string]any{"id": ac, "auth_scheme": "API_KEY"}, "state": map[string]any{"authScheme": "API_KEY", "val": map[string]any{}}}
+}
+
+func (f *coalesceFake) handler(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	split := func(k string) []string {
+		if v := q.Get(k); v != "" {
+			return strings.Split(v, ",")
+		}
+		return nil
+	}
+	isList := r.URL.Path == "/api/v3.1/connected_accounts" || r.URL.Path == "/api/v3.1/auth_configs" || r.URL.Path == "/api/v3.1/trigger_instances/active"
+	if st := f.listStatus.Load(); st != 0 && isList && len(split("trigger_ids")) != 1 {
+		if f.listOnce.Load() {
+			f.listStatus.Store(0)
+		}
+		writeJSON(w, int(st), map[string]any{"error": map[string]any{"message": "refused", "status": st}})
+		return
+	}
+	page := func(items []map[string]any) {
+		writeJSON(w, http.StatusOK, map[string]any{"items": items, "next_cursor": nil})
+	}
+	switch {
+	case r.URL.Path == "/api/v3.1/connected_accounts":
+		ids, users, acs, statuses := split("connected_account_ids"), split("user_ids"), split("auth_config_ids"), split("statuses")
+		var out []map[string]any
+		for _, id := range slices.Sorted(func(yield func(string) bool) {
+			for k := range f.accounts {
+				if !yield(k) {
+					return
+				}
+			}
+		}) {
+			a := f.accounts[id]
+			if f.hiddenOnList[id] || (ids != nil && !slices.Contains(ids, id)) || (users != nil && !slices.Contains(users, a["user_id"].(string))) ||
+				(acs != nil && !slices.Contains(acs, a["auth_config"].(map[string]any)["id"].(string))) ||
+				(statuses != nil && !slices.Contains(statuses, a["status"].(string))) {
+				continue
+			}
+			out = append(out, a)
+		}
+		page(out)
+	case strings.HasPrefix(r.URL.Path, "/api/v3.1/connected_accounts/"):
+		if a, ok := f.accounts[strings.TrimPrefix(r.URL.Path, "/api/v3.1/connected_accounts/")]; ok {
+			writeJSON(w, http.StatusOK, a)
+			return
+		}
+		writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"message": "not found", "status": 404}})
+	case r.URL.Path == "/api/v3.1/auth_configs":
+		var out []map[string]any
+		for _, a := range f.authConfigs {
+			if a["toolkit"].(map[string]any)["slug"] == q.Get("toolkit_slug") && !f.hiddenOnList[a["id"].(string)] {
+				out = append(out, a)
+			}
+		}
+		page(out)
+	case strings.HasPrefix(r.URL.Path, "/api/v3.1/auth_configs/"):
+		id := strings.TrimPrefix(r.URL.Path, "/api/v3.1/auth_configs/")
+		for _, a := range f.authConfigs {
+			if a["id"] == id {
+				writeJSON(w, http.StatusOK, a)
+				return
+			}
+		}
+		writeJSON(w, http.StatusNotFound, map[string]any{"error": map[string]any{"message": "not found", "status": 404}})
+	case r.URL.Path == "/api/v3.1/trigger_instances/active":
+		var out []map[string]any
+		for _, id := range split("trigger_ids") {
+			if ti, ok := f.triggers[id]; ok {
+				out = append(out, ti)
+			}
+		}
+		page(out)
+	default:
+		writeJSON(w, http.StatusNotFound, map[string]any{})
+	}
+}
+
+func newCoalesceClient(t *testing.T, f *coalesceFake) (*Client, *recorder) {
+	t.Helper()
+	// A window wide enough that the test's concurrent calls always meet.
+	return newTestClient(t, f.handler, func(c *Config) { c.CoalesceWindow, c.CoalesceMaxWait = 100*time.Millisecond, 5*time.Second })
+}
+
+// concurrently calls get for each id at once and returns the results.
+func concurrently[T any](ids []string, get func(string) (T, error)) ([]T, []error) {
+	out, errs := make([]T, len(ids)), make([]error, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Add(1)
+		go func() { defer wg.Done(); out[i], errs[i] = get(id) }()
+	}
+	wg.Wait()
+	return out, errs
+}
+
+// readBackAll reads ids back at once through read and fails unless each
+// gets its own object (idOf names it).
+func readBackAll[T any](t *testing.T, ids []string, read func(context.Context, string) (T, error), idOf func(T) string) {
+	t.Helper()
+	got, errs := concurrently(ids, func(id string) (T, error) { return read(context.Background(), id) })
+	for i, id := range ids {
+		if errs[i] != nil || idOf(got[i]) != id {
+			t.Fatalf("read-back of %s: %v, %v", id, got[i], errs[i])
+		}
+	}
+}
+
+func accountID(a *ConnectedAccount) string { return a.ID }
+
+func routes(rec *recorder) []string {
+	var out []string
+	for _, r := range rec.all() {
+		out = append(out, r.Method+" "+r.Path)
+	}
+	return out
+}
+
+func accountFake(n int) (*coalesceFake, []string) {
+	f := &coalesceFake{accounts: map[string]map[string]any{}}
+	var ids []string
+	for i := range n {
+		id := fmt.Sprintf("ca_%012d", i)
+		f.accounts[id] = fakeAccount(id, fmt.Sprintf("u%d", i), "ac_1")
+		ids = append(ids, id)
+	}
+	return f, ids
+}
+
+// The read-backs of concurrent writes are one list by connected_account_ids,
+// each caller getting its own account.
+func TestConnectedAccountAfterWriteCoalesced(t *testing.T) {
+	f, ids := accountFake(10)
+	c, rec := newCoalesceClient(t, f)
+	readBackAll(t, ids, c.ConnectedAccountAfterWrite, accountID)
+	reqs := rec.all()
+	if len(reqs) != 1 || reqs[0].Path != "/api/v3.1/connected_accounts" {
+		t.Fatalf("10 concurrent read-backs: want one list request, got %v", routes(rec))
+	}
+	sent := strings.Split(reqs[0].Query.Get("connected_account_ids"), ",")
+	slices.Sort(sent)
+	if !slices.Equal(sent, ids) || reqs[0].Query.Get("account_type") != "ALL" || reqs[0].Query.Get("limit") != "10" {
+		t.Fatalf("list query %v: want connected_account_ids of the 10, account_type=ALL, limit=10", reqs[0].Query)
+	}
+}
+
+// A lone read-back sends the GET it always did.
+func TestConnectedAccountAfterWriteAloneIsItsGET(t *testing.T) {
+	f, ids := accountFake(1)
+	c, rec := newTestClient(t, f.handler) // the default window
+	start := time.Now()
+	a, err := c.ConnectedAccountAfterWrite(context.Background(), ids[0])
+	if err != nil || a.ID != ids[0] {
+		t.Fatalf("got %v, %v", a, err)
+	}
+	if r := routes(rec); !slices.Equal(r, []string{"GET /api/v3.1/connected_accounts/" + ids[0]}) {
+		t.Fatalf("a lone read-back: want its GET, got %v", r)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("a lone read-back took %s", took)
+	}
+}
+
+// An account the coalesced answer lacks is read alone; one that does not
+// exist is the GET's 404.
+func TestCoalescedAnswerLackingAnAccount(t *testing.T) {
+	f, ids := accountFake(4)
+	f.hiddenOnList = map[string]bool{ids[1]: true}
+	c, rec := newCoalesceClient(t, f)
+	all := append(slices.Clone(ids), "ca_missing0000")
+	got, errs := concurrently(all, func(id string) (*ConnectedAccount, error) {
+		return c.ConnectedAccountAfterWrite(context.Background(), id)
+	})
+	for i, id := range ids {
+		if errs[i] != nil || got[i].ID != id {
+			t.Fatalf("read-back of %s: %v, %v", id, got[i], errs[i])
+		}
+	}
+	if !IsNotFound(errs[4]) {
+		t.Fatalf("a missing account: want the GET's 404, got %v", errs[4])
+	}
+	r := routes(rec)
+	slices.Sort(r)
+	want := []string{"GET /api/v3.1/connected_accounts", "GET /api/v3.1/connected_accounts/" + ids[1], "GET /api/v3.1/connected_accounts/ca_missing0000"}
+	if !slices.Equal(r, want) {
+		t.Fatalf("requests %v, want %v", r, want)
+	}
+}
+
+// A coalesced request the service refuses is split into the callers' own
+// reads; one it throttles is retried as one request.
+func TestCoalescedRequestFailingIsSplitOrRetried(t *testing.T) {
+	t.Run("refused", func(t *testing.T) {
+		f, ids := accountFake(5)
+		f.listStatus.Store(http.StatusBadRequest)
+		c, rec := newCoalesceClient(t, f)
+		readBackAll(t, ids, c.ConnectedAccountAfterWrite, accountID)
+		lists, gets := 0, 0
+		for _, r := range routes(rec) {
+			if r == "GET /api/v3.1/connected_accounts" {
+				lists++
+			} else {
+				gets++
+			}
+		}
+		if lists != 1 || gets != 5 {
+			t.Fatalf("a refused list: want it once, then 5 GETs; got %v", routes(rec))
+		}
+	})
+	t.Run("throttled", func(t *testing.T) {
+		f, ids := accountFake(5)
+		f.listStatus.Store(http.StatusTooManyRequests)
+		f.listOnce.Store(true)
+		c, rec := newCoalesceClient(t, f)
+		readBackAll(t, ids, c.ConnectedAccountAfterWrite, accountID)
+		if r := routes(rec); len(r) != 2 || r[0] != r[1] || r[0] != "GET /api/v3.1/connected_accounts" {
+			t.Fatalf("a throttled list: want it retried once as the same one request, got %v", r)
+		}
+	})
+}
+
+// The duplicate checks of concurrent creates of other pairs are one list
+// over their users and auth configs; each gets only its own pair's accounts.
+func TestActiveConnectedAccountsOfCoalesced(t *testing.T) {
+	f := &coalesceFake{accounts: map[string]map[string]any{
+		"ca_a": fakeAccount("ca_a", "u1", "ac_1"),
+		"ca_b": fakeAccount("ca_b", "u1", "ac_2"), // u1 on another auth config
+		"ca_c": fakeAccount("ca_c", "u2", "ac_2"),
+	}}
+	c, rec := newCoalesceClient(t, f)
+	pairs := []string{"u1/ac_1", "u2/ac_1", "u2/ac_2"}
+	got, errs := concurrently(pairs, func(p string) ([]ConnectedAccount, error) {
+		u, ac, _ := strings.Cut(p, "/")
+		return c.ActiveConnectedAccountsOf(context.Background(), u, ac)
+	})
+	ids := func(as []ConnectedAccount) []string {
+		out := []string{}
+		for _, a := range as {
+			out = append(out, a.ID)
+		}
+		return out
+	}
+	for i, want := range [][]string{{"ca_a"}, {}, {"ca_c"}} {
+		if errs[i] != nil || !slices.Equal(ids(got[i]), want) {
+			t.Errorf("%s: got %v, %v; want %v", pairs[i], ids(got[i]), errs[i], want)
+		}
+	}
+	reqs := rec.all()
+	if len(reqs) != 1 {
+		t.Fatalf("3 concurrent checks: want one list, got %v", routes(rec))
+	}
+	q := reqs[0].Query
+	users, acs := strings.Split(q.Get("user_ids"), ","), strings.Split(q.Get("auth_config_ids"), ",")
+	slices.Sort(users)
+	slices.Sort(acs)
+	if !slices.Equal(users, []string{"u1", "u2"}) || !slices.Equal(acs, []string{"ac_1", "ac_2"}) || q.Get("statuses") != StatusActive {
+		t.Fatalf("check query %v", q)
+	}
+}
+
+func TestAuthConfigAfterWriteCoalesced(t *testing.T) {
+	ac := func(id string) map[string]any {
+		return map[string]any{"id": id, "name": id, "auth_scheme": "OAUTH2", "status": "ENABLED", "created_at": "2026-12-01T00:00:00Z",
+			"last_updated_at": "2026-12-01T00:00:00Z", "toolkit": map[string]any{"slug": "github"}}
+	}
+	f := &coalesceFake{authConfigs: []map[string]any{ac("ac_1"), ac("ac_2"), ac("ac_3"), ac("ac_4")}, hiddenOnList: map[string]bool{"ac_4": true}}
+	c, rec := newCoalesceClient(t, f)
+	ids := []string{"ac_1", "ac_2", "ac_3", "ac_4"}
+	readBackAll(t, ids, func(ctx context.Context, id string) (*AuthConfig, error) {
+		return c.AuthConfigAfterWrite(ctx, id, "github")
+	}, func(o *AuthConfig) string { return o.ID })
+	r := routes(rec)
+	slices.Sort(r)
+	if !slices.Equal(r, []string{"GET /api/v3.1/auth_configs", "GET /api/v3.1/auth_configs/ac_4"}) {
+		t.Fatalf("want one page of the toolkit and the GET of the one it lacks, got %v", r)
+	}
+	for _, q := range rec.all() {
+		if q.Path == "/api/v3.1/auth_configs" && (q.Query.Get("toolkit_slug") != "github" || q.Query.Get("show_disabled") != "true") {
+			t.Fatalf("page query %v", q.Query)
+		}
+	}
+}
+
+func TestTriggerInstanceAfterWriteCoalesced(t *testing.T) {
+	f := &coalesceFake{triggers: map[string]map[string]any{}}
+	var ids []string
+	for i := range 4 {
+		id := fmt.Sprintf("ti_%d", i)
+		f.triggers[id] = map[string]any{"id": id, "trigger_name": "T", "connected_account_id": "ca_1", "updated_at": "x", "trigger_config": map[string]any{}}
+		ids = append(ids, id)
+	}
+	c, rec := newCoalesceClient(t, f)
+	readBackAll(t, ids, c.TriggerInstanceAfterWrite, func(o *TriggerInstance) string { return o.ID })
+	reqs := rec.all()
+	if len(reqs) != 1 || len(strings.Split(reqs[0].Query.Get("trigger_ids"), ",")) != 4 || reqs[0].Query.Get("show_disabled") != "true" {
+		t.Fatalf("want one list of the 4 trigger_ids, got %v", routes(rec))
+	}
+}
+
+// CoalesceWindow < 0 sends every read alone.
+func TestCoalescingOff(t *testing.T) {
+	f, ids := accountFake(3)
+	c, rec := newTestClient(t, f.handler, func(c *Config) { c.CoalesceWindow = -1 })
+	readBackAll(t, ids, c.ConnectedAccountAfterWrite, accountID)
+	if rec.count() != 3 {
+		t.Fatalf("coalescing off: want 3 GETs, got %v", routes(rec))
+	}
+}
