@@ -87,7 +87,11 @@ func TestShapeFromMembers(t *testing.T) {
 // without a failure.
 func TestDigestFromAnswersRoundTrips(t *testing.T) {
 	emulated, plan := collectSeeded(t)
-	d := digestFromShapes(emulated, "emulator", plan, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	documented, err := loadDigest(filepath.Join("testdata", "documented-shapes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := digestFromShapes(emulated, "emulator", plan, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), documented)
 	file := filepath.Join(t.TempDir(), "digest.json")
 	if err := saveDigest(file, d); err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"time"
 )
@@ -129,7 +130,12 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) (int, error) {
 	printReport(stdout, c, opts.Verbose)
 	switch {
 	case opts.Digest != "":
-		if err := saveDigest(opts.Digest, digestFromShapes(service, "service", plan, time.Now())); err != nil {
+		// the reads the service answered no object to keep the documents' entries
+		prev, err := loadDigest(opts.Digest)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return ExitError, fmt.Errorf("reading the digest to refresh: %w", err)
+		}
+		if err := saveDigest(opts.Digest, digestFromShapes(service, "service", plan, time.Now(), prev)); err != nil {
 			return ExitError, fmt.Errorf("writing the service's shapes as a digest: %w", err)
 		}
 		fmt.Fprintf(stdout, "\nwrote the service's shapes (no values) as the digest %s\n", opts.Digest)
