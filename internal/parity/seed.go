@@ -3,6 +3,7 @@ package parity
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -162,8 +163,11 @@ func seedSessionConfig(ctx context.Context, baseURL, apiKey string) (string, err
 	var created struct {
 		ID string `json:"id"`
 	}
-	if err := json.NewDecoder(res.Body).Decode(&created); err != nil || created.ID == "" {
-		return "", fmt.Errorf("POST /_emulator/session_configs: no id in the answer (%v)", err)
+	if err := json.NewDecoder(res.Body).Decode(&created); err != nil {
+		return "", fmt.Errorf("POST /_emulator/session_configs: the answer: %w", err)
+	}
+	if created.ID == "" {
+		return "", errors.New("POST /_emulator/session_configs: no id in the answer")
 	}
 	return created.ID, nil
 }
