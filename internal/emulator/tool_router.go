@@ -158,6 +158,10 @@ func sessionWorkbench(v any) (map[string]any, *apiError) {
 			if str, _ := val.(string); !slices.Contains(sandboxSizes, str) {
 				return nil, errValidation("workbench.sandbox_size", "workbench.sandbox_size must be one of %s, got %v", strings.Join(sandboxSizes, ", "), val)
 			}
+		default:
+			// not a member of the answer's workbench (the documents name
+			// these four only)
+			continue
 		}
 		wb[k] = val
 	}
@@ -515,13 +519,21 @@ func (s *Server) sessionMember(c *call, cfg map[string]any, key string, v any, p
 		}
 		cfg["workbench"] = wb
 	case "search", "execute":
-		// Echoed as sent (the direct_tools preset sends {"enable":false}
-		// and {"enable_multi_execute":false}).
+		// Echoed as sent, the documented member only (the direct_tools
+		// preset sends {"enable":false} and {"enable_multi_execute":false}).
 		x, ok := v.(map[string]any)
 		if !ok {
 			return errValidation(key, "%s must be an object", key)
 		}
-		cfg[key] = x
+		member := map[string]string{"search": "enable", "execute": "enable_multi_execute"}[key]
+		out := map[string]any{}
+		if val, ok := x[member]; ok {
+			if _, ok := val.(bool); !ok {
+				return errValidation(key+"."+member, "%s.%s must be a boolean", key, member)
+			}
+			out[member] = val
+		}
+		cfg[key] = out
 	case "preload":
 		preload, e := s.sessionPreload(cfg, v)
 		if e != nil {
@@ -635,6 +647,10 @@ func (s *Server) sessionConfigHistory(c *call) (int, any, *apiError) {
 	})
 }
 
+// renderSession is a session as create, retrieve and PATCH answer it: the
+// members the documents give it (no created_at: neither the contract's
+// types nor the service's document names one; the creation time is version
+// 1's created_at in the config history).
 func (s *Server) renderSession(c *call, sess *Session) map[string]any {
 	out := map[string]any{
 		"session_id":        sess.ID,
@@ -642,7 +658,6 @@ func (s *Server) renderSession(c *call, sess *Session) map[string]any {
 		"tool_router_tools": toolRouterTools,
 		"config":            sess.Config,
 		"config_version":    sess.version(),
-		"created_at":        sess.CreatedAt,
 	}
 	if sess.Experimental != nil {
 		out["experimental"] = sess.Experimental

@@ -121,6 +121,19 @@ func TestSessionAnswerShape(t *testing.T) {
 	if r.get("experimental") != nil || r.get("warnings") != nil {
 		t.Fatalf("experimental/warnings without cause: %s", r.raw)
 	}
+	// The members the documents give a session, none more: no created_at
+	// (C1 and S3 name none), search, execute and workbench with their
+	// documented members only.
+	wantKeys(t, "session answer", r.body, "session_id", "mcp", "tool_router_tools", "config", "config_version")
+	got := e.must(200, "GET", v+"/tool_router/session/"+r.str("session_id"), nil)
+	lacks(t, "GET /tool_router/session/{id}", got.body, "created_at")
+	r = e.must(201, "POST", v+"/tool_router/session", map[string]any{"user_id": "u1",
+		"search": map[string]any{"enable": false, "extra": 1}, "execute": map[string]any{"enable_multi_execute": false, "extra": 1},
+		"workbench": map[string]any{"enable": true, "extra": 1}})
+	wantKeys(t, "config.search", r.get("config", "search"), "enable")
+	wantKeys(t, "config.execute", r.get("config", "execute"), "enable_multi_execute")
+	wantKeys(t, "config.workbench", r.get("config", "workbench"), "enable", "proxy_execution_enabled")
+	e.mustErr(400, "search.enable", "POST", v+"/tool_router/session", map[string]any{"user_id": "u1", "search": map[string]any{"enable": "no"}})
 	r = e.must(201, "POST", v+"/tool_router/session", map[string]any{
 		"user_id": "u1",
 		"tools":   map[string]any{"github": map[string]any{"enable": []any{"GITHUB_GET_A_REPOSITORY"}}, "slack": map[string]any{"tags": map[string]any{"disable": []any{"destructiveHint"}}}},

@@ -166,6 +166,10 @@ func (e *RefusedError) Error() string {
 // (ids for the reads of one object, slugs for later list queries).
 type sideReads struct {
 	items map[string][][]map[string]any
+	// unlisted are the ids of objects no list names (tool-router
+	// sessions), by the read operation: the ids the emulator's side was
+	// seeded with (none on the service's side).
+	unlisted map[string][]string
 }
 
 // values are up to limit distinct string members key of the items of op's
@@ -225,9 +229,10 @@ type collector struct {
 
 // collect sends the plan's reads to s and returns the shapes of its
 // answers. It checks each key first (checkKeys): a refused key stops
-// everything with a *RefusedError.
-func collect(ctx context.Context, s *side, plan []planned) (*Shapes, error) {
-	c := &collector{s: s, out: newShapes(), reads: &sideReads{items: map[string][][]map[string]any{}}}
+// everything with a *RefusedError. unlisted are the ids of objects no list
+// names that s holds, by read operation (nil: none known).
+func collect(ctx context.Context, s *side, plan []planned, unlisted map[string][]string) (*Shapes, error) {
+	c := &collector{s: s, out: newShapes(), reads: &sideReads{items: map[string][][]map[string]any{}, unlisted: unlisted}}
 	if err := c.checkKeys(ctx, plan); err != nil {
 		return nil, err
 	}
@@ -409,6 +414,9 @@ var pathParam = regexp.MustCompile(`\{[^}]+\}`)
 
 func (c *collector) readObjects(ctx context.Context, op planned) error {
 	ids := c.reads.valuesPer(op.from, op.key, idsPerList, 2*idsPerList)
+	if op.unlisted != "" {
+		ids = c.reads.unlisted[op.id]
+	}
 	for _, id := range ids {
 		a, err := c.send(ctx, pathParam.ReplaceAllLiteralString(op.path, url.PathEscape(id)), nil, op.cred())
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -74,7 +75,7 @@ type digestHeaders struct {
 }
 
 func loadDigest(path string) (*digest, error) {
-	b, err := os.ReadFile(path) //nolint:gosec // G304: the digest the make target or -digest names
+	b, err := os.ReadFile(path) //nolint:gosec // G304: the digest the maintainer names (-digest, -from-digest) or the repository's own
 	if err != nil {
 		return nil, err
 	}
@@ -268,8 +269,11 @@ func (p *digestProbe) shape() (*Shape, error) {
 // digestFromShapes writes what a side answered as a digest: each member with
 // the types seen, optional when it was not on every object holding it,
 // nullable when it was null on some. It is how `make parity PARITY_RECORD=1`
-// refreshes the digest from the service.
-func digestFromShapes(s *Shapes, side string, plan []planned, now time.Time) *digest {
+// refreshes the digest from the service. An operation the side answered no
+// object to (the reads of tool-router sessions, which no list names: only
+// their missing-object read is sent) keeps its entry and documents from
+// prev, the digest being refreshed (nil: none).
+func digestFromShapes(s *Shapes, side string, plan []planned, now time.Time, prev *digest) *digest {
 	d := &digest{
 		Note: "The shapes of the answers to every read the provider makes, as the " + side + " answered them on " +
 			now.UTC().Format("2006-01-02") + " (`make parity PARITY_RECORD=1`): one entry per operation, each member's JSON type " +
@@ -282,6 +286,12 @@ func digestFromShapes(s *Shapes, side string, plan []planned, now time.Time) *di
 	for _, op := range plan {
 		read := s.Operations[op.id]
 		if read == nil || read.Shape == nil || read.Shape.Answers == 0 {
+			if prev != nil && prev.Operations[op.id] != nil {
+				kept := *prev.Operations[op.id]
+				kept.Note = strings.TrimSpace("Kept from the documents: the " + side + " answered no object to this read. " + kept.Note)
+				d.Operations[op.id] = &kept
+				d.Documents = appendDocuments(d.Documents, prev, kept.Documents)
+			}
 			continue
 		}
 		d.Operations[op.id] = &digestOp{Documents: []string{side}, Members: membersOf(read.Shape)}
@@ -303,6 +313,21 @@ func digestFromShapes(s *Shapes, side string, plan []planned, now time.Time) *di
 		}
 	}
 	return d
+}
+
+// appendDocuments adds to docs the documents of prev that refs name (by
+// the id before the first space), once each.
+func appendDocuments(docs []digestDocument, prev *digest, refs []string) []digestDocument {
+	for _, ref := range refs {
+		id, _, _ := strings.Cut(ref, " ")
+		if slices.ContainsFunc(docs, func(d digestDocument) bool { return d.ID == id }) {
+			continue
+		}
+		if i := slices.IndexFunc(prev.Documents, func(d digestDocument) bool { return d.ID == id }); i >= 0 {
+			docs = append(docs, prev.Documents[i])
+		}
+	}
+	return docs
 }
 
 func membersOf(s *Shape) map[string]string {

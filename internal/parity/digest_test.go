@@ -87,7 +87,11 @@ func TestShapeFromMembers(t *testing.T) {
 // without a failure.
 func TestDigestFromAnswersRoundTrips(t *testing.T) {
 	emulated, plan := collectSeeded(t)
-	d := digestFromShapes(emulated, "emulator", plan, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC))
+	documented, err := loadDigest(filepath.Join("testdata", "documented-shapes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := digestFromShapes(emulated, "emulator", plan, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), documented)
 	file := filepath.Join(t.TempDir(), "digest.json")
 	if err := saveDigest(file, d); err != nil {
 		t.Fatal(err)
@@ -147,5 +151,39 @@ func TestMemberOfOneKindNotComparedWhenNoneHeld(t *testing.T) {
 	f = run([]string{customWithout, customWithout}, []string{custom, custom})
 	if f == nil || !f.fails {
 		t.Errorf("a service holding a custom toolkit without it: %+v, want a failing difference", f)
+	}
+}
+
+// A digest refreshed from a side that answered no object to a read (the
+// service lists no tool-router sessions, so the check reads none of them)
+// keeps the documents' entry for it, with the documents it names, so that
+// the recording can still be generated from it.
+func TestDigestFromAnswersKeepsTheDocumentsOfReadsNotAnswered(t *testing.T) {
+	plan, err := resolvePlan(readPlan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented, err := loadDigest(filepath.Join("testdata", "documented-shapes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const op = "getApiV31ToolRouterSessionBySessionId"
+	d := digestFromShapes(newShapes(), "service", plan, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), documented)
+	kept := d.Operations[op]
+	if kept == nil {
+		t.Fatalf("%s: not kept from the documents", op)
+	}
+	if !strings.Contains(kept.Note, "answered no object") || kept.Members["session_id"] != "string" {
+		t.Errorf("%s kept as %+v, want the documents' members and a note saying why", op, kept)
+	}
+	ids := map[string]bool{}
+	for _, doc := range d.Documents {
+		ids[doc.ID] = true
+	}
+	if !ids["service"] || !ids["C1"] || !ids["S3"] {
+		t.Errorf("documents %v: want the side's and those the kept entry names (C1, S3)", d.Documents)
+	}
+	if nothing := digestFromShapes(newShapes(), "service", plan, time.Now(), nil); len(nothing.Operations) != 0 {
+		t.Errorf("without a digest to refresh: %d operations, want none", len(nothing.Operations))
 	}
 }

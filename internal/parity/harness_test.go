@@ -28,7 +28,7 @@ func startService(t *testing.T) *localEmulator {
 	t.Cleanup(e.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := seedEmulator(ctx, e.URL, e.APIKey, e.OrgKey); err != nil {
+	if _, err := seedEmulator(ctx, e.URL, e.APIKey, e.OrgKey); err != nil {
 		t.Fatal(err)
 	}
 	return e

@@ -26,7 +26,7 @@ func collectSeeded(t *testing.T) (*Shapes, []planned) {
 	t.Cleanup(emu.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	shapes, err := readEmulator(ctx, emu, emu.OrgKey, plan)
+	shapes, err := readEmulator(ctx, emu, emu.OrgKey, plan, true)
 	if err != nil {
 		t.Fatal(err)
 	}

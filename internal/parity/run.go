@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"time"
 )
@@ -105,7 +106,7 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) (int, error) {
 	}
 	printBanner(stdout, svc.base, opts.OrgAPIKey != "")
 
-	service, err := collect(ctx, svc, plan)
+	service, err := collect(ctx, svc, plan, nil)
 	if err != nil {
 		return ExitError, err
 	}
@@ -120,7 +121,7 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) (int, error) {
 	if opts.OrgAPIKey != "" {
 		orgKey = emu.OrgKey
 	}
-	emulated, err := readEmulator(ctx, emu, orgKey, plan)
+	emulated, err := readEmulator(ctx, emu, orgKey, plan, false)
 	if err != nil {
 		return ExitError, err
 	}
@@ -129,7 +130,12 @@ func Run(ctx context.Context, opts Options, stdout io.Writer) (int, error) {
 	printReport(stdout, c, opts.Verbose)
 	switch {
 	case opts.Digest != "":
-		if err := saveDigest(opts.Digest, digestFromShapes(service, "service", plan, time.Now())); err != nil {
+		// the reads the service answered no object to keep the documents' entries
+		prev, err := loadDigest(opts.Digest)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return ExitError, fmt.Errorf("reading the digest to refresh: %w", err)
+		}
+		if err := saveDigest(opts.Digest, digestFromShapes(service, "service", plan, time.Now(), prev)); err != nil {
 			return ExitError, fmt.Errorf("writing the service's shapes as a digest: %w", err)
 		}
 		fmt.Fprintf(stdout, "\nwrote the service's shapes (no values) as the digest %s\n", opts.Digest)
@@ -163,16 +169,23 @@ func printBanner(w io.Writer, base string, org bool) {
 		"printed, keys never.\n", base, orgRoutes)
 }
 
-// readEmulator seeds emu and reads the plan on it.
-func readEmulator(ctx context.Context, emu *localEmulator, orgKey string, plan []planned) (*Shapes, error) {
-	if err := seedEmulator(ctx, emu.URL, emu.APIKey, orgKey); err != nil {
+// readEmulator seeds emu and reads the plan on it. withUnlisted also reads
+// the seeded objects no list names (the tool-router sessions) by their ids:
+// where the emulator is held to a recording, which has them, and not where
+// it is compared with a service, whose side cannot read any.
+func readEmulator(ctx context.Context, emu *localEmulator, orgKey string, plan []planned, withUnlisted bool) (*Shapes, error) {
+	unlisted, err := seedEmulator(ctx, emu.URL, emu.APIKey, orgKey)
+	if err != nil {
 		return nil, err
+	}
+	if !withUnlisted {
+		unlisted = nil
 	}
 	side, err := newSide("emulator", emu.URL, emu.APIKey, orgKey, nil)
 	if err != nil {
 		return nil, err
 	}
-	return collect(ctx, side, plan)
+	return collect(ctx, side, plan, unlisted)
 }
 
 // recordEmulator records the in-process emulator's own shapes.
@@ -185,7 +198,7 @@ func recordEmulator(ctx context.Context, opts Options, plan []planned, stdout io
 		return ExitError, fmt.Errorf("starting the emulator: %w", err)
 	}
 	defer emu.Close()
-	shapes, err := readEmulator(ctx, emu, emu.OrgKey, plan)
+	shapes, err := readEmulator(ctx, emu, emu.OrgKey, plan, true)
 	if err != nil {
 		return ExitError, err
 	}
