@@ -28,6 +28,19 @@ type writeOp struct {
 // the client's write methods from its source and fails when one is neither
 // here nor in reconciledCreates.
 var allWriteOps = []writeOp{
+	{"CreateSession", opCreate, func(ctx context.Context, c *Client) error {
+		_, err := c.CreateSession(ctx, CreateSessionRequest{UserID: "u1"})
+		return err
+	}},
+	{"UpdateSession", opIdempotent, func(ctx context.Context, c *Client) error {
+		_, err := c.UpdateSession(ctx, "trs_1", UpdateSessionRequest{})
+		return err
+	}},
+	{"DeleteSession", opDelete, func(ctx context.Context, c *Client) error { return c.DeleteSession(ctx, "trs_1") }},
+	{"ExecuteTool", opCreate, func(ctx context.Context, c *Client) error {
+		_, err := c.ExecuteTool(ctx, "GITHUB_STAR_A_REPOSITORY", ExecuteToolRequest{UserID: "u1"})
+		return err
+	}},
 	{"UpdateAuthConfig", opIdempotent, func(ctx context.Context, c *Client) error {
 		return c.UpdateAuthConfig(ctx, "ac_1", UpdateAuthConfigRequest{Name: ptr("n")})
 	}},

@@ -204,6 +204,15 @@ func driveClient(t *testing.T, baseURL string) {
 	// service documents outside the contract's types: not sent here (the
 	// emulator's TestSessionConfigs holds them).
 	must("delete session", c.DeleteSession(ctx, sess.SessionID))
+	// A session that follows a session config (seeded: the service writes
+	// them only in its dashboard) names it in experimental.session_config_id.
+	seeded := rawDriver(t, baseURL).do("POST", "/_emulator/session_configs", nil, map[string]any{"name": "client policy"})
+	if seeded.status != 201 {
+		t.Fatalf("seeding a session config: %d %v", seeded.status, seeded.body)
+	}
+	followed, err := c.CreateSession(ctx, client.CreateSessionRequest{UserID: "client-user", SessionConfigID: seeded.str("id")})
+	must("create a session from a session config", err)
+	must("delete the session of the config", c.DeleteSession(ctx, followed.SessionID))
 	if len(tools) > 0 {
 		_, err = c.ExecuteTool(ctx, tools[0].Slug, client.ExecuteToolRequest{ConnectedAccountID: gh.ID, Version: "latest", Arguments: map[string]any{}})
 		must("execute a tool", err)

@@ -223,7 +223,7 @@ func (b *Batcher[K, V]) join(ctx context.Context, key K) *pending[K, V] {
 	now := time.Now()
 	p := b.open
 	if p == nil {
-		mctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		mctx, cancel := context.WithCancel(context.WithoutCancel(ctx)) //nolint:gosec // G118: kept in p.cancel, called by leave when the last caller is out
 		p = &pending[K, V]{seen: map[K]struct{}{}, opened: now, ctx: mctx, cancel: cancel, done: make(chan struct{})}
 		b.open = p
 		p.timer = time.AfterFunc(b.cfg.Window, func() { b.expire(p) })
