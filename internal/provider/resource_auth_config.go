@@ -55,11 +55,7 @@ var authSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BILLCOM_AUTH
 var acObjectAsOptions = basetypes.ObjectAsOptions{}
 
 var (
-	_ resource.Resource                   = (*authConfigResource)(nil)
-	_ resource.ResourceWithConfigure      = (*authConfigResource)(nil)
-	_ resource.ResourceWithImportState    = (*authConfigResource)(nil)
-	_ resource.ResourceWithIdentity       = (*authConfigResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*authConfigResource)(nil)
+	_ managedResource                     = (*authConfigResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*authConfigResource)(nil)
 )
 

@@ -43,11 +43,7 @@ const connectedAccountType = "service_connected_account"
 const statusDeleted = "DELETED"
 
 var (
-	_ resource.Resource                     = (*connectedAccountResource)(nil)
-	_ resource.ResourceWithConfigure        = (*connectedAccountResource)(nil)
-	_ resource.ResourceWithImportState      = (*connectedAccountResource)(nil)
-	_ resource.ResourceWithIdentity         = (*connectedAccountResource)(nil)
-	_ resource.ResourceWithModifyPlan       = (*connectedAccountResource)(nil)
+	_ managedResource                       = (*connectedAccountResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*connectedAccountResource)(nil)
 )
 

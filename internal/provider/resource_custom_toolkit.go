@@ -47,12 +47,8 @@ var customSlugRe = regexp.MustCompile(`^[A-Za-z0-9_ ]{1,64}$`)
 const customSlugCreateMax = 30
 
 var (
-	_ resource.Resource                   = (*customToolkitResource)(nil)
-	_ resource.ResourceWithConfigure      = (*customToolkitResource)(nil)
-	_ resource.ResourceWithImportState    = (*customToolkitResource)(nil)
-	_ resource.ResourceWithIdentity       = (*customToolkitResource)(nil)
+	_ managedResource                     = (*customToolkitResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*customToolkitResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*customToolkitResource)(nil)
 	_ resource.ResourceWithUpgradeState   = (*customToolkitResource)(nil)
 )
 

@@ -37,11 +37,7 @@ import (
 const mcpServerType = "service_mcp_server"
 
 var (
-	_ resource.Resource                   = (*mcpServerResource)(nil)
-	_ resource.ResourceWithConfigure      = (*mcpServerResource)(nil)
-	_ resource.ResourceWithImportState    = (*mcpServerResource)(nil)
-	_ resource.ResourceWithIdentity       = (*mcpServerResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*mcpServerResource)(nil)
+	_ managedResource                     = (*mcpServerResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*mcpServerResource)(nil)
 )
 

@@ -33,13 +33,7 @@ import (
 
 const projectType = "service_project"
 
-var (
-	_ resource.Resource                = (*projectResource)(nil)
-	_ resource.ResourceWithConfigure   = (*projectResource)(nil)
-	_ resource.ResourceWithImportState = (*projectResource)(nil)
-	_ resource.ResourceWithIdentity    = (*projectResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*projectResource)(nil)
-)
+var _ managedResource = (*projectResource)(nil)
 
 // NewProjectResource returns the service_project resource.
 func NewProjectResource() resource.Resource {

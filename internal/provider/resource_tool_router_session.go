@@ -36,11 +36,7 @@ import (
 const toolRouterSessionType = "service_tool_router_session"
 
 var (
-	_ resource.Resource                   = (*toolRouterSessionResource)(nil)
-	_ resource.ResourceWithConfigure      = (*toolRouterSessionResource)(nil)
-	_ resource.ResourceWithImportState    = (*toolRouterSessionResource)(nil)
-	_ resource.ResourceWithIdentity       = (*toolRouterSessionResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*toolRouterSessionResource)(nil)
+	_ managedResource                     = (*toolRouterSessionResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*toolRouterSessionResource)(nil)
 )
 

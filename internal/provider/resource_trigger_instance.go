@@ -36,13 +36,7 @@ import (
 
 const triggerInstanceType = "service_trigger_instance"
 
-var (
-	_ resource.Resource                = (*triggerInstanceResource)(nil)
-	_ resource.ResourceWithConfigure   = (*triggerInstanceResource)(nil)
-	_ resource.ResourceWithImportState = (*triggerInstanceResource)(nil)
-	_ resource.ResourceWithIdentity    = (*triggerInstanceResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*triggerInstanceResource)(nil)
-)
+var _ managedResource = (*triggerInstanceResource)(nil)
 
 // triggerSlugRe matches trigger type slugs: upper snake case, prefixed by the
 // toolkit (e.g. GITHUB_COMMIT_EVENT).

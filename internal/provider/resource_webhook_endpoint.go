@@ -34,12 +34,8 @@ import (
 const webhookEndpointType = "service_webhook_endpoint"
 
 var (
-	_ resource.Resource                   = (*webhookEndpointResource)(nil)
-	_ resource.ResourceWithConfigure      = (*webhookEndpointResource)(nil)
-	_ resource.ResourceWithImportState    = (*webhookEndpointResource)(nil)
-	_ resource.ResourceWithIdentity       = (*webhookEndpointResource)(nil)
+	_ managedResource                     = (*webhookEndpointResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*webhookEndpointResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*webhookEndpointResource)(nil)
 )
 
 // NewWebhookEndpointResource returns the service_webhook_endpoint resource.

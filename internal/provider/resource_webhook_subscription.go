@@ -30,13 +30,7 @@ import (
 
 const webhookSubscriptionType = "service_webhook_subscription"
 
-var (
-	_ resource.Resource                = (*webhookSubscriptionResource)(nil)
-	_ resource.ResourceWithConfigure   = (*webhookSubscriptionResource)(nil)
-	_ resource.ResourceWithImportState = (*webhookSubscriptionResource)(nil)
-	_ resource.ResourceWithIdentity    = (*webhookSubscriptionResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*webhookSubscriptionResource)(nil)
-)
+var _ managedResource = (*webhookSubscriptionResource)(nil)
 
 // NewWebhookSubscriptionResource returns the service_webhook_subscription resource.
 func NewWebhookSubscriptionResource() resource.Resource {
