@@ -19,10 +19,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
-var (
-	_ action.Action              = (*connectedAccountRevokeAction)(nil)
-	_ action.ActionWithConfigure = (*connectedAccountRevokeAction)(nil)
-)
+var _ action.ActionWithConfigure = (*connectedAccountRevokeAction)(nil)
 
 // NewConnectedAccountRevokeAction returns the service_connected_account_revoke
 // action.

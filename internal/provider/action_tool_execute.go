@@ -28,7 +28,6 @@ import (
 const toolExecuteActionType = "service_tool_execute"
 
 var (
-	_ action.Action               = (*toolExecuteAction)(nil)
 	_ action.ActionWithConfigure  = (*toolExecuteAction)(nil)
 	_ action.ActionWithModifyPlan = (*toolExecuteAction)(nil)
 )

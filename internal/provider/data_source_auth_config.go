@@ -24,7 +24,6 @@ import (
 const authConfigDataSourceType = "service_auth_config"
 
 var (
-	_ datasource.DataSource                     = (*authConfigDataSource)(nil)
 	_ datasource.DataSourceWithConfigure        = (*authConfigDataSource)(nil)
 	_ datasource.DataSourceWithConfigValidators = (*authConfigDataSource)(nil)
 )

@@ -15,10 +15,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
-var (
-	_ datasource.DataSource              = (*authConfigsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*authConfigsDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*authConfigsDataSource)(nil)
 
 // NewAuthConfigsDataSource returns the service_auth_configs data source.
 func NewAuthConfigsDataSource() datasource.DataSource {

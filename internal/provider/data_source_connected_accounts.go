@@ -17,10 +17,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
-var (
-	_ datasource.DataSource              = (*connectedAccountsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*connectedAccountsDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*connectedAccountsDataSource)(nil)
 
 // connectedAccountStatuses are the statuses the list filter accepts.
 var connectedAccountStatuses = []string{

@@ -22,7 +22,6 @@ import (
 const mcpServerDataSourceType = "service_mcp_server"
 
 var (
-	_ datasource.DataSource                     = (*mcpServerDataSource)(nil)
 	_ datasource.DataSourceWithConfigure        = (*mcpServerDataSource)(nil)
 	_ datasource.DataSourceWithConfigValidators = (*mcpServerDataSource)(nil)
 )

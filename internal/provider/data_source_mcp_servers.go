@@ -15,10 +15,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
-var (
-	_ datasource.DataSource              = (*mcpServersDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*mcpServersDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*mcpServersDataSource)(nil)
 
 // NewMCPServersDataSource returns the service_mcp_servers data source.
 func NewMCPServersDataSource() datasource.DataSource {

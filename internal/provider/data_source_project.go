@@ -23,7 +23,6 @@ import (
 const projectDataSourceType = "service_project"
 
 var (
-	_ datasource.DataSource                     = (*projectDataSource)(nil)
 	_ datasource.DataSourceWithConfigure        = (*projectDataSource)(nil)
 	_ datasource.DataSourceWithConfigValidators = (*projectDataSource)(nil)
 )

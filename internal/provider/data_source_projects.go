@@ -15,10 +15,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/listfilter"
 )
 
-var (
-	_ datasource.DataSource              = (*projectsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*projectsDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*projectsDataSource)(nil)
 
 // NewProjectsDataSource returns the service_projects data source.
 func NewProjectsDataSource() datasource.DataSource {

@@ -21,10 +21,7 @@ import (
 
 const sessionConfigDataSourceType = "service_session_config"
 
-var (
-	_ datasource.DataSource              = (*sessionConfigDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*sessionConfigDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*sessionConfigDataSource)(nil)
 
 // NewSessionConfigDataSource returns the service_session_config data source.
 func NewSessionConfigDataSource() datasource.DataSource {

@@ -17,10 +17,7 @@ import (
 
 const sessionConfigsDataSourceType = "service_session_configs"
 
-var (
-	_ datasource.DataSource              = (*sessionConfigsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*sessionConfigsDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*sessionConfigsDataSource)(nil)
 
 // NewSessionConfigsDataSource returns the service_session_configs data source.
 func NewSessionConfigsDataSource() datasource.DataSource {

@@ -17,10 +17,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
-var (
-	_ datasource.DataSource              = (*toolkitDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*toolkitDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*toolkitDataSource)(nil)
 
 // NewToolkitDataSource returns the service_toolkit data source.
 func NewToolkitDataSource() datasource.DataSource {

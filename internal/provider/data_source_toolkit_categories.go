@@ -10,10 +10,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
-var (
-	_ datasource.DataSource              = (*toolkitCategoriesDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*toolkitCategoriesDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*toolkitCategoriesDataSource)(nil)
 
 // NewToolkitCategoriesDataSource returns the service_toolkit_categories data source.
 func NewToolkitCategoriesDataSource() datasource.DataSource {

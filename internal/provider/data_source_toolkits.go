@@ -23,10 +23,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
-var (
-	_ datasource.DataSource              = (*toolkitsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*toolkitsDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*toolkitsDataSource)(nil)
 
 // NewToolkitsDataSource returns the service_toolkits data source.
 func NewToolkitsDataSource() datasource.DataSource {

@@ -18,10 +18,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
-var (
-	_ datasource.DataSource              = (*triggerInstancesDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*triggerInstancesDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*triggerInstancesDataSource)(nil)
 
 // NewTriggerInstancesDataSource returns the service_trigger_instances data source.
 func NewTriggerInstancesDataSource() datasource.DataSource {

@@ -18,10 +18,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/jsonvalue"
 )
 
-var (
-	_ datasource.DataSource              = (*triggerTypeDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*triggerTypeDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*triggerTypeDataSource)(nil)
 
 // NewTriggerTypeDataSource returns the service_trigger_type data source.
 func NewTriggerTypeDataSource() datasource.DataSource {

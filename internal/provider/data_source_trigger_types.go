@@ -16,10 +16,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/validators"
 )
 
-var (
-	_ datasource.DataSource              = (*triggerTypesDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*triggerTypesDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*triggerTypesDataSource)(nil)
 
 // NewTriggerTypesDataSource returns the service_trigger_types data source.
 func NewTriggerTypesDataSource() datasource.DataSource {

@@ -19,10 +19,7 @@ import (
 
 const webhookEndpointsDataSourceType = "service_webhook_endpoints"
 
-var (
-	_ datasource.DataSource              = (*webhookEndpointsDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*webhookEndpointsDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*webhookEndpointsDataSource)(nil)
 
 // NewWebhookEndpointsDataSource returns the service_webhook_endpoints data source.
 func NewWebhookEndpointsDataSource() datasource.DataSource {

@@ -11,10 +11,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/webhookevents"
 )
 
-var (
-	_ datasource.DataSource              = (*webhookEventTypesDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*webhookEventTypesDataSource)(nil)
-)
+var _ datasource.DataSourceWithConfigure = (*webhookEventTypesDataSource)(nil)
 
 // NewWebhookEventTypesDataSource returns the service_webhook_event_types data source.
 func NewWebhookEventTypesDataSource() datasource.DataSource {

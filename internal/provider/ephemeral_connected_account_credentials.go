@@ -22,10 +22,7 @@ import (
 
 const connectedAccountCredentialsType = "service_connected_account_credentials"
 
-var (
-	_ ephemeral.EphemeralResource              = (*connectedAccountCredentialsEphemeral)(nil)
-	_ ephemeral.EphemeralResourceWithConfigure = (*connectedAccountCredentialsEphemeral)(nil)
-)
+var _ ephemeral.EphemeralResourceWithConfigure = (*connectedAccountCredentialsEphemeral)(nil)
 
 // NewConnectedAccountCredentialsEphemeralResource returns the
 // service_connected_account_credentials ephemeral resource.

@@ -10,10 +10,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-var (
-	_ list.ListResource              = (*authConfigListResource)(nil)
-	_ list.ListResourceWithConfigure = (*authConfigListResource)(nil)
-)
+var _ list.ListResourceWithConfigure = (*authConfigListResource)(nil)
 
 // NewAuthConfigListResource returns the service_auth_config list resource.
 func NewAuthConfigListResource() list.ListResource {

@@ -10,10 +10,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-var (
-	_ list.ListResource              = (*connectedAccountListResource)(nil)
-	_ list.ListResourceWithConfigure = (*connectedAccountListResource)(nil)
-)
+var _ list.ListResourceWithConfigure = (*connectedAccountListResource)(nil)
 
 // NewConnectedAccountListResource returns the service_connected_account list
 // resource.

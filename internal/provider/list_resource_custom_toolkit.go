@@ -13,10 +13,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
-var (
-	_ list.ListResource              = (*customToolkitListResource)(nil)
-	_ list.ListResourceWithConfigure = (*customToolkitListResource)(nil)
-)
+var _ list.ListResourceWithConfigure = (*customToolkitListResource)(nil)
 
 // NewCustomToolkitListResource returns the service_custom_toolkit list
 // resource.

@@ -10,10 +10,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-var (
-	_ list.ListResource              = (*mcpServerListResource)(nil)
-	_ list.ListResourceWithConfigure = (*mcpServerListResource)(nil)
-)
+var _ list.ListResourceWithConfigure = (*mcpServerListResource)(nil)
 
 // NewMCPServerListResource returns the service_mcp_server list resource.
 func NewMCPServerListResource() list.ListResource {

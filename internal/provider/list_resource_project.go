@@ -10,10 +10,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-var (
-	_ list.ListResource              = (*projectListResource)(nil)
-	_ list.ListResourceWithConfigure = (*projectListResource)(nil)
-)
+var _ list.ListResourceWithConfigure = (*projectListResource)(nil)
 
 // NewProjectListResource returns the service_project list resource.
 func NewProjectListResource() list.ListResource {

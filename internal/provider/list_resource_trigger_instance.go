@@ -9,10 +9,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-var (
-	_ list.ListResource              = (*triggerInstanceListResource)(nil)
-	_ list.ListResourceWithConfigure = (*triggerInstanceListResource)(nil)
-)
+var _ list.ListResourceWithConfigure = (*triggerInstanceListResource)(nil)
 
 // NewTriggerInstanceListResource returns the service_trigger_instance list
 // resource.

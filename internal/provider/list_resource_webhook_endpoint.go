@@ -11,10 +11,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/provider/diagnostics"
 )
 
-var (
-	_ list.ListResource              = (*webhookEndpointListResource)(nil)
-	_ list.ListResourceWithConfigure = (*webhookEndpointListResource)(nil)
-)
+var _ list.ListResourceWithConfigure = (*webhookEndpointListResource)(nil)
 
 // NewWebhookEndpointListResource returns the service_webhook_endpoint list
 // resource.

@@ -11,10 +11,7 @@ import (
 	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
-var (
-	_ list.ListResource              = (*webhookSubscriptionListResource)(nil)
-	_ list.ListResourceWithConfigure = (*webhookSubscriptionListResource)(nil)
-)
+var _ list.ListResourceWithConfigure = (*webhookSubscriptionListResource)(nil)
 
 // NewWebhookSubscriptionListResource returns the service_webhook_subscription
 // list resource.

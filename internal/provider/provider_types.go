@@ -42,6 +42,18 @@ func (b *typeBase) configure(providerData any, diags *diag.Diagnostics) {
 	b.data = providerDataFrom(providerData, diags)
 }
 
+// managedResource is what every resource of the provider implements beyond
+// resource.Resource: it is configured with the provider's data, imported by
+// id, has an identity, and takes part in the plan (ModifyPlan). Each resource
+// asserts it once (var _ managedResource = ...), with the interfaces of its
+// own beside it.
+type managedResource interface {
+	resource.ResourceWithConfigure
+	resource.ResourceWithIdentity
+	resource.ResourceWithImportState
+	resource.ResourceWithModifyPlan
+}
+
 // resourceBase is embedded by every resource and list resource.
 type resourceBase struct{ typeBase }
 

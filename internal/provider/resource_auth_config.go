@@ -55,11 +55,7 @@ var authSchemes = []string{"OAUTH2", "OAUTH1", "API_KEY", "BASIC", "BILLCOM_AUTH
 var acObjectAsOptions = basetypes.ObjectAsOptions{}
 
 var (
-	_ resource.Resource                   = (*authConfigResource)(nil)
-	_ resource.ResourceWithConfigure      = (*authConfigResource)(nil)
-	_ resource.ResourceWithImportState    = (*authConfigResource)(nil)
-	_ resource.ResourceWithIdentity       = (*authConfigResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*authConfigResource)(nil)
+	_ managedResource                     = (*authConfigResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*authConfigResource)(nil)
 )
 
@@ -120,11 +116,7 @@ func (r *authConfigResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			"another resource of the same apply) at apply, before the auth config is written. Prefer `credentials_wo` (write-only, never stored in the state or plan; Terraform 1.11+) with " +
 			"`credentials_wo_version`; bump the version to send changed credentials.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "Identifier of the auth config (`ac_...`).",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": idAttribute("Identifier of the auth config (`ac_...`)."),
 			"toolkit": schema.StringAttribute{
 				MarkdownDescription: "Slug of the toolkit the auth config belongs to, e.g. `github`. Changing it replaces the auth config.",
 				Required:            true,

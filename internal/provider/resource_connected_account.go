@@ -43,11 +43,7 @@ const connectedAccountType = "service_connected_account"
 const statusDeleted = "DELETED"
 
 var (
-	_ resource.Resource                     = (*connectedAccountResource)(nil)
-	_ resource.ResourceWithConfigure        = (*connectedAccountResource)(nil)
-	_ resource.ResourceWithImportState      = (*connectedAccountResource)(nil)
-	_ resource.ResourceWithIdentity         = (*connectedAccountResource)(nil)
-	_ resource.ResourceWithModifyPlan       = (*connectedAccountResource)(nil)
+	_ managedResource                       = (*connectedAccountResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*connectedAccountResource)(nil)
 )
 
@@ -116,19 +112,10 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 			"(`status` is read-only and never forces a replacement). To connect the user again, replace it: " +
 			"`terraform apply -replace=service_connected_account.<name>`.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "Identifier of the connected account (e.g. `ca_...`). Use it to import: " +
-					"`terraform import service_connected_account.<name> <id>`.",
-				Computed:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"user_id": schema.StringAttribute{
-				MarkdownDescription: "Your application's identifier of the end user who owns the account. " +
-					"Changing it creates a new account.",
-				Required:      true,
-				Validators:    []validator.String{validators.UserID()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id": idAttribute("Identifier of the connected account (e.g. `ca_...`). Use it to import: " +
+				"`terraform import service_connected_account.<name> <id>`."),
+			"user_id": userIDAttribute("Your application's identifier of the end user who owns the account. " +
+				"Changing it creates a new account."),
 			"auth_config_id": schema.StringAttribute{
 				MarkdownDescription: "Identifier of the auth config the account authenticates through (e.g. " +
 					"`service_auth_config.example.id`). It decides the toolkit and the auth scheme. Changing it " +

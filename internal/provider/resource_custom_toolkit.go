@@ -47,12 +47,8 @@ var customSlugRe = regexp.MustCompile(`^[A-Za-z0-9_ ]{1,64}$`)
 const customSlugCreateMax = 30
 
 var (
-	_ resource.Resource                   = (*customToolkitResource)(nil)
-	_ resource.ResourceWithConfigure      = (*customToolkitResource)(nil)
-	_ resource.ResourceWithImportState    = (*customToolkitResource)(nil)
-	_ resource.ResourceWithIdentity       = (*customToolkitResource)(nil)
+	_ managedResource                     = (*customToolkitResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*customToolkitResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*customToolkitResource)(nil)
 	_ resource.ResourceWithUpgradeState   = (*customToolkitResource)(nil)
 )
 
@@ -100,12 +96,8 @@ func (r *customToolkitResource) Schema(_ context.Context, _ resource.SchemaReque
 			"`description` replaces the toolkit, and deleting a custom toolkit also deletes its auth configs and " +
 			"connected accounts. The emulator reaches no MCP server, so there a custom toolkit has no tools.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The toolkit slug the service gives the toolkit: `CUSTOM_` + `slug` in upper case, " +
-					"spaces turned into underscores (e.g. `CUSTOM_ACME`). Use it as a `service_auth_config`'s `toolkit`.",
-				Computed:      true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": idAttribute("The toolkit slug the service gives the toolkit: `CUSTOM_` + `slug` in upper case, " +
+				"spaces turned into underscores (e.g. `CUSTOM_ACME`). Use it as a `service_auth_config`'s `toolkit`."),
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "Slug to register, without the `CUSTOM_` prefix: letters, digits, underscores " +
 					"and spaces, at most 30 characters for a toolkit to create (the service's SDKs refuse longer " +

@@ -37,11 +37,7 @@ import (
 const mcpServerType = "service_mcp_server"
 
 var (
-	_ resource.Resource                   = (*mcpServerResource)(nil)
-	_ resource.ResourceWithConfigure      = (*mcpServerResource)(nil)
-	_ resource.ResourceWithImportState    = (*mcpServerResource)(nil)
-	_ resource.ResourceWithIdentity       = (*mcpServerResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*mcpServerResource)(nil)
+	_ managedResource                     = (*mcpServerResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*mcpServerResource)(nil)
 )
 
@@ -97,11 +93,7 @@ func (r *mcpServerResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"the tool; whether each tool belongs to the server's toolkits is then checked at apply, before the " +
 			"server is written. Every attribute changes in place.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The MCP server id (a UUID), used for import.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": idAttribute("The MCP server id (a UUID), used for import."),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the server: 4 to 30 letters, digits, spaces and hyphens, unique in the " +
 					"project.",

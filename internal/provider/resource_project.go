@@ -33,13 +33,7 @@ import (
 
 const projectType = "service_project"
 
-var (
-	_ resource.Resource                = (*projectResource)(nil)
-	_ resource.ResourceWithConfigure   = (*projectResource)(nil)
-	_ resource.ResourceWithImportState = (*projectResource)(nil)
-	_ resource.ResourceWithIdentity    = (*projectResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*projectResource)(nil)
-)
+var _ managedResource = (*projectResource)(nil)
 
 // NewProjectResource returns the service_project resource.
 func NewProjectResource() resource.Resource {
@@ -182,11 +176,7 @@ func (r *projectResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			"state, and its `api_key` stays null until the key is rotated with `api_key_rotation` (the first value given " +
 			"after an import is a baseline and does not rotate).",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The project id, used for import.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": idAttribute("The project id, used for import."),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Name of the project, unique in the organization: 1 to 64 letters, digits, spaces, " +
 					"hyphens and underscores, starting with a letter or digit. The service cannot rename a project, " +

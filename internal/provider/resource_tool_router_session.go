@@ -36,11 +36,7 @@ import (
 const toolRouterSessionType = "service_tool_router_session"
 
 var (
-	_ resource.Resource                   = (*toolRouterSessionResource)(nil)
-	_ resource.ResourceWithConfigure      = (*toolRouterSessionResource)(nil)
-	_ resource.ResourceWithImportState    = (*toolRouterSessionResource)(nil)
-	_ resource.ResourceWithIdentity       = (*toolRouterSessionResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*toolRouterSessionResource)(nil)
+	_ managedResource                     = (*toolRouterSessionResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*toolRouterSessionResource)(nil)
 )
 
@@ -155,18 +151,9 @@ func (r *toolRouterSessionResource) Schema(_ context.Context, _ resource.SchemaR
 			"name a session config that is not archived. Tags and sandbox sizes are checked against their values " +
 			"when the configuration is validated.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The session id (`trs_...`), used for import.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"user_id": schema.StringAttribute{
-				MarkdownDescription: "Your application's id of the user whose connected accounts the session uses. " +
-					"Changing it creates a new session.",
-				Required:      true,
-				Validators:    []validator.String{validators.UserID()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id": idAttribute("The session id (`trs_...`), used for import."),
+			"user_id": userIDAttribute("Your application's id of the user whose connected accounts the session uses. " +
+				"Changing it creates a new session."),
 			"toolkits": schema.SetAttribute{
 				MarkdownDescription: "The only toolkits the session enables (slugs). An empty set enables no app " +
 					"toolkit (the meta tools only). Leave it and `disabled_toolkits` out for every toolkit.",

@@ -36,13 +36,7 @@ import (
 
 const triggerInstanceType = "service_trigger_instance"
 
-var (
-	_ resource.Resource                = (*triggerInstanceResource)(nil)
-	_ resource.ResourceWithConfigure   = (*triggerInstanceResource)(nil)
-	_ resource.ResourceWithImportState = (*triggerInstanceResource)(nil)
-	_ resource.ResourceWithIdentity    = (*triggerInstanceResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*triggerInstanceResource)(nil)
-)
+var _ managedResource = (*triggerInstanceResource)(nil)
 
 // triggerSlugRe matches trigger type slugs: upper snake case, prefixed by the
 // toolkit (e.g. GITHUB_COMMIT_EVENT).
@@ -96,18 +90,9 @@ func (r *triggerInstanceResource) Schema(_ context.Context, _ resource.SchemaReq
 			"plan are refused too. The error names the instance and the `import` block that manages it with this " +
 			"resource.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The trigger id (`ti_...`), used for import.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"user_id": schema.StringAttribute{
-				MarkdownDescription: "External id of the user whose connected account the trigger watches. Changing it " +
-					"creates a new trigger instance.",
-				Required:      true,
-				Validators:    []validator.String{validators.UserID()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
+			"id": idAttribute("The trigger id (`ti_...`), used for import."),
+			"user_id": userIDAttribute("External id of the user whose connected account the trigger watches. Changing it " +
+				"creates a new trigger instance."),
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "Trigger type slug in upper snake case, prefixed by the toolkit, e.g. " +
 					"`GITHUB_COMMIT_EVENT` (see the `service_trigger_types` data source). Changing it creates a new " +

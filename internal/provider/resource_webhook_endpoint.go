@@ -34,12 +34,8 @@ import (
 const webhookEndpointType = "service_webhook_endpoint"
 
 var (
-	_ resource.Resource                   = (*webhookEndpointResource)(nil)
-	_ resource.ResourceWithConfigure      = (*webhookEndpointResource)(nil)
-	_ resource.ResourceWithImportState    = (*webhookEndpointResource)(nil)
-	_ resource.ResourceWithIdentity       = (*webhookEndpointResource)(nil)
+	_ managedResource                     = (*webhookEndpointResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*webhookEndpointResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*webhookEndpointResource)(nil)
 )
 
 // NewWebhookEndpointResource returns the service_webhook_endpoint resource.
@@ -83,11 +79,7 @@ func (r *webhookEndpointResource) Schema(_ context.Context, _ resource.SchemaReq
 			"`toolkit` or `client_id`) only removes it from the Terraform state, with a warning: the endpoint and its " +
 			"URL stay active on the service, and a later create with the same `toolkit` and `client_id` adopts it.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The endpoint id (e.g. `we_AbC123`), used for import.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": idAttribute("The endpoint id (e.g. `we_AbC123`), used for import."),
 			"toolkit": schema.StringAttribute{
 				MarkdownDescription: "Slug of the toolkit, e.g. `slack`. The toolkit must exist and have trigger types " +
 					"that require webhook endpoint setup (`requires_webhook_endpoint_setup = true`). When the value " +

@@ -30,13 +30,7 @@ import (
 
 const webhookSubscriptionType = "service_webhook_subscription"
 
-var (
-	_ resource.Resource                = (*webhookSubscriptionResource)(nil)
-	_ resource.ResourceWithConfigure   = (*webhookSubscriptionResource)(nil)
-	_ resource.ResourceWithImportState = (*webhookSubscriptionResource)(nil)
-	_ resource.ResourceWithIdentity    = (*webhookSubscriptionResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*webhookSubscriptionResource)(nil)
-)
+var _ managedResource = (*webhookSubscriptionResource)(nil)
 
 // NewWebhookSubscriptionResource returns the service_webhook_subscription resource.
 func NewWebhookSubscriptionResource() resource.Resource {
@@ -72,11 +66,7 @@ func (r *webhookSubscriptionResource) Schema(_ context.Context, _ resource.Schem
 			"service's event types and the chosen `version` at plan when both are known, otherwise at apply before " +
 			"the write.",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The subscription id, used for import.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"id": idAttribute("The subscription id, used for import."),
 			"webhook_url": schema.StringAttribute{
 				MarkdownDescription: "URL the service POSTs events to. Must be `https://`; plain `http://` is accepted " +
 					"only for loopback hosts (`localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`), for local receivers. " +

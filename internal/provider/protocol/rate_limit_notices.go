@@ -74,65 +74,51 @@ func (s RateLimitNotices) track(ctx context.Context) (context.Context, func(what
 	}
 }
 
-func (s RateLimitNotices) ConfigureProvider(ctx context.Context, req *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
+// noticed answers an RPC through rpc, the wrapped server's, and adds the
+// rate limit notice of what (see track) to the answer's diagnostics, which
+// diags points to (nothing when there is no answer).
+func noticed[Req, Resp any](ctx context.Context, s RateLimitNotices, req Req, rpc func(context.Context, Req) (*Resp, error),
+	what string, diags func(*Resp) *[]*tfprotov6.Diagnostic) (*Resp, error) {
 	ctx, notice := s.track(ctx)
-	resp, err := s.Server.ConfigureProvider(ctx, req)
+	resp, err := rpc(ctx, req)
 	if resp != nil {
-		resp.Diagnostics = append(resp.Diagnostics, notice("provider's configuration")...)
+		d := diags(resp)
+		*d = append(*d, notice(what)...)
 	}
 	return resp, err
+}
+
+func (s RateLimitNotices) ConfigureProvider(ctx context.Context, req *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
+	return noticed(ctx, s, req, s.Server.ConfigureProvider, "provider's configuration",
+		func(r *tfprotov6.ConfigureProviderResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
 
 func (s RateLimitNotices) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
-	ctx, notice := s.track(ctx)
-	resp, err := s.Server.ReadResource(ctx, req)
-	if resp != nil {
-		resp.Diagnostics = append(resp.Diagnostics, notice("refresh of this "+req.TypeName)...)
-	}
-	return resp, err
+	return noticed(ctx, s, req, s.Server.ReadResource, "refresh of this "+req.TypeName,
+		func(r *tfprotov6.ReadResourceResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
 
 func (s RateLimitNotices) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	ctx, notice := s.track(ctx)
-	resp, err := s.Server.PlanResourceChange(ctx, req)
-	if resp != nil {
-		resp.Diagnostics = append(resp.Diagnostics, notice("plan of this "+req.TypeName)...)
-	}
-	return resp, err
+	return noticed(ctx, s, req, s.Server.PlanResourceChange, "plan of this "+req.TypeName,
+		func(r *tfprotov6.PlanResourceChangeResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
 
 func (s RateLimitNotices) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
-	ctx, notice := s.track(ctx)
-	resp, err := s.Server.ApplyResourceChange(ctx, req)
-	if resp != nil {
-		resp.Diagnostics = append(resp.Diagnostics, notice("apply of this "+req.TypeName)...)
-	}
-	return resp, err
+	return noticed(ctx, s, req, s.Server.ApplyResourceChange, "apply of this "+req.TypeName,
+		func(r *tfprotov6.ApplyResourceChangeResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
 
 func (s RateLimitNotices) ImportResourceState(ctx context.Context, req *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error) {
-	ctx, notice := s.track(ctx)
-	resp, err := s.Server.ImportResourceState(ctx, req)
-	if resp != nil {
-		resp.Diagnostics = append(resp.Diagnostics, notice("import of this "+req.TypeName)...)
-	}
-	return resp, err
+	return noticed(ctx, s, req, s.Server.ImportResourceState, "import of this "+req.TypeName,
+		func(r *tfprotov6.ImportResourceStateResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
 
 func (s RateLimitNotices) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
-	ctx, notice := s.track(ctx)
-	resp, err := s.Server.ReadDataSource(ctx, req)
-	if resp != nil {
-		resp.Diagnostics = append(resp.Diagnostics, notice("read of data source "+req.TypeName)...)
-	}
-	return resp, err
+	return noticed(ctx, s, req, s.Server.ReadDataSource, "read of data source "+req.TypeName,
+		func(r *tfprotov6.ReadDataSourceResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
 
 func (s RateLimitNotices) OpenEphemeralResource(ctx context.Context, req *tfprotov6.OpenEphemeralResourceRequest) (*tfprotov6.OpenEphemeralResourceResponse, error) {
-	ctx, notice := s.track(ctx)
-	resp, err := s.Server.OpenEphemeralResource(ctx, req)
-	if resp != nil {
-		resp.Diagnostics = append(resp.Diagnostics, notice("open of ephemeral resource "+req.TypeName)...)
-	}
-	return resp, err
+	return noticed(ctx, s, req, s.Server.OpenEphemeralResource, "open of ephemeral resource "+req.TypeName,
+		func(r *tfprotov6.OpenEphemeralResourceResponse) *[]*tfprotov6.Diagnostic { return &r.Diagnostics })
 }
