@@ -64,6 +64,14 @@ func driveClient(t *testing.T, baseURL string) {
 		SharedCredentials: map[string]any{"api_key": "shared-key"}, ToolsAvailableForExecution: []string{},
 	})
 	must("create API key auth config", err)
+	// CIMD_OAUTH (the service's v3 document's 15th scheme, outside the
+	// contract's enum): a custom auth config of it needs no credentials.
+	cimd, err := c.CreateAuthConfig(ctx, client.CreateAuthConfigRequest{
+		ToolkitSlug: "sentry", Type: client.AuthConfigTypeCustom, AuthScheme: "CIMD_OAUTH", Name: "client cimd",
+	})
+	must("create CIMD_OAUTH auth config", err)
+	_, err = c.DeleteAuthConfigWith(ctx, cimd.ID, client.DeleteOptions{})
+	must("delete CIMD_OAUTH auth config", err)
 
 	_, err = c.GetAuthConfig(ctx, managed.ID)
 	must("get auth config", err)
