@@ -90,6 +90,7 @@ resource "service_webhook_subscription" "hook" {
 		createTRS      = "POST /api/v3.1/tool_router/session"
 		getTRS         = "GET /api/v3.1/tool_router/session/{session_id}"
 		deleteTRS      = "DELETE /api/v3.1/tool_router/session/{session_id}"
+		historyTRS     = "GET /api/v3.1/tool_router/session/{session_id}/config_history"
 	)
 	const n = budgetN
 	phases := []struct {
@@ -119,7 +120,7 @@ resource "service_webhook_subscription" "hook" {
 		{"apply", []string{"apply", "-no-color", "tfplan"}, map[string]int{
 			getToolkit: 2, listTools: 1, getTriggerType: 1, getAC: 1, getCA: 1, listAC: 1,
 			createAC: n, initiateCA: n, listCA: n + 2, upsertTI: n, listTI: 1 + 1,
-			eventTypes: 1, listWHS: 1, createWHS: 1, createTRS: n,
+			eventTypes: 1, listWHS: 1, createWHS: 1, createTRS: n, historyTRS: n,
 		}},
 		// Refresh and plan with nothing to change: one GET per resource, no
 		// plan-time read at all.
