@@ -74,6 +74,17 @@ func (b *resourceBase) readState(ctx context.Context, req resource.ReadRequest, 
 	return !resp.Diagnostics.HasError() && b.data.Configured()
 }
 
+// planForCreate starts a Create: the planned model into plan; false when
+// Create stops there, a configuration refused at plan under a test command
+// (destroyrun.Refused: nothing written) among them.
+func (b *resourceBase) planForCreate(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse, plan any) bool {
+	if destroyrun.Refused(ctx, b.typeName(providerTypeName), req.Config, &resp.Diagnostics) || !requireClient(b.data, &resp.Diagnostics) {
+		return false
+	}
+	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, plan)...)
+	return !resp.Diagnostics.HasError()
+}
+
 // planAndState starts an Update: the planned model into plan, the prior one
 // into state; false when Update stops there, a configuration refused at plan
 // under a test command (destroyrun.Refused: nothing written) among them.

@@ -211,16 +211,9 @@ func stringSet(vals []string, keepNull bool) types.Set {
 }
 
 func (r *mcpServerResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if destroyrun.Refused(ctx, mcpServerType, req.Config, &resp.Diagnostics) {
-		return // refused at plan under a test command (destroyrun.InTest): nothing written
-	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan mcpServerModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planForCreate(ctx, req, resp, &plan) {
 		return
 	}
 	managed := plan.ManagedAuthViaService.ValueBool()

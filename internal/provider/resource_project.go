@@ -457,16 +457,9 @@ func (projectConfigExclusive) ValidateObject(_ context.Context, req validator.Ob
 }
 
 func (r *projectResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if destroyrun.Refused(ctx, projectType, req.Config, &resp.Diagnostics) {
-		return // refused at plan under a test command (destroyrun.InTest): nothing written
-	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan projectModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planForCreate(ctx, req, resp, &plan) {
 		return
 	}
 	cfg := projectConfigRequest(ctx, plan.Config, &resp.Diagnostics)

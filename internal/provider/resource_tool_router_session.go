@@ -625,16 +625,9 @@ func updateRequest(plan, state *toolRouterSessionModel) client.UpdateSessionRequ
 }
 
 func (r *toolRouterSessionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if destroyrun.Refused(ctx, toolRouterSessionType, req.Config, &resp.Diagnostics) {
-		return // refused at plan under a test command (destroyrun.InTest): nothing written
-	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan toolRouterSessionModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planForCreate(ctx, req, resp, &plan) {
 		return
 	}
 	s, err := r.data.Client.CreateSession(ctx, plan.createRequest())

@@ -461,16 +461,9 @@ func (r *triggerInstanceResource) checkAccountAtPlan(ctx context.Context, id, us
 }
 
 func (r *triggerInstanceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if destroyrun.Refused(ctx, triggerInstanceType, req.Config, &resp.Diagnostics) {
-		return // refused at plan under a test command (destroyrun.InTest): nothing written
-	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan triggerInstanceModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planForCreate(ctx, req, resp, &plan) {
 		return
 	}
 	c := r.data.Client

@@ -191,16 +191,9 @@ func (r *webhookSubscriptionResource) modifyPlan(ctx context.Context, req resour
 }
 
 func (r *webhookSubscriptionResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	if destroyrun.Refused(ctx, webhookSubscriptionType, req.Config, &resp.Diagnostics) {
-		return // refused at plan under a test command (destroyrun.InTest): nothing written
-	}
 	defer identity.FromState(ctx, &resp.State, resp.Identity, &resp.Diagnostics)
-	if !requireClient(r.data, &resp.Diagnostics) {
-		return
-	}
 	var plan webhookSubscriptionModel
-	resp.Diagnostics.Append(codec.Get(ctx, req.Plan, &plan)...)
-	if resp.Diagnostics.HasError() {
+	if !r.planForCreate(ctx, req, resp, &plan) {
 		return
 	}
 	var events []string
