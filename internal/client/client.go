@@ -83,10 +83,12 @@ type Config struct {
 	// PollInterval is the WaitForConnection polling interval; default 1s.
 	PollInterval time.Duration
 	// CoalesceWindow is how long a coalesced read (coalesced.go) waits for
-	// concurrent ones to join it; 0 selects DefaultCoalesceWindow, a
-	// negative value sends every read alone at once. CoalesceMaxWait bounds
-	// how long a batch stays open (0: DefaultCoalesceMaxWait).
-	CoalesceWindow, CoalesceMaxWait time.Duration
+	// concurrent ones to join it while they come alone; 0 selects
+	// DefaultCoalesceWindow, a negative value sends every read alone at
+	// once. CoalesceBusyWindow is that wait once they come together (0:
+	// DefaultCoalesceBusyWindow). CoalesceMaxWait bounds how long a batch
+	// stays open (0: DefaultCoalesceMaxWait).
+	CoalesceWindow, CoalesceBusyWindow, CoalesceMaxWait time.Duration
 	// OnRateLimitWait, when set, is told of every request the client held
 	// back for the service's rate limit before sending it (after a 429, or
 	// pacing itself to a known limit), with the ctx of that request, once
@@ -190,7 +192,7 @@ func New(cfg Config) (*Client, error) {
 		headers:   h,
 		pacer:     newPacer(cfg.MaxRequestsPerMinute, cfg.RetryWaitMin),
 	}
-	c.reads = newCoalescedReads(c, cfg.CoalesceWindow, cfg.CoalesceMaxWait)
+	c.reads = newCoalescedReads(c, coalesceTimes{cfg.CoalesceWindow, cfg.CoalesceBusyWindow, cfg.CoalesceMaxWait})
 	return c, nil
 }
 

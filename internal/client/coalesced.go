@@ -20,7 +20,11 @@ import (
 //   - ActiveConnectedAccountsOf and ConnectedAccountsOnToolkit, the
 //     duplicate and alias checks before a create: one list over the
 //     batch's user_ids and auth_config_ids (or toolkit_slugs), every page,
-//     each caller taking the accounts of its own pair.
+//     each caller taking the accounts of its own pair. A batch of duplicate
+//     checks lists instead the ACTIVE accounts of its auth configs, all
+//     users, when they fit on one page: that listing also answers, for
+//     activeListingFor, the checks of users it shows no ACTIVE account of
+//     (see "Duplicate checks by listing" below).
 //   - AuthConfigAfterWrite: the auth config list has no id filter, so one
 //     page of the toolkit's auth configs (show_disabled=true, newest first)
 //     per toolkit in the batch; an auth config not on it is read by GET,
@@ -34,14 +38,40 @@ import (
 // write. A list item that lacks a member a read by id always has is read
 // by id.
 
-// DefaultCoalesceWindow is how long a coalesced read waits for another to
-// join it (see batch.Config.Window); a batch stays open at most
-// coalesceMaxWait.
-const DefaultCoalesceWindow = 2 * time.Millisecond
+// Duplicate checks by listing. Terraform runs at most ten operations at a
+// time (-parallelism), so a batch of checks holds at most ten, and a create
+// that both checks and reads back costs at least 1 + 2/10 requests however
+// well its reads meet. A check is a question about one user, though, and a
+// listing of the auth config's ACTIVE accounts answers it for every user at
+// once: a check whose auth config was listed less than activeListingFor ago
+// (on one page, after every write of the client that could have made an
+// account ACTIVE) and whose user had no ACTIVE account on it is answered
+// "none" from that listing, with no request. Everything else is asked of
+// the service as before: a user the listing shows an account of (a
+// refusal is only ever made from a fresh answer), a pair this client has
+// created an account for (the second create of a pair sees the first), an
+// auth config whose ACTIVE accounts fill more than a page (checked by pair
+// from then on). An account another client makes ACTIVE for the same user
+// within those seconds is not seen by the check: a check never saw one made
+// between its answer and the write either, and the window is documented
+// (PERFORMANCE.md).
+const activeListingFor = 2 * time.Second
 
-// DefaultCoalesceMaxWait bounds how long a batch waits for the callers it
-// expects (the read-backs of writes in flight, the next creates).
-const DefaultCoalesceMaxWait = 10 * time.Millisecond
+// activeListingPage is the page size of a listing of auth configs' ACTIVE
+// accounts (the emulator's maximum; the contract states none, and a
+// service that pages by fewer answers with a cursor: the auth config is
+// then checked by pair).
+const activeListingPage = 1000
+
+// DefaultCoalesceWindow is how long a coalesced read waits for another to
+// join it while the reads come alone (see batch.Config.Window);
+// DefaultCoalesceBusyWindow once they come together (batch.Config.BusyWindow);
+// a batch stays open at most DefaultCoalesceMaxWait.
+const (
+	DefaultCoalesceWindow     = 2 * time.Millisecond
+	DefaultCoalesceBusyWindow = 20 * time.Millisecond
+	DefaultCoalesceMaxWait    = 60 * time.Millisecond
+)
 
 const (
 	// accountBatchIDs is the most account ids one read-back request names
@@ -84,21 +114,52 @@ type coalescedReads struct {
 	// batch's objects (the service lists them in another order, or holds
 	// too many): read by GET from then on.
 	unlisted sync.Map
+
+	// The duplicate checks by listing (see activeListingFor), under mu:
+	// listed holds the last one-page listing of each auth config's ACTIVE
+	// accounts; crowded the auth configs whose ACTIVE accounts filled more
+	// than a page; created the pairs this client has created an account for.
+	// activating counts the writes in flight that may make an existing
+	// account ACTIVE (enabling, new credentials), activated is when the last
+	// one ended: a listing sent before then answers nothing.
+	mu         sync.Mutex
+	listed     map[string]*activeListed
+	crowded    map[string]bool
+	created    map[accountPair]bool
+	activating int
+	activated  time.Time
 }
 
-func newCoalescedReads(c *Client, window, maxWait time.Duration) *coalescedReads {
-	if window < 0 {
+// activeListed is one listing of an auth config's ACTIVE accounts that fit
+// on a page: when its request was sent, and the users it showed one of.
+type activeListed struct {
+	sent  time.Time
+	users map[string]bool
+}
+
+// coalesceTimes are the times of a client's coalesced reads (Config
+// CoalesceWindow, CoalesceBusyWindow, CoalesceMaxWait).
+type coalesceTimes struct{ window, busy, maxWait time.Duration }
+
+func newCoalescedReads(c *Client, t coalesceTimes) *coalescedReads {
+	if t.window < 0 {
 		return nil
 	}
+	window, busy, maxWait := t.window, t.busy, t.maxWait
 	if window == 0 {
 		window = DefaultCoalesceWindow
 	}
 	if maxWait <= 0 {
 		maxWait = DefaultCoalesceMaxWait
 	}
+	if busy <= 0 {
+		busy = DefaultCoalesceBusyWindow
+	}
 	maxWait = max(maxWait, window)
-	r := &coalescedReads{anticipateFor: maxWait}
-	r.accounts = batch.New(batch.Config[string, *ConnectedAccount]{Window: window, MaxWait: maxWait, MaxKeys: accountBatchIDs,
+	busy = min(max(busy, window), maxWait)
+	r := &coalescedReads{anticipateFor: maxWait, listed: map[string]*activeListed{}, crowded: map[string]bool{},
+		created: map[accountPair]bool{}}
+	r.accounts = batch.New(batch.Config[string, *ConnectedAccount]{Window: window, BusyWindow: busy, MaxWait: maxWait, MaxKeys: accountBatchIDs,
 		One: c.GetConnectedAccount,
 		Many: func(ctx context.Context, ids []string) (map[string]*ConnectedAccount, error) {
 			all, err := c.ListConnectedAccounts(ctx, ConnectedAccountListParams{ConnectedAccountIDs: ids, AccountType: "ALL", Limit: len(ids)})
@@ -113,21 +174,26 @@ func newCoalescedReads(c *Client, window, maxWait time.Duration) *coalescedReads
 			}
 			return out, nil
 		}})
-	r.active = batch.New(batch.Config[accountPair, []ConnectedAccount]{Window: window, MaxWait: maxWait, MaxKeys: accountBatchChecks,
+	r.active = batch.New(batch.Config[accountPair, []ConnectedAccount]{Window: window, BusyWindow: busy, MaxWait: maxWait, MaxKeys: accountBatchChecks,
 		One: func(ctx context.Context, k accountPair) ([]ConnectedAccount, error) {
 			return c.ListConnectedAccounts(ctx, activeOf([]string{k.userID}, []string{k.authConfigID}, 0))
 		},
 		Many: func(ctx context.Context, keys []accountPair) (map[accountPair][]ConnectedAccount, error) {
 			users, acs := uniq(keys, func(k accountPair) string { return k.userID }), uniq(keys, func(k accountPair) string { return k.authConfigID })
-			all, err := c.ListConnectedAccounts(ctx, activeOf(users, acs, accountCheckPage))
+			all, listed, err := r.listActive(ctx, c, acs)
 			if err != nil {
 				return nil, err
+			}
+			if !listed {
+				if all, err = c.ListConnectedAccounts(ctx, activeOf(users, acs, accountCheckPage)); err != nil {
+					return nil, err
+				}
 			}
 			return answerEach(keys, all, func(k accountPair, a *ConnectedAccount) bool {
 				return a.UserID == k.userID && a.AuthConfig.ID == k.authConfigID
 			}), nil
 		}})
-	r.onToolkit = batch.New(batch.Config[userToolkit, []ConnectedAccount]{Window: window, MaxWait: maxWait, MaxKeys: accountBatchChecks,
+	r.onToolkit = batch.New(batch.Config[userToolkit, []ConnectedAccount]{Window: window, BusyWindow: busy, MaxWait: maxWait, MaxKeys: accountBatchChecks,
 		One: func(ctx context.Context, k userToolkit) ([]ConnectedAccount, error) {
 			return c.ListConnectedAccounts(ctx, ConnectedAccountListParams{UserIDs: []string{k.userID}, ToolkitSlugs: []string{k.toolkit}})
 		},
@@ -141,13 +207,13 @@ func newCoalescedReads(c *Client, window, maxWait time.Duration) *coalescedReads
 				return a.UserID == k.userID && strings.EqualFold(a.Toolkit.Slug, k.toolkit)
 			}), nil
 		}})
-	r.authConfigs = batch.New(batch.Config[authConfigRef, *AuthConfig]{Window: window, MaxWait: maxWait, MaxKeys: authConfigBatchIDs,
+	r.authConfigs = batch.New(batch.Config[authConfigRef, *AuthConfig]{Window: window, BusyWindow: busy, MaxWait: maxWait, MaxKeys: authConfigBatchIDs,
 		One: func(ctx context.Context, k authConfigRef) (*AuthConfig, error) { return c.GetAuthConfig(ctx, k.id) },
 		Many: func(ctx context.Context, keys []authConfigRef) (map[authConfigRef]*AuthConfig, error) {
 			return r.authConfigPages(ctx, c, keys)
 		},
 	})
-	r.triggers = batch.New(batch.Config[string, *TriggerInstance]{Window: window, MaxWait: maxWait, MaxKeys: triggerBatchIDs,
+	r.triggers = batch.New(batch.Config[string, *TriggerInstance]{Window: window, BusyWindow: busy, MaxWait: maxWait, MaxKeys: triggerBatchIDs,
 		One: c.GetTriggerInstance,
 		Many: func(ctx context.Context, ids []string) (map[string]*TriggerInstance, error) {
 			all, err := c.ListActiveTriggers(ctx, TriggerInstanceListParams{TriggerIDs: ids, ShowDisabled: true, Limit: triggerBatchIDs})
@@ -210,6 +276,89 @@ func (r *coalescedReads) authConfigPages(ctx context.Context, c *Client, keys []
 		}
 	}
 	return out, nil
+}
+
+// listActive lists the ACTIVE accounts of the auth configs acs, all users,
+// for a batch of duplicate checks: listed is false (and nothing was read
+// into the listings) when one of them is crowded, or becomes so because
+// its accounts filled more than this page; the batch is then checked by
+// pair.
+func (r *coalescedReads) listActive(ctx context.Context, c *Client, acs []string) (all []ConnectedAccount, listed bool, err error) {
+	r.mu.Lock()
+	for _, ac := range acs {
+		if r.crowded[ac] {
+			r.mu.Unlock()
+			return nil, false, nil
+		}
+	}
+	r.mu.Unlock()
+	sent := time.Now()
+	p, err := c.ConnectedAccountsPage(ctx, activeOf(nil, acs, activeListingPage), "")
+	if err != nil {
+		return nil, false, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if p.NextCursor != "" {
+		for _, ac := range acs {
+			r.crowded[ac] = true
+		}
+		return nil, false, nil
+	}
+	for _, ac := range acs {
+		l := &activeListed{sent: sent, users: map[string]bool{}}
+		for i := range p.Items {
+			if a := &p.Items[i]; a.AuthConfig.ID == ac {
+				l.users[a.UserID] = true
+			}
+		}
+		r.listed[ac] = l
+	}
+	return p.Items, true, nil
+}
+
+// noneListed reports whether a fresh listing answers the duplicate check
+// of userID on authConfigID with "no ACTIVE account" (see activeListingFor).
+func (r *coalescedReads) noneListed(userID, authConfigID string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	l := r.listed[authConfigID]
+	switch {
+	case l == nil, r.created[accountPair{userID, authConfigID}], r.activating > 0,
+		!l.sent.After(r.activated), time.Since(l.sent) >= activeListingFor:
+		return false
+	}
+	return !l.users[userID]
+}
+
+// creating marks the pair of a create about to be sent: its later checks
+// are asked of the service.
+func (r *coalescedReads) creating(userID, authConfigID string) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	r.created[accountPair{userID, authConfigID}] = true
+	r.mu.Unlock()
+}
+
+// activating marks a write that may make an existing account ACTIVE as in
+// flight; the returned func, called when it returns, ends it. Until then,
+// and for the listings sent before its end, no check is answered from a
+// listing.
+func (r *coalescedReads) activate() (done func()) {
+	if r == nil {
+		return func() {}
+	}
+	r.mu.Lock()
+	r.activating++
+	r.mu.Unlock()
+	return func() {
+		r.mu.Lock()
+		r.activating--
+		r.activated = time.Now()
+		r.mu.Unlock()
+	}
 }
 
 func activeOf(users, acs []string, limit int) ConnectedAccountListParams {
@@ -295,10 +444,14 @@ func (c *Client) ConnectedAccountAfterWrite(ctx context.Context, id string) (*Co
 
 // ActiveConnectedAccountsOf lists the ACTIVE accounts of userID on
 // authConfigID (the duplicate check before a create), coalesced with the
-// concurrent checks of other pairs.
+// concurrent checks of other pairs, or answered "none" by a fresh listing
+// of the auth config's ACTIVE accounts (see activeListingFor).
 func (c *Client) ActiveConnectedAccountsOf(ctx context.Context, userID, authConfigID string) ([]ConnectedAccount, error) {
 	if c.reads == nil {
 		return c.ListConnectedAccounts(ctx, activeOf([]string{userID}, []string{authConfigID}, 0))
+	}
+	if c.reads.noneListed(userID, authConfigID) {
+		return []ConnectedAccount{}, nil
 	}
 	return c.reads.active.Get(ctx, accountPair{userID, authConfigID})
 }

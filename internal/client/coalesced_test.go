@@ -21,6 +21,9 @@ type coalesceFake struct {
 	authConfigs  []map[string]any
 	triggers     map[string]map[string]any
 	hiddenOnList map[string]bool // ids a list leaves out (their GET still finds them)
+	// crowded: an account list by auth config alone (no user or account
+	// ids) answers with a cursor to a next page, as over more than a page.
+	crowded bool
 }
 
 func fakeAccount(id, user, ac string) map[string]any {
@@ -66,6 +69,10 @@ func (f *coalesceFake) handler(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			out = append(out, a)
+		}
+		if f.crowded && users == nil && ids == nil {
+			writeJSON(w, http.StatusOK, map[string]any{"items": out, "next_cursor": "more"})
+			return
 		}
 		page(out)
 	case strings.HasPrefix(r.URL.Path, "/api/v3.1/connected_accounts/"):
@@ -277,12 +284,108 @@ func TestActiveConnectedAccountsOfCoalesced(t *testing.T) {
 	if len(reqs) != 1 {
 		t.Fatalf("3 concurrent checks: want one list, got %v", routes(rec))
 	}
+	// The listing of the auth configs' ACTIVE accounts, every user's.
 	q := reqs[0].Query
-	users, acs := strings.Split(q.Get("user_ids"), ","), strings.Split(q.Get("auth_config_ids"), ",")
-	slices.Sort(users)
+	acs := strings.Split(q.Get("auth_config_ids"), ",")
 	slices.Sort(acs)
-	if !slices.Equal(users, []string{"u1", "u2"}) || !slices.Equal(acs, []string{"ac_1", "ac_2"}) || q.Get("statuses") != StatusActive {
+	if q.Has("user_ids") || !slices.Equal(acs, []string{"ac_1", "ac_2"}) || q.Get("statuses") != StatusActive || q.Get("limit") != "1000" {
 		t.Fatalf("check query %v", q)
+	}
+}
+
+// checkIDs runs the duplicate check of each user on ac at once and returns
+// the ids of the ACTIVE accounts each was answered.
+func checkIDs(t *testing.T, c *Client, ac string, users ...string) [][]string {
+	t.Helper()
+	got, errs := concurrently(users, func(u string) ([]ConnectedAccount, error) {
+		return c.ActiveConnectedAccountsOf(context.Background(), u, ac)
+	})
+	out := make([][]string, len(users))
+	for i := range users {
+		if errs[i] != nil {
+			t.Fatalf("check of %s on %s: %v", users[i], ac, errs[i])
+		}
+		out[i] = []string{}
+		for _, a := range got[i] {
+			out[i] = append(out[i], a.ID)
+		}
+	}
+	return out
+}
+
+// Duplicate checks by listing: a batch of checks on an auth config lists
+// its ACTIVE accounts, and that listing answers the later checks of users
+// it shows none of for activeListingFor, with no request; a user it shows
+// an account of, a pair the client created an account for, a write that
+// may have made an account ACTIVE, and an old listing are asked of the
+// service.
+func TestDuplicateChecksByListing(t *testing.T) {
+	f := &coalesceFake{accounts: map[string]map[string]any{"ca_a": fakeAccount("ca_a", "u1", "ac_1")}}
+	c, rec := newCoalesceClient(t, f)
+	if got := checkIDs(t, c, "ac_1", "u1", "u2", "u3"); !slices.Equal(got[0], []string{"ca_a"}) || len(got[1])+len(got[2]) != 0 {
+		t.Fatalf("checks: got %v", got)
+	}
+	asked := func(what string, want int, users ...string) [][]string {
+		t.Helper()
+		before := rec.count()
+		got := checkIDs(t, c, "ac_1", users...)
+		if n := rec.count() - before; n != want {
+			t.Errorf("%s: %d requests, want %d: %v", what, n, want, routes(rec)[before:])
+		}
+		return got
+	}
+	if got := asked("a user the fresh listing shows no account of", 0, "u4"); len(got[0]) != 0 {
+		t.Errorf("u4: got %v", got)
+	}
+	if got := asked("a user the listing shows an account of", 1, "u1"); !slices.Equal(got[0], []string{"ca_a"}) {
+		t.Errorf("u1: got %v", got)
+	}
+	if q := rec.last(t).Query; q.Get("user_ids") != "u1" {
+		t.Errorf("u1 checked by %v, want by its pair", q)
+	}
+	c.reads.creating("u5", "ac_1")
+	f.accounts["ca_b"] = fakeAccount("ca_b", "u5", "ac_1") // the create's account, made after the listing
+	if got := asked("a pair this client created an account for", 1, "u5"); !slices.Equal(got[0], []string{"ca_b"}) {
+		t.Errorf("u5: got %v", got)
+	}
+	done := c.reads.activate() // say an enable in flight
+	asked("while an account may be made ACTIVE", 1, "u6")
+	done()
+	asked("after it, from the listing sent before it", 1, "u7")
+
+	asked("a new batch: a new listing", 1, "u8", "u9")
+	asked("from it", 0, "u10")
+	ctx := context.Background()
+	_ = c.UpdateConnectedAccountStatus(ctx, "ca_a", false, "") // the fake answers 404: the write ended all the same
+	asked("after a disable", 0, "u11")
+	_ = c.UpdateConnectedAccountStatus(ctx, "ca_a", true, "")
+	asked("after an enable", 1, "u12")
+	asked("a new batch", 1, "u13", "u14")
+	_ = c.UpdateConnectedAccount(ctx, "ca_a", ConnectedAccountUpdate{State: &ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k"}}})
+	asked("after new credentials", 1, "u15")
+	asked("a new batch", 1, "u16", "u17")
+	c.reads.mu.Lock()
+	c.reads.listed["ac_1"].sent = time.Now().Add(-activeListingFor)
+	c.reads.mu.Unlock()
+	asked("a listing activeListingFor old", 1, "u18")
+}
+
+// An auth config whose ACTIVE accounts fill more than a page is checked by
+// pair: the batch that found out, and every batch after it.
+func TestDuplicateChecksOfACrowdedAuthConfig(t *testing.T) {
+	f := &coalesceFake{crowded: true, accounts: map[string]map[string]any{"ca_a": fakeAccount("ca_a", "u1", "ac_1")}}
+	c, rec := newCoalesceClient(t, f)
+	if got := checkIDs(t, c, "ac_1", "u1", "u2"); !slices.Equal(got[0], []string{"ca_a"}) || len(got[1]) != 0 {
+		t.Fatalf("checks: got %v", got)
+	}
+	if n := rec.count(); n != 2 {
+		t.Fatalf("the listing with a next page, then the pairs: want 2 requests, got %v", routes(rec))
+	}
+	before := rec.count()
+	checkIDs(t, c, "ac_1", "u3", "u4")
+	reqs := rec.all()[before:]
+	if len(reqs) != 1 || !reqs[0].Query.Has("user_ids") {
+		t.Fatalf("the next batch: want one list by pair, got %v", reqs)
 	}
 }
 

@@ -154,6 +154,7 @@ func (c *Client) InitiateConnectedAccount(ctx context.Context, r InitiateConnect
 		What: "connected account",
 		Key:  accountKey(r.UserID, r.AuthConfigID),
 		Create: func(ctx context.Context) (*ConnectionRequest, error) {
+			c.reads.creating(r.UserID, r.AuthConfigID)
 			defer c.reads.expect(accountReads)()
 			return c.initiateOnce(ctx, r)
 		},
@@ -271,10 +272,13 @@ type LinkResponse struct {
 // deleted and the link created again (see the write policy in transport.go).
 func (c *Client) CreateConnectedAccountLink(ctx context.Context, r LinkRequest) (*LinkResponse, error) {
 	return createReconciled(ctx, c, reconcile[*LinkResponse]{
-		What:   "connected account",
-		Key:    accountKey(r.UserID, r.AuthConfigID),
-		Create: func(ctx context.Context) (*LinkResponse, error) { return c.createLinkOnce(ctx, r) },
-		ID:     func(l *LinkResponse) string { return l.ConnectedAccountID },
+		What: "connected account",
+		Key:  accountKey(r.UserID, r.AuthConfigID),
+		Create: func(ctx context.Context) (*LinkResponse, error) {
+			c.reads.creating(r.UserID, r.AuthConfigID)
+			return c.createLinkOnce(ctx, r)
+		},
+		ID: func(l *LinkResponse) string { return l.ConnectedAccountID },
 		Find: func(ctx context.Context, since time.Time) ([]*LinkResponse, error) {
 			return accountsCreatedSince(ctx, c, r.UserID, r.AuthConfigID, since, func(a ConnectedAccount) *LinkResponse {
 				return &LinkResponse{ConnectedAccountID: a.ID}
@@ -305,6 +309,9 @@ func (c *Client) UpdateConnectedAccountStatus(ctx context.Context, id string, en
 		Enabled bool   `json:"enabled"`
 		Reason  string `json:"reason,omitempty"`
 	}{enabled, reason}
+	if enabled {
+		defer c.reads.activate()() // an enabled account may count as a duplicate
+	}
 	return c.do(ctx, http.MethodPatch, "/connected_accounts/"+escape(id)+"/status", nil, body, nil)
 }
 

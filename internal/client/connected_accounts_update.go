@@ -37,6 +37,7 @@ func (c *Client) UpdateConnectedAccount(ctx context.Context, id string, u Connec
 			state.Val = map[string]any{}
 		}
 		body.Connection = &connection{State: state}
+		defer c.reads.activate()() // new credentials may make the account ACTIVE again
 	}
 	return c.do(ctx, http.MethodPatch, "/connected_accounts/"+escape(id), nil, body, nil)
 }

@@ -257,7 +257,8 @@ func (p *ServiceProvider) Configure(ctx context.Context, req provider.ConfigureR
 	}
 
 	settings.clientConfig.OnRateLimitWait = noteRateLimitWait
-	settings.clientConfig.CoalesceWindow, settings.clientConfig.CoalesceMaxWait = coalesceFromEnv(os.Getenv(EnvCoalesce))
+	cc := &settings.clientConfig
+	cc.CoalesceWindow, cc.CoalesceMaxWait, cc.CoalesceBusyWindow = coalesceFromEnv(os.Getenv(EnvCoalesce))
 	c, err := client.New(settings.clientConfig)
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("base_url"), "Unable to create API client",
@@ -645,19 +646,23 @@ func headerNameValidator() validator.String {
 }
 
 // EnvCoalesce sets the client's coalesced reads (client.Config
-// CoalesceWindow and CoalesceMaxWait): "off" sends every read alone,
-// "WINDOW" or "WINDOW/MAXWAIT" (Go durations, e.g. "300ms/2s") sets them.
-// An internal switch for tests and benchmarks, not a user setting; unset
-// or unreadable, the client's defaults apply.
+// CoalesceWindow, CoalesceMaxWait and CoalesceBusyWindow): "off" sends every
+// read alone, "WINDOW", "WINDOW/MAXWAIT" or "WINDOW/MAXWAIT/BUSY" (Go
+// durations, e.g. "300ms/2s") sets them. An internal switch for tests and
+// benchmarks, not a user setting; unset or unreadable, the client's
+// defaults apply.
 const EnvCoalesce = "SERVICE_INTERNAL_COALESCE"
 
-func coalesceFromEnv(v string) (window, maxWait time.Duration) {
+func coalesceFromEnv(v string) (window, maxWait, busy time.Duration) {
 	v = strings.TrimSpace(v)
 	if strings.EqualFold(v, "off") {
-		return -1, 0
+		return -1, 0, 0
 	}
-	w, m, _ := strings.Cut(v, "/")
-	window, _ = time.ParseDuration(w)
-	maxWait, _ = time.ParseDuration(m)
-	return max(window, 0), max(maxWait, 0)
+	parts := strings.SplitN(v, "/", 3)
+	d := make([]time.Duration, 3)
+	for i, p := range parts {
+		d[i], _ = time.ParseDuration(p)
+		d[i] = max(d[i], 0)
+	}
+	return d[0], d[1], d[2]
 }

@@ -2,10 +2,23 @@
 // within a short window into one request that answers them all.
 //
 // A Batcher collects the keys its callers ask for. The first key opens a
-// batch; the batch is sent when no other key has joined it for Window, when
-// MaxWait has passed since it opened, or at once when it holds MaxKeys keys
-// (a page of the answer). It is then answered by Many, one request for all
-// of its keys, and every caller takes its own value from that answer.
+// batch; the batch is sent when no other key has joined it for its window,
+// when MaxWait has passed since it opened, or at once when it holds MaxKeys
+// keys (a page of the answer). It is then answered by Many, one request for
+// all of its keys, and every caller takes its own value from that answer.
+//
+// The window adapts to how the batcher is used. While its callers come
+// alone it is Window (a few milliseconds): a lone caller is not measurably
+// slower. Once they come together (the open batch, or one closed within the
+// last second, held several keys; or a caller is expected) it is
+// BusyWindow (tens of milliseconds), twice that for a batch of one key, and
+// both BusyWindow and MaxWait stretch with the mean time between two keys
+// (up to four times their value), so that as many callers meet on a loaded
+// machine or a slow network as on an idle one. Concurrent operations then
+// meet in few batches although they arrive tens of milliseconds apart
+// (Terraform starts each after its own work between two calls), and the
+// batches keep them in step: the callers a batch answers go on together
+// and come back together.
 //
 // The rules that keep a caller's answer as good as its own read:
 //
@@ -47,16 +60,22 @@ import (
 
 // Defaults for zero-valued Config fields.
 const (
-	DefaultWindow  = 2 * time.Millisecond
-	DefaultMaxWait = 10 * time.Millisecond
-	DefaultMaxKeys = 100
+	DefaultWindow     = 2 * time.Millisecond
+	DefaultBusyWindow = 20 * time.Millisecond
+	DefaultMaxWait    = 60 * time.Millisecond
+	DefaultMaxKeys    = 100
 )
 
 // Config configures a Batcher.
 type Config[K comparable, V any] struct {
 	// Window is how long a batch waits for another key after its last one
-	// joined (DefaultWindow when zero).
+	// joined while the callers come alone (DefaultWindow when zero).
 	Window time.Duration
+	// BusyWindow replaces Window once the callers come together: the open
+	// batch holds two keys or more, a batch closed within the last second
+	// did, or a caller is expected (DefaultBusyWindow when zero; between Window and
+	// MaxWait).
+	BusyWindow time.Duration
 	// MaxWait bounds how long a batch stays open after its first key
 	// (DefaultMaxWait when zero; at least Window).
 	MaxWait time.Duration
@@ -87,6 +106,37 @@ type Batcher[K comparable, V any] struct {
 	// run answers them (one request of the batcher in flight at a time).
 	queue []*pending[K, V]
 	busy  bool
+	// together is when the last batch of two keys or more closed.
+	together time.Time
+	// gap is the running mean time between two keys joining while the
+	// callers come together (lastJoin: when the last one did): the busy
+	// windows stretch with it, so that batches hold as many callers on a
+	// loaded machine or a slow network as on an idle one.
+	gap      time.Duration
+	lastJoin time.Time
+}
+
+// busyFor is how long after a batch of several keys closed the batcher
+// still takes its callers to come together.
+const busyFor = time.Second
+
+// How the busy windows stretch with the mean gap between keys: BusyWindow
+// at least gapsPerWindow gaps, MaxWait at least gapsPerMaxWait, each up to
+// stretchAtMost times its configured value.
+const (
+	gapsPerWindow  = 3
+	gapsPerMaxWait = 10
+	stretchAtMost  = 4
+)
+
+// busyWindow and maxWait are the configured times stretched by the mean
+// gap between keys. Called with b.mu held.
+func (b *Batcher[K, V]) busyWindow() time.Duration {
+	return min(max(b.cfg.BusyWindow, gapsPerWindow*b.gap), stretchAtMost*b.cfg.BusyWindow)
+}
+
+func (b *Batcher[K, V]) maxWait() time.Duration {
+	return min(max(b.cfg.MaxWait, gapsPerMaxWait*b.gap), stretchAtMost*b.cfg.MaxWait)
 }
 
 // Expect announces a caller on its way: an open batch waits for it (up to
@@ -185,6 +235,10 @@ func New[K comparable, V any](cfg Config[K, V]) *Batcher[K, V] {
 	if cfg.MaxWait < cfg.Window {
 		cfg.MaxWait = cfg.Window
 	}
+	if cfg.BusyWindow <= 0 {
+		cfg.BusyWindow = DefaultBusyWindow
+	}
+	cfg.BusyWindow = min(max(cfg.BusyWindow, cfg.Window), cfg.MaxWait)
 	if cfg.MaxKeys <= 0 {
 		cfg.MaxKeys = DefaultMaxKeys
 	}
@@ -227,11 +281,13 @@ func (b *Batcher[K, V]) join(ctx context.Context, key K) *pending[K, V] {
 		p = &pending[K, V]{seen: map[K]struct{}{}, opened: now, ctx: mctx, cancel: cancel, done: make(chan struct{})}
 		b.open = p
 		p.timer = time.AfterFunc(b.cfg.Window, func() { b.expire(p) })
-	} else if !p.due {
-		p.timer.Reset(b.cfg.Window) // look again a window after this key
 	}
 	p.waiters++
 	p.last = now
+	if g := now.Sub(b.lastJoin); g < stretchAtMost*b.cfg.MaxWait {
+		b.gap = (4*b.gap + g) / 5
+	}
+	b.lastJoin = now
 	if len(b.anticipated) > 0 {
 		b.anticipated = b.anticipated[1:] // this key is one of those anticipated
 	}
@@ -239,13 +295,32 @@ func (b *Batcher[K, V]) join(ctx context.Context, key K) *pending[K, V] {
 		p.seen[key] = struct{}{}
 		p.keys = append(p.keys, key)
 	}
+	if !p.due {
+		p.timer.Reset(b.window(p)) // look again a window after this key
+	}
 	if len(p.keys) >= b.cfg.MaxKeys {
 		b.close(p)
 	}
 	return p
 }
 
-// expire closes p once no key has joined it for Window, nobody expected
+// window is how long p waits for another key after its last one: Window
+// while the callers come alone, BusyWindow once they come together. Called
+// with b.mu held.
+func (b *Batcher[K, V]) window(p *pending[K, V]) time.Duration {
+	switch {
+	case len(p.keys) >= 2, b.expected > 0:
+		return b.busyWindow()
+	case time.Since(b.together) < busyFor:
+		// The callers came together a moment ago: a batch of one waits
+		// twice as long for the others (a read alone costs a request of
+		// its own).
+		return min(2*b.busyWindow(), b.maxWait())
+	}
+	return b.cfg.Window
+}
+
+// expire closes p once no key has joined it for its window, nobody expected
 // is still on the way, or MaxWait has passed since it opened; otherwise it
 // looks again later.
 func (b *Batcher[K, V]) expire(p *pending[K, V]) {
@@ -255,8 +330,8 @@ func (b *Batcher[K, V]) expire(p *pending[K, V]) {
 		return // closed when it filled up, or waiting for the batch in flight
 	}
 	now := time.Now()
-	deadline := p.opened.Add(b.cfg.MaxWait)
-	next := p.last.Add(b.cfg.Window) // the window after the last key
+	deadline := p.opened.Add(b.maxWait())
+	next := p.last.Add(b.window(p)) // the window after the last key
 	switch wait := b.awaited(now); {
 	case wait < 0:
 		next = deadline // until the expected caller is done (recheck)
@@ -289,10 +364,18 @@ func (b *Batcher[K, V]) close(p *pending[K, V]) {
 	if b.open == p {
 		b.open = nil
 	}
+	b.closing(p)
 	b.queue = append(b.queue, p)
 	if !b.busy {
 		b.busy = true
 		go b.run()
+	}
+}
+
+// closing notes a batch of several keys as it closes. Called with b.mu held.
+func (b *Batcher[K, V]) closing(p *pending[K, V]) {
+	if len(p.keys) >= 2 {
+		b.together = time.Now()
 	}
 }
 
@@ -304,6 +387,7 @@ func (b *Batcher[K, V]) run() {
 		if len(b.queue) == 0 && b.open != nil && b.open.due {
 			p := b.open
 			p.closed, b.open = true, nil
+			b.closing(p)
 			b.queue = append(b.queue, p)
 		}
 		if len(b.queue) == 0 {

@@ -336,12 +336,87 @@ func TestAnticipatedCallersJoinOneBatch(t *testing.T) {
 	if took := time.Since(start); took > time.Second {
 		t.Errorf("the batch waited %s: the last anticipated key had joined", took)
 	}
-	// Anticipations expire: a lone key later waits only the window.
+	// Anticipations expire: a lone key later waits only the window (on a
+	// batcher whose callers came alone so far: see TestBusyWindow).
+	b = r.batcher(Config[string, string]{Window: 2 * time.Millisecond, MaxWait: 5 * time.Second})
 	b.Anticipate(1, 20*time.Millisecond)
 	time.Sleep(40 * time.Millisecond)
 	start = time.Now()
 	_, _ = b.Get(context.Background(), "d")
 	if took := time.Since(start); took > 15*time.Millisecond {
 		t.Errorf("an expired anticipation held a lone key for %s", took)
+	}
+}
+
+// Once callers come together (a batch held two keys), a batch waits
+// BusyWindow for the next key instead of Window; a second after that, a
+// lone key waits only Window again.
+func TestBusyWindow(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: 2 * time.Millisecond, BusyWindow: 150 * time.Millisecond, MaxWait: 2 * time.Second})
+	start := time.Now()
+	if _, err := b.Get(context.Background(), "lone"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > 100*time.Millisecond {
+		t.Errorf("a lone key on a batcher whose callers came alone waited %s, want about Window (2ms)", took)
+	}
+	getAll(t, b, []string{"a", "b"}) // together
+	var wg sync.WaitGroup
+	// The first batch of a batcher turns busy as its second key joins.
+	r2 := &recorder{}
+	b2 := r2.batcher(Config[string, string]{Window: 20 * time.Millisecond, BusyWindow: 300 * time.Millisecond, MaxWait: 2 * time.Second})
+	for i, k := range []string{"x", "y", "z"} {
+		wg.Add(1)
+		go func() { defer wg.Done(); _, _ = b2.Get(context.Background(), k) }()
+		time.Sleep([]time.Duration{2 * time.Millisecond, 80 * time.Millisecond, 0}[i])
+	}
+	wg.Wait()
+	if len(r2.batches) != 1 || len(r2.batches[0]) != 3 {
+		t.Fatalf("x and y together, z 80ms later: want one batch, got %v (single reads %v)", r2.batches, r2.ones)
+	}
+	for i, k := range []string{"c", "d", "e"} {
+		wg.Add(1)
+		go func() { defer wg.Done(); _, _ = b.Get(context.Background(), k) }()
+		if i < 2 {
+			time.Sleep(30 * time.Millisecond) // 15 windows apart, well within BusyWindow
+		}
+	}
+	wg.Wait()
+	r.mu.Lock()
+	last := r.batches[len(r.batches)-1]
+	r.mu.Unlock()
+	if !slices.Equal(last, []string{"c", "d", "e"}) {
+		t.Fatalf("keys 30ms apart after a batch of two: want one batch [c d e], got batches %v (single reads %v)", r.batches, r.ones)
+	}
+	b.mu.Lock()
+	b.together = time.Now().Add(-busyFor)
+	b.mu.Unlock()
+	start = time.Now()
+	_, _ = b.Get(context.Background(), "f")
+	if took := time.Since(start); took > 100*time.Millisecond {
+		t.Errorf("a lone key a second after the last batch of several waited %s, want about Window", took)
+	}
+}
+
+// While the callers come together, the busy windows stretch with the
+// mean gap between keys: keys 50ms apart, more than twice BusyWindow,
+// still meet once the batcher has seen a few.
+func TestBusyWindowStretchesWithTheGaps(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: time.Millisecond, BusyWindow: 20 * time.Millisecond, MaxWait: 100 * time.Millisecond})
+	getAll(t, b, []string{"a", "b"})
+	var wg sync.WaitGroup
+	keys := keysN(12)
+	for _, k := range keys {
+		wg.Add(1)
+		go func() { defer wg.Done(); _, _ = b.Get(context.Background(), k) }()
+		time.Sleep(50 * time.Millisecond)
+	}
+	wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n := len(r.batches) - 1 + len(r.ones); n > 6 {
+		t.Fatalf("12 keys 50ms apart with a 20ms busy window: want at most 6 requests, got batches %v and single reads %v", r.batches[1:], r.ones)
 	}
 }
