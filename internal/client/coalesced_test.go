@@ -293,9 +293,10 @@ func TestActiveConnectedAccountsOfCoalesced(t *testing.T) {
 	}
 }
 
-// checkIDs runs the duplicate check of each user on ac at once and returns
-// the ids of the ACTIVE accounts each was answered.
-func checkIDs(t *testing.T, c *Client, ac string, users ...string) [][]string {
+// checkIDs runs the duplicate check of each user on auth config ac_1 at
+// once and returns the ids of the ACTIVE accounts each was answered.
+func checkIDs(t *testing.T, c *Client, users ...string) [][]string {
+	const ac = "ac_1"
 	t.Helper()
 	got, errs := concurrently(users, func(u string) ([]ConnectedAccount, error) {
 		return c.ActiveConnectedAccountsOf(context.Background(), u, ac)
@@ -322,13 +323,13 @@ func checkIDs(t *testing.T, c *Client, ac string, users ...string) [][]string {
 func TestDuplicateChecksByListing(t *testing.T) {
 	f := &coalesceFake{accounts: map[string]map[string]any{"ca_a": fakeAccount("ca_a", "u1", "ac_1")}}
 	c, rec := newCoalesceClient(t, f)
-	if got := checkIDs(t, c, "ac_1", "u1", "u2", "u3"); !slices.Equal(got[0], []string{"ca_a"}) || len(got[1])+len(got[2]) != 0 {
+	if got := checkIDs(t, c, "u1", "u2", "u3"); !slices.Equal(got[0], []string{"ca_a"}) || len(got[1])+len(got[2]) != 0 {
 		t.Fatalf("checks: got %v", got)
 	}
 	asked := func(what string, want int, users ...string) [][]string {
 		t.Helper()
 		before := rec.count()
-		got := checkIDs(t, c, "ac_1", users...)
+		got := checkIDs(t, c, users...)
 		if n := rec.count() - before; n != want {
 			t.Errorf("%s: %d requests, want %d: %v", what, n, want, routes(rec)[before:])
 		}
@@ -375,14 +376,14 @@ func TestDuplicateChecksByListing(t *testing.T) {
 func TestDuplicateChecksOfACrowdedAuthConfig(t *testing.T) {
 	f := &coalesceFake{crowded: true, accounts: map[string]map[string]any{"ca_a": fakeAccount("ca_a", "u1", "ac_1")}}
 	c, rec := newCoalesceClient(t, f)
-	if got := checkIDs(t, c, "ac_1", "u1", "u2"); !slices.Equal(got[0], []string{"ca_a"}) || len(got[1]) != 0 {
+	if got := checkIDs(t, c, "u1", "u2"); !slices.Equal(got[0], []string{"ca_a"}) || len(got[1]) != 0 {
 		t.Fatalf("checks: got %v", got)
 	}
 	if n := rec.count(); n != 2 {
 		t.Fatalf("the listing with a next page, then the pairs: want 2 requests, got %v", routes(rec))
 	}
 	before := rec.count()
-	checkIDs(t, c, "ac_1", "u3", "u4")
+	checkIDs(t, c, "u3", "u4")
 	reqs := rec.all()[before:]
 	if len(reqs) != 1 || !reqs[0].Query.Has("user_ids") {
 		t.Fatalf("the next batch: want one list by pair, got %v", reqs)

@@ -28,7 +28,11 @@ package provider
 // Optional: SERVICE_BENCH_SCENARIOS (comma-separated names, default all),
 // SERVICE_BENCH_ROUNDS (default 3), SERVICE_BENCH_OUT (also write the tables,
 // as Markdown, to this file), TF_CLI (the Terraform binary, default
-// terraform on PATH).
+// terraform on PATH), SERVICE_BENCH_BASELINE (a provider binary built from
+// another commit, say main: it runs beside ours in every scenario, in the
+// same rotation, and a last table compares the two), SERVICE_BENCH_PROVIDERS
+// (comma-separated names of the providers to run, of "ours", "floor",
+// "baseline", "mcr10" and "get"; default all that apply).
 //
 // Provider CPU and memory: the provider executable Terraform starts is this
 // test binary in "wrapper" mode, which runs the real provider (our binary, or
@@ -42,6 +46,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -252,7 +257,53 @@ const (
 	// refreshed), the internal switch refreshlisting.EnvSwitch: latency scenarios
 	// only.
 	benchOursGET = "ours, one GET per object"
+	// benchBaseline is the provider binary SERVICE_BENCH_BASELINE names.
+	benchBaseline = "baseline"
 )
+
+// benchProviderNames are the names SERVICE_BENCH_PROVIDERS takes.
+var benchProviderNames = map[string]string{"ours": benchOurs, "floor": benchFloor, "baseline": benchBaseline,
+	"mcr10": benchOursMCR10, "get": benchOursGET}
+
+// benchProviderFilter reads SERVICE_BENCH_PROVIDERS: which providers run
+// (every one when v is empty).
+func benchProviderFilter(t *testing.T, v string) func(provider string) bool {
+	t.Helper()
+	if v == "" {
+		return func(string) bool { return true }
+	}
+	keep := map[string]bool{}
+	for _, name := range strings.Split(v, ",") {
+		prov, ok := benchProviderNames[strings.TrimSpace(name)]
+		if !ok {
+			t.Fatalf("SERVICE_BENCH_PROVIDERS: unknown provider %q (want some of ours, floor, baseline, mcr10, get)", name)
+		}
+		keep[prov] = true
+	}
+	return func(p string) bool { return keep[p] }
+}
+
+// benchBaselineTable is the Markdown table of ours against the baseline
+// provider, scenario by scenario and phase by phase (medians; the phases
+// each ran, the throttled scenarios' apply only).
+func benchBaselineTable(order []benchScenario, samples map[benchKey][]benchSample) string {
+	heading := "Ours against the baseline (SERVICE_BENCH_BASELINE), side by side in this run:\n\n" +
+		"| Scenario | Phase | Requests, baseline | Requests, ours | Per object, baseline / ours | Baseline (s) | Ours (s) | Ours / baseline (time) |\n" +
+		"|---|---|---:|---:|---:|---:|---:|---:|\n"
+	return benchTable(order, func(benchScenario) bool { return true }, heading, func(b *strings.Builder, sc benchScenario) {
+		for _, ph := range benchPhases {
+			o, base := samples[benchKey{sc.name, benchOurs, ph.name}], samples[benchKey{sc.name, benchBaseline, ph.name}]
+			if len(o) == 0 || len(base) == 0 {
+				continue
+			}
+			requests := func(s benchSample) float64 { return float64(s.requests) }
+			ro, rb := benchMedian(o, requests), benchMedian(base, requests)
+			ow, bw := benchMedian(o, benchWall), benchMedian(base, benchWall)
+			fmt.Fprintf(b, "| %s | %s | %.0f | %.0f | %.2f / %.2f | %.2f | %.2f | %.2f |\n",
+				sc.name, ph.name, rb, ro, rb/float64(sc.n), ro/float64(sc.n), bw, ow, ow/bw)
+		}
+	})
+}
 
 // benchSample is one phase of one run.
 type benchSample struct {
@@ -284,6 +335,13 @@ func TestE2EBenchmark(t *testing.T) {
 	if v := os.Getenv("SERVICE_BENCH_SCENARIOS"); v != "" {
 		only = strings.Split(v, ",")
 	}
+	baseline := os.Getenv("SERVICE_BENCH_BASELINE")
+	if baseline != "" {
+		if _, err := os.Stat(baseline); err != nil {
+			t.Fatalf("SERVICE_BENCH_BASELINE: %v", err)
+		}
+	}
+	runs := benchProviderFilter(t, os.Getenv("SERVICE_BENCH_PROVIDERS"))
 
 	self, err := os.Executable()
 	if err != nil {
@@ -306,8 +364,14 @@ func TestE2EBenchmark(t *testing.T) {
 		}
 		order = append(order, sc)
 		if sc.rateLimit > 0 {
+			exes := map[string]string{}
+			for prov, exe := range map[string]string{benchOurs: oursBin, benchBaseline: baseline} {
+				if exe != "" && runs(prov) {
+					exes[prov] = exe
+				}
+			}
 			benchThrottledRounds(t, sc, rounds, cli, testutil.TerraformEnv(cliConfig,
-				EnvBaseURL+"="+ep.BaseURL, EnvAPIKey+"="+ep.APIKey, benchEnvWrapExec+"="+oursBin), fx, samples)
+				EnvBaseURL+"="+ep.BaseURL, EnvAPIKey+"="+ep.APIKey), exes, fx, samples)
 			continue
 		}
 		if sc.latency > 0 {
@@ -317,6 +381,10 @@ func TestE2EBenchmark(t *testing.T) {
 		if sc.latency > 0 {
 			providers = append(providers, benchOursMCR10, benchOursGET)
 		}
+		if baseline != "" {
+			providers = append(providers, benchBaseline)
+		}
+		providers = slices.DeleteFunc(providers, func(p string) bool { return !runs(p) })
 		for round := range rounds {
 			// Rotate the order every round, so that slow periods of a
 			// shared machine hit every provider alike.
@@ -328,6 +396,8 @@ func TestE2EBenchmark(t *testing.T) {
 					exe, extra = self, []string{benchEnvRole + "=floor"}
 				case benchOursGET:
 					extra = []string{refreshlisting.EnvSwitch + "=off"}
+				case benchBaseline:
+					exe = baseline
 				}
 				dir := t.TempDir()
 				usageFile := filepath.Join(dir, "usage.jsonl")
@@ -366,6 +436,9 @@ func TestE2EBenchmark(t *testing.T) {
 
 	report := fmt.Sprintf("%s, parallelism %d, %d rounds (providers in rotating order), medians.\n\n", cliVersion, benchParallelism, rounds) +
 		benchFloorTable(order, samples) + benchLatencyTable(order, samples) + benchThrottledTable(order, samples)
+	if baseline != "" {
+		report += benchBaselineTable(order, samples)
+	}
 	fmt.Println(report)
 	if out := os.Getenv("SERVICE_BENCH_OUT"); out != "" {
 		if err := os.WriteFile(out, []byte(report), 0o600); err != nil {
@@ -458,10 +531,13 @@ func benchLatencyTable(order []benchScenario, samples map[benchKey][]benchSample
 // with our provider: each under the scenario's rate limit, set just before
 // (which starts the organization's window afresh), then a destroy without
 // the limit.
-func benchThrottledRounds(t *testing.T, sc benchScenario, rounds int, cli string, env []string, fx benchFixtures, samples map[benchKey][]benchSample) {
+func benchThrottledRounds(t *testing.T, sc benchScenario, rounds int, cli string, baseEnv []string, exes map[string]string, fx benchFixtures, samples map[benchKey][]benchSample) {
 	t.Helper()
 	apply, destroy := benchPhases[0], benchPhases[len(benchPhases)-1]
-	for round := range rounds {
+	providers := slices.Sorted(maps.Keys(exes)) // "baseline" before "ours"
+	for i := range rounds * len(providers) {
+		round, prov := i/len(providers), providers[(i+i/len(providers))%len(providers)] // rotating order
+		env := append(slices.Clone(baseEnv), benchEnvWrapExec+"="+exes[prov])
 		dir := t.TempDir()
 		benchWrite(t, dir, "providers.tf", fmt.Sprintf("terraform {\n  required_providers {\n    service = {\n      source = %q\n    }\n  }\n}\n", testutil.ProviderSource))
 		benchWrite(t, dir, "main.tf", sc.config(fx))
@@ -476,10 +552,10 @@ func benchThrottledRounds(t *testing.T, sc benchScenario, rounds int, cli string
 			t.Fatalf("%s round %d: terraform %s: exit %d\n%s", sc.name, round, apply.name, code, benchTail(out))
 		}
 		s := benchSample{wall: wall, requests: benchRequests(before, after), throttled: after.Throttled - before.Throttled}
-		k := benchKey{sc.name, benchOurs, apply.name}
+		k := benchKey{sc.name, prov, apply.name}
 		samples[k] = append(samples[k], s)
-		t.Logf("%s round %d apply: %.2fs, %d requests, %d answered 429, rate-limit floor %.2fs",
-			sc.name, round+1, wall.Seconds(), s.requests, s.throttled, benchRateFloor(sc, float64(s.requests)))
+		t.Logf("%s round %d %s apply: %.2fs, %d requests, %d answered 429, rate-limit floor %.2fs",
+			sc.name, round+1, prov, wall.Seconds(), s.requests, s.throttled, benchRateFloor(sc, float64(s.requests)))
 		if out, code := benchTerraform(t, cli, dir, env, destroy.args...); code != 0 {
 			t.Fatalf("%s round %d: terraform %s: exit %d\n%s", sc.name, round, destroy.name, code, benchTail(out))
 		}

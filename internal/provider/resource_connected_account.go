@@ -192,9 +192,12 @@ func (r *connectedAccountResource) Schema(ctx context.Context, _ resource.Schema
 			},
 			"allow_multiple": schema.BoolAttribute{
 				MarkdownDescription: "Allow more than one `ACTIVE` account for the same user and auth config. When " +
-					"false (the default), creation first lists the user's `ACTIVE` accounts for the auth config and " +
-					"refuses to create another one, explaining how to import the existing account instead. Only " +
-					"used at creation.",
+					"false (the default), creation first checks the user's `ACTIVE` accounts for the auth config and " +
+					"refuses to create another one, explaining how to import the existing account instead. When " +
+					"many accounts of one auth config are created at once, the check is answered for every user by " +
+					"one listing of the auth config's `ACTIVE` accounts, at most 2 seconds old (an account another " +
+					"client makes `ACTIVE` within those seconds is not seen); a refusal is always made from a fresh " +
+					"answer. Only used at creation.",
 				Optional: true,
 				Computed: true,
 				Default:  booldefault.StaticBool(false),
