@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+
+	"github.com/integration-service/terraform-provider-service/internal/client"
 )
 
 // TestAccE2E_RequestBudget holds the request budget of every resource (see
@@ -240,5 +243,62 @@ func TestAccE2E_RequestBudgetAtScale(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAccE2E_DuplicateChecksAtScale: when many accounts of one auth config
+// are created at once, their duplicate checks are answered by a listing of
+// the auth config's ACTIVE accounts (client.ActiveConnectedAccountsOf),
+// and they still refuse exactly the creates whose user already has an
+// ACTIVE account there, made outside Terraform: of 40 accounts, the two of
+// users 7 and 23 fail naming the existing account, the 38 others are
+// created, and every user ends with one ACTIVE account on the auth config.
+func TestAccE2E_DuplicateChecksAtScale(t *testing.T) {
+	const n = 40
+	testAccRequireEmulator(t)
+	user := acctest.RandomWithPrefix("tf-dupscale")
+	fx := testAccStripeAccountFixture(t, user)
+	c := testAccClient(t)
+	ctx := context.Background()
+	taken := map[string]string{}
+	for _, i := range []int{7, 23} {
+		u := fmt.Sprintf("%s-%d", user, i)
+		acct, err := c.InitiateConnectedAccount(ctx, client.InitiateConnectedAccountRequest{AuthConfigID: fx.stripeAuthConfig, UserID: u,
+			State: &client.ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"status": client.StatusActive, "api_key": "sk_outside"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = c.DeleteConnectedAccount(context.Background(), acct.ID) })
+		taken[u] = acct.ID
+	}
+	w := newE2EWorkspace(t)
+	w.WriteFile("main.tf", apiKeyAccountsConfig(n, user, fx.stripeAuthConfig))
+	res := w.Run(nil, "apply", "-auto-approve", "-no-color")
+	t.Cleanup(func() { w.Run(nil, "destroy", "-auto-approve", "-no-color") })
+	if res.ExitCode == 0 {
+		t.Fatalf("apply of %d accounts, two of whose users already have one: want an error, got success\n%s", n, res.Stdout)
+	}
+	out := strings.Join(strings.Fields(res.Stderr), " ")
+	if got := strings.Count(out, "already has an ACTIVE connected account"); got != len(taken) {
+		t.Errorf("%d refusals, want %d:\n%s", got, len(taken), res.Stderr)
+	}
+	for u, id := range taken {
+		if want := fmt.Sprintf("user %q already has an ACTIVE connected account for auth config %s: %s", u, fx.stripeAuthConfig, id); !strings.Contains(out, want) {
+			t.Errorf("no refusal %q in:\n%s", want, res.Stderr)
+		}
+	}
+	accounts, err := c.ListConnectedAccounts(ctx, client.ConnectedAccountListParams{AuthConfigIDs: []string{fx.stripeAuthConfig},
+		Statuses: []string{client.StatusActive}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[string]int{}
+	for _, a := range accounts {
+		per[a.UserID]++
+	}
+	for i := range n {
+		if u := fmt.Sprintf("%s-%d", user, i); per[u] != 1 {
+			t.Errorf("user %s has %d ACTIVE accounts on the auth config, want 1", u, per[u])
+		}
 	}
 }

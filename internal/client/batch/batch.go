@@ -18,7 +18,10 @@
 // meet in few batches although they arrive tens of milliseconds apart
 // (Terraform starts each after its own work between two calls), and the
 // batches keep them in step: the callers a batch answers go on together
-// and come back together.
+// and come back together. A batcher whose own requests take as long as a
+// busy window (a slow network, a rate limit's waits) waits only Window,
+// whoever is expected: the request in flight already collects the next
+// batch, and waiting longer would cost its callers more than it saves.
 //
 // The rules that keep a caller's answer as good as its own read:
 //
@@ -114,7 +117,19 @@ type Batcher[K comparable, V any] struct {
 	// loaded machine or a slow network as on an idle one.
 	gap      time.Duration
 	lastJoin time.Time
+	// took is the running mean time the batcher's requests take (One's and
+	// Many's): see slow.
+	took time.Duration
 }
+
+// slow reports whether the batcher's requests take as long as a busy
+// window: then the request in flight collects the next batch (a key
+// arriving meanwhile waits for it anyway), and holding a batch open any
+// longer, for a caller expected or anticipated, would cost its callers
+// more time than the request it saves (a slow network: 50 ms a request
+// made the apply of 1,000 accounts 40% slower than reading alone). A slow
+// batcher waits Window. Called with b.mu held.
+func (b *Batcher[K, V]) slow() bool { return b.took >= b.cfg.BusyWindow }
 
 // busyFor is how long after a batch of several keys closed the batcher
 // still takes its callers to come together.
@@ -182,6 +197,9 @@ func (b *Batcher[K, V]) awaited(now time.Time) time.Duration {
 		}
 	}
 	b.anticipated = live
+	if b.slow() {
+		return 0
+	}
 	if b.expected > 0 {
 		return -1
 	}
@@ -309,6 +327,8 @@ func (b *Batcher[K, V]) join(ctx context.Context, key K) *pending[K, V] {
 // with b.mu held.
 func (b *Batcher[K, V]) window(p *pending[K, V]) time.Duration {
 	switch {
+	case b.slow():
+		return b.cfg.Window
 	case len(p.keys) >= 2, b.expected > 0:
 		return b.busyWindow()
 	case time.Since(b.together) < busyFor:
@@ -408,6 +428,16 @@ func (b *Batcher[K, V]) answer(p *pending[K, V]) {
 	if p.ctx.Err() != nil {
 		return // nobody waits any more
 	}
+	start := time.Now()
+	defer func() {
+		b.mu.Lock()
+		if d := time.Since(start); b.took == 0 {
+			b.took = d
+		} else {
+			b.took = (4*b.took + d) / 5
+		}
+		b.mu.Unlock()
+	}()
 	if len(p.keys) == 1 {
 		p.single = true
 		p.oneVal, p.oneErr = b.cfg.One(p.ctx, p.keys[0])

@@ -19,6 +19,7 @@ type recorder struct {
 	lack    map[string]bool // keys Many leaves out
 	fail    error           // Many's error
 	hold    chan struct{}   // when set, Many waits for it
+	delay   time.Duration   // how long One and Many take
 	manyCtx []context.Context
 }
 
@@ -28,6 +29,7 @@ func (r *recorder) many(ctx context.Context, keys []string) (map[string]string, 
 	r.manyCtx = append(r.manyCtx, ctx)
 	hold, fail := r.hold, r.fail
 	r.mu.Unlock()
+	time.Sleep(r.delay)
 	if hold != nil {
 		select {
 		case <-hold:
@@ -48,6 +50,7 @@ func (r *recorder) many(ctx context.Context, keys []string) (map[string]string, 
 }
 
 func (r *recorder) one(_ context.Context, key string) (string, error) {
+	time.Sleep(r.delay)
 	r.mu.Lock()
 	r.ones = append(r.ones, key)
 	r.mu.Unlock()
@@ -418,5 +421,25 @@ func TestBusyWindowStretchesWithTheGaps(t *testing.T) {
 	defer r.mu.Unlock()
 	if n := len(r.batches) - 1 + len(r.ones); n > 6 {
 		t.Fatalf("12 keys 50ms apart with a 20ms busy window: want at most 6 requests, got batches %v and single reads %v", r.batches[1:], r.ones)
+	}
+}
+
+// A batcher whose requests take as long as a busy window waits only
+// Window, whatever is expected: the request in flight collects the next
+// batch, and holding one open for a caller on its way would cost its
+// callers more time than the request saved.
+func TestSlowRequestsWaitOnlyTheWindow(t *testing.T) {
+	r := &recorder{delay: 40 * time.Millisecond}
+	b := r.batcher(Config[string, string]{Window: 2 * time.Millisecond, BusyWindow: 20 * time.Millisecond, MaxWait: 5 * time.Second})
+	for range 3 {
+		getAll(t, b, []string{"a", "b"}) // the batcher learns how long its requests take
+	}
+	defer b.Expect()() // a caller on its way, never coming
+	start := time.Now()
+	if _, err := b.Get(context.Background(), "c"); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took > time.Second {
+		t.Fatalf("a lone key of a batcher whose requests take 40ms, a caller expected: waited %s, want about Window + 40ms", took)
 	}
 }
