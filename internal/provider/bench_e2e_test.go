@@ -470,6 +470,9 @@ func benchFloorTable(order []benchScenario, samples map[benchKey][]benchSample) 
 	return benchTable(order, same, heading, func(b *strings.Builder, sc benchScenario) {
 		for _, ph := range benchPhases {
 			o, f := samples[benchKey{sc.name, benchOurs, ph.name}], samples[benchKey{sc.name, benchFloor, ph.name}]
+			if len(o) == 0 || len(f) == 0 {
+				continue // ours or the floor left out (SERVICE_BENCH_PROVIDERS)
+			}
 			ow, fw := benchMedian(o, benchWall), benchMedian(f, benchWall)
 			fmt.Fprintf(b, "| %s | %s | %.2f | %.2f | %.2f | %s | %.2f | %.2f / %.2f | %.0f / %.0f |\n", sc.name, ph.name, ow, fw, ow/fw,
 				benchTargetMark(ow/fw, benchFloorTarget),
@@ -482,22 +485,18 @@ func benchFloorTable(order []benchScenario, samples map[benchKey][]benchSample) 
 
 // benchTable is the Markdown table of the scenarios of order that keep
 // accepts: heading, then the rows row writes for each, then a blank line;
-// empty when keep accepts none.
+// empty when no row was written.
 func benchTable(order []benchScenario, keep func(benchScenario) bool, heading string, row func(*strings.Builder, benchScenario)) string {
-	var b strings.Builder
+	var rows strings.Builder
 	for _, sc := range order {
-		if !keep(sc) {
-			continue
+		if keep(sc) {
+			row(&rows, sc)
 		}
-		if b.Len() == 0 {
-			b.WriteString(heading)
-		}
-		row(&b, sc)
 	}
-	if b.Len() > 0 {
-		b.WriteString("\n")
+	if rows.Len() == 0 {
+		return ""
 	}
-	return b.String()
+	return heading + rows.String() + "\n"
 }
 
 // benchLatencyTable is the Markdown table of the latency scenarios (empty
@@ -512,6 +511,9 @@ func benchLatencyTable(order []benchScenario, samples map[benchKey][]benchSample
 		for _, ph := range benchPhases {
 			o := samples[benchKey{sc.name, benchOurs, ph.name}]
 			f := samples[benchKey{sc.name, benchFloor, ph.name}]
+			if len(o) == 0 || len(f) == 0 {
+				continue // ours or the floor left out (SERVICE_BENCH_PROVIDERS)
+			}
 			m := samples[benchKey{sc.name, benchOursMCR10, ph.name}]
 			g := samples[benchKey{sc.name, benchOursGET, ph.name}]
 			requests := func(s benchSample) float64 { return float64(s.requests) }
