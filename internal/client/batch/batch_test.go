@@ -344,11 +344,16 @@ func TestAnticipatedCallersJoinOneBatch(t *testing.T) {
 	b = r.batcher(Config[string, string]{Window: 2 * time.Millisecond, MaxWait: 5 * time.Second})
 	b.Anticipate(1, 20*time.Millisecond)
 	time.Sleep(40 * time.Millisecond)
-	start = time.Now()
-	_, _ = b.Get(context.Background(), "d")
-	if took := time.Since(start); took > 15*time.Millisecond {
+	if took := timedGet(b, "d"); took > 15*time.Millisecond {
 		t.Errorf("an expired anticipation held a lone key for %s", took)
 	}
+}
+
+// timedGet returns how long b.Get(key) took.
+func timedGet(b *Batcher[string, string], key string) time.Duration {
+	start := time.Now()
+	_, _ = b.Get(context.Background(), key)
+	return time.Since(start)
 }
 
 // Once callers come together (a batch held two keys), a batch waits
@@ -357,11 +362,7 @@ func TestAnticipatedCallersJoinOneBatch(t *testing.T) {
 func TestBusyWindow(t *testing.T) {
 	r := &recorder{}
 	b := r.batcher(Config[string, string]{Window: 2 * time.Millisecond, BusyWindow: 150 * time.Millisecond, MaxWait: 2 * time.Second})
-	start := time.Now()
-	if _, err := b.Get(context.Background(), "lone"); err != nil {
-		t.Fatal(err)
-	}
-	if took := time.Since(start); took > 100*time.Millisecond {
+	if took := timedGet(b, "lone"); took > 100*time.Millisecond {
 		t.Errorf("a lone key on a batcher whose callers came alone waited %s, want about Window (2ms)", took)
 	}
 	getAll(t, b, []string{"a", "b"}) // together
@@ -395,9 +396,7 @@ func TestBusyWindow(t *testing.T) {
 	b.mu.Lock()
 	b.together = time.Now().Add(-busyFor)
 	b.mu.Unlock()
-	start = time.Now()
-	_, _ = b.Get(context.Background(), "f")
-	if took := time.Since(start); took > 100*time.Millisecond {
+	if took := timedGet(b, "f"); took > 100*time.Millisecond {
 		t.Errorf("a lone key a second after the last batch of several waited %s, want about Window", took)
 	}
 }
@@ -435,11 +434,7 @@ func TestSlowRequestsWaitOnlyTheWindow(t *testing.T) {
 		getAll(t, b, []string{"a", "b"}) // the batcher learns how long its requests take
 	}
 	defer b.Expect()() // a caller on its way, never coming
-	start := time.Now()
-	if _, err := b.Get(context.Background(), "c"); err != nil {
-		t.Fatal(err)
-	}
-	if took := time.Since(start); took > time.Second {
+	if took := timedGet(b, "c"); took > time.Second {
 		t.Fatalf("a lone key of a batcher whose requests take 40ms, a caller expected: waited %s, want about Window + 40ms", took)
 	}
 }
