@@ -2,6 +2,8 @@ package client
 
 import (
 	"context"
+	"errors"
+	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -281,8 +283,9 @@ func (r *coalescedReads) authConfigPages(ctx context.Context, c *Client, keys []
 // listActive lists the ACTIVE accounts of the auth configs acs, all users,
 // for a batch of duplicate checks: listed is false (and nothing was read
 // into the listings) when one of them is crowded, or becomes so because
-// its accounts filled more than this page; the batch is then checked by
-// pair.
+// its accounts filled more than this page or the service refused the
+// listing (say a page of 1,000: what it answers above a list's maximum is
+// not documented); the batch is then checked by pair.
 func (r *coalescedReads) listActive(ctx context.Context, c *Client, acs []string) (all []ConnectedAccount, listed bool, err error) {
 	r.mu.Lock()
 	for _, ac := range acs {
@@ -294,12 +297,13 @@ func (r *coalescedReads) listActive(ctx context.Context, c *Client, acs []string
 	r.mu.Unlock()
 	sent := time.Now()
 	p, err := c.ConnectedAccountsPage(ctx, activeOf(nil, acs, activeListingPage), "")
-	if err != nil {
+	refused := isRefusal(err)
+	if err != nil && !refused {
 		return nil, false, err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if p.NextCursor != "" {
+	if refused || p.NextCursor != "" {
 		for _, ac := range acs {
 			r.crowded[ac] = true
 		}
@@ -315,6 +319,13 @@ func (r *coalescedReads) listActive(ctx context.Context, c *Client, acs []string
 		r.listed[ac] = l
 	}
 	return p.Items, true, nil
+}
+
+// isRefusal reports a request the service refused as asked (a 4xx other
+// than a rate limit's 429): asked otherwise, it may be answered.
+func isRefusal(err error) bool {
+	var apiErr *APIError
+	return errors.As(err, &apiErr) && apiErr.StatusCode >= 400 && apiErr.StatusCode < 500 && apiErr.StatusCode != http.StatusTooManyRequests
 }
 
 // noneListed reports whether a fresh listing answers the duplicate check

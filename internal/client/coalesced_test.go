@@ -22,8 +22,9 @@ type coalesceFake struct {
 	triggers     map[string]map[string]any
 	hiddenOnList map[string]bool // ids a list leaves out (their GET still finds them)
 	// crowded: an account list by auth config alone (no user or account
-	// ids) answers with a cursor to a next page, as over more than a page.
-	crowded bool
+	// ids) answers with a cursor to a next page, as over more than a page;
+	// refuseWide: it is answered 400 (a limit above the service's maximum).
+	crowded, refuseWide bool
 }
 
 func fakeAccount(id, user, ac string) map[string]any {
@@ -69,6 +70,10 @@ func (f *coalesceFake) handler(w http.ResponseWriter, r *http.Request) {
 				continue
 			}
 			out = append(out, a)
+		}
+		if f.refuseWide && users == nil && ids == nil {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]any{"message": "limit must be at most 100", "status": 400}})
+			return
 		}
 		if f.crowded && users == nil && ids == nil {
 			writeJSON(w, http.StatusOK, map[string]any{"items": out, "next_cursor": "more"})
@@ -371,22 +376,25 @@ func TestDuplicateChecksByListing(t *testing.T) {
 	asked("a listing activeListingFor old", 1, "u18")
 }
 
-// An auth config whose ACTIVE accounts fill more than a page is checked by
-// pair: the batch that found out, and every batch after it.
+// An auth config whose ACTIVE accounts fill more than a page, or whose
+// listing of them the service refuses, is checked by pair: the batch that
+// found out, and every batch after it.
 func TestDuplicateChecksOfACrowdedAuthConfig(t *testing.T) {
-	f := &coalesceFake{crowded: true, accounts: map[string]map[string]any{"ca_a": fakeAccount("ca_a", "u1", "ac_1")}}
-	c, rec := newCoalesceClient(t, f)
-	if got := checkIDs(t, c, "u1", "u2"); !slices.Equal(got[0], []string{"ca_a"}) || len(got[1]) != 0 {
-		t.Fatalf("checks: got %v", got)
-	}
-	if n := rec.count(); n != 2 {
-		t.Fatalf("the listing with a next page, then the pairs: want 2 requests, got %v", routes(rec))
-	}
-	before := rec.count()
-	checkIDs(t, c, "u3", "u4")
-	reqs := rec.all()[before:]
-	if len(reqs) != 1 || !reqs[0].Query.Has("user_ids") {
-		t.Fatalf("the next batch: want one list by pair, got %v", reqs)
+	for _, f := range []*coalesceFake{{crowded: true}, {refuseWide: true}} {
+		f.accounts = map[string]map[string]any{"ca_a": fakeAccount("ca_a", "u1", "ac_1")}
+		c, rec := newCoalesceClient(t, f)
+		if got := checkIDs(t, c, "u1", "u2"); !slices.Equal(got[0], []string{"ca_a"}) || len(got[1]) != 0 {
+			t.Fatalf("crowded %v, refused %v: checks: got %v", f.crowded, f.refuseWide, got)
+		}
+		if n := rec.count(); n != 2 {
+			t.Fatalf("crowded %v, refused %v: the listing, then the pairs: want 2 requests, got %v", f.crowded, f.refuseWide, routes(rec))
+		}
+		before := rec.count()
+		checkIDs(t, c, "u3", "u4")
+		reqs := rec.all()[before:]
+		if len(reqs) != 1 || !reqs[0].Query.Has("user_ids") {
+			t.Fatalf("crowded %v, refused %v: the next batch: want one list by pair, got %v", f.crowded, f.refuseWide, reqs)
+		}
 	}
 }
 
