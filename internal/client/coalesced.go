@@ -68,11 +68,12 @@ const activeListingPage = 1000
 // DefaultCoalesceWindow is how long a coalesced read waits for another to
 // join it while the reads come alone (see batch.Config.Window);
 // DefaultCoalesceBusyWindow once they come together (batch.Config.BusyWindow);
-// a batch stays open at most DefaultCoalesceMaxWait.
+// a batch stays open at most DefaultCoalesceMaxWait: the batcher's defaults,
+// which batch.New applies to the times left zero.
 const (
-	DefaultCoalesceWindow     = 2 * time.Millisecond
-	DefaultCoalesceBusyWindow = 20 * time.Millisecond
-	DefaultCoalesceMaxWait    = 60 * time.Millisecond
+	DefaultCoalesceWindow     = batch.DefaultWindow
+	DefaultCoalesceBusyWindow = batch.DefaultBusyWindow
+	DefaultCoalesceMaxWait    = batch.DefaultMaxWait
 )
 
 const (
@@ -108,10 +109,6 @@ type coalescedReads struct {
 	onToolkit   *batch.Batcher[userToolkit, []ConnectedAccount]
 	authConfigs *batch.Batcher[authConfigRef, *AuthConfig]
 	triggers    *batch.Batcher[string, *TriggerInstance]
-	// anticipateFor is how long the next operations of those a read-back
-	// just answered are anticipated at their duplicate check (Terraform
-	// starts the next creates as these end): the batches' MaxWait.
-	anticipateFor time.Duration
 	// unlisted are the toolkits whose auth config page held none of a
 	// batch's objects (the service lists them in another order, or holds
 	// too many): read by GET from then on.
@@ -147,20 +144,9 @@ func newCoalescedReads(c *Client, t coalesceTimes) *coalescedReads {
 	if t.window < 0 {
 		return nil
 	}
+	// batch.New applies the defaults to the times left zero and orders them.
 	window, busy, maxWait := t.window, t.busy, t.maxWait
-	if window == 0 {
-		window = DefaultCoalesceWindow
-	}
-	if maxWait <= 0 {
-		maxWait = DefaultCoalesceMaxWait
-	}
-	if busy <= 0 {
-		busy = DefaultCoalesceBusyWindow
-	}
-	maxWait = max(maxWait, window)
-	busy = min(max(busy, window), maxWait)
-	r := &coalescedReads{anticipateFor: maxWait, listed: map[string]*activeListed{}, crowded: map[string]bool{},
-		created: map[accountPair]bool{}}
+	r := &coalescedReads{listed: map[string]*activeListed{}, crowded: map[string]bool{}, created: map[accountPair]bool{}}
 	r.accounts = batch.New(batch.Config[string, *ConnectedAccount]{Window: window, BusyWindow: busy, MaxWait: maxWait, MaxKeys: accountBatchIDs,
 		One: c.GetConnectedAccount,
 		Many: func(ctx context.Context, ids []string) (map[string]*ConnectedAccount, error) {
@@ -181,12 +167,13 @@ func newCoalescedReads(c *Client, t coalesceTimes) *coalescedReads {
 			return c.ListConnectedAccounts(ctx, activeOf([]string{k.userID}, []string{k.authConfigID}, 0))
 		},
 		Many: func(ctx context.Context, keys []accountPair) (map[accountPair][]ConnectedAccount, error) {
-			users, acs := uniq(keys, func(k accountPair) string { return k.userID }), uniq(keys, func(k accountPair) string { return k.authConfigID })
+			acs := uniq(keys, func(k accountPair) string { return k.authConfigID })
 			all, listed, err := r.listActive(ctx, c, acs)
 			if err != nil {
 				return nil, err
 			}
 			if !listed {
+				users := uniq(keys, func(k accountPair) string { return k.userID })
 				if all, err = c.ListConnectedAccounts(ctx, activeOf(users, acs, accountCheckPage)); err != nil {
 					return nil, err
 				}
@@ -448,8 +435,10 @@ func (c *Client) ConnectedAccountAfterWrite(ctx context.Context, id string) (*Co
 	if c.reads == nil {
 		return c.GetConnectedAccount(ctx, id)
 	}
-	defer c.reads.active.Anticipate(1, c.reads.anticipateFor)
-	defer c.reads.onToolkit.Anticipate(1, c.reads.anticipateFor)
+	// The next operation Terraform starts as this one ends checks for
+	// duplicates: anticipated there for the batches' MaxWait.
+	defer c.reads.active.Anticipate(1, 0)
+	defer c.reads.onToolkit.Anticipate(1, 0)
 	return c.reads.accounts.Get(ctx, id)
 }
 

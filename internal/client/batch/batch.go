@@ -171,12 +171,15 @@ func (b *Batcher[K, V]) Expect() (done func()) {
 	}
 }
 
-// Anticipate announces n callers likely to join within d: an open batch
-// waits for each (up to MaxWait) until a key joins or d has passed. At most
-// MaxKeys are anticipated at a time.
+// Anticipate announces n callers likely to join within d (MaxWait when d
+// is zero): an open batch waits for each (up to MaxWait) until a key joins
+// or d has passed. At most MaxKeys are anticipated at a time.
 func (b *Batcher[K, V]) Anticipate(n int, d time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if d <= 0 {
+		d = b.cfg.MaxWait
+	}
 	until := time.Now().Add(d)
 	for range n {
 		if len(b.anticipated) >= b.cfg.MaxKeys {
