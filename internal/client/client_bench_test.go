@@ -117,7 +117,7 @@ func BenchmarkLoneReadBack(b *testing.B) {
 		for _, v := range []struct {
 			name string
 			read func(context.Context, string) (*ConnectedAccount, error)
-		}{{"get", c.GetConnectedAccount}, {"coalesced", c.ConnectedAccountAfterWrite}} {
+		}{{"get", c.GetConnectedAccount}, {"coalesced", accountReadBack(c, "ac_1")}} {
 			b.Run(fmt.Sprintf("%s/latency=%s", v.name, delay), func(b *testing.B) {
 				for b.Loop() {
 					if _, err := v.read(ctx, "ca_1"); err != nil {

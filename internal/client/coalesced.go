@@ -18,7 +18,11 @@ import (
 // it sends exactly the request it always did, after the window.
 //
 //   - ConnectedAccountAfterWrite, the read-back of a create or an update:
-//     one GET /connected_accounts?connected_account_ids=... for the batch.
+//     one GET /connected_accounts?connected_account_ids=... for the batch;
+//     or, for a batch of accounts of one auth config whose duplicate checks
+//     are answered by listing, once that listing is half its time old, one
+//     page of the auth config's accounts, which renews the listing (see
+//     readBack).
 //   - ActiveConnectedAccountsOf and ConnectedAccountsOnToolkit, the
 //     duplicate and alias checks before a create: one list over the
 //     batch's user_ids and auth_config_ids (or toolkit_slugs), every page,
@@ -26,7 +30,8 @@ import (
 //     checks lists instead the ACTIVE accounts of its auth configs, all
 //     users, when they fit on one page: that listing also answers, for
 //     activeListingFor, the checks of users it shows no ACTIVE account of
-//     (see "Duplicate checks by listing" below).
+//     (see "Duplicate checks by listing" below); a check alone on an auth
+//     config listed so makes the same listing.
 //   - AuthConfigAfterWrite: the auth config list has no id filter, so one
 //     page of the toolkit's auth configs (show_disabled=true, newest first)
 //     per toolkit in the batch; an auth config not on it is read by GET,
@@ -96,6 +101,10 @@ const (
 // accountPair is a connected account's natural key.
 type accountPair struct{ userID, authConfigID string }
 
+// accountRef is an account read back after a write: its id, and the auth
+// config it belongs to ("" when the caller does not say).
+type accountRef struct{ id, authConfigID string }
+
 // userToolkit is a user's accounts on a toolkit (the alias check).
 type userToolkit struct{ userID, toolkit string }
 
@@ -104,7 +113,7 @@ type authConfigRef struct{ id, toolkit string }
 
 // coalescedReads holds a client's batchers (nil when coalescing is off).
 type coalescedReads struct {
-	accounts    *batch.Batcher[string, *ConnectedAccount]
+	accounts    *batch.Batcher[accountRef, *ConnectedAccount]
 	active      *batch.Batcher[accountPair, []ConnectedAccount]
 	onToolkit   *batch.Batcher[userToolkit, []ConnectedAccount]
 	authConfigs *batch.Batcher[authConfigRef, *AuthConfig]
@@ -117,13 +126,15 @@ type coalescedReads struct {
 	// The duplicate checks by listing (see activeListingFor), under mu:
 	// listed holds the last one-page listing of each auth config's ACTIVE
 	// accounts; crowded the auth configs whose ACTIVE accounts filled more
-	// than a page; created the pairs this client has created an account for.
+	// than a page; wide those whose accounts of every status did (see
+	// readBack); created the pairs this client has created an account for.
 	// activating counts the writes in flight that may make an existing
 	// account ACTIVE (enabling, new credentials), activated is when the last
 	// one ended: a listing sent before then answers nothing.
 	mu         sync.Mutex
 	listed     map[string]*activeListed
 	crowded    map[string]bool
+	wide       map[string]bool
 	created    map[accountPair]bool
 	activating int
 	activated  time.Time
@@ -146,41 +157,24 @@ func newCoalescedReads(c *Client, t coalesceTimes) *coalescedReads {
 	}
 	// batch.New applies the defaults to the times left zero and orders them.
 	window, busy, maxWait := t.window, t.busy, t.maxWait
-	r := &coalescedReads{listed: map[string]*activeListed{}, crowded: map[string]bool{}, created: map[accountPair]bool{}}
-	r.accounts = batch.New(batch.Config[string, *ConnectedAccount]{Window: window, BusyWindow: busy, MaxWait: maxWait, MaxKeys: accountBatchIDs,
-		One: c.GetConnectedAccount,
-		Many: func(ctx context.Context, ids []string) (map[string]*ConnectedAccount, error) {
-			all, err := c.ListConnectedAccounts(ctx, ConnectedAccountListParams{ConnectedAccountIDs: ids, AccountType: "ALL", Limit: len(ids)})
-			if err != nil {
-				return nil, err
-			}
-			out := make(map[string]*ConnectedAccount, len(all))
-			for i := range all {
-				if a := &all[i]; ConnectedAccountListItemComplete(a) {
-					out[a.ID] = a
-				}
-			}
-			return out, nil
+	r := &coalescedReads{listed: map[string]*activeListed{}, crowded: map[string]bool{}, wide: map[string]bool{}, created: map[accountPair]bool{}}
+	r.accounts = batch.New(batch.Config[accountRef, *ConnectedAccount]{Window: window, BusyWindow: busy, MaxWait: maxWait, MaxKeys: accountBatchIDs,
+		One: func(ctx context.Context, k accountRef) (*ConnectedAccount, error) {
+			return c.GetConnectedAccount(ctx, k.id)
+		},
+		Many: func(ctx context.Context, keys []accountRef) (map[accountRef]*ConnectedAccount, error) {
+			return r.readBack(ctx, c, keys)
 		}})
 	r.active = batch.New(batch.Config[accountPair, []ConnectedAccount]{Window: window, BusyWindow: busy, MaxWait: maxWait, MaxKeys: accountBatchChecks,
 		One: func(ctx context.Context, k accountPair) ([]ConnectedAccount, error) {
-			return c.ListConnectedAccounts(ctx, activeOf([]string{k.userID}, []string{k.authConfigID}, 0))
+			if !r.hot(k.authConfigID) {
+				return c.ListConnectedAccounts(ctx, activeOf([]string{k.userID}, []string{k.authConfigID}, 0))
+			}
+			got, err := r.checks(ctx, c, []accountPair{k})
+			return got[k], err
 		},
 		Many: func(ctx context.Context, keys []accountPair) (map[accountPair][]ConnectedAccount, error) {
-			acs := uniq(keys, func(k accountPair) string { return k.authConfigID })
-			all, listed, err := r.listActive(ctx, c, acs)
-			if err != nil {
-				return nil, err
-			}
-			if !listed {
-				users := uniq(keys, func(k accountPair) string { return k.userID })
-				if all, err = c.ListConnectedAccounts(ctx, activeOf(users, acs, accountCheckPage)); err != nil {
-					return nil, err
-				}
-			}
-			return answerEach(keys, all, func(k accountPair, a *ConnectedAccount) bool {
-				return a.UserID == k.userID && a.AuthConfig.ID == k.authConfigID
-			}), nil
+			return r.checks(ctx, c, keys)
 		}})
 	r.onToolkit = batch.New(batch.Config[userToolkit, []ConnectedAccount]{Window: window, BusyWindow: busy, MaxWait: maxWait, MaxKeys: accountBatchChecks,
 		One: func(ctx context.Context, k userToolkit) ([]ConnectedAccount, error) {
@@ -265,6 +259,128 @@ func (r *coalescedReads) authConfigPages(ctx context.Context, c *Client, keys []
 		}
 	}
 	return out, nil
+}
+
+// checks answers a batch of duplicate checks: by a listing of their auth
+// configs' ACTIVE accounts (listActive), else by pair.
+func (r *coalescedReads) checks(ctx context.Context, c *Client, keys []accountPair) (map[accountPair][]ConnectedAccount, error) {
+	acs := uniq(keys, func(k accountPair) string { return k.authConfigID })
+	all, listed, err := r.listActive(ctx, c, acs)
+	if err != nil {
+		return nil, err
+	}
+	if !listed {
+		users := uniq(keys, func(k accountPair) string { return k.userID })
+		if all, err = c.ListConnectedAccounts(ctx, activeOf(users, acs, accountCheckPage)); err != nil {
+			return nil, err
+		}
+	}
+	return answerEach(keys, all, func(k accountPair, a *ConnectedAccount) bool {
+		return a.UserID == k.userID && a.AuthConfig.ID == k.authConfigID
+	}), nil
+}
+
+// hot reports an auth config whose ACTIVE accounts were listed on one page
+// in this run (a batch of its checks came together): its later checks,
+// even one alone, list them again rather than their pair, so that the
+// checks after them are answered by listing.
+func (r *coalescedReads) hot(authConfigID string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.listed[authConfigID] != nil && !r.crowded[authConfigID]
+}
+
+// readBack answers a batch of read-backs: when every one is of the same
+// hot auth config whose listing is half its time old (relisting), by one
+// page of that auth config's accounts, every status and user, which also
+// renews its listing for the checks (the read-backs of one wave of creates
+// then answer the next wave's checks); else by one list of their ids.
+func (r *coalescedReads) readBack(ctx context.Context, c *Client, keys []accountRef) (map[accountRef]*ConnectedAccount, error) {
+	if ac := keys[0].authConfigID; r.relisting(ac, keys) {
+		items, ok, err := r.listAuthConfig(ctx, c, ac)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return answerByID(keys, items), nil
+		}
+	}
+	ids := make([]string, len(keys))
+	for i, k := range keys {
+		ids[i] = k.id
+	}
+	all, err := c.ListConnectedAccounts(ctx, ConnectedAccountListParams{ConnectedAccountIDs: ids, AccountType: "ALL", Limit: len(ids)})
+	if err != nil {
+		return nil, err
+	}
+	return answerByID(keys, all), nil
+}
+
+// answerByID gives each key the complete list item of its id.
+func answerByID(keys []accountRef, items []ConnectedAccount) map[accountRef]*ConnectedAccount {
+	byID := make(map[string]*ConnectedAccount, len(items))
+	for i := range items {
+		if a := &items[i]; ConnectedAccountListItemComplete(a) {
+			byID[a.ID] = a
+		}
+	}
+	out := make(map[accountRef]*ConnectedAccount, len(keys))
+	for _, k := range keys {
+		if a, ok := byID[k.id]; ok {
+			out[k] = a
+		}
+	}
+	return out
+}
+
+// relisting reports whether the read-backs keys, all of authConfigID, are
+// to be answered by a listing of the auth config (see readBack): it is
+// hot, its accounts of every status fit on a page so far (not wide), no
+// write that may make an account ACTIVE is in flight, and its listing is
+// at least half activeListingFor old (at most two such listings a
+// listing's time: the other read-backs list their ids, a shorter answer).
+func (r *coalescedReads) relisting(authConfigID string, keys []accountRef) bool {
+	if authConfigID == "" {
+		return false
+	}
+	for _, k := range keys {
+		if k.authConfigID != authConfigID {
+			return false
+		}
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	l := r.listed[authConfigID]
+	return l != nil && !r.crowded[authConfigID] && !r.wide[authConfigID] && r.activating == 0 &&
+		time.Since(l.sent) >= activeListingFor/2
+}
+
+// listAuthConfig lists one page of authConfigID's accounts, every status,
+// user and sharing model, and renews from it the auth config's listing of
+// ACTIVE accounts. ok is false (nothing renewed) when they fill more than
+// the page or the service refuses the listing: the auth config is then
+// wide, its read-backs listed by id from then on.
+func (r *coalescedReads) listAuthConfig(ctx context.Context, c *Client, authConfigID string) (items []ConnectedAccount, ok bool, err error) {
+	sent := time.Now()
+	p, err := c.ConnectedAccountsPage(ctx, ConnectedAccountListParams{AuthConfigIDs: []string{authConfigID}, AccountType: "ALL", Limit: activeListingPage}, "")
+	refused := isRefusal(err)
+	if err != nil && !refused {
+		return nil, false, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if refused || p.NextCursor != "" {
+		r.wide[authConfigID] = true
+		return nil, false, nil
+	}
+	l := &activeListed{sent: sent, users: map[string]bool{}}
+	for i := range p.Items {
+		if a := &p.Items[i]; a.AuthConfig.ID == authConfigID && a.Status == StatusActive {
+			l.users[a.UserID] = true
+		}
+	}
+	r.listed[authConfigID] = l
+	return p.Items, true, nil
 }
 
 // listActive lists the ACTIVE accounts of the auth configs acs, all users,
@@ -427,11 +543,11 @@ func accountReads(r *coalescedReads) interface{ Expect() func() }    { return r.
 func authConfigReads(r *coalescedReads) interface{ Expect() func() } { return r.authConfigs }
 func triggerReads(r *coalescedReads) interface{ Expect() func() }    { return r.triggers }
 
-// ConnectedAccountAfterWrite reads account id as the service holds it
-// after the caller's write (a create's or an update's read-back):
-// coalesced with the concurrent read-backs (see above), else
-// GetConnectedAccount.
-func (c *Client) ConnectedAccountAfterWrite(ctx context.Context, id string) (*ConnectedAccount, error) {
+// ConnectedAccountAfterWrite reads account id of auth config authConfigID
+// ("" if unknown) as the service holds it after the caller's write (a
+// create's or an update's read-back): coalesced with the concurrent
+// read-backs (see above), else GetConnectedAccount.
+func (c *Client) ConnectedAccountAfterWrite(ctx context.Context, id, authConfigID string) (*ConnectedAccount, error) {
 	if c.reads == nil {
 		return c.GetConnectedAccount(ctx, id)
 	}
@@ -439,7 +555,7 @@ func (c *Client) ConnectedAccountAfterWrite(ctx context.Context, id string) (*Co
 	// duplicates: anticipated there for the batches' MaxWait.
 	defer c.reads.active.Anticipate(1, 0)
 	defer c.reads.onToolkit.Anticipate(1, 0)
-	return c.reads.accounts.Get(ctx, id)
+	return c.reads.accounts.Get(ctx, accountRef{id, authConfigID})
 }
 
 // ActiveConnectedAccountsOf lists the ACTIVE accounts of userID on

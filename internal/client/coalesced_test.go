@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -167,12 +168,19 @@ func accountFake(n int) (*coalesceFake, []string) {
 	return f, ids
 }
 
+// accountReadBack is ConnectedAccountAfterWrite of accounts of authConfigID.
+func accountReadBack(c *Client, authConfigID string) func(context.Context, string) (*ConnectedAccount, error) {
+	return func(ctx context.Context, id string) (*ConnectedAccount, error) {
+		return c.ConnectedAccountAfterWrite(ctx, id, authConfigID)
+	}
+}
+
 // The read-backs of concurrent writes are one list by connected_account_ids,
 // each caller getting its own account.
 func TestConnectedAccountAfterWriteCoalesced(t *testing.T) {
 	f, ids := accountFake(10)
 	c, rec := newCoalesceClient(t, f)
-	readBackAll(t, ids, c.ConnectedAccountAfterWrite, accountID)
+	readBackAll(t, ids, accountReadBack(c, ""), accountID)
 	reqs := rec.all()
 	if len(reqs) != 1 || reqs[0].Path != "/api/v3.1/connected_accounts" {
 		t.Fatalf("10 concurrent read-backs: want one list request, got %v", routes(rec))
@@ -189,7 +197,7 @@ func TestConnectedAccountAfterWriteAloneIsItsGET(t *testing.T) {
 	f, ids := accountFake(1)
 	c, rec := newTestClient(t, f.handler) // the default window
 	start := time.Now()
-	a, err := c.ConnectedAccountAfterWrite(context.Background(), ids[0])
+	a, err := c.ConnectedAccountAfterWrite(context.Background(), ids[0], "ac_1")
 	if err != nil || a.ID != ids[0] {
 		t.Fatalf("got %v, %v", a, err)
 	}
@@ -209,7 +217,7 @@ func TestCoalescedAnswerLackingAnAccount(t *testing.T) {
 	c, rec := newCoalesceClient(t, f)
 	all := append(slices.Clone(ids), "ca_missing0000")
 	got, errs := concurrently(all, func(id string) (*ConnectedAccount, error) {
-		return c.ConnectedAccountAfterWrite(context.Background(), id)
+		return c.ConnectedAccountAfterWrite(context.Background(), id, "ac_1")
 	})
 	for i, id := range ids {
 		if errs[i] != nil || got[i].ID != id {
@@ -234,7 +242,7 @@ func TestCoalescedRequestFailingIsSplitOrRetried(t *testing.T) {
 		f, ids := accountFake(5)
 		f.listStatus.Store(http.StatusBadRequest)
 		c, rec := newCoalesceClient(t, f)
-		readBackAll(t, ids, c.ConnectedAccountAfterWrite, accountID)
+		readBackAll(t, ids, accountReadBack(c, ""), accountID)
 		lists, gets := 0, 0
 		for _, r := range routes(rec) {
 			if r == "GET /api/v3.1/connected_accounts" {
@@ -252,7 +260,7 @@ func TestCoalescedRequestFailingIsSplitOrRetried(t *testing.T) {
 		f.listStatus.Store(http.StatusTooManyRequests)
 		f.listOnce.Store(true)
 		c, rec := newCoalesceClient(t, f)
-		readBackAll(t, ids, c.ConnectedAccountAfterWrite, accountID)
+		readBackAll(t, ids, accountReadBack(c, ""), accountID)
 		if r := routes(rec); len(r) != 2 || r[0] != r[1] || r[0] != "GET /api/v3.1/connected_accounts" {
 			t.Fatalf("a throttled list: want it retried once as the same one request, got %v", r)
 		}
@@ -346,8 +354,10 @@ func TestDuplicateChecksByListing(t *testing.T) {
 	if got := asked("a user the listing shows an account of", 1, "u1"); !slices.Equal(got[0], []string{"ca_a"}) {
 		t.Errorf("u1: got %v", got)
 	}
-	if q := rec.last(t).Query; q.Get("user_ids") != "u1" {
-		t.Errorf("u1 checked by %v, want by its pair", q)
+	// A check alone on an auth config listed before lists it again (not its
+	// pair), so that the checks after it are answered by listing.
+	if q := rec.last(t).Query; q.Has("user_ids") || q.Get("auth_config_ids") != "ac_1" || q.Get("statuses") != StatusActive {
+		t.Errorf("u1 checked by %v, want by a listing of the auth config's ACTIVE accounts", q)
 	}
 	c.reads.creating("u5", "ac_1")
 	f.accounts["ca_b"] = fakeAccount("ca_b", "u5", "ac_1") // the create's account, made after the listing
@@ -358,22 +368,109 @@ func TestDuplicateChecksByListing(t *testing.T) {
 	asked("while an account may be made ACTIVE", 1, "u6")
 	done()
 	asked("after it, from the listing sent before it", 1, "u7")
-
-	asked("a new batch: a new listing", 1, "u8", "u9")
+	asked("from the listing u7's check made", 0, "u8", "u9")
 	asked("from it", 0, "u10")
 	ctx := context.Background()
 	_ = c.UpdateConnectedAccountStatus(ctx, "ca_a", false, "") // the fake answers 404: the write ended all the same
 	asked("after a disable", 0, "u11")
 	_ = c.UpdateConnectedAccountStatus(ctx, "ca_a", true, "")
 	asked("after an enable", 1, "u12")
-	asked("a new batch", 1, "u13", "u14")
+	asked("from the listing u12's check made", 0, "u13", "u14")
 	_ = c.UpdateConnectedAccount(ctx, "ca_a", ConnectedAccountUpdate{State: &ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k"}}})
 	asked("after new credentials", 1, "u15")
-	asked("a new batch", 1, "u16", "u17")
+	asked("from the listing u15's check made", 0, "u16", "u17")
 	c.reads.mu.Lock()
 	c.reads.listed["ac_1"].sent = time.Now().Add(-activeListingFor)
 	c.reads.mu.Unlock()
 	asked("a listing activeListingFor old", 1, "u18")
+}
+
+// The read-backs of creates on an auth config whose checks were answered
+// by listing renew that listing once it is half its time old: one page of
+// the auth config's accounts (every status and sharing model, all users)
+// answers the batch, and the checks after it with no request. A batch of
+// several auth configs, a fresh listing, an auth config whose accounts
+// fill more than a page, and a read-back of unknown auth config list their
+// ids.
+func TestReadBacksRenewTheListing(t *testing.T) {
+	for _, wide := range []bool{false, true} {
+		f, ids := accountFake(6)
+		f.accounts["ca_other"] = fakeAccount("ca_other", "u_other", "ac_2")
+		f.crowded = wide // by auth config alone: a cursor to a next page
+		c, rec := newCoalesceClient(t, f)
+		age := func() {
+			c.reads.mu.Lock()
+			if l := c.reads.listed["ac_1"]; l != nil {
+				l.sent = time.Now().Add(-activeListingFor / 2)
+			}
+			c.reads.mu.Unlock()
+		}
+		readBacks := func(what string, ac string, ids ...string) url.Values {
+			t.Helper()
+			before := rec.count()
+			readBackAll(t, ids, accountReadBack(c, ac), accountID)
+			reqs := rec.all()[before:]
+			if len(reqs) != 1 {
+				t.Fatalf("wide %v: %s: want one request, got %v", wide, what, routes(rec)[before:])
+			}
+			return reqs[0].Query
+		}
+		byIDs := func(what string, q url.Values) {
+			t.Helper()
+			if !q.Has("connected_account_ids") {
+				t.Errorf("wide %v: %s: listed by %v, want by their ids", wide, what, q)
+			}
+		}
+		byIDs("an auth config never listed", readBacks("never listed", "ac_1", ids[0], ids[1]))
+		checkIDs(t, c, "u_new1", "u_new2") // the listing, or checks by pair when crowded
+		byIDs("a fresh listing", readBacks("fresh", "ac_1", ids[0], ids[1]))
+		age()
+		byIDs("unknown auth config", readBacks("unknown", "", ids[0], ids[1]))
+		mixed := func(ctx context.Context, id string) (*ConnectedAccount, error) {
+			return c.ConnectedAccountAfterWrite(ctx, id, map[bool]string{true: "ac_2", false: "ac_1"}[id == "ca_other"])
+		}
+		before := rec.count()
+		readBackAll(t, []string{ids[2], "ca_other"}, mixed, accountID)
+		if reqs := rec.all()[before:]; len(reqs) != 1 || !reqs[0].Query.Has("connected_account_ids") {
+			t.Errorf("wide %v: read-backs of two auth configs: want one list by ids, got %v", wide, routes(rec)[before:])
+		}
+		q := readBacks("half a listing's time old", "ac_1", ids[2], ids[3], ids[4])
+		if wide {
+			// crowded also for the ACTIVE listing: never hot, never relisted
+			byIDs("a crowded auth config", q)
+			continue
+		}
+		if q.Has("connected_account_ids") || q.Has("statuses") || q.Has("user_ids") || q.Get("auth_config_ids") != "ac_1" ||
+			q.Get("account_type") != "ALL" || q.Get("limit") != "1000" {
+			t.Fatalf("read-backs when the listing is half its time old: listed by %v, want the auth config's accounts", q)
+		}
+		before = rec.count()
+		if got := checkIDs(t, c, "u_new3", "u1"); len(got[0]) != 0 || !slices.Equal(got[1], []string{ids[1]}) {
+			t.Errorf("checks after the renewal: got %v", got)
+		}
+		if reqs := rec.all()[before:]; len(reqs) != 1 || reqs[0].Query.Has("user_ids") {
+			t.Errorf("checks of a new user and of one the renewed listing shows: want u1's alone (a fresh listing), got %v", reqs)
+		}
+	}
+	// An auth config whose ACTIVE accounts fit on a page but not all of its
+	// accounts: wide, listed by ids from then on.
+	f, ids := accountFake(4)
+	c, rec := newCoalesceClient(t, f)
+	checkIDs(t, c, "u_a", "u_b")
+	f.refuseWide = true // say a page of 1,000 of every status refused
+	c.reads.mu.Lock()
+	c.reads.listed["ac_1"].sent = time.Now().Add(-activeListingFor / 2)
+	c.reads.mu.Unlock()
+	before := rec.count()
+	readBackAll(t, ids[:2], accountReadBack(c, "ac_1"), accountID)
+	if r := routes(rec)[before:]; len(r) != 2 {
+		t.Fatalf("a refused listing of the auth config: want it, then the list by ids; got %v", r)
+	}
+	before = rec.count()
+	readBackAll(t, ids[2:], accountReadBack(c, "ac_1"), accountID)
+	if reqs := rec.all()[before:]; len(reqs) != 1 || !reqs[0].Query.Has("connected_account_ids") {
+		t.Fatalf("after the refusal: want one list by ids, got %v", routes(rec)[before:])
+	}
 }
 
 // An auth config whose ACTIVE accounts fill more than a page, or whose
@@ -441,7 +538,7 @@ func TestTriggerInstanceAfterWriteCoalesced(t *testing.T) {
 func TestCoalescingOff(t *testing.T) {
 	f, ids := accountFake(3)
 	c, rec := newTestClient(t, f.handler, func(c *Config) { c.CoalesceWindow = -1 })
-	readBackAll(t, ids, c.ConnectedAccountAfterWrite, accountID)
+	readBackAll(t, ids, accountReadBack(c, ""), accountID)
 	if rec.count() != 3 {
 		t.Fatalf("coalescing off: want 3 GETs, got %v", routes(rec))
 	}

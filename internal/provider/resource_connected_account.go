@@ -774,7 +774,7 @@ func (r *connectedAccountResource) Create(ctx context.Context, req resource.Crea
 		acct = a
 	}
 	if acct == nil {
-		a, err := c.ConnectedAccountAfterWrite(ctx, id) // coalesced with the concurrent creates' read-backs
+		a, err := c.ConnectedAccountAfterWrite(ctx, id, acID) // coalesced with the concurrent creates' read-backs
 		if err != nil {
 			diagnostics.AddAPIError(&errs, "reading the new", connectedAccountType, id, err)
 		}
@@ -1062,7 +1062,7 @@ func (r *connectedAccountResource) Update(ctx context.Context, req resource.Upda
 	}
 
 	if called {
-		a, err := c.ConnectedAccountAfterWrite(ctx, id)
+		a, err := c.ConnectedAccountAfterWrite(ctx, id, state.AuthConfigID.ValueString())
 		if err != nil {
 			diagnostics.AddAPIError(&resp.Diagnostics, "reading", connectedAccountType, id, err)
 			return

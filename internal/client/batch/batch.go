@@ -13,15 +13,17 @@
 // last second, held several keys; or a caller is expected) it is
 // BusyWindow (tens of milliseconds), twice that for a batch of one key, and
 // both BusyWindow and MaxWait stretch with the mean time between two keys
-// (up to four times their value), so that as many callers meet on a loaded
+// (up to twelve times their value), so that as many callers meet on a loaded
 // machine or a slow network as on an idle one. Concurrent operations then
 // meet in few batches although they arrive tens of milliseconds apart
 // (Terraform starts each after its own work between two calls), and the
 // batches keep them in step: the callers a batch answers go on together
 // and come back together. A batcher whose own requests take as long as a
-// busy window (a slow network, a rate limit's waits) waits only Window,
-// whoever is expected: the request in flight already collects the next
-// batch, and waiting longer would cost its callers more than it saves.
+// busy window and as two gaps between keys (a slow network, a rate limit's
+// waits) waits only Window, whoever is expected: the request in flight
+// already collects the next batch, and waiting longer would cost its
+// callers more than it saves. On a loaded machine the requests are slow
+// too, but the keys come further apart still: its batches wait.
 //
 // The rules that keep a caller's answer as good as its own read:
 //
@@ -123,13 +125,23 @@ type Batcher[K comparable, V any] struct {
 }
 
 // slow reports whether the batcher's requests take as long as a busy
-// window: then the request in flight collects the next batch (a key
-// arriving meanwhile waits for it anyway), and holding a batch open any
-// longer, for a caller expected or anticipated, would cost its callers
-// more time than the request it saves (a slow network: 50 ms a request
-// made the apply of 1,000 accounts 40% slower than reading alone). A slow
-// batcher waits Window. Called with b.mu held.
-func (b *Batcher[K, V]) slow() bool { return b.took >= b.cfg.BusyWindow }
+// window and as long as slowGaps gaps between keys: then the request in
+// flight collects the next batch (a key arriving meanwhile waits for it
+// anyway), and holding a batch open any longer, for a caller expected or
+// anticipated, would cost its callers more time than the request it saves
+// (a slow network: 50 ms a request made the apply of 1,000 accounts 40%
+// slower than reading alone). A slow batcher waits Window. Requests that
+// take long while the keys come further apart still (a loaded machine,
+// where everything is slow) are not slow: few keys would join the one in
+// flight. Called with b.mu held.
+func (b *Batcher[K, V]) slow() bool {
+	return b.took >= b.cfg.BusyWindow && b.took >= slowGaps*b.gap
+}
+
+// slowGaps: see slow. With 50 ms of latency Terraform's creates came 10 to
+// 20 ms apart (3 to 5 a request); on a loaded machine 50 to 100 ms apart
+// while the emulator answered in 10 to 40 (a fraction of one a request).
+const slowGaps = 2
 
 // busyFor is how long after a batch of several keys closed the batcher
 // still takes its callers to come together.
@@ -137,11 +149,17 @@ const busyFor = time.Second
 
 // How the busy windows stretch with the mean gap between keys: BusyWindow
 // at least gapsPerWindow gaps, MaxWait at least gapsPerMaxWait, each up to
-// stretchAtMost times its configured value.
+// stretchAtMost times its configured value. A gap counts in the mean when
+// it is shorter than gapsCountBelow times MaxWait (longer, the callers came
+// alone). On an idle machine Terraform's concurrent operations come a few
+// milliseconds apart; on one whose cores are shared with other work (a CI
+// runner testing several packages side by side) 50 to 100: the busy windows
+// then follow them up to about ten times their value.
 const (
 	gapsPerWindow  = 3
 	gapsPerMaxWait = 10
-	stretchAtMost  = 4
+	stretchAtMost  = 12
+	gapsCountBelow = 4
 )
 
 // busyWindow and maxWait are the configured times stretched by the mean
@@ -171,14 +189,15 @@ func (b *Batcher[K, V]) Expect() (done func()) {
 	}
 }
 
-// Anticipate announces n callers likely to join within d (MaxWait when d
-// is zero): an open batch waits for each (up to MaxWait) until a key joins
-// or d has passed. At most MaxKeys are anticipated at a time.
+// Anticipate announces n callers likely to join within d (when d is zero,
+// MaxWait as stretched by the mean gap between keys: see busyWindow): an
+// open batch waits for each (up to MaxWait) until a key joins or d has
+// passed. At most MaxKeys are anticipated at a time.
 func (b *Batcher[K, V]) Anticipate(n int, d time.Duration) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if d <= 0 {
-		d = b.cfg.MaxWait
+		d = b.maxWait()
 	}
 	until := time.Now().Add(d)
 	for range n {
@@ -305,7 +324,7 @@ func (b *Batcher[K, V]) join(ctx context.Context, key K) *pending[K, V] {
 	}
 	p.waiters++
 	p.last = now
-	if g := now.Sub(b.lastJoin); g < stretchAtMost*b.cfg.MaxWait {
+	if g := now.Sub(b.lastJoin); g < gapsCountBelow*b.cfg.MaxWait {
 		b.gap = (4*b.gap + g) / 5
 	}
 	b.lastJoin = now

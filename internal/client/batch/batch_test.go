@@ -438,3 +438,47 @@ func TestSlowRequestsWaitOnlyTheWindow(t *testing.T) {
 		t.Fatalf("a lone key of a batcher whose requests take 40ms, a caller expected: waited %s, want about Window + 40ms", took)
 	}
 }
+
+// On a loaded machine Terraform's operations come 50 to 100 ms apart: the
+// busy windows follow them to about ten times their value, so that keys
+// 100 ms apart, five busy windows, still meet in batches of several.
+func TestBusyWindowFollowsALoadedMachine(t *testing.T) {
+	r := &recorder{}
+	b := r.batcher(Config[string, string]{Window: time.Millisecond, BusyWindow: 20 * time.Millisecond, MaxWait: 60 * time.Millisecond})
+	getAll(t, b, []string{"a", "b"})
+	var wg sync.WaitGroup
+	for _, k := range keysN(12) {
+		wg.Add(1)
+		go func() { defer wg.Done(); _, _ = b.Get(context.Background(), k) }()
+		time.Sleep(100 * time.Millisecond)
+	}
+	wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n := len(r.batches) - 1 + len(r.ones); n > 5 {
+		t.Fatalf("12 keys 100ms apart with a 20ms busy window: want at most 5 requests, got batches %v and single reads %v", r.batches[1:], r.ones)
+	}
+}
+
+// Requests that take longer than a busy window while the keys come further
+// apart still (a loaded machine: everything is slow) are not slow: few
+// keys would join the request in flight, and the batches wait for them.
+func TestSlowRequestsOfSparseKeysStillWait(t *testing.T) {
+	r := &recorder{delay: 30 * time.Millisecond}
+	b := r.batcher(Config[string, string]{Window: time.Millisecond, BusyWindow: 20 * time.Millisecond, MaxWait: 60 * time.Millisecond})
+	for range 3 {
+		getAll(t, b, []string{"a", "b"}) // the batcher learns how long its requests take
+	}
+	var wg sync.WaitGroup
+	for _, k := range keysN(12) {
+		wg.Add(1)
+		go func() { defer wg.Done(); _, _ = b.Get(context.Background(), k) }()
+		time.Sleep(60 * time.Millisecond)
+	}
+	wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n := len(r.batches) - 3 + len(r.ones); n > 6 {
+		t.Fatalf("12 keys 60ms apart, requests of 30ms: want at most 6 requests, got batches %v and single reads %v", r.batches[3:], r.ones)
+	}
+}
