@@ -430,11 +430,13 @@ func TestBusyWindowStretchesWithTheGaps(t *testing.T) {
 func TestSlowRequestsWaitOnlyTheWindow(t *testing.T) {
 	r := &recorder{delay: 40 * time.Millisecond}
 	b := r.batcher(Config[string, string]{Window: 2 * time.Millisecond, BusyWindow: 20 * time.Millisecond, MaxWait: 5 * time.Second})
-	for range 3 {
-		getAll(t, b, []string{"a", "b"}) // the batcher learns how long its requests take
+	for range 4 {
+		// The batcher learns how long its requests take, and that its
+		// keys come close together (four at once, a request apart).
+		getAll(t, b, []string{"a", "b", "c", "d"})
 	}
 	defer b.Expect()() // a caller on its way, never coming
-	if took := timedGet(b, "c"); took > time.Second {
+	if took := timedGet(b, "e"); took > time.Second {
 		t.Fatalf("a lone key of a batcher whose requests take 40ms, a caller expected: waited %s, want about Window + 40ms", took)
 	}
 }
