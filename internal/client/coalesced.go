@@ -361,26 +361,39 @@ func (r *coalescedReads) relisting(authConfigID string, keys []accountRef) bool 
 // the page or the service refuses the listing: the auth config is then
 // wide, its read-backs listed by id from then on.
 func (r *coalescedReads) listAuthConfig(ctx context.Context, c *Client, authConfigID string) (items []ConnectedAccount, ok bool, err error) {
+	p := ConnectedAccountListParams{AuthConfigIDs: []string{authConfigID}, AccountType: "ALL", Limit: activeListingPage}
+	return r.listPage(ctx, c, p, []string{authConfigID}, r.wide)
+}
+
+// listPage sends one page of the listing p of the auth configs acs and
+// renews their listings of ACTIVE accounts from it. ok is false (nothing
+// renewed, every one of acs marked in full) when its accounts fill more
+// than the page or the service refuses the listing.
+func (r *coalescedReads) listPage(ctx context.Context, c *Client, p ConnectedAccountListParams, acs []string, full map[string]bool) (items []ConnectedAccount, ok bool, err error) {
 	sent := time.Now()
-	p, err := c.ConnectedAccountsPage(ctx, ConnectedAccountListParams{AuthConfigIDs: []string{authConfigID}, AccountType: "ALL", Limit: activeListingPage}, "")
+	page, err := c.ConnectedAccountsPage(ctx, p, "")
 	refused := isRefusal(err)
 	if err != nil && !refused {
 		return nil, false, err
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if refused || p.NextCursor != "" {
-		r.wide[authConfigID] = true
+	if refused || page.NextCursor != "" {
+		for _, ac := range acs {
+			full[ac] = true
+		}
 		return nil, false, nil
 	}
-	l := &activeListed{sent: sent, users: map[string]bool{}}
-	for i := range p.Items {
-		if a := &p.Items[i]; a.AuthConfig.ID == authConfigID && a.Status == StatusActive {
-			l.users[a.UserID] = true
+	for _, ac := range acs {
+		l := &activeListed{sent: sent, users: map[string]bool{}}
+		for i := range page.Items {
+			if a := &page.Items[i]; a.AuthConfig.ID == ac && a.Status == StatusActive {
+				l.users[a.UserID] = true
+			}
 		}
+		r.listed[ac] = l
 	}
-	r.listed[authConfigID] = l
-	return p.Items, true, nil
+	return page.Items, true, nil
 }
 
 // listActive lists the ACTIVE accounts of the auth configs acs, all users,
@@ -398,30 +411,7 @@ func (r *coalescedReads) listActive(ctx context.Context, c *Client, acs []string
 		}
 	}
 	r.mu.Unlock()
-	sent := time.Now()
-	p, err := c.ConnectedAccountsPage(ctx, activeOf(nil, acs, activeListingPage), "")
-	refused := isRefusal(err)
-	if err != nil && !refused {
-		return nil, false, err
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if refused || p.NextCursor != "" {
-		for _, ac := range acs {
-			r.crowded[ac] = true
-		}
-		return nil, false, nil
-	}
-	for _, ac := range acs {
-		l := &activeListed{sent: sent, users: map[string]bool{}}
-		for i := range p.Items {
-			if a := &p.Items[i]; a.AuthConfig.ID == ac {
-				l.users[a.UserID] = true
-			}
-		}
-		r.listed[ac] = l
-	}
-	return p.Items, true, nil
+	return r.listPage(ctx, c, activeOf(nil, acs, activeListingPage), acs, r.crowded)
 }
 
 // isRefusal reports a request the service refused as asked (a 4xx other

@@ -349,6 +349,25 @@ func TestAnticipatedCallersJoinOneBatch(t *testing.T) {
 	}
 }
 
+// spacedGets gets 12 keys of b, every apart, and fails unless the
+// requests they cost (after the before batches b answered first) are at
+// most want.
+func spacedGets(t *testing.T, r *recorder, b *Batcher[string, string], before int, every time.Duration, want int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	for _, k := range keysN(12) {
+		wg.Add(1)
+		go func() { defer wg.Done(); _, _ = b.Get(context.Background(), k) }()
+		time.Sleep(every)
+	}
+	wg.Wait()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if n := len(r.batches) - before + len(r.ones); n > want {
+		t.Fatalf("12 keys %s apart: want at most %d requests, got batches %v and single reads %v", every, want, r.batches[before:], r.ones)
+	}
+}
+
 // timedGet returns how long b.Get(key) took.
 func timedGet(b *Batcher[string, string], key string) time.Duration {
 	start := time.Now()
@@ -408,19 +427,7 @@ func TestBusyWindowStretchesWithTheGaps(t *testing.T) {
 	r := &recorder{}
 	b := r.batcher(Config[string, string]{Window: time.Millisecond, BusyWindow: 20 * time.Millisecond, MaxWait: 100 * time.Millisecond})
 	getAll(t, b, []string{"a", "b"})
-	var wg sync.WaitGroup
-	keys := keysN(12)
-	for _, k := range keys {
-		wg.Add(1)
-		go func() { defer wg.Done(); _, _ = b.Get(context.Background(), k) }()
-		time.Sleep(50 * time.Millisecond)
-	}
-	wg.Wait()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if n := len(r.batches) - 1 + len(r.ones); n > 6 {
-		t.Fatalf("12 keys 50ms apart with a 20ms busy window: want at most 6 requests, got batches %v and single reads %v", r.batches[1:], r.ones)
-	}
+	spacedGets(t, r, b, 1, 50*time.Millisecond, 6)
 }
 
 // A batcher whose requests take as long as a busy window waits only
@@ -448,18 +455,7 @@ func TestBusyWindowFollowsALoadedMachine(t *testing.T) {
 	r := &recorder{}
 	b := r.batcher(Config[string, string]{Window: time.Millisecond, BusyWindow: 20 * time.Millisecond, MaxWait: 60 * time.Millisecond})
 	getAll(t, b, []string{"a", "b"})
-	var wg sync.WaitGroup
-	for _, k := range keysN(12) {
-		wg.Add(1)
-		go func() { defer wg.Done(); _, _ = b.Get(context.Background(), k) }()
-		time.Sleep(100 * time.Millisecond)
-	}
-	wg.Wait()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if n := len(r.batches) - 1 + len(r.ones); n > 5 {
-		t.Fatalf("12 keys 100ms apart with a 20ms busy window: want at most 5 requests, got batches %v and single reads %v", r.batches[1:], r.ones)
-	}
+	spacedGets(t, r, b, 1, 100*time.Millisecond, 5)
 }
 
 // Requests that take longer than a busy window while the keys come further
@@ -471,16 +467,5 @@ func TestSlowRequestsOfSparseKeysStillWait(t *testing.T) {
 	for range 3 {
 		getAll(t, b, []string{"a", "b"}) // the batcher learns how long its requests take
 	}
-	var wg sync.WaitGroup
-	for _, k := range keysN(12) {
-		wg.Add(1)
-		go func() { defer wg.Done(); _, _ = b.Get(context.Background(), k) }()
-		time.Sleep(60 * time.Millisecond)
-	}
-	wg.Wait()
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if n := len(r.batches) - 3 + len(r.ones); n > 6 {
-		t.Fatalf("12 keys 60ms apart, requests of 30ms: want at most 6 requests, got batches %v and single reads %v", r.batches[3:], r.ones)
-	}
+	spacedGets(t, r, b, 3, 60*time.Millisecond, 6)
 }
