@@ -287,7 +287,16 @@ func (r *coalescedReads) checks(ctx context.Context, c *Client, keys []accountPa
 func (r *coalescedReads) hot(authConfigID string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.listed[authConfigID] != nil && !r.crowded[authConfigID]
+	return r.hotListing(authConfigID) != nil
+}
+
+// hotListing is the last listing of a hot auth config's ACTIVE accounts
+// (nil when it is not hot). Called with r.mu held.
+func (r *coalescedReads) hotListing(authConfigID string) *activeListed {
+	if r.crowded[authConfigID] {
+		return nil
+	}
+	return r.listed[authConfigID]
 }
 
 // readBack answers a batch of read-backs: when every one is of the same
@@ -350,9 +359,8 @@ func (r *coalescedReads) relisting(authConfigID string, keys []accountRef) bool 
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	l := r.listed[authConfigID]
-	return l != nil && !r.crowded[authConfigID] && !r.wide[authConfigID] && r.activating == 0 &&
-		time.Since(l.sent) >= activeListingFor/2
+	l := r.hotListing(authConfigID)
+	return l != nil && !r.wide[authConfigID] && r.activating == 0 && time.Since(l.sent) >= activeListingFor/2
 }
 
 // listAuthConfig lists one page of authConfigID's accounts, every status,
@@ -542,7 +550,8 @@ func (c *Client) ConnectedAccountAfterWrite(ctx context.Context, id, authConfigI
 		return c.GetConnectedAccount(ctx, id)
 	}
 	// The next operation Terraform starts as this one ends checks for
-	// duplicates: anticipated there for the batches' MaxWait.
+	// duplicates: anticipated there for the batches' MaxWait, stretched
+	// by the gaps between their callers.
 	defer c.reads.active.Anticipate(1, 0)
 	defer c.reads.onToolkit.Anticipate(1, 0)
 	return c.reads.accounts.Get(ctx, accountRef{id, authConfigID})

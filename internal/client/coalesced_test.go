@@ -379,10 +379,17 @@ func TestDuplicateChecksByListing(t *testing.T) {
 	_ = c.UpdateConnectedAccount(ctx, "ca_a", ConnectedAccountUpdate{State: &ConnectionState{AuthScheme: "API_KEY", Val: map[string]any{"api_key": "k"}}})
 	asked("after new credentials", 1, "u15")
 	asked("from the listing u15's check made", 0, "u16", "u17")
-	c.reads.mu.Lock()
-	c.reads.listed["ac_1"].sent = time.Now().Add(-activeListingFor)
-	c.reads.mu.Unlock()
+	ageListing(c, activeListingFor)
 	asked("a listing activeListingFor old", 1, "u18")
+}
+
+// ageListing makes the listing of ac_1's ACTIVE accounts (if any) by old.
+func ageListing(c *Client, by time.Duration) {
+	c.reads.mu.Lock()
+	defer c.reads.mu.Unlock()
+	if l := c.reads.listed["ac_1"]; l != nil {
+		l.sent = time.Now().Add(-by)
+	}
 }
 
 // The read-backs of creates on an auth config whose checks were answered
@@ -398,13 +405,6 @@ func TestReadBacksRenewTheListing(t *testing.T) {
 		f.accounts["ca_other"] = fakeAccount("ca_other", "u_other", "ac_2")
 		f.crowded = wide // by auth config alone: a cursor to a next page
 		c, rec := newCoalesceClient(t, f)
-		age := func() {
-			c.reads.mu.Lock()
-			if l := c.reads.listed["ac_1"]; l != nil {
-				l.sent = time.Now().Add(-activeListingFor / 2)
-			}
-			c.reads.mu.Unlock()
-		}
 		readBacks := func(what string, ac string, ids ...string) url.Values {
 			t.Helper()
 			before := rec.count()
@@ -424,7 +424,7 @@ func TestReadBacksRenewTheListing(t *testing.T) {
 		byIDs("an auth config never listed", readBacks("never listed", "ac_1", ids[0], ids[1]))
 		checkIDs(t, c, "u_new1", "u_new2") // the listing, or checks by pair when crowded
 		byIDs("a fresh listing", readBacks("fresh", "ac_1", ids[0], ids[1]))
-		age()
+		ageListing(c, activeListingFor/2)
 		byIDs("unknown auth config", readBacks("unknown", "", ids[0], ids[1]))
 		mixed := func(ctx context.Context, id string) (*ConnectedAccount, error) {
 			return c.ConnectedAccountAfterWrite(ctx, id, map[bool]string{true: "ac_2", false: "ac_1"}[id == "ca_other"])
@@ -458,9 +458,7 @@ func TestReadBacksRenewTheListing(t *testing.T) {
 	c, rec := newCoalesceClient(t, f)
 	checkIDs(t, c, "u_a", "u_b")
 	f.refuseWide = true // say a page of 1,000 of every status refused
-	c.reads.mu.Lock()
-	c.reads.listed["ac_1"].sent = time.Now().Add(-activeListingFor / 2)
-	c.reads.mu.Unlock()
+	ageListing(c, activeListingFor/2)
 	before := rec.count()
 	readBackAll(t, ids[:2], accountReadBack(c, "ac_1"), accountID)
 	if r := routes(rec)[before:]; len(r) != 2 {
